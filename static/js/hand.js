@@ -1,0 +1,181 @@
+// Hand entry: tap players in out-order, quick card points, a live preview of the score.
+// The rules live on the server: the preview asks POST /api/v1/score and shows its problems.
+(function () {
+  "use strict";
+  const form = document.getElementById("hand-form");
+  if (!form) return;
+  const seats = Array.from(form.querySelectorAll(".out-btn")).map((b) => Number(b.dataset.seat));
+  const selects = Array.from(form.querySelectorAll(".out-selects select"));
+  const buttons = form.querySelector(".out-buttons");
+  const sweepNote = form.querySelector(".sweep-note");
+  const cardFieldset = form.querySelector(".card-points");
+  const inputs = [form.querySelector("#card_a"), form.querySelector("#card_b")];
+  const preview = form.querySelector(".preview");
+  const totals = JSON.parse(form.dataset.totals || "[0, 0]");
+  const target = Number(form.dataset.target || 1000);
+  const rulesUrl = form.dataset.rulesUrl;
+  const ordinal = ["1st", "2nd", "3rd", "4th", "5th", "6th"];
+  const teamOf = (seat) => seat % 2;
+  let order = selects.map((s) => s.value).filter((v) => v !== "").map(Number);
+  let active = 0; // the team the quick buttons set
+
+  buttons.hidden = false;
+  form.querySelector(".quick").hidden = false;
+  form.classList.add("enhanced");
+
+  function renderOrder() {
+    selects.forEach((s, i) => { s.value = i < order.length ? String(order[i]) : ""; });
+    const derived = order.length === seats.length - 1 ? seats.find((s) => !order.includes(s)) : null;
+    form.querySelectorAll(".out-btn").forEach((btn) => {
+      const seat = Number(btn.dataset.seat);
+      const i = order.indexOf(seat);
+      const place = btn.querySelector(".place");
+      btn.setAttribute("aria-pressed", i >= 0 ? "true" : "false");
+      btn.classList.toggle("derived", seat === derived);
+      place.textContent = i >= 0 ? ordinal[i] : seat === derived ? ordinal[seats.length - 1] : "";
+    });
+    const half = seats.length / 2;
+    const first = order.slice(0, half);
+    const sweep = first.length === half && first.every((s) => teamOf(s) === teamOf(first[0]));
+    const team = sweep ? "AB"[teamOf(first[0])] : "";
+    sweepNote.hidden = !sweep;
+    sweepNote.textContent = sweep ? "Double victory for team " + team + ": 200 to 0, no card points counted." : "";
+    cardFieldset.classList.toggle("faded", sweep);
+  }
+
+  function setPoints(team, value) {
+    inputs[team].value = String(value);
+    inputs[1 - team].value = String(100 - value);
+  }
+
+  function markActive(team) {
+    active = team;
+    form.querySelectorAll(".cp-row label").forEach((l) => {
+      l.classList.toggle("active", Number(l.dataset.team) === team);
+    });
+  }
+
+  buttons.addEventListener("click", (ev) => {
+    const btn = ev.target.closest("button");
+    if (!btn) return;
+    if (btn.classList.contains("clear-order")) {
+      order = [];
+    } else {
+      const seat = Number(btn.dataset.seat);
+      const i = order.indexOf(seat);
+      if (i >= 0) order = order.slice(0, i); // tap again: take back this place and later ones
+      else if (order.length < seats.length) order.push(seat);
+    }
+    renderOrder();
+    schedule();
+  });
+
+  form.querySelector(".quick").addEventListener("click", (ev) => {
+    const btn = ev.target.closest("button");
+    if (!btn) return;
+    const current = Number(inputs[active].value || 0);
+    const value = btn.dataset.set !== undefined ? Number(btn.dataset.set) : current + Number(btn.dataset.add);
+    setPoints(active, value);
+    schedule();
+  });
+
+  inputs.forEach((input, team) => {
+    input.addEventListener("focus", () => markActive(team));
+    input.addEventListener("input", () => {
+      markActive(team);
+      const v = input.value.trim();
+      if (/^-?\d+$/.test(v)) inputs[1 - team].value = String(100 - Number(v));
+      else if (v === "") inputs[1 - team].value = "";
+      schedule();
+    });
+  });
+  form.addEventListener("change", schedule);
+
+  function body() {
+    const calls = {};
+    form.querySelectorAll(".calls input[type=radio]:checked").forEach((r) => {
+      if (r.value) calls[r.name.replace("call_", "")] = r.value;
+    });
+    const num = (i) => (/^-?\d+$/.test(i.value.trim()) ? Number(i.value.trim()) : null);
+    const wish = form.querySelector("#wish_offender").value;
+    return {
+      out_order: order,
+      calls: calls,
+      card_points: [num(inputs[0]), inputs[0].value.trim() === "" ? num(inputs[1]) : null],
+      wish_penalty: wish === "" ? null : { offender: Number(wish) },
+    };
+  }
+
+  function groupOf(field) {
+    if (field.startsWith("calls.")) return "call_" + field.slice(6);
+    if (field.startsWith("card_points")) return "card_points";
+    if (field.startsWith("wish_penalty")) return "wish";
+    if (field === "out_order") return "out_order";
+    return "match";
+  }
+
+  function showProblems(errors) {
+    form.querySelectorAll(".problems").forEach((box) => { box.replaceChildren(); });
+    errors.forEach((e) => {
+      const box = form.querySelector('.problems[data-group="' + groupOf(e.field) + '"]');
+      if (!box) return;
+      const p = document.createElement("p");
+      p.className = "problem";
+      p.textContent = e.message + " ";
+      const a = document.createElement("a");
+      a.className = "rule";
+      a.href = rulesUrl + "#" + e.rule;
+      a.textContent = e.rule;
+      p.appendChild(a);
+      box.appendChild(p);
+    });
+  }
+
+  function showScore(res) {
+    const after = [totals[0] + res.team_scores[0], totals[1] + res.team_scores[1]];
+    const sign = (n) => (n > 0 ? "+" + n : String(n));
+    preview.replaceChildren();
+    ["A", "B"].forEach((t, i) => {
+      const span = document.createElement("span");
+      span.className = "team-" + t.toLowerCase();
+      span.textContent = t + " " + sign(res.team_scores[i]) + " → " + after[i];
+      preview.appendChild(span);
+    });
+    const lead = after[0] === after[1] ? null : after[0] > after[1] ? 0 : 1;
+    if (lead !== null && after[lead] >= target) {
+      const win = document.createElement("strong");
+      win.textContent = "Team " + "AB"[lead] + " wins";
+      preview.appendChild(win);
+    }
+  }
+
+  let timer = null;
+  let seq = 0;
+  function schedule() {
+    clearTimeout(timer);
+    timer = setTimeout(update, 120);
+  }
+  async function update() {
+    const mine = ++seq;
+    const b = body();
+    if (!b.out_order.length && !b.wish_penalty) {
+      preview.textContent = "Tap who went out first.";
+      return;
+    }
+    try {
+      const r = await fetch(form.dataset.scoreUrl, {
+        method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(b),
+      });
+      const res = await r.json();
+      if (mine !== seq) return;
+      if (r.ok) { showProblems([]); showScore(res); }
+      else { showProblems(res.errors || []); preview.textContent = "Fix the marked fields to see the score."; }
+    } catch (err) {
+      if (mine === seq) preview.textContent = "Preview unavailable offline; saving still checks everything.";
+    }
+  }
+
+  markActive(0);
+  renderOrder();
+  if (order.length || inputs[0].value) schedule();
+})();

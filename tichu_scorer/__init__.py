@@ -1,0 +1,50 @@
+"""Tichu Scorer: a table companion that scores Tichu matches and settles disputes."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+from sqlalchemy import event
+from sqlalchemy.engine import Engine
+
+from . import config
+from .extensions import csrf, db, migrate
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def create_app(test_config: Mapping[str, Any] | None = None,
+               instance_path: str | None = None) -> Flask:
+    """The one wiring point: configuration, extensions, blueprints, error handlers."""
+    app = Flask(__name__, template_folder="../templates", static_folder="../static",
+                instance_relative_config=True,
+                instance_path=instance_path or str(ROOT / "instance"))
+    Path(app.instance_path).mkdir(parents=True, exist_ok=True)
+    app.config.from_mapping(config.defaults(app.instance_path))
+    if test_config:
+        app.config.from_mapping(test_config)
+
+    app.json.sort_keys = False  # type: ignore[attr-defined]  # keep API.md field order
+
+    db.init_app(app)
+    migrate.init_app(app, db, directory=str(ROOT / "migrations"))
+    csrf.init_app(app)
+
+    from .views import register
+    register(app)
+    return app
+
+
+@event.listens_for(Engine, "connect")
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    """SQLite: enforce foreign keys and use WAL so a reader never blocks the scorer."""
+    module = type(dbapi_connection).__module__
+    if "sqlite" not in module:
+        return
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.close()

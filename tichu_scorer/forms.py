@@ -1,0 +1,155 @@
+"""WTForms: shape checks only. Meaning comes from `tichu_scorer.scoring`; each problem it
+reports is attached to the field group it concerns, with its rule id."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from functools import cache
+from typing import Any
+
+from flask_wtf import FlaskForm
+from wtforms import Field, IntegerField, RadioField, SelectField, StringField
+from wtforms.validators import DataRequired, Length, NumberRange, Optional
+
+from .models import NAME_MAX
+from .scoring import DEFAULT_TARGET, Problem, target_problem
+
+TARGET_CHOICES = [("1000", "1000"), ("500", "500"), ("custom", "Custom")]
+CALL_CHOICES = [("", "No call"), ("tichu", "Tichu"), ("grand", "Grand Tichu")]
+
+
+class ProblemsMixin:
+    """Problems from the pure core, grouped for display next to their fields."""
+
+    problems: dict[str, list[Problem]]
+
+    def add_problem(self, group: str, problem: Problem) -> None:
+        self.problems[group].append(problem)
+
+    def shape_problems(self, rules: dict[str, tuple[str, str]]) -> None:
+        """Turn WTForms shape errors into problems: field -> (group, rule)."""
+        for name, errors in self.errors.items():  # type: ignore[attr-defined]
+            group, rule = rules.get(name, (name, "P5"))
+            for message in errors:
+                self.problems[group].append(Problem(name, rule, message))
+
+
+class NewMatchForm(ProblemsMixin, FlaskForm):
+    seat_0 = StringField("Team A, first player", validators=[DataRequired(), Length(max=NAME_MAX)])
+    seat_1 = StringField("Team B, first player", validators=[DataRequired(), Length(max=NAME_MAX)])
+    seat_2 = StringField("Team A, second player", validators=[DataRequired(), Length(max=NAME_MAX)])
+    seat_3 = StringField("Team B, second player", validators=[DataRequired(), Length(max=NAME_MAX)])
+    target = RadioField("Play to", choices=TARGET_CHOICES, default=str(DEFAULT_TARGET))
+    custom_target = IntegerField("Custom target", validators=[Optional()])
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.problems = defaultdict(list)
+
+    @property
+    def names(self) -> list[str]:
+        return [" ".join((self[f"seat_{s}"].data or "").split()) for s in range(4)]
+
+    @property
+    def target_value(self) -> int:
+        if self.target.data == "custom":
+            return int(self.custom_target.data or 0)
+        return int(self.target.data or DEFAULT_TARGET)
+
+    def validate(self, extra_validators: Any = None) -> bool:
+        super().validate(extra_validators)
+        self.shape_problems({f"seat_{s}": ("players", "H1") for s in range(4)}
+                            | {"target": ("target", "E1"), "custom_target": ("target", "E1")})
+        names = self.names
+        keys = [n.casefold() for n in names if n]
+        if len(set(keys)) < len(keys):
+            self.add_problem("players", Problem("players", "H1",
+                                                "Each seat needs a different player."))
+        if not self.errors.get("custom_target"):
+            if self.target.data == "custom" and self.custom_target.data is None:
+                self.add_problem("target", Problem("custom_target", "E1",
+                                                   "Enter the custom target score."))
+            else:
+                why = target_problem(self.target_value)
+                if why:
+                    self.add_problem("target", Problem("custom_target", "E1", why))
+        return not any(self.problems.values())
+
+
+def _field_group(field: str) -> str:
+    """The form group of an API field name (`calls.2` -> `call_2`)."""
+    if field.startswith("calls."):
+        return "call_" + field.split(".", 1)[1]
+    if field.startswith("card_points"):
+        return "card_points"
+    if field.startswith("wish_penalty"):
+        return "wish"
+    if field == "out_order":
+        return "out_order"
+    return "match"
+
+
+class HandFormBase(ProblemsMixin, FlaskForm):
+    seats: int = 4
+    card_a = IntegerField("Team A card points", validators=[Optional(),
+                                                            NumberRange(-1000, 1000)])
+    card_b = IntegerField("Team B card points", validators=[Optional(),
+                                                            NumberRange(-1000, 1000)])
+    wish_offender = SelectField("Failed the Mah Jong wish", choices=[("", "Nobody")],
+                                validate_choice=False, validators=[Optional()])
+
+    def __init__(self, *args: Any, names: tuple[str, ...] = (), **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.problems = defaultdict(list)
+        seat_choices = [(str(s), name) for s, name in enumerate(names)]
+        self.wish_offender.choices = [("", "Nobody")] + seat_choices
+        for place in range(1, self.seats + 1):
+            self[f"place_{place}"].choices = [("", "—")] + seat_choices
+
+    def place_fields(self) -> list[Field]:
+        return [self[f"place_{p}"] for p in range(1, self.seats + 1)]
+
+    def call_fields(self) -> list[Field]:
+        return [self[f"call_{s}"] for s in range(self.seats)]
+
+    def to_api(self) -> dict[str, Any]:
+        """The submitted hand in the API.md shape, for `scoring.read_hand`."""
+        out = [int(f.data) for f in self.place_fields() if f.data not in (None, "")]
+        calls = {str(s): f.data for s, f in enumerate(self.call_fields()) if f.data}
+        wish = self.wish_offender.data
+        return {"out_order": out, "calls": calls,
+                "card_points": [self.card_a.data, self.card_b.data],
+                "wish_penalty": {"offender": int(wish)} if wish not in (None, "") else None}
+
+    def validate(self, extra_validators: Any = None) -> bool:
+        super().validate(extra_validators)
+        rules = {f"place_{p}": ("out_order", "H7") for p in range(1, self.seats + 1)}
+        rules |= {f"call_{s}": (f"call_{s}", "P3") for s in range(self.seats)}
+        rules |= {"card_a": ("card_points", "P1"), "card_b": ("card_points", "P1"),
+                  "wish_offender": ("wish", "P4")}
+        self.shape_problems(rules)
+        places = [f.data not in (None, "") for f in self.place_fields()]
+        if any(places[i + 1] and not places[i] for i in range(len(places) - 1)):
+            self.add_problem("out_order", Problem("out_order", "H7",
+                                                  "Fill the out-order from first place on, "
+                                                  "without gaps."))
+        return not any(self.problems.values())
+
+    def attach(self, problems: list[Problem]) -> None:
+        """Attach problems found by the scoring core next to their fields."""
+        for problem in problems:
+            if problem not in self.problems[_field_group(problem.field)]:
+                self.add_problem(_field_group(problem.field), problem)
+
+
+@cache
+def hand_form_class(seats: int) -> type[HandFormBase]:
+    """The hand form for a table of `seats` players: a place and a call per seat."""
+    attrs: dict[str, Any] = {"seats": seats}
+    for place in range(1, seats + 1):
+        attrs[f"place_{place}"] = SelectField(f"Out {place}.", choices=[("", "—")],
+                                              validators=[Optional()])
+    for seat in range(seats):
+        attrs[f"call_{seat}"] = RadioField(f"Call of seat {seat}", choices=CALL_CHOICES,
+                                           default="", validators=[Optional()])
+    return type(f"HandForm{seats}", (HandFormBase,), attrs)

@@ -1,0 +1,105 @@
+"""Database rows: players, matches with their seats, and hands. No scoring arithmetic here.
+
+A match has N seats (4, 6, or 5–12 for Grand Seigneur); a seat belongs to a team (or to no
+team). A hand stores what the table recorded (out-order, calls, card points, wish penalty)
+and the scores derived from it by `tichu_scorer.scoring`, per team and per player.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from typing import Any
+
+from sqlalchemy import JSON, ForeignKey, String, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from .extensions import db
+
+NAME_MAX = 40
+
+
+def utcnow() -> datetime:
+    return datetime.now(timezone.utc).replace(tzinfo=None)
+
+
+class Player(db.Model):  # type: ignore[name-defined,misc]
+    """A person, reused across matches by name (matched without regard to case)."""
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(NAME_MAX))
+    name_key: Mapped[str] = mapped_column(String(NAME_MAX), unique=True)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    @staticmethod
+    def key(name: str) -> str:
+        return " ".join(name.split()).casefold()
+
+
+class Match(db.Model):  # type: ignore[name-defined,misc]
+    id: Mapped[int] = mapped_column(primary_key=True)
+    variant: Mapped[str] = mapped_column(String(16), default="nanking")
+    target: Mapped[int | None] = mapped_column(default=1000)
+    hand_limit: Mapped[int | None] = mapped_column(default=None)  # Threechu: fixed hand count
+    started_at: Mapped[datetime] = mapped_column(default=utcnow, index=True)
+    finished_at: Mapped[datetime | None] = mapped_column(default=None)
+    winner_team: Mapped[int | None] = mapped_column(default=None)
+    # Derived from the hands, kept so the history lists totals without loading every hand.
+    totals: Mapped[list[int]] = mapped_column(JSON, default=list)
+    hand_count: Mapped[int] = mapped_column(default=0)
+    rematch_of_id: Mapped[int | None] = mapped_column(ForeignKey("match.id"), default=None)
+
+    seats: Mapped[list[MatchSeat]] = relationship(
+        back_populates="match", order_by="MatchSeat.seat", cascade="all, delete-orphan",
+        lazy="selectin")
+    hands: Mapped[list[Hand]] = relationship(
+        back_populates="match", order_by="Hand.number", cascade="all, delete-orphan")
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(s.player.name for s in self.seats)
+
+    @property
+    def finished(self) -> bool:
+        return self.finished_at is not None
+
+
+class MatchSeat(db.Model):  # type: ignore[name-defined,misc]
+    __table_args__ = (UniqueConstraint("match_id", "seat"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    match_id: Mapped[int] = mapped_column(ForeignKey("match.id", ondelete="CASCADE"), index=True)
+    seat: Mapped[int]
+    team: Mapped[int | None]
+    player_id: Mapped[int] = mapped_column(ForeignKey("player.id"), index=True)
+
+    match: Mapped[Match] = relationship(back_populates="seats")
+    player: Mapped[Player] = relationship(lazy="joined")
+
+
+class Hand(db.Model):  # type: ignore[name-defined,misc]
+    __table_args__ = (UniqueConstraint("match_id", "number"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    match_id: Mapped[int] = mapped_column(ForeignKey("match.id", ondelete="CASCADE"), index=True)
+    number: Mapped[int]  # 1-based position in the match
+    # What the table recorded.
+    out_order: Mapped[list[int]] = mapped_column(JSON, default=list)
+    calls: Mapped[dict[str, str]] = mapped_column(JSON, default=dict)  # seat -> tichu/grand
+    card_points_entered: Mapped[list[int | None]] = mapped_column(JSON, default=list)
+    wish_offender: Mapped[int | None] = mapped_column(default=None)
+    dummy_seat: Mapped[int | None] = mapped_column(default=None)  # Threechu
+    # Derived by tichu_scorer.scoring when the hand is saved.
+    card_points: Mapped[list[int]] = mapped_column(JSON, default=list)
+    team_scores: Mapped[list[int]] = mapped_column(JSON, default=list)
+    player_scores: Mapped[dict[str, int] | None] = mapped_column(JSON, default=None)
+    sweep: Mapped[bool] = mapped_column(default=False)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    match: Mapped[Match] = relationship(back_populates="hands")
+
+    def as_api(self) -> dict[str, Any]:
+        return {"number": self.number, "out_order": self.out_order, "calls": self.calls,
+                "card_points": self.card_points, "team_scores": self.team_scores,
+                "double_victory": self.sweep,
+                "wish_penalty": None if self.wish_offender is None
+                else {"offender": self.wish_offender}}

@@ -1,0 +1,220 @@
+"""Scoring one hand of a team game (RULES.md §7), for any seating in `layouts`.
+
+Pure: plain values in, plain values out. Validation reports every problem at once,
+each citing its rule id, so a player can fix the whole form in one go.
+
+>>> hand = HandInput(out_order=(0, 1), calls={0: Call.TICHU}, card_points=(60, None))
+>>> score_hand(hand).team_scores
+(160, 40)
+>>> score_hand(HandInput(out_order=(1, 3), calls={}, card_points=(None, None))).team_scores
+(0, 200)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import Enum
+
+from .layouts import NANKING, Layout
+
+CARD_POINTS_TOTAL = 100  # [D2] / [P1]
+CARD_POINTS_MIN = -25  # [P1]: a team holding only the Phoenix
+CARD_POINTS_MAX = 125  # [P1]: a team holding everything but the Phoenix
+CARD_POINTS_STEP = 5  # [P1]
+
+
+class Call(str, Enum):
+    """A player's call before or during a hand ([P3])."""
+
+    TICHU = "tichu"
+    GRAND = "grand"
+
+    @property
+    def points(self) -> int:
+        return 100 if self is Call.TICHU else 200
+
+    @property
+    def label(self) -> str:
+        return "Tichu" if self is Call.TICHU else "Grand Tichu"
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One violated rule: the input field it concerns, the rule id, a sentence."""
+
+    field: str
+    rule: str
+    message: str
+
+    def as_dict(self) -> dict[str, str]:
+        return {"field": self.field, "rule": self.rule, "message": self.message}
+
+
+class InvalidHand(ValueError):
+    """Raised by `score_hand` with every problem of the hand."""
+
+    def __init__(self, problems: list[Problem]) -> None:
+        super().__init__("; ".join(f"[{p.rule}] {p.message}" for p in problems))
+        self.problems = problems
+
+
+@dataclass(frozen=True)
+class HandInput:
+    """What the table records of a hand.
+
+    `out_order` lists seats in the order they went out, as far as recorded;
+    `card_points` is per team, `None` meaning "derive as 100 minus the other".
+    """
+
+    out_order: tuple[int, ...]
+    calls: Mapping[int, Call]
+    card_points: tuple[int | None, int | None]
+    wish_offender: int | None = None
+
+
+@dataclass(frozen=True)
+class CallResult:
+    seat: int
+    call: Call
+    made: bool
+    points: int
+
+    def as_dict(self) -> dict[str, object]:
+        return {"seat": self.seat, "call": self.call.value, "made": self.made,
+                "points": self.points}
+
+
+@dataclass(frozen=True)
+class HandResult:
+    """A scored hand: per-team totals and how they came about ([P5])."""
+
+    team_scores: tuple[int, int]
+    card_points: tuple[int, int]
+    sweep: bool  # double victory (or triple in Tientsin)
+    wish_penalty: bool
+    calls: tuple[CallResult, ...] = field(default=())
+
+    @property
+    def call_points(self) -> tuple[int, int]:
+        return (self.team_scores[0] - self.card_points[0],
+                self.team_scores[1] - self.card_points[1])
+
+
+def full_out_order(out_order: tuple[int, ...], layout: Layout = NANKING) -> tuple[int, ...]:
+    """The out-order completed when only one seat is missing (the tailender is derivable).
+
+    >>> full_out_order((2, 1, 0))
+    (2, 1, 0, 3)
+    """
+    missing = [s for s in range(layout.seats) if s not in out_order]
+    if len(missing) == 1 and len(out_order) == layout.seats - 1:
+        return out_order + (missing[0],)
+    return out_order
+
+
+def is_sweep(out_order: tuple[int, ...], layout: Layout = NANKING) -> bool:
+    """True when one team's players all went out first ([P2] double, [T6.6] triple victory).
+
+    >>> is_sweep((0, 2)), is_sweep((0, 1, 2))
+    (True, False)
+    """
+    size = layout.team_size
+    first = out_order[:size]
+    if len(set(first)) < size:
+        return False
+    teams = {layout.team_of(seat) for seat in out_order[:size]}
+    return len(teams) == 1
+
+
+def hand_problems(hand: HandInput, layout: Layout = NANKING) -> list[Problem]:
+    """Every rule the recorded hand breaks; empty when it can be scored."""
+    problems: list[Problem] = []
+    seats = range(layout.seats)
+    out = hand.out_order
+
+    for seat in out:
+        if seat not in seats:
+            problems.append(Problem("out_order", "H1",
+                                    f"Seat {seat} does not exist: seats are 0 to {layout.seats - 1}."))
+    repeated = sorted({s for s in out if out.count(s) > 1})
+    for seat in repeated:
+        problems.append(Problem("out_order", "H7",
+                                f"{layout.seat_name(seat)} is listed more than once in the out-order; "
+                                "a player goes out only once."))
+    if not out and hand.wish_offender is None:
+        problems.append(Problem("out_order", "H7",
+                                "Record who went out first (the order may be empty only when a "
+                                "wish penalty stopped the hand)."))
+
+    for seat, call in hand.calls.items():
+        if seat not in seats:
+            problems.append(Problem(f"calls.{seat}", "H1",
+                                    f"Seat {seat} does not exist: seats are 0 to {layout.seats - 1}."))
+        elif call is Call.GRAND and seat in layout.no_grand_seats:
+            problems.append(Problem(f"calls.{seat}", layout.no_grand_rule,
+                                    f"{layout.seat_name(seat)} may not call Grand Tichu."))
+
+    if hand.wish_offender is not None and hand.wish_offender not in seats:
+        problems.append(Problem("wish_penalty.offender", "P4",
+                                f"Seat {hand.wish_offender} does not exist: seats are 0 to "
+                                f"{layout.seats - 1}."))
+
+    counts_cards = hand.wish_offender is None and not is_sweep(out, layout)
+    if counts_cards:
+        problems.extend(card_point_problems(hand.card_points))
+    return problems
+
+
+def card_point_problems(points: tuple[int | None, int | None]) -> list[Problem]:
+    """[P1]: each team's card points a multiple of 5 in −25…125, the two totalling 100."""
+    problems: list[Problem] = []
+    given = [(team, p) for team, p in enumerate(points) if p is not None]
+    if not given:
+        return [Problem("card_points", "P1",
+                        "Enter one team's card points; the other team gets 100 minus them.")]
+    for team, p in given:
+        name = f"card_points.{team}"
+        if p % CARD_POINTS_STEP:
+            problems.append(Problem(name, "P1",
+                                    f"Team {'AB'[team]}'s card points ({p}) must be a multiple of 5."))
+        if not CARD_POINTS_MIN <= p <= CARD_POINTS_MAX:
+            problems.append(Problem(name, "P1",
+                                    f"Team {'AB'[team]}'s card points ({p}) must lie between "
+                                    f"{CARD_POINTS_MIN} and {CARD_POINTS_MAX}."))
+    if len(given) == 2 and given[0][1] + given[1][1] != CARD_POINTS_TOTAL:
+        a, b = given[0][1], given[1][1]
+        problems.append(Problem("card_points", "P1",
+                                f"The teams' card points must total 100, not {a} + {b} = {a + b}."))
+    return problems
+
+
+def score_hand(hand: HandInput, layout: Layout = NANKING) -> HandResult:
+    """Score a hand ([P1]–[P5]); raises `InvalidHand` listing every problem."""
+    problems = hand_problems(hand, layout)
+    if problems:
+        raise InvalidHand(problems)
+
+    out = hand.out_order
+    sweep = hand.wish_offender is None and is_sweep(out, layout)
+    card: tuple[int, int]
+    if hand.wish_offender is not None:  # [P4]: as if the opponents had a double victory
+        offended = 1 - layout.team_of(hand.wish_offender)
+        card = (layout.sweep_bonus, 0) if offended == 0 else (0, layout.sweep_bonus)
+    elif sweep:  # [P2] / [T6.6]
+        card = (layout.sweep_bonus, 0) if layout.team_of(out[0]) == 0 else (0, layout.sweep_bonus)
+    else:  # [P1]
+        a, b = hand.card_points
+        card = (a, CARD_POINTS_TOTAL - a) if a is not None else (CARD_POINTS_TOTAL - b, b)  # type: ignore[operator]
+
+    first = out[0] if out else None
+    results = []
+    totals = list(card)
+    for seat in sorted(hand.calls):  # [P3]: only the caller's own first place counts
+        call = hand.calls[seat]
+        made = seat == first
+        points = call.points if made else -call.points
+        totals[layout.team_of(seat)] += points
+        results.append(CallResult(seat, call, made, points))
+    return HandResult(team_scores=(totals[0], totals[1]), card_points=card, sweep=sweep,
+                      wish_penalty=hand.wish_offender is not None, calls=tuple(results))

@@ -1,0 +1,71 @@
+"""Match totals and the end of a match ([E1], [E2]).
+
+>>> state = match_state([(160, 40), (0, 200)], target=1000)
+>>> state.totals, state.running, state.winner
+((160, 240), [(160, 40), (160, 240)], None)
+>>> match_state([(600, 0), (400, 100)], target=1000).winner
+0
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+DEFAULT_TARGET = 1000
+MIN_TARGET = 50
+MAX_TARGET = 10000
+
+
+@dataclass(frozen=True)
+class MatchState:
+    totals: tuple[int, ...]
+    running: list[tuple[int, ...]]
+    winner: int | None  # index of the winning team (or player), None while play goes on
+    winner_after: int | None = None  # 1-based number of the hand that decided it
+
+    @property
+    def over(self) -> bool:
+        return self.winner is not None
+
+
+def winner(totals: Sequence[int], target: int = DEFAULT_TARGET) -> int | None:
+    """[E1]: the side that reached the target with strictly more points than every other;
+    [E2]: None when no side reached it or the leaders are tied.
+
+    >>> winner((1000, 1000)), winner((1100, 1050)), winner((990, 900))
+    (None, 0, None)
+    """
+    if not totals:
+        return None
+    top = max(totals)
+    if top < target or list(totals).count(top) > 1:
+        return None
+    return list(totals).index(top)
+
+
+def match_state(hand_scores: Iterable[Sequence[int]], target: int = DEFAULT_TARGET,
+                sides: int = 2) -> MatchState:
+    """Running totals after each hand and the winner: the first hand after which [E1] holds."""
+    totals = [0] * sides
+    running: list[tuple[int, ...]] = []
+    won: int | None = None
+    after: int | None = None
+    for number, scores in enumerate(hand_scores, start=1):
+        totals = [t + s for t, s in zip(totals, scores, strict=True)]
+        running.append(tuple(totals))
+        if won is None:
+            won = winner(totals, target)
+            after = number if won is not None else None
+    return MatchState(totals=tuple(totals), running=running, winner=won, winner_after=after)
+
+
+def target_problem(target: object) -> str | None:
+    """Why a match target is unusable, or None."""
+    if not isinstance(target, int) or isinstance(target, bool):
+        return "The target must be a whole number."
+    if not MIN_TARGET <= target <= MAX_TARGET:
+        return f"The target must lie between {MIN_TARGET} and {MAX_TARGET}."
+    if target % 50:
+        return "The target must be a multiple of 50."
+    return None

@@ -1,0 +1,15 @@
+"""Blueprints by noun."""
+
+from __future__ import annotations
+
+from flask import Flask
+
+
+def register(app: Flask) -> None:
+    from . import api, errors, hands, matches, pages
+
+    app.register_blueprint(matches.bp)
+    app.register_blueprint(hands.bp)
+    app.register_blueprint(pages.bp)
+    app.register_blueprint(api.bp)
+    errors.register(app)

@@ -1,0 +1,4 @@
+"""WSGI entry point: the one module-level app."""
+from tichu_scorer import create_app
+
+app = create_app()
