@@ -8,14 +8,17 @@ from functools import cache
 from typing import Any
 
 from flask_wtf import FlaskForm
-from wtforms import Field, IntegerField, RadioField, SelectField, StringField
+from wtforms import Field, IntegerField, RadioField, SelectChoice, SelectField, StringField
 from wtforms.validators import DataRequired, Length, NumberRange, Optional
 
 from .models import NAME_MAX
 from .scoring import DEFAULT_TARGET, Problem, target_problem
 
-TARGET_CHOICES = [("1000", "1000"), ("500", "500"), ("custom", "Custom")]
-CALL_CHOICES = [("", "No call"), ("tichu", "Tichu"), ("grand", "Grand Tichu")]
+TARGET_CHOICES = [SelectChoice("1000"), SelectChoice("500"), SelectChoice("custom", "Custom")]
+CALL_CHOICES = [SelectChoice("", "No call"), SelectChoice("tichu", "Tichu"),
+                SelectChoice("grand", "Grand Tichu")]
+NOBODY = SelectChoice("", "Nobody")
+NO_SEAT = SelectChoice("", "—")
 
 
 class ProblemsMixin:
@@ -95,16 +98,16 @@ class HandFormBase(ProblemsMixin, FlaskForm):
                                                             NumberRange(-1000, 1000)])
     card_b = IntegerField("Team B card points", validators=[Optional(),
                                                             NumberRange(-1000, 1000)])
-    wish_offender = SelectField("Failed the Mah Jong wish", choices=[("", "Nobody")],
+    wish_offender = SelectField("Failed the Mah Jong wish", choices=[NOBODY],
                                 validate_choice=False, validators=[Optional()])
 
     def __init__(self, *args: Any, names: tuple[str, ...] = (), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.problems = defaultdict(list)
-        seat_choices = [(str(s), name) for s, name in enumerate(names)]
-        self.wish_offender.choices = [("", "Nobody")] + seat_choices
+        seat_choices = [SelectChoice(str(s), name) for s, name in enumerate(names)]
+        self.wish_offender.choices = [NOBODY, *seat_choices]
         for place in range(1, self.seats + 1):
-            self[f"place_{place}"].choices = [("", "—")] + seat_choices
+            self[f"place_{place}"].choices = [NO_SEAT, *seat_choices]
 
     def place_fields(self) -> list[Field]:
         return [self[f"place_{p}"] for p in range(1, self.seats + 1)]
@@ -147,7 +150,7 @@ def hand_form_class(seats: int) -> type[HandFormBase]:
     """The hand form for a table of `seats` players: a place and a call per seat."""
     attrs: dict[str, Any] = {"seats": seats}
     for place in range(1, seats + 1):
-        attrs[f"place_{place}"] = SelectField(f"Out {place}.", choices=[("", "—")],
+        attrs[f"place_{place}"] = SelectField(f"Out {place}.", choices=[NO_SEAT],
                                               validators=[Optional()])
     for seat in range(seats):
         attrs[f"call_{seat}"] = RadioField(f"Call of seat {seat}", choices=CALL_CHOICES,

@@ -133,9 +133,7 @@ def read_hand(data: Mapping[str, Any],
     offender = _read_wish(data, shape)
     hand = HandInput(out_order=out_order, calls=calls, card_points=card_points,
                      wish_offender=offender)
-    problems = shape + [p for p in hand_problems(hand, layout) if p not in shape]
-    # A card-points value that could not be read is already reported; don't also ask for one.
-    if any(p.field.startswith("card_points.") and p in shape for p in shape):
-        problems = [p for p in problems
-                    if not (p.field == "card_points" and p.message.startswith("Enter"))]
-    return hand, problems
+    # A field whose shape could not be read is reported once, not again for its meaning.
+    unreadable = {p.field.split(".")[0] for p in shape}
+    meaning = [p for p in hand_problems(hand, layout) if p.field.split(".")[0] not in unreadable]
+    return hand, shape + meaning

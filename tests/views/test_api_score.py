@@ -1,0 +1,89 @@
+"""POST /api/v1/score exactly as API.md: 200, 422 with every problem, 400 for non-JSON."""
+
+import json
+
+import pytest
+
+URL = "/api/v1/score"
+
+
+def post(client, body):
+    return client.post(URL, data=json.dumps(body) if not isinstance(body, (str, bytes)) else body,
+                       content_type="application/json")
+
+
+def test_scores_a_hand(client):
+    r = post(client, {"out_order": [0, 1, 3, 2], "calls": {"0": "tichu", "3": "grand"},
+                      "card_points": [60, None], "wish_penalty": None})
+    assert r.status_code == 200
+    assert r.get_json() == {
+        "team_scores": [160, -160], "card_points": [60, 40], "double_victory": False,
+        "calls": [{"seat": 0, "call": "tichu", "made": True, "points": 100},
+                  {"seat": 3, "call": "grand", "made": False, "points": -200}]}
+
+
+def test_double_victory(client):
+    r = post(client, {"out_order": [1, 3], "calls": {"1": "tichu"}, "card_points": [None, None]})
+    body = r.get_json()
+    assert body["double_victory"] is True
+    assert body["team_scores"] == [0, 300]
+
+
+def test_wish_penalty_on_stopped_hand(client):
+    r = post(client, {"out_order": [], "calls": {"2": "tichu"}, "card_points": [None, None],
+                      "wish_penalty": {"offender": 1}})
+    assert r.status_code == 200
+    assert r.get_json()["team_scores"] == [100, 0]
+
+
+def test_every_problem_at_once(client):
+    r = post(client, {"out_order": [0, 0, 5], "calls": {"1": "tichu", "9": "grand"},
+                      "card_points": [33, 70]})
+    assert r.status_code == 422
+    errors = r.get_json()["errors"]
+    pairs = {(e["field"], e["rule"]) for e in errors}
+    assert {("out_order", "H7"), ("out_order", "H1"), ("calls.9", "H1"),
+            ("card_points.0", "P1"), ("card_points", "P1")} <= pairs
+    assert all(set(e) == {"field", "rule", "message"} for e in errors)
+
+
+def test_a_seat_with_two_calls(client):
+    r = post(client, '{"out_order": [0, 1], "calls": {"2": "tichu", "2": "grand"}, '
+                     '"card_points": [50, 50]}')
+    assert r.status_code == 422
+    assert r.get_json()["errors"] == [{"field": "calls.2", "rule": "P3",
+                                       "message": r.get_json()["errors"][0]["message"]}]
+    assert "both" in r.get_json()["errors"][0]["message"]
+
+
+@pytest.mark.parametrize("body", [b"", b"{", b"[1, 2]", b'"text"', b"\xff\xfe", b"null",
+                                  b"1e999999", b'{"a": ' * 5000])
+def test_malformed_bodies_are_400(client, body):
+    r = client.post(URL, data=body, content_type="application/json")
+    assert r.status_code == 400
+    assert set(r.get_json()) == {"error", "field"}
+
+
+@pytest.mark.parametrize("body", [
+    {"out_order": None}, {"out_order": {"0": 1}}, {"calls": "tichu", "out_order": [0]},
+    {"out_order": [0], "card_points": "50"}, {"out_order": [0], "card_points": [1.5, None]},
+    {"out_order": [0], "card_points": [None, None], "wish_penalty": []},
+    {"variant": "tichu-x", "out_order": [0]}, {"variant": ["nanking"]},
+    {"out_order": [10 ** 30], "card_points": [10 ** 30, None]},
+])
+def test_odd_shapes_are_422_never_500(client, body):
+    r = post(client, body)
+    assert r.status_code == 422
+    assert r.get_json()["errors"]
+
+
+def test_api_needs_no_csrf_token(app):
+    app.config["WTF_CSRF_ENABLED"] = True
+    r = post(app.test_client(), {"out_order": [0, 1], "card_points": [50, None]})
+    assert r.status_code == 200
+
+
+def test_get_is_not_allowed(client):
+    r = client.get(URL)
+    assert r.status_code == 405
+    assert "error" in r.get_json()

@@ -1,0 +1,106 @@
+"""Hand entry through the form: saved hands, every refusal next to its field, nothing lost."""
+
+import pytest
+from sqlalchemy import func
+
+from tests.conftest import hand_form, match_id, new_match
+from tichu_scorer.extensions import db
+from tichu_scorer.models import Hand, Match
+
+
+@pytest.fixture()
+def url(client):
+    return new_match(client)
+
+
+def stored(app, url):
+    with app.app_context():
+        m = db.session.get(Match, match_id(url))
+        return m.totals, [(h.out_order, h.calls, h.card_points, h.team_scores)
+                          for h in m.hands]
+
+
+def test_form_page(client, url):
+    page = client.get(url + "/hands/new").get_data(as_text=True)
+    assert "Hand 1" in page and "Save hand" in page
+    for name in ("Ann", "Bob", "Cy", "Dee"):
+        assert name in page
+    for label in ("Tichu", "Grand", "Mah Jong wish missed?", "Team A card points"):
+        assert label in page
+
+
+@pytest.mark.parametrize("data, totals, out, scores", [
+    (hand_form([0, 1], a=75), [75, 25], [0, 1], [75, 25]),
+    (hand_form([0, 1, 2], b=40), [60, 40], [0, 1, 2, 3], [60, 40]),
+    (hand_form([1, 3], {"1": "grand"}), [0, 400], [1, 3], [0, 400]),
+    (hand_form([2, 1], {"0": "tichu", "2": "tichu"}, a=50, b=50), [50, 50], [2, 1], [50, 50]),
+    (hand_form([0], a=20, wish=2), [0, 200], [0], [0, 200]),
+    (hand_form([], {"1": "tichu"}, wish=0), [0, 100], [], [0, 100]),
+])
+def test_saving_hands(client, app, url, data, totals, out, scores):
+    r = client.post(url + "/hands/new", data=data)
+    assert r.status_code == 303
+    saved_totals, hands = stored(app, url)
+    assert saved_totals == totals
+    assert hands[0][0] == out and hands[0][3] == scores
+
+
+@pytest.mark.parametrize("data, group, rule", [
+    (hand_form([0, 1], a=33), "card_points", "P1"),
+    (hand_form([0, 1], a=50, b=45), "card_points", "P1"),
+    (hand_form([0, 1], a=130), "card_points", "P1"),
+    (hand_form([0, 1]), "card_points", "P1"),
+    (hand_form([0, 1], a="lots"), "card_points", "P1"),
+    (hand_form([], a=50), "out_order", "H7"),
+    (hand_form([0, 0], a=50), "out_order", "H7"),
+    (hand_form([0, 9], a=50), "out_order", "H7"),
+    ({"place_2": "1", "card_a": "50"}, "out_order", "H7"),
+    (hand_form([0, 1], {"2": "both"}, a=50), "call_2", "P3"),
+    (hand_form([0, 1], a=50, wish=7), "wish", "P4"),
+])
+def test_refusals_name_field_and_rule(client, app, url, data, group, rule):
+    r = client.post(url + "/hands/new", data=data)
+    assert r.status_code == 422
+    page = r.get_data(as_text=True)
+    assert f'data-problem="{group}"' in page
+    assert f'href="/rules#{rule}">{rule}</a>' in page
+    assert stored(app, url) == ([0, 0], [])
+
+
+def test_every_problem_reported_at_once(client, url):
+    r = client.post(url + "/hands/new", data=hand_form([0, 0], a=33, b=33))
+    page = r.get_data(as_text=True)
+    assert page.count('data-problem="card_points"') == 3
+    assert page.count('data-problem="out_order"') == 1
+
+
+def test_refused_form_keeps_what_was_entered(client, url):
+    r = client.post(url + "/hands/new", data=hand_form([2, 1], {"3": "grand"}, a=33))
+    page = r.get_data(as_text=True)
+    assert 'value="33"' in page
+    assert 'checked id="call_3-2" name="call_3" type="radio" value="grand"' in page
+    assert '<option selected value="2">Cy</option>' in page
+
+
+def test_hands_are_numbered_and_totals_run(client, app, url):
+    for a in (40, 65, 10):
+        client.post(url + "/hands/new", data=hand_form([0, 1], a=a))
+    with app.app_context():
+        m = db.session.get(Match, match_id(url))
+        assert [h.number for h in m.hands] == [1, 2, 3]
+        assert m.totals == [115, 185] and m.hand_count == 3
+    page = client.get(url).get_data(as_text=True)
+    assert "Add hand 4" in page
+
+
+def test_malformed_form_bodies_never_500(client, app, url):
+    bad = [{"place_1": "x" * 5000}, {"call_0": ["tichu", "grand"]}, {"card_a": "1e9"},
+           {"card_a": "99999999999999999999"}, {"wish_offender": "-1"}, {}]
+    for data in bad:
+        r = client.post(url + "/hands/new", data=data)
+        assert r.status_code == 422
+    r = client.post(url + "/hands/new", data=b"\xff" * 100,
+                    content_type="application/x-www-form-urlencoded")
+    assert r.status_code == 422
+    with app.app_context():
+        assert db.session.scalar(db.select(func.count()).select_from(Hand)) == 0

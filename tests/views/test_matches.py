@@ -1,0 +1,139 @@
+"""Pages through the test client: new match, match page, history, rematch, refusals."""
+
+import re
+
+import pytest
+from sqlalchemy import func
+
+from tests.conftest import NAMES, hand_form, match_id, new_match
+from tichu_scorer.extensions import db
+from tichu_scorer.models import Hand, Match, Player
+
+
+def test_empty_history(client):
+    r = client.get("/")
+    assert r.status_code == 200
+    assert "No matches yet" in r.get_data(as_text=True)
+
+
+def test_new_match_page_offers_known_names(client):
+    new_match(client, ["Ann", "Bob", "Cy", "Dee"])
+    page = client.get("/matches/new").get_data(as_text=True)
+    assert all(f'<option value="{n}">' in page for n in NAMES)
+
+
+def test_players_are_reused_by_name(client, app):
+    new_match(client, ["Ann", "Bob", "Cy", "Dee"])
+    new_match(client, ["  ann ", "BOB", "Eve", "Dee"])
+    with app.app_context():
+        assert db.session.scalar(db.select(func.count()).select_from(Player)) == 5
+
+
+@pytest.mark.parametrize("target, custom, expected", [
+    ("1000", "", 1000), ("500", "", 500), ("custom", "1500", 1500)])
+def test_target(client, app, target, custom, expected):
+    url = new_match(client, target=target, custom=custom)
+    with app.app_context():
+        assert db.session.get(Match, match_id(url)).target == expected
+
+
+@pytest.mark.parametrize("data, message", [
+    ({"seat_0": "Ann", "seat_1": "Bob", "seat_2": "", "seat_3": "Dee"}, "required"),
+    ({"seat_0": "Ann", "seat_1": "Bob", "seat_2": "ann", "seat_3": "Dee"}, "different player"),
+    ({"seat_0": "A" * 41, "seat_1": "Bob", "seat_2": "Cy", "seat_3": "Dee"}, "40 characters"),
+    ({"seat_0": "Ann", "seat_1": "Bob", "seat_2": "Cy", "seat_3": "Dee", "target": "custom"},
+     "Enter the custom target"),
+    ({"seat_0": "Ann", "seat_1": "Bob", "seat_2": "Cy", "seat_3": "Dee", "target": "custom",
+      "custom_target": "abc"}, "valid integer"),
+    ({"seat_0": "Ann", "seat_1": "Bob", "seat_2": "Cy", "seat_3": "Dee", "target": "custom",
+      "custom_target": "1234"}, "multiple of 50"),
+    ({"seat_0": "Ann", "seat_1": "Bob", "seat_2": "Cy", "seat_3": "Dee", "target": "7"},
+     "valid choice"),
+])
+def test_new_match_refusals(client, app, data, message):
+    r = client.post("/matches/new", data=data)
+    assert r.status_code == 422
+    assert message in r.get_data(as_text=True)
+    with app.app_context():
+        assert db.session.scalar(db.select(func.count()).select_from(Match)) == 0
+
+
+def test_match_page_shows_totals_hands_and_shuffler(client):
+    url = new_match(client)
+    client.post(url + "/hands/new", data=hand_form([1, 0], {"1": "tichu"}, a=30))
+    page = client.get(url).get_data(as_text=True)
+    assert 'data-total="0">30<' in page and 'data-total="1">170<' in page
+    assert "<strong>Bob</strong> shuffles next" in page
+    assert "Bob: Tichu ✓ made" in page
+
+
+def test_unknown_match_is_404(client):
+    assert client.get("/matches/999").status_code == 404
+    assert client.get("/matches/999/hands/new").status_code == 404
+
+
+def test_a_whole_match_to_1000_then_rematch(client, app):
+    url = new_match(client)
+    # Team A wins big hands: double victory with a Tichu (300) four times = 1200
+    for n in range(1, 5):
+        r = client.post(url + "/hands/new", data=hand_form([0, 2], {"0": "tichu"}))
+        assert r.status_code == 303
+        page = client.get(url).get_data(as_text=True)
+        if n < 4:
+            assert "wins!" not in page
+    assert "Team A wins!" in page
+    assert "Ann &amp; Cy won 1200 to 0 after 4 hands" in page
+    # No more hands once the match is over ([E1])
+    r = client.post(url + "/hands/new", data=hand_form([1, 3]))
+    assert r.status_code == 422 and "E1" in r.get_data(as_text=True)
+    with app.app_context():
+        m = db.session.get(Match, match_id(url))
+        assert m.winner_team == 0 and m.finished_at is not None and m.totals == [1200, 0]
+        assert db.session.scalar(db.select(func.count()).select_from(Hand)) == 4
+    # History lists it with the winner
+    history = client.get("/").get_data(as_text=True)
+    assert "Won by team A" in history and "4 hands" in history
+    # Rematch: same players and seats, fresh totals
+    r = client.post(url + "/rematch")
+    assert r.status_code == 303
+    page = client.get(r.headers["Location"]).get_data(as_text=True)
+    assert "Add hand 1" in page
+    assert re.search(r"Ann &amp; Cy.*Bob &amp; Dee", page, re.S)
+
+
+def test_history_newest_first(client):
+    new_match(client, ["P1", "P2", "P3", "P4"])
+    new_match(client, ["Q1", "Q2", "Q3", "Q4"])
+    page = client.get("/").get_data(as_text=True)
+    assert page.index("Q1") < page.index("P1")
+
+
+def test_rules_page_has_anchors(client):
+    page = client.get("/rules").get_data(as_text=True)
+    for rule in ("P1", "P4", "E1", "W2", "T6.6"):
+        assert f'id="{rule}"' in page
+
+
+def test_hostile_names_are_escaped(client):
+    url = new_match(client, ["<script>x()</script>", "Bob", "Cy", "Dee"])
+    for page in (client.get(url), client.get("/"), client.get(url + "/hands/new")):
+        text = page.get_data(as_text=True)
+        assert "<script>x()" not in text and "&lt;script&gt;" in text
+
+
+def test_csrf_enabled_refuses_a_form_without_token(app):
+    app.config["WTF_CSRF_ENABLED"] = True
+    client = app.test_client()
+    r = client.post("/matches/new", data={f"seat_{i}": n for i, n in enumerate(NAMES)})
+    assert r.status_code == 400 and "CSRF" in r.get_data(as_text=True)
+    page = client.get("/matches/new").get_data(as_text=True)
+    token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page).group(1)
+    data = {f"seat_{i}": n for i, n in enumerate(NAMES)} | {"csrf_token": token,
+                                                              "target": "1000"}
+    r = client.post("/matches/new", data=data)
+    assert r.status_code == 303
+    page = client.get(r.headers["Location"] + "/hands/new").get_data(as_text=True)
+    token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page).group(1)
+    r = client.post(r.headers["Location"] + "/hands/new",
+                    data=hand_form([0, 1], a=50) | {"csrf_token": token})
+    assert r.status_code == 303
