@@ -1,0 +1,66 @@
+"""A live server and Debian's Chromium for browser tests; skipped, saying why, without one."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import threading
+from pathlib import Path
+
+import pytest
+from werkzeug.serving import make_server
+
+from tichu_scorer import create_app
+from tichu_scorer.extensions import db
+
+CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.which(
+    "chromium-browser")
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+PHONE = {"viewport": {"width": 360, "height": 640}, "is_mobile": True, "has_touch": True}
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+
+
+@pytest.fixture()
+def live_server(tmp_path):
+    app = create_app({"TESTING": True, "SECRET_KEY": "browser",
+                      "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'live.sqlite3'}"},
+                     instance_path=str(tmp_path))
+    with app.app_context():
+        db.create_all()
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not CHROMIUM:
+        pytest.skip("browser tests skipped: no Chromium found (apt-get install chromium)")
+    sync_api = pytest.importorskip("playwright.sync_api",
+                                   reason="browser tests skipped: playwright not installed")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture()
+def phone(browser):
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    # A 422 from the live preview is an answer, not a fault: keep every other console error.
+    page.on("console", lambda msg: errors.append(msg.text)
+            if msg.type == "error" and "status of 422" not in msg.text else None)
+    page.errors = errors
+    yield page
+    context.close()
+
+
+def shot(page, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)

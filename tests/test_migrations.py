@@ -1,0 +1,26 @@
+"""The Alembic migrations build the schema the models describe (the run command applies them)."""
+
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from flask_migrate import upgrade
+from sqlalchemy import inspect
+
+from tichu_scorer import create_app
+from tichu_scorer.extensions import db
+
+
+def test_upgrade_builds_the_models_schema(tmp_path):
+    app = create_app({"TESTING": True, "SECRET_KEY": "test",
+                      "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'm.sqlite3'}"},
+                     instance_path=str(tmp_path))
+    with app.app_context():
+        upgrade()
+        tables = set(inspect(db.engine).get_table_names())
+        assert {"player", "match", "match_seat", "hand", "alembic_version"} <= tables
+        with db.engine.connect() as conn:
+            diff = compare_metadata(MigrationContext.configure(conn), db.metadata)
+        assert diff == [], f"models changed without a migration: {diff}"
+        # SQLite pragmas: foreign keys on, WAL journal
+        with db.engine.connect() as conn:
+            assert conn.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
+            assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
