@@ -8,7 +8,7 @@ from typing import Any
 from flask import Blueprint, jsonify, request
 from werkzeug.wrappers import Response
 
-from .. import scoring
+from .. import engine, scoring
 from ..extensions import csrf
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
@@ -77,3 +77,14 @@ def score() -> Response | tuple[Response, int]:
     return jsonify(team_scores=list(result.team_scores), card_points=list(result.card_points),
                    double_victory=result.sweep,
                    calls=[c.as_dict() for c in result.calls])
+
+
+@bp.post("/referee/check")
+def referee_check() -> Response | tuple[Response, int]:
+    """Judge one disputed play."""
+    body = json_body()
+    try:
+        verdict = engine.judge(engine.parse_question(body))
+    except engine.QuestionError as exc:
+        raise BadRequest(exc.message, exc.field) from None
+    return jsonify(verdict.as_dict())

@@ -1,0 +1,85 @@
+"""POST /api/v1/referee/check exactly as API.md."""
+
+import pytest
+
+URL = "/api/v1/referee/check"
+
+
+def check(client, body):
+    return client.post(URL, json=body)
+
+
+def test_phoenix_on_dragon(client):
+    r = check(client, {"trick": [{"cards": ["DR"]}], "play": ["PH"]})
+    assert r.status_code == 200
+    body = r.get_json()
+    assert body["legal"] is False and body["rule"] == "S4"
+    assert body["combination"] == {"kind": "single", "rank": "1.5", "length": 1}
+    assert "fulfilling_play" not in body
+
+
+def test_missed_wish_names_the_fulfilling_play(client):
+    r = check(client, {"trick": [{"cards": ["4j"], "seat": 1}], "play": [],
+                       "hand": ["8s", "Kj", "2p"], "wish": "8", "seat": 2})
+    body = r.get_json()
+    assert (body["legal"], body["rule"], body["fulfilling_play"]) == (False, "W2", ["8s"])
+    assert body["combination"]["kind"] == "pass"
+
+
+def test_phoenix_reading_reported(client):
+    r = check(client, {"trick": [{"cards": ["3j", "4s", "5p", "6t", "7j"]}],
+                       "play": ["4j", "5s", "PH", "7t", "8t"]})
+    assert r.get_json()["combination"] == {"kind": "straight", "rank": "8", "length": 5,
+                                           "phoenix_as": "6"}
+
+
+def test_phoenix_single_value_on_the_table(client):
+    r = check(client, {"trick": [{"cards": ["8j"]}], "play": ["PH"]})
+    assert r.get_json()["combination"]["rank"] == "8.5"
+
+
+def test_notation_is_forgiving(client):
+    r = check(client, {"trick": [{"cards": ["ts"]}], "play": [" j t "], "wish": "q"})
+    assert r.status_code == 200 and r.get_json()["legal"] is True
+
+
+def test_seigneur_second_dragon_beats_the_first(client):
+    r = check(client, {"variant": "seigneur", "decks": 2, "trick": [{"cards": ["DR"]}],
+                       "play": ["DR"]})
+    assert r.get_json()["legal"] is True
+    r = check(client, {"variant": "seigneur", "decks": 2,
+                       "play": ["5j", "5j", "5s", "5p"]})
+    assert r.get_json()["legal"] is False  # four of a kind needs four different suits
+
+
+@pytest.mark.parametrize("body, field", [
+    ({}, "play"),
+    ({"play": "5j"}, "play"),
+    ({"play": ["5x"]}, "play"),
+    ({"play": ["5j", "5j"]}, "play"),
+    ({"play": ["5j"], "hand": ["6j"]}, "play"),
+    ({"play": ["5j"], "hand": "5j"}, "hand"),
+    ({"play": ["5j"], "trick": [{"cards": ["5j"]}]}, "hand"),
+    ({"play": ["6j"], "trick": [{"cards": ["5j"]}, {"cards": ["4j"]}]}, "trick"),
+    ({"play": ["6j"], "trick": ["5j"]}, "trick"),
+    ({"play": ["6j"], "trick": {"cards": []}}, "trick"),
+    ({"play": ["6j"], "trick": [{"cards": ["5j"], "seat": "x"}]}, "trick"),
+    ({"play": ["6j"], "wish": "1"}, "wish"),
+    ({"play": ["6j"], "wish": "DR"}, "wish"),
+    ({"play": ["6j"], "out_of_turn": "yes"}, "out_of_turn"),
+    ({"play": ["6j"], "seat": "north"}, "seat"),
+    ({"play": ["6j"], "variant": "poker"}, "variant"),
+    ({"play": ["6j"], "variant": "seigneur", "decks": 3}, "decks"),
+    ({"play": ["DOG"], "variant": "seigneur"}, "play"),
+    ({"play": ["MJ", "MJ"], "variant": "seigneur"}, "play"),
+])
+def test_bad_questions_are_400_naming_the_field(client, body, field):
+    r = check(client, body)
+    assert r.status_code == 400
+    assert r.get_json()["field"] == field and r.get_json()["error"]
+
+
+@pytest.mark.parametrize("raw", [b"", b"[]", b"nope", b"\x00\xff"])
+def test_malformed_json_is_400(client, raw):
+    r = client.post(URL, data=raw, content_type="application/json")
+    assert r.status_code == 400 and r.get_json()["field"] == "body"

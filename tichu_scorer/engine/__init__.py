@@ -1,0 +1,11 @@
+"""The pure rules engine (RULES.md §1, §3–§6): cards, combinations, the wish, tricks and hands,
+and the referee. No Flask, SQLAlchemy or WTForms import, ever."""
+
+from .cards import DECK, Card, NotationError, parse_card, parse_cards, parse_rank, show
+from .combos import Combination, Kind, beats, readings
+from .plays import Table, legal_plays, wish_play
+from .referee import Question, QuestionError, Verdict, judge, parse_question, question
+
+__all__ = ["DECK", "Card", "NotationError", "parse_card", "parse_cards", "parse_rank", "show",
+           "Combination", "Kind", "beats", "readings", "Table", "legal_plays", "wish_play",
+           "Question", "QuestionError", "Verdict", "judge", "parse_question", "question"]
