@@ -34,6 +34,9 @@ DISPUTES = [
      False),
     # the wish through a bomb: pass refused, the bomb is the fulfilling play
     ("W2", [["Aj"]], [], ["8j", "8s", "8p", "8t", "3s"], "8", {}, False),
+    # ... or through a straight flush only
+    ("W2", [["Aj"]], [], ["4p", "5p", "6p", "7p", "8p", "2s", "Kj"], "6", {}, False),
+    ("W3", [["Aj"]], [], ["4p", "5p", "6p", "7p", "9p", "2s", "Kj"], "6", {}, True),
     # [W5] a bomb never has to fulfil the wish ... unless the strict house rule is chosen
     ("W5", [["4j"]], ["9j", "9s", "9p", "9t"], ["8s", "9j", "9s", "9p", "9t"], "8", {}, True),
     ("W2", [["4j"]], ["9j", "9s", "9p", "9t"], ["8s", "9j", "9s", "9p", "9t"], "8",

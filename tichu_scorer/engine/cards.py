@@ -15,7 +15,7 @@ tichu_scorer.engine.cards.NotationError: '1j' is not a card: ranks are 2-10, J, 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 SUITS = ("j", "s", "p", "t")  # Jade, Sword, Pagoda, Star
 SUIT_NAMES = {"j": "Jade", "s": "Sword", "p": "Pagoda", "t": "Star"}
@@ -62,9 +62,12 @@ def parse_rank(text: object) -> int:
     raise NotationError(f"{text!r:.20} is not a rank: ranks are 2-10, J, Q, K, A")
 
 
-@dataclass(frozen=True, order=True, slots=True)
-class Card:
-    """One card. `rank` 2–14 with a suit, or a special card's rank with suit ''."""
+class Card(NamedTuple):
+    """One card. `rank` 2–14 with a suit, or a special card's rank with suit ''.
+
+    A named tuple: immutable, ordered by (rank, suit), and hashed in C, which the referee's
+    many set and dict look-ups rely on for speed.
+    """
 
     rank: int
     suit: str = ""

@@ -14,7 +14,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 from enum import Enum
 
 from .cards import DOG, DOG_CARD, DR, DRAGON, MAHJONG, MJ, PH, PHOENIX, Card, parse_cards, rank_text
@@ -38,10 +38,10 @@ KIND_RULE = {Kind.SINGLE: "C1", Kind.PAIR: "C2", Kind.STAIRS: "C3", Kind.TRIO: "
              Kind.PASS: "H5"}
 
 
-@dataclass(frozen=True, slots=True)
-class Combination:
+class Combination(NamedTuple):
     """One reading of a play. `rank` is the top rank (the trio's for a full house; a
-    Phoenix single's value, e.g. 8.5, once it lies on the table)."""
+    Phoenix single's value, e.g. 8.5, once it lies on the table). Immutable; a named tuple
+    because the enumerator creates thousands of them."""
 
     kind: Kind
     rank: float
@@ -144,22 +144,6 @@ def _classify(counts: dict[int, int], n: int) -> tuple[Kind, int] | None:
     return None
 
 
-def _bomb(cards: Sequence[Card], distinct_suits: bool = False) -> Combination | None:
-    """[B1]: four of a kind, or five or more consecutive cards of one suit; no special card."""
-    n = len(cards)
-    if n < 4 or any(c.special for c in cards):
-        return None
-    ranks = {c.rank for c in cards}
-    if n == 4 and len(ranks) == 1:
-        if distinct_suits and len({c.suit for c in cards}) < 4:  # [GS3]
-            return None
-        return Combination(Kind.BOMB, cards[0].rank, 4, tuple(cards))
-    if n >= 5 and len({c.suit for c in cards}) == 1 and len(ranks) == n \
-            and max(ranks) - min(ranks) == n - 1:
-        return Combination(Kind.BOMB, max(ranks), n, tuple(cards), straight_flush=True)
-    return None
-
-
 def readings(cards: Sequence[Card], distinct_suit_fours: bool = False) -> list[Combination]:
     """Every reading of `cards` as one combination, highest first; [] when there is none.
 
@@ -176,19 +160,34 @@ def readings(cards: Sequence[Card], distinct_suit_fours: bool = False) -> list[C
         if c == PH:
             return [Combination(Kind.SINGLE, 1.5, 1, (c,))]
         return [Combination(Kind.SINGLE, c.rank, 1, (c,))]
-    bomb = _bomb(cards, distinct_suit_fours)
-    if bomb is not None:
-        return [bomb]
-    if DOG_CARD in cards or DR in cards:  # [C8], [S5]
+    if n <= 3 and PH not in cards:  # the common short plays, without the general search
+        rank = cards[0].rank
+        if cards[0].suit and all(c.rank == rank and c.suit for c in cards):
+            return [Combination(Kind.PAIR if n == 2 else Kind.TRIO, rank, n, tuple(cards))]
         return []
     counts: dict[int, int] = {}
+    suits = set()
     phoenixes = 0
-    for c in cards:
-        if c == PH:
+    specials = False
+    for rank, suit in cards:  # one pass: ranks, suits, special cards
+        if suit:
+            counts[rank] = counts.get(rank, 0) + 1
+            suits.add(suit)
+        elif rank == PHOENIX:
             phoenixes += 1
+            specials = True
+        elif rank == MAHJONG:
+            counts[1] = counts.get(1, 0) + 1
+            specials = True
         else:
-            counts[c.rank] = counts.get(c.rank, 0) + 1
-    if phoenixes > 1:
+            return []  # [C8], [S5]: the Dog and the Dragon only ever play alone
+    if not specials:  # [B1]: bombs hold no special card
+        if n == 4 and len(counts) == 1 and (not distinct_suit_fours or len(suits) == 4):
+            return [Combination(Kind.BOMB, cards[0].rank, 4, tuple(cards))]
+        if n >= 5 and len(suits) == 1 and len(counts) == n \
+                and max(counts) - min(counts) == n - 1:
+            return [Combination(Kind.BOMB, max(counts), n, tuple(cards), straight_flush=True)]
+    if phoenixes > 1 or not counts:
         return []
     tcards = tuple(cards)
     found: list[Combination] = []
@@ -197,7 +196,10 @@ def readings(cards: Sequence[Card], distinct_suit_fours: bool = False) -> list[C
         if kind and (MAHJONG not in counts or kind[0] is Kind.STRAIGHT):
             found.append(Combination(kind[0], kind[1], n, tcards))
         return found
-    for stand in range(2, 15):  # [S3]: the Phoenix stands for 2..A, never the Mah Jong
+    low, high = min(counts), max(counts)
+    # [S3]: the Phoenix stands for 2..A, never the Mah Jong; any reading has it next to or
+    # among the natural ranks, so only those ranks need trying.
+    for stand in range(max(2, low - 1), min(14, high + 1) + 1):
         trial = dict(counts)
         trial[stand] = trial.get(stand, 0) + 1
         kind = _classify(trial, n)
@@ -238,8 +240,9 @@ def beats(play: Combination, top: Combination | None, dragon_beats_dragon: bool 
 
 
 def contains_rank(cards: Sequence[Card], rank: int) -> bool:
-    """A natural card of `rank` is in the play (a Phoenix standing in does not count, [W1])."""
-    return any(c.is_normal and c.rank == rank for c in cards)
+    """A natural card of `rank` (2–A) is in the play (a Phoenix standing in does not count,
+    [W1]); special cards have ranks outside 2–14, so the rank alone decides."""
+    return any(c.rank == rank for c in cards)
 
 
 __all__ = ["Kind", "Combination", "PASS", "KIND_RULE", "readings", "on_table", "beats",

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from itertools import combinations, product
 
 from .cards import DOG_CARD, DR, MJ, PH, Card, parse_cards
-from .combos import PASS, Combination, Kind, beats, readings
+from .combos import PASS, Combination, Kind, beats, contains_rank, readings
 
 Option = tuple[Card, ...]
 
@@ -38,19 +38,33 @@ DEFAULT_TABLE = Table()
 class Holding:
     """A hand indexed by rank and suit for fast generation."""
 
-    __slots__ = ("by_rank", "phoenix", "mahjong", "dragons", "dog", "suit_ranks")
+    __slots__ = ("cards", "by_rank", "phoenix", "mahjong", "dragons", "dog", "_suit_ranks")
 
     def __init__(self, cards: Sequence[Card]) -> None:
+        self.cards = cards
         self.by_rank: dict[int, list[Card]] = {}
-        self.suit_ranks: dict[str, dict[int, list[Card]]] = {}
+        self._suit_ranks: dict[str, dict[int, list[Card]]] | None = None
         self.phoenix = PH in cards
         self.mahjong = MJ in cards
         self.dragons = [c for c in cards if c == DR]
         self.dog = DOG_CARD in cards
+        by_rank = self.by_rank
         for c in cards:
-            if c.is_normal:
-                self.by_rank.setdefault(c.rank, []).append(c)
-                self.suit_ranks.setdefault(c.suit, {}).setdefault(c.rank, []).append(c)
+            if c.suit:
+                if c.rank in by_rank:
+                    by_rank[c.rank].append(c)
+                else:
+                    by_rank[c.rank] = [c]
+
+    @property
+    def suit_ranks(self) -> dict[str, dict[int, list[Card]]]:
+        """suit -> rank -> cards, built on first use (only bombs need it)."""
+        if self._suit_ranks is None:
+            self._suit_ranks = {}
+            for c in self.cards:
+                if c.suit:
+                    self._suit_ranks.setdefault(c.suit, {}).setdefault(c.rank, []).append(c)
+        return self._suit_ranks
 
     def count(self, rank: int) -> int:
         return len(self.by_rank.get(rank, ()))
@@ -129,7 +143,7 @@ def _runs(h: Holding, low: int, top: int, per_rank: int, must: int | None,
         if sum(ph for _, ph in choice) > 1:
             continue
         cards = tuple(c for opt, _ in choice for c in opt)
-        if must and not any(c.is_normal and c.rank == must for c in cards):
+        if must and not contains_rank(cards, must):
             continue
         stand = next((low + i for i, (_, ph) in enumerate(choice) if ph), None)
         if straight and stand is None and len({c.suit for c in cards}) == 1:
@@ -164,7 +178,10 @@ def stairs(h: Holding, length: int | None = None, must: int | None = None,
 def bombs(h: Holding, must: int | None = None,
           table: Table = DEFAULT_TABLE) -> Iterator[Combination]:
     """[B1]: four of a kind and straight flushes."""
-    for rank in ([must] if must else sorted(h.by_rank)):
+    if must:
+        yield from _bombs_with(h, must, table)
+        return
+    for rank in sorted(h.by_rank):
         cards = h.by_rank.get(rank, [])
         for four in combinations(cards, 4):
             if table.distinct_suit_fours and len({c.suit for c in four}) < 4:
@@ -183,6 +200,27 @@ def bombs(h: Holding, must: int | None = None,
                     for cards in product(*picks):
                         yield Combination(Kind.BOMB, top, top - low + 1, tuple(cards),
                                           straight_flush=True)
+
+
+def _bombs_with(h: Holding, must: int, table: Table) -> Iterator[Combination]:
+    """Bombs holding a card of rank `must`: found by walking the suit up and down from it,
+    without indexing the whole hand by suit (the wish search's hot path)."""
+    cards = h.by_rank.get(must, [])
+    for four in combinations(cards, 4):
+        if not table.distinct_suit_fours or len({c.suit for c in four}) == 4:
+            yield Combination(Kind.BOMB, must, 4, four)
+    held = set(h.cards)
+    for suit in {c.suit for c in cards}:
+        low = must
+        while low > 2 and Card(low - 1, suit) in held:
+            low -= 1
+        high = must
+        while high < 14 and Card(high + 1, suit) in held:
+            high += 1
+        for top in range(high, must - 1, -1):
+            for bottom in range(low, min(must, top - 4) + 1):
+                run = tuple(Card(r, suit) for r in range(bottom, top + 1))
+                yield Combination(Kind.BOMB, top, len(run), run, straight_flush=True)
 
 
 def candidates(h: Holding, top: Combination | None, must: int | None = None,
@@ -228,9 +266,12 @@ def wish_play(hand: Sequence[Card], wish: int, top: Combination | None,
 
     Bombs and Phoenix-assisted combinations count; the Phoenix alone does not ([W4]).
     """
-    h = Holding(hand)
-    if not h.count(wish):
+    wished = [c for c in hand if c.rank == wish]
+    if not wished:
         return None
+    if top is None or (top.kind is Kind.SINGLE and wish > top.rank):
+        return (wished[0],)  # a lead, or a single that beats the table: the card itself
+    h = Holding(hand)
     for play in candidates(h, top, wish, table):
         if _beats(play, top, table):
             return play.cards
@@ -252,10 +293,10 @@ def legal_plays(hand: Sequence[Card], top: Combination | None, wish: int | None 
                 best[key] = play
     plays = list(best.values())
     obliged = (wish is not None and not out_of_turn
-               and any(c.is_normal and c.rank == wish for c in hand)
-               and any(any(c.is_normal and c.rank == wish for c in p.cards) for p in plays))
+               and contains_rank(hand, wish)
+               and any(contains_rank(p.cards, wish) for p in plays))
     if obliged:
-        plays = [p for p in plays if any(c.is_normal and c.rank == wish for c in p.cards)
+        plays = [p for p in plays if contains_rank(p.cards, wish)
                  or (p.is_bomb and not table.strict_wish)]
     if top is not None and not obliged:
         plays.append(PASS)

@@ -15,7 +15,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from .cards import DOG_CARD, DR, MJ, PH, Card, NotationError, parse_cards, parse_rank, rank_text, show
-from .combos import KIND_RULE, PASS, Combination, Kind, beats, on_table, readings
+from .combos import (KIND_RULE, PASS, Combination, Kind, beats, contains_rank, on_table,
+                     readings)
 from .plays import Table, wish_play
 
 VARIANTS = ("nanking", "threechu", "tientsin", "seigneur")
@@ -50,9 +51,12 @@ class Question:
 
     @property
     def table(self) -> Table:
-        seigneur = self.variant == "seigneur"
-        return Table(distinct_suit_fours=seigneur, dragon_beats_dragon=seigneur,
-                     strict_wish=self.strict_wish)
+        return _TABLES[(self.variant == "seigneur", self.strict_wish)]
+
+
+_TABLES = {(seigneur, strict): Table(distinct_suit_fours=seigneur, dragon_beats_dragon=seigneur,
+                                    strict_wish=strict)
+           for seigneur in (False, True) for strict in (False, True)}
 
 
 @dataclass(frozen=True)
@@ -104,20 +108,27 @@ def _check_cards(q: Question) -> None:
     """Every card at most as often as the deck holds it; the play from the hand."""
     on_table = [c for t in q.trick for c in t.cards]
     held = list(q.hand) if q.hand is not None else list(q.play)
-    for name, cards in (("trick", on_table), ("play", list(q.play)),
-                        ("hand", held + on_table)):
-        for card, n in Counter(cards).items():
-            allowed = copies_allowed(card, q.variant, q.decks)
-            if n > allowed:
-                if allowed == 0:
-                    raise QuestionError(name, f"{card!r} is not in this game's deck.")
-                where = "both in the hand and on the table" if name == "hand" else "twice"
-                raise QuestionError(name, f"{card!r} appears {where}; the deck has "
-                                    f"{'only one' if allowed == 1 else str(allowed)}.")
+    everything = held + on_table
+    simple = q.variant != "seigneur"
+    if simple and len(set(everything)) == len(everything) and len(set(q.play)) == len(q.play):
+        pass  # the common case: one deck, every card once
+    else:
+        for name, cards in (("trick", on_table), ("play", list(q.play)), ("hand", everything)):
+            for card, n in Counter(cards).items():
+                allowed = copies_allowed(card, q.variant, q.decks)
+                if n > allowed:
+                    if allowed == 0:
+                        raise QuestionError(name, f"{card!r} is not in this game's deck.")
+                    where = "both in the hand and on the table" if name == "hand" else "twice"
+                    raise QuestionError(name, f"{card!r} appears {where}; the deck has "
+                                        f"{'only one' if allowed == 1 else str(allowed)}.")
     if q.hand is not None:
-        missing = Counter(q.play) - Counter(q.hand)
-        if missing:
-            raise QuestionError("play", f"{show(missing.elements())} is not in the given hand.")
+        if simple:
+            missing_cards = [c for c in q.play if c not in set(q.hand)]
+        else:
+            missing_cards = list((Counter(q.play) - Counter(q.hand)).elements())
+        if missing_cards:
+            raise QuestionError("play", f"{show(missing_cards)} is not in the given hand.")
     if q.seat is not None and not 0 <= q.seat < 12:
         raise QuestionError("seat", "seat must be a number from 0 to 11.")
 
@@ -234,8 +245,7 @@ def judge(q: Question) -> Verdict:
     top, owner = replay_trick(q)
     table = q.table
     wish = q.wish
-    held_wish = q.hand is not None and wish is not None and any(
-        c.is_normal and c.rank == wish for c in q.hand)
+    held_wish = q.hand is not None and wish is not None and contains_rank(q.hand, wish)
 
     def obliged() -> tuple[Card, ...] | None:
         if q.hand is None or wish is None or q.out_of_turn or not held_wish:
@@ -284,7 +294,7 @@ def judge(q: Question) -> Verdict:
 
     if wish is not None:
         w = rank_text(wish)
-        if any(c.is_normal and c.rank == wish for c in q.play):
+        if contains_rank(q.play, wish):
             return Verdict(True, "W1", f"{reason} It holds {a_rank(wish)}: the wish is fulfilled.", play)
         if q.out_of_turn:
             return Verdict(True, "W5", f"{reason} A bomb thrown out of turn never has to "
