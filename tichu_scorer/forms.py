@@ -8,7 +8,8 @@ from functools import cache
 from typing import Any
 
 from flask_wtf import FlaskForm
-from wtforms import Field, IntegerField, RadioField, SelectChoice, SelectField, StringField
+from wtforms import (BooleanField, Field, IntegerField, RadioField, SelectChoice, SelectField,
+                     StringField, TextAreaField)
 from wtforms.validators import DataRequired, Length, NumberRange, Optional
 
 from .models import NAME_MAX
@@ -156,3 +157,47 @@ def hand_form_class(seats: int) -> type[HandFormBase]:
         attrs[f"call_{seat}"] = RadioField(f"Call of seat {seat}", choices=CALL_CHOICES,
                                            default="", validators=[Optional()])
     return type(f"HandForm{seats}", (HandFormBase,), attrs)
+
+
+WISH_CHOICES = [SelectChoice("", "No wish")] + [
+    SelectChoice(r, r) for r in ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")]
+
+
+class RefereeForm(FlaskForm):
+    """A disputed play in card notation; read with GET, so a verdict is a shareable link."""
+
+    class Meta:
+        csrf = False  # changes nothing on the server
+
+    trick = TextAreaField("On the table",
+                          validators=[Optional(), Length(max=2000)])
+    play = StringField("Disputed play",
+                       validators=[Optional(), Length(max=400)])
+    hand = StringField("Rest of the hand (optional)",
+                       validators=[Optional(), Length(max=400)])
+    wish = SelectField("Mah Jong wish in force", choices=WISH_CHOICES, default="")
+    out_of_turn = BooleanField("Played out of turn")
+    strict_wish = BooleanField("House rule: the wish beats a bomb (W5 strict)")
+    match = IntegerField(validators=[Optional()])
+
+    def question_body(self) -> dict[str, Any]:
+        """The question in the API.md shape (the play joins the rest of the hand)."""
+        def cards(text: str | None) -> list[str]:
+            return [t for t in (text or "").replace(",", " ").split() if t]
+
+        trick = []
+        for line in (self.trick.data or "").splitlines():
+            if not line.strip():
+                continue
+            words = cards(line)
+            trick.append({"cards": [] if words in (["pass"], ["-"], ["PASS"], ["Pass"])
+                          else words})
+        play = cards(self.play.data)
+        rest = cards(self.hand.data)
+        body: dict[str, Any] = {"trick": trick, "play": play,
+                                "wish": self.wish.data or None,
+                                "out_of_turn": bool(self.out_of_turn.data),
+                                "strict_wish": bool(self.strict_wish.data)}
+        if rest:
+            body["hand"] = play + rest
+        return body

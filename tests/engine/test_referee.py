@@ -135,3 +135,16 @@ def test_impossible_questions(kwargs, field):
     with pytest.raises(QuestionError) as exc:
         judge(question(**kwargs))
     assert exc.value.field == field
+
+
+@pytest.mark.parametrize("named, legal, rank", [(None, True, 9), (9, True, 9), (5, False, 5),
+                                                (7, False, None)])
+def test_c9_the_reading_the_player_names(named, legal, rank):
+    # 9-9-5-5-PH on eights full: legal as nines full; named as fives full it is not
+    v = judge(question(["9j", "9s", "5p", "5t", "PH"], [["8j", "8s", "8p", "4j", "4s"]],
+                       phoenix_as=named))
+    assert v.legal is legal
+    if rank is not None:
+        assert v.combination.rank == rank
+    else:
+        assert v.rule == "C9"

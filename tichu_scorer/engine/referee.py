@@ -48,6 +48,7 @@ class Question:
     variant: str = "nanking"
     decks: int = 1
     strict_wish: bool = False
+    phoenix_as: int | None = None  # [C9]: the reading the player names, if any
 
     @property
     def table(self) -> Table:
@@ -272,6 +273,12 @@ def judge(q: Question) -> Verdict:
     options = readings(q.play, table.distinct_suit_fours)
     if not options:
         return _not_a_combination(q.play)
+    if q.phoenix_as is not None and PH in q.play and len(q.play) > 1:
+        named = [c for c in options if c.phoenix_as == q.phoenix_as]
+        if not named:
+            return Verdict(False, "C9", f"{show(q.play)} cannot be read with the Phoenix as "
+                                        f"{rank_text(q.phoenix_as)}.", options[0])
+        options = named
     if q.out_of_turn:
         bombs = [c for c in options if c.is_bomb]
         if not bombs:
@@ -379,5 +386,10 @@ def parse_question(body: object) -> Question:
     seat = body.get("seat")
     if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)):
         raise QuestionError("seat", "seat must be a number.")
+    named = body.get("phoenix_as")
+    try:
+        phoenix_as = parse_rank(named) if named not in (None, "") else None
+    except NotationError as exc:
+        raise QuestionError("phoenix_as", str(exc)) from None
     return Question(play=play, trick=tuple(trick), hand=hand_cards, wish=wish, seat=seat,
-                    variant=variant, decks=decks, **flags)
+                    variant=variant, decks=decks, phoenix_as=phoenix_as, **flags)

@@ -1,0 +1,186 @@
+// Referee card picker: tap cards into the table, the disputed play or the rest of the hand.
+// The text fields stay the source of truth (and the no-script fallback); this fills them.
+(function () {
+  "use strict";
+  const form = document.getElementById("ref-form");
+  if (!form) return;
+  const fields = { trick: form.querySelector("#trick"), play: form.querySelector("#play"),
+                   hand: form.querySelector("#hand") };
+  const picker = form.querySelector(".picker");
+  const targets = form.querySelector(".targets");
+  const badge = { trick: "T", play: "P", hand: "H" };
+
+  const words = (text) => text.replace(/,/g, " ").split(/\s+/).filter(Boolean);
+  const norm = (c) => {
+    const up = c.toUpperCase();
+    if (["MJ", "DOG", "PH", "DR"].includes(up)) return up;
+    const suit = c.slice(-1).toLowerCase();
+    let rank = c.slice(0, -1).toUpperCase();
+    if (rank === "T") rank = "10";
+    return rank + suit;
+  };
+  const isPass = (line) => /^(pass|-)$/i.test(line.trim());
+
+  // state: trick is a list of plays (arrays; [] is a pass), play and hand are arrays
+  function read() {
+    const lines = fields.trick.value.split("\n").filter((l) => l.trim() !== "");
+    return {
+      trick: lines.map((l) => (isPass(l) ? [] : words(l).map(norm))),
+      play: words(fields.play.value).map(norm),
+      hand: words(fields.hand.value).map(norm),
+    };
+  }
+  let state = read();
+  let openLine = false; // a new, still empty trick line
+
+  function write() {
+    const lines = state.trick.map((p) => (p.length ? p.join(" ") : "pass"));
+    fields.trick.value = lines.join("\n") + (openLine ? "\n" : "");
+    fields.play.value = state.play.join(" ");
+    fields.hand.value = state.hand.join(" ");
+    render();
+  }
+
+  function chip(card) {
+    const span = document.createElement("span");
+    if (["MJ", "DOG", "PH", "DR"].includes(card)) {
+      span.className = "chip special";
+      span.textContent = card;
+    } else {
+      span.className = "chip suit-" + card.slice(-1);
+      span.textContent = card.slice(0, -1);
+      const mark = document.createElement("span");
+      mark.className = "suit-mark";
+      span.appendChild(mark);
+    }
+    return span;
+  }
+
+  function render() {
+    const where = {};
+    state.trick.forEach((p) => p.forEach((c) => { where[c] = "trick"; }));
+    state.play.forEach((c) => { where[c] = "play"; });
+    state.hand.forEach((c) => { where[c] = "hand"; });
+    picker.querySelectorAll(".pick").forEach((btn) => {
+      const at = where[btn.dataset.card];
+      btn.setAttribute("aria-pressed", at ? "true" : "false");
+      btn.dataset.at = at ? badge[at] : "";
+    });
+    const trickBox = form.querySelector('[data-slot="trick"] .chips');
+    trickBox.replaceChildren();
+    state.trick.forEach((p) => {
+      const group = document.createElement("span");
+      group.className = "play-group";
+      if (!p.length) group.textContent = "pass";
+      p.forEach((c) => group.appendChild(chip(c)));
+      trickBox.appendChild(group);
+    });
+    if (openLine) {
+      const group = document.createElement("span");
+      group.className = "play-group open";
+      group.textContent = "…";
+      trickBox.appendChild(group);
+    }
+    ["play", "hand"].forEach((name) => {
+      const box = form.querySelector('[data-slot="' + name + '"] .chips');
+      box.replaceChildren(...state[name].map(chip));
+    });
+  }
+
+  function target() {
+    return form.querySelector('input[name="_target"]:checked').value;
+  }
+  function markTarget() {
+    form.querySelectorAll(".slot").forEach((slot) => {
+      slot.classList.toggle("current", slot.dataset.slot === target());
+    });
+  }
+  targets.addEventListener("change", markTarget);
+  form.querySelectorAll(".slot .chips").forEach((box) => {
+    box.addEventListener("click", () => {
+      form.querySelector("#target-" + box.closest(".slot").dataset.slot).checked = true;
+      markTarget();
+    });
+  });
+
+  function remove(card) {
+    state.trick = state.trick.map((p) => p.filter((c) => c !== card));
+    state.trick = state.trick.filter((p, i) => p.length || fieldsPassAt(i));
+    state.play = state.play.filter((c) => c !== card);
+    state.hand = state.hand.filter((c) => c !== card);
+  }
+  let passes = new Set(); // indexes of trick entries that are real passes
+  function fieldsPassAt(i) { return passes.has(i); }
+  function syncPasses() {
+    passes = new Set();
+    state.trick.forEach((p, i) => { if (!p.length) passes.add(i); });
+  }
+
+  picker.addEventListener("click", (ev) => {
+    const btn = ev.target.closest(".pick");
+    if (!btn) return;
+    const card = btn.dataset.card;
+    const t = target();
+    syncPasses();
+    const wasHere = t === "trick"
+      ? (state.trick.length && !openLine && state.trick[state.trick.length - 1].includes(card))
+      : state[t].includes(card);
+    remove(card);
+    syncPasses();
+    if (!wasHere) {
+      if (t === "trick") {
+        if (openLine || !state.trick.length || !state.trick[state.trick.length - 1].length) {
+          state.trick.push([card]);
+          openLine = false;
+        } else {
+          state.trick[state.trick.length - 1].push(card);
+        }
+      } else {
+        state[t].push(card);
+      }
+    }
+    write();
+  });
+
+  form.querySelectorAll(".slot-tools").forEach((tools) => {
+    tools.addEventListener("click", (ev) => {
+      const btn = ev.target.closest("button");
+      if (!btn) return;
+      const slot = tools.closest(".slot").dataset.slot;
+      const action = btn.dataset.action;
+      if (action === "clear") {
+        if (slot === "trick") { state.trick = []; openLine = false; } else { state[slot] = []; }
+      } else if (action === "next") {
+        if (state.trick.length && state.trick[state.trick.length - 1].length) openLine = true;
+        form.querySelector("#target-trick").checked = true;
+        markTarget();
+      } else if (action === "pass") {
+        state.trick.push([]);
+        openLine = false;
+      }
+      write();
+    });
+  });
+
+  Object.values(fields).forEach((f) => f.addEventListener("input", () => {
+    state = read();
+    openLine = false;
+    render();
+  }));
+  form.addEventListener("submit", () => {
+    openLine = false;
+    write();
+    // the radio that picks the target is not part of the question
+    targets.querySelectorAll("input").forEach((i) => { i.disabled = true; });
+  });
+
+  picker.hidden = false;
+  targets.hidden = false;
+  form.querySelectorAll(".slot-tools").forEach((t) => { t.hidden = false; });
+  form.classList.add("enhanced");
+  if (!state.trick.length && !state.play.length) form.querySelector("#target-trick").checked = true;
+  markTarget();
+  render();
+  const verdict = document.getElementById("verdict");
+  if (verdict) verdict.scrollIntoView({ block: "start" });
+})();

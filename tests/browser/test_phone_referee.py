@@ -1,0 +1,70 @@
+"""Settling the table's classic disputes on the referee page, by tapping cards on a phone."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.browser.conftest import shot
+
+
+def pick(page, target: str, cards: list[str]) -> None:
+    page.tap(f"label[for='target-{target}']")
+    for card in cards:
+        page.tap(f".pick[data-card='{card}']")
+
+
+def verdict(page) -> tuple[str, str]:
+    page.wait_for_selector("#verdict")
+    return page.text_content(".verdict-word").strip(), page.text_content(".rule-link")
+
+
+DISPUTES = [
+    # name, table plays, disputed play, rest of hand, wish, out of turn, word, rule
+    ("phoenix-on-dragon", [["DR"]], ["PH"], [], "", False, "✗ Not legal", "S4"),
+    ("had-to-play-the-8", [["4j"]], [], ["8s", "Kj"], "8", False, "✗ Not legal", "W2"),
+    ("four-threes-and-phoenix", [], ["3j", "3s", "3p", "3t", "PH"], [], "", False,
+     "✗ Not legal", "S7"),
+    ("bomb-the-dog", [["DOG"]], ["5j", "5s", "5p", "5t"], [], "", True, "✗ Not legal", "B5"),
+    ("phoenix-straight", [["3j", "4s", "5p", "6t", "7j"]], ["4j", "5s", "PH", "7t", "8t"], [],
+     "", False, "✓ Legal", "C6"),
+]
+
+
+@pytest.mark.parametrize("name, table, play, rest, wish, out_of_turn, word, rule", DISPUTES)
+def test_settle_a_dispute(live_server, phone, name, table, play, rest, wish, out_of_turn,
+                          word, rule):
+    page = phone
+    page.goto(live_server + "/referee")
+    for i, cards in enumerate(table):
+        if i:
+            page.tap("[data-action='next']")
+        pick(page, "trick", cards)
+    pick(page, "play", play)
+    pick(page, "hand", rest)
+    if wish:
+        page.select_option("#wish", wish)
+    if out_of_turn:
+        page.check("#out_of_turn")
+    page.tap("button[type=submit]")
+    got_word, got_rule = verdict(page)
+    assert got_word == word and f"Rule {rule}" in got_rule
+    if rule == "W2":
+        assert page.is_visible("text=Would have fulfilled the wish")
+        assert "8" in page.text_content(".fulfil")
+    if rule == "C6":
+        assert "straight 4–8, Phoenix as 6" in page.text_content(".reading")
+    shot(page, f"referee-{name}")
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    page.tap(".rule-link")
+    page.wait_for_url(f"**/rules#{rule}")
+    assert page.is_visible(f"[id='{rule}']")
+    assert page.errors == []
+
+
+def test_tapping_a_card_twice_takes_it_back(live_server, phone):
+    page = phone
+    page.goto(live_server + "/referee")
+    pick(page, "play", ["Aj", "Aj", "Kt"])
+    assert page.input_value("#play") == "Kt"
+    pick(page, "trick", ["Kt"])  # a card lives in one place only
+    assert page.input_value("#play") == "" and page.input_value("#trick").strip() == "Kt"

@@ -1,0 +1,38 @@
+"""The referee page: compose a disputed play on a card picker, get a verdict citing the rule."""
+
+from __future__ import annotations
+
+from flask import Blueprint, render_template, request
+
+from .. import engine
+from ..extensions import db
+from ..forms import RefereeForm
+from ..models import Match
+
+bp = Blueprint("referee", __name__)
+
+SUIT_ROWS = [("j", "Jade"), ("s", "Sword"), ("p", "Pagoda"), ("t", "Star")]
+RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
+SPECIALS = [("MJ", "Mah Jong"), ("DOG", "Dog"), ("PH", "Phoenix"), ("DR", "Dragon")]
+
+
+@bp.get("/referee")
+def check() -> tuple[str, int]:
+    """Judge the play given in the query string, if any."""
+    form = RefereeForm(request.args)
+    verdict = error = None
+    status = 200
+    asked = "play" in request.args or "trick" in request.args
+    if asked:
+        if form.validate():
+            try:
+                verdict = engine.judge(engine.parse_question(form.question_body()))
+            except engine.QuestionError as exc:
+                error = exc
+                status = 400
+        else:
+            status = 400
+    match = db.session.get(Match, form.match.data) if form.match.data else None
+    return render_template("referee/check.html", form=form, verdict=verdict, error=error,
+                           match=match, suits=SUIT_ROWS, ranks=RANKS,
+                           specials=SPECIALS), status
