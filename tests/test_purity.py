@@ -8,7 +8,7 @@ import pytest
 FORBIDDEN = ("flask", "flask_sqlalchemy", "flask_wtf", "wtforms", "sqlalchemy", "werkzeug")
 
 
-@pytest.mark.parametrize("module", ["tichu_scorer.scoring"])
+@pytest.mark.parametrize("module", ["tichu_scorer.scoring", "tichu_scorer.engine"])
 def test_core_imports_no_web_or_database_package(module):
     code = (f"import sys, importlib; importlib.import_module({module!r}); "
             f"print(','.join(m for m in {FORBIDDEN!r} if m in sys.modules))")

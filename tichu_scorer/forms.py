@@ -8,8 +8,16 @@ from functools import cache
 from typing import Any
 
 from flask_wtf import FlaskForm
-from wtforms import (BooleanField, Field, IntegerField, RadioField, SelectChoice, SelectField,
-                     StringField, TextAreaField)
+from wtforms import (
+    BooleanField,
+    Field,
+    IntegerField,
+    RadioField,
+    SelectChoice,
+    SelectField,
+    StringField,
+    TextAreaField,
+)
 from wtforms.validators import DataRequired, Length, NumberRange, Optional
 
 from .models import NAME_MAX
@@ -100,7 +108,7 @@ class HandFormBase(ProblemsMixin, FlaskForm):
     card_b = IntegerField("Team B card points", validators=[Optional(),
                                                             NumberRange(-1000, 1000)])
     wish_offender = SelectField("Failed the Mah Jong wish", choices=[NOBODY],
-                                validate_choice=False, validators=[Optional()])
+                                validators=[Optional()])
 
     def __init__(self, *args: Any, names: tuple[str, ...] = (), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

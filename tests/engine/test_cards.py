@@ -2,8 +2,7 @@
 
 import pytest
 
-from tichu_scorer.engine.cards import (DECK, NotationError, parse_card, parse_cards, parse_rank,
-                                       show)
+from tichu_scorer.engine.cards import DECK, NotationError, parse_card, parse_cards, parse_rank, show
 
 
 def test_deck_has_56_cards_and_100_points():  # [D1], [D2]

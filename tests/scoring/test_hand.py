@@ -2,8 +2,7 @@
 
 import pytest
 
-from tichu_scorer.scoring import (Call, HandInput, InvalidHand, full_out_order, is_sweep,
-                                  score_hand)
+from tichu_scorer.scoring import Call, HandInput, InvalidHand, full_out_order, is_sweep, score_hand
 
 T, G = Call.TICHU, Call.GRAND
 

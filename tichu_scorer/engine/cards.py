@@ -99,7 +99,8 @@ class Card(NamedTuple):
             return rank_text(self.rank) + self.suit
         return SPECIAL_TEXT[self.rank]
 
-    __str__ = __repr__
+    def __str__(self) -> str:
+        return self.__repr__()
 
 
 MJ = Card(MAHJONG)

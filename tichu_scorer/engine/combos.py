@@ -14,8 +14,8 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple
 from enum import Enum
+from typing import NamedTuple
 
 from .cards import DOG, DOG_CARD, DR, DRAGON, MAHJONG, MJ, PH, PHOENIX, Card, parse_cards, rank_text
 
@@ -166,7 +166,7 @@ def readings(cards: Sequence[Card], distinct_suit_fours: bool = False) -> list[C
             return [Combination(Kind.PAIR if n == 2 else Kind.TRIO, rank, n, tuple(cards))]
         return []
     counts: dict[int, int] = {}
-    suits = set()
+    suits: set[str] = set()
     phoenixes = 0
     specials = False
     for rank, suit in cards:  # one pass: ranks, suits, special cards

@@ -187,7 +187,7 @@ def bombs(h: Holding, must: int | None = None,
             if table.distinct_suit_fours and len({c.suit for c in four}) < 4:
                 continue
             yield Combination(Kind.BOMB, rank, 4, four)
-    for suit, ranks in h.suit_ranks.items():
+    for ranks in h.suit_ranks.values():
         present = sorted(ranks)
         for i, low in enumerate(present):
             top = low
@@ -197,15 +197,15 @@ def bombs(h: Holding, must: int | None = None,
                 top = nxt
                 if top - low + 1 >= 5 and (not must or low <= must <= top):
                     picks = [ranks[r] for r in range(low, top + 1)]
-                    for cards in product(*picks):
-                        yield Combination(Kind.BOMB, top, top - low + 1, tuple(cards),
+                    for run in product(*picks):
+                        yield Combination(Kind.BOMB, top, top - low + 1, tuple(run),
                                           straight_flush=True)
 
 
 def _bombs_with(h: Holding, must: int, table: Table) -> Iterator[Combination]:
     """Bombs holding a card of rank `must`: found by walking the suit up and down from it,
     without indexing the whole hand by suit (the wish search's hot path)."""
-    cards = h.by_rank.get(must, [])
+    cards: Sequence[Card] = h.by_rank.get(must, [])
     for four in combinations(cards, 4):
         if not table.distinct_suit_fours or len({c.suit for c in four}) == 4:
             yield Combination(Kind.BOMB, must, 4, four)
@@ -295,7 +295,7 @@ def legal_plays(hand: Sequence[Card], top: Combination | None, wish: int | None 
     obliged = (wish is not None and not out_of_turn
                and contains_rank(hand, wish)
                and any(contains_rank(p.cards, wish) for p in plays))
-    if obliged:
+    if obliged and wish is not None:
         plays = [p for p in plays if contains_rank(p.cards, wish)
                  or (p.is_bomb and not table.strict_wish)]
     if top is not None and not obliged:

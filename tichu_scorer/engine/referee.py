@@ -14,9 +14,19 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from .cards import DOG_CARD, DR, MJ, PH, Card, NotationError, parse_cards, parse_rank, rank_text, show
-from .combos import (KIND_RULE, PASS, Combination, Kind, beats, contains_rank, on_table,
-                     readings)
+from .cards import (
+    DOG_CARD,
+    DR,
+    MJ,
+    PH,
+    Card,
+    NotationError,
+    parse_cards,
+    parse_rank,
+    rank_text,
+    show,
+)
+from .combos import KIND_RULE, PASS, Combination, Kind, beats, contains_rank, on_table, readings
 from .plays import Table, wish_play
 
 VARIANTS = ("nanking", "threechu", "tientsin", "seigneur")
@@ -302,7 +312,8 @@ def judge(q: Question) -> Verdict:
     if wish is not None:
         w = rank_text(wish)
         if contains_rank(q.play, wish):
-            return Verdict(True, "W1", f"{reason} It holds {a_rank(wish)}: the wish is fulfilled.", play)
+            return Verdict(True, "W1", f"{reason} It holds {a_rank(wish)}: the wish is "
+                                       "fulfilled.", play)
         if q.out_of_turn:
             return Verdict(True, "W5", f"{reason} A bomb thrown out of turn never has to "
                                        "fulfil the wish.", play)
@@ -322,7 +333,8 @@ def judge(q: Question) -> Verdict:
             return Verdict(True, "W3", f"{reason} The hand holds {a_rank(wish)} but no lawful "
                                        "combination with it, so it may play anything.", play)
         if PH in q.hand:
-            return Verdict(True, "W4", f"{reason} The Phoenix does not count as {a_rank(wish)}.", play)
+            return Verdict(True, "W4", f"{reason} The Phoenix does not count as "
+                                       f"{a_rank(wish)}.", play)
         return Verdict(True, "W3", f"{reason} The hand holds no {w}s.", play)
     return Verdict(True, rule, reason, play)
 

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import random
 
-from .cards import DECK, MJ
+from .cards import DECK, MJ, Card
 from .combos import Kind
 from .state import SEATS, HandState, team
 
 
-def deal(rng: random.Random) -> list[list]:
+def deal(rng: random.Random) -> list[list[Card]]:
     deck = list(DECK)
     rng.shuffle(deck)
     return [deck[i * 14:(i + 1) * 14] for i in range(SEATS)]
@@ -27,7 +27,8 @@ def simulate_hand(rng: random.Random, bomb_rate: float = 0.05, max_moves: int = 
     for _ in range(max_moves):
         if state.dragon_gift_from is not None:
             giver = state.dragon_gift_from
-            state.give_dragon(giver, rng.choice([s for s in range(SEATS) if team(s) != team(giver)]))
+            opponents = [s for s in range(SEATS) if team(s) != team(giver)]
+            state.give_dragon(giver, rng.choice(opponents))
         if state.over:
             return state
         if state.top is not None and rng.random() < bomb_rate:

@@ -1,7 +1,18 @@
 """Pure scoring of hands and matches (RULES.md §7–§9). No web or database imports."""
 
-from .hand import (Call, CallResult, HandInput, HandResult, InvalidHand, Problem,
-                   card_point_problems, full_out_order, hand_problems, is_sweep, score_hand)
+from .hand import (
+                   Call,
+                   CallResult,
+                   HandInput,
+                   HandResult,
+                   InvalidHand,
+                   Problem,
+                   card_point_problems,
+                   full_out_order,
+                   hand_problems,
+                   is_sweep,
+                   score_hand,
+)
 from .layouts import NANKING, TIENTSIN, VARIANTS, Layout, threechu
 from .match import DEFAULT_TARGET, MatchState, match_state, target_problem, winner
 from .read import read_hand

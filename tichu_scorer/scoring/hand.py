@@ -133,15 +133,15 @@ def hand_problems(hand: HandInput, layout: Layout = NANKING) -> list[Problem]:
     seats = range(layout.seats)
     out = hand.out_order
 
+    no_seat = f"does not exist: seats are 0 to {layout.seats - 1}."
     for seat in out:
         if seat not in seats:
-            problems.append(Problem("out_order", "H1",
-                                    f"Seat {seat} does not exist: seats are 0 to {layout.seats - 1}."))
+            problems.append(Problem("out_order", "H1", f"Seat {seat} {no_seat}"))
     repeated = sorted({s for s in out if out.count(s) > 1})
     for seat in repeated:
         problems.append(Problem("out_order", "H7",
-                                f"{layout.seat_name(seat)} is listed more than once in the out-order; "
-                                "a player goes out only once."))
+                                f"{layout.seat_name(seat)} is listed more than once in the "
+                                "out-order; a player goes out only once."))
     if not out and hand.wish_offender is None:
         problems.append(Problem("out_order", "H7",
                                 "Record who went out first (the order may be empty only when a "
@@ -149,16 +149,14 @@ def hand_problems(hand: HandInput, layout: Layout = NANKING) -> list[Problem]:
 
     for seat, call in hand.calls.items():
         if seat not in seats:
-            problems.append(Problem(f"calls.{seat}", "H1",
-                                    f"Seat {seat} does not exist: seats are 0 to {layout.seats - 1}."))
+            problems.append(Problem(f"calls.{seat}", "H1", f"Seat {seat} {no_seat}"))
         elif call is Call.GRAND and seat in layout.no_grand_seats:
             problems.append(Problem(f"calls.{seat}", layout.no_grand_rule,
                                     f"{layout.seat_name(seat)} may not call Grand Tichu."))
 
     if hand.wish_offender is not None and hand.wish_offender not in seats:
         problems.append(Problem("wish_penalty.offender", "P4",
-                                f"Seat {hand.wish_offender} does not exist: seats are 0 to "
-                                f"{layout.seats - 1}."))
+                                f"Seat {hand.wish_offender} {no_seat}"))
 
     counts_cards = hand.wish_offender is None and not is_sweep(out, layout)
     if counts_cards:
@@ -176,8 +174,8 @@ def card_point_problems(points: tuple[int | None, int | None]) -> list[Problem]:
     for team, p in given:
         name = f"card_points.{team}"
         if p % CARD_POINTS_STEP:
-            problems.append(Problem(name, "P1",
-                                    f"Team {'AB'[team]}'s card points ({p}) must be a multiple of 5."))
+            problems.append(Problem(name, "P1", f"Team {'AB'[team]}'s card points ({p}) must "
+                                                "be a multiple of 5."))
         if not CARD_POINTS_MIN <= p <= CARD_POINTS_MAX:
             problems.append(Problem(name, "P1",
                                     f"Team {'AB'[team]}'s card points ({p}) must lie between "
@@ -205,7 +203,11 @@ def score_hand(hand: HandInput, layout: Layout = NANKING) -> HandResult:
         card = (layout.sweep_bonus, 0) if layout.team_of(out[0]) == 0 else (0, layout.sweep_bonus)
     else:  # [P1]
         a, b = hand.card_points
-        card = (a, CARD_POINTS_TOTAL - a) if a is not None else (CARD_POINTS_TOTAL - b, b)  # type: ignore[operator]
+        if a is not None:
+            card = (a, CARD_POINTS_TOTAL - a)
+        else:
+            assert b is not None  # hand_problems refused a hand with neither
+            card = (CARD_POINTS_TOTAL - b, b)
 
     first = out[0] if out else None
     results = []

@@ -111,11 +111,11 @@ def _read_wish(data: Mapping[str, Any], problems: list[Problem]) -> int | None:
     if raw is None:
         return None
     offender = raw.get("offender") if isinstance(raw, Mapping) else None
-    if not _is_int(offender):
+    if not isinstance(offender, int) or isinstance(offender, bool):
         problems.append(Problem("wish_penalty.offender", "P4",
                                 'A wish penalty names the offender\'s seat: {"offender": seat}.'))
         return None
-    return offender  # type: ignore[no-any-return]
+    return offender
 
 
 def read_hand(data: Mapping[str, Any],

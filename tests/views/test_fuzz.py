@@ -1,0 +1,76 @@
+"""Generated bodies never produce a 500: every answer is 200/400/422 with a message."""
+
+import json
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tests.conftest import new_match
+
+SCALARS = st.none() | st.booleans() | st.integers(-10 ** 6, 10 ** 6) | \
+    st.floats(allow_nan=False) | st.text(max_size=12)
+CARDS = st.sampled_from(["5j", "10s", "Qp", "At", "MJ", "DOG", "PH", "DR", "2t", "Ts", "xx",
+                         "", "9j", "9s", "9p", "9t"])
+JSONISH = st.recursive(SCALARS, lambda inner: st.lists(inner, max_size=5)
+                       | st.dictionaries(st.text(max_size=8), inner, max_size=5), max_leaves=20)
+
+SCORE_BODIES = st.fixed_dictionaries({}, optional={
+    "variant": st.sampled_from(["nanking", "tientsin", "x"]) | SCALARS,
+    "out_order": st.lists(st.integers(-2, 6), max_size=6) | JSONISH,
+    "calls": st.dictionaries(st.sampled_from(["0", "1", "2", "3", "9", "x"]),
+                             st.sampled_from(["tichu", "grand", "no"]) | SCALARS, max_size=5)
+    | JSONISH,
+    "card_points": st.lists(st.none() | st.integers(-200, 300), min_size=0, max_size=3)
+    | JSONISH,
+    "wish_penalty": st.none() | st.fixed_dictionaries({"offender": SCALARS}) | JSONISH,
+})
+
+REFEREE_BODIES = st.fixed_dictionaries({}, optional={
+    "variant": st.sampled_from(["nanking", "seigneur", "threechu"]) | SCALARS,
+    "decks": st.sampled_from([1, 2, 3]) | SCALARS,
+    "trick": st.lists(st.fixed_dictionaries({"cards": st.lists(CARDS, max_size=5)},
+                                            optional={"seat": SCALARS}), max_size=4) | JSONISH,
+    "play": st.lists(CARDS, max_size=6) | JSONISH,
+    "hand": st.lists(CARDS, max_size=14) | JSONISH,
+    "wish": st.sampled_from(["8", "Q", "1", "DR"]) | SCALARS,
+    "out_of_turn": SCALARS, "seat": SCALARS, "strict_wish": SCALARS, "phoenix_as": SCALARS,
+})
+
+SETTINGS = settings(max_examples=400, deadline=None,
+                    suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                           HealthCheck.too_slow])
+
+
+@SETTINGS
+@given(SCORE_BODIES | JSONISH)
+def test_score_api_never_500(client, body):
+    r = client.post("/api/v1/score", data=json.dumps(body), content_type="application/json")
+    assert r.status_code in (200, 400, 422)
+    payload = r.get_json()
+    assert payload.get("errors") or payload.get("error") or "team_scores" in payload
+
+
+@SETTINGS
+@given(REFEREE_BODIES | JSONISH)
+def test_referee_api_never_500(client, body):
+    r = client.post("/api/v1/referee/check", data=json.dumps(body),
+                    content_type="application/json")
+    assert r.status_code in (200, 400)
+    payload = r.get_json()
+    assert payload.get("error") or payload.get("reason")
+
+
+@settings(max_examples=300, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(st.dictionaries(st.sampled_from(["place_1", "place_2", "place_3", "place_4", "call_0",
+                                        "call_1", "call_2", "call_3", "card_a", "card_b",
+                                        "wish_offender", "csrf_token"]),
+                       st.text(max_size=8) | st.sampled_from(["0", "1", "2", "3", "tichu",
+                                                              "grand", "50", "-25", "125"]),
+                       max_size=12))
+def test_hand_form_never_500(client, data):
+    url = "/matches/1/hands/new"
+    if client.get("/matches/1").status_code == 404:
+        new_match(client)
+    r = client.post(url, data=data)
+    assert r.status_code in (303, 422)
