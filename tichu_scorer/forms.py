@@ -18,10 +18,10 @@ from wtforms import (
     StringField,
     TextAreaField,
 )
-from wtforms.validators import DataRequired, Length, NumberRange, Optional
+from wtforms.validators import Length, NumberRange, Optional
 
 from .models import NAME_MAX
-from .scoring import DEFAULT_TARGET, Problem, target_problem
+from .scoring import DEFAULT_TARGET, PLAYERS, Problem, hands_problem, target_problem
 
 TARGET_CHOICES = [SelectChoice("1000"), SelectChoice("500"), SelectChoice("custom", "Custom")]
 CALL_CHOICES = [SelectChoice("", "No call"), SelectChoice("tichu", "Tichu"),
@@ -46,38 +46,80 @@ class ProblemsMixin:
                 self.problems[group].append(Problem(name, rule, message))
 
 
+VARIANT_CHOICES = [SelectChoice("nanking", "4 players"), SelectChoice("threechu", "3 + dummy"),
+                   SelectChoice("tientsin", "6 players"), SelectChoice("seigneur", "5–12")]
+LENGTH_CHOICES = [SelectChoice("hands", "A number of hands"), SelectChoice("target", "To a target")]
+MAX_SEATS = 12
+
+
 class NewMatchForm(ProblemsMixin, FlaskForm):
-    seat_0 = StringField("Team A, first player", validators=[DataRequired(), Length(max=NAME_MAX)])
-    seat_1 = StringField("Team B, first player", validators=[DataRequired(), Length(max=NAME_MAX)])
-    seat_2 = StringField("Team A, second player", validators=[DataRequired(), Length(max=NAME_MAX)])
-    seat_3 = StringField("Team B, second player", validators=[DataRequired(), Length(max=NAME_MAX)])
+    variant = RadioField("Game", choices=VARIANT_CHOICES, default="nanking")
     target = RadioField("Play to", choices=TARGET_CHOICES, default=str(DEFAULT_TARGET))
     custom_target = IntegerField("Custom target", validators=[Optional()])
+    length = RadioField("The match lasts", choices=LENGTH_CHOICES, default="hands")
+    hands = IntegerField("Number of hands (a multiple of 3)", default=9,
+                         validators=[Optional()])
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.problems = defaultdict(list)
 
-    @property
-    def names(self) -> list[str]:
-        return [" ".join((self[f"seat_{s}"].data or "").split()) for s in range(4)]
+    def seat_fields(self) -> list[Field]:
+        return [self[f"seat_{s}"] for s in range(MAX_SEATS)]
 
     @property
-    def target_value(self) -> int:
+    def players(self) -> tuple[int, int]:
+        """How many names this game needs (fewest, most)."""
+        return PLAYERS.get(self.variant.data or "nanking", (4, 4))
+
+    @property
+    def names(self) -> list[str]:
+        """The names entered, in seat order (empty fields skipped)."""
+        cleaned = [" ".join((f.data or "").split()) for f in self.seat_fields()]
+        return [n for n in cleaned if n]
+
+    @property
+    def target_value(self) -> int | None:
+        if self.variant.data == "seigneur":
+            return None  # [GS7]: no points
+        if self.variant.data == "threechu" and self.length.data != "target":
+            return None
         if self.target.data == "custom":
             return int(self.custom_target.data or 0)
         return int(self.target.data or DEFAULT_TARGET)
 
+    @property
+    def hand_limit(self) -> int | None:
+        if self.variant.data == "threechu" and self.length.data != "target":
+            return int(self.hands.data or 9)
+        return None
+
     def validate(self, extra_validators: Any = None) -> bool:
         super().validate(extra_validators)
-        self.shape_problems({f"seat_{s}": ("players", "H1") for s in range(4)}
-                            | {"target": ("target", "E1"), "custom_target": ("target", "E1")})
+        self.shape_problems({f"seat_{s}": ("players", "H1") for s in range(MAX_SEATS)}
+                            | {"target": ("target", "E1"), "custom_target": ("target", "E1"),
+                               "variant": ("variant", "H1"), "length": ("target", "T3.5"),
+                               "hands": ("target", "T3.5")})
+        if self.problems:
+            return False
+        fewest, most = self.players
         names = self.names
-        keys = [n.casefold() for n in names if n]
+        rule = {"threechu": "T3.1", "tientsin": "T6.1", "seigneur": "GS1"}.get(
+            self.variant.data or "", "H1")
+        if not fewest <= len(names) <= most:
+            need = str(fewest) if fewest == most else f"{fewest} to {most}"
+            self.add_problem("players", Problem("players", rule,
+                                                f"This game needs {need} players; "
+                                                f"{len(names)} names were given."))
+        keys = [n.casefold() for n in names]
         if len(set(keys)) < len(keys):
             self.add_problem("players", Problem("players", "H1",
                                                 "Each seat needs a different player."))
-        if not self.errors.get("custom_target"):
+        if self.variant.data == "threechu" and self.length.data != "target":
+            why = hands_problem(self.hands.data)
+            if why:
+                self.add_problem("target", Problem("hands", "T3.5", why))
+        elif self.variant.data != "seigneur":
             if self.target.data == "custom" and self.custom_target.data is None:
                 self.add_problem("target", Problem("custom_target", "E1",
                                                    "Enter the custom target score."))
@@ -86,6 +128,11 @@ class NewMatchForm(ProblemsMixin, FlaskForm):
                 if why:
                     self.add_problem("target", Problem("custom_target", "E1", why))
         return not any(self.problems.values())
+
+
+for _seat in range(MAX_SEATS):
+    setattr(NewMatchForm, f"seat_{_seat}",
+            StringField(f"Player {_seat + 1}", validators=[Optional(), Length(max=NAME_MAX)]))
 
 
 def _field_group(field: str) -> str:
@@ -154,6 +201,45 @@ class HandFormBase(ProblemsMixin, FlaskForm):
                 self.add_problem(_field_group(problem.field), problem)
 
 
+class RankingFormBase(ProblemsMixin, FlaskForm):
+    """Grand Seigneur: only the finishing order ([GS1])."""
+
+    seats: int = 5
+
+    def __init__(self, *args: Any, names: tuple[str, ...] = (), **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.problems = defaultdict(list)
+        seat_choices = [SelectChoice(str(s), name) for s, name in enumerate(names)]
+        for place in range(1, self.seats + 1):
+            self[f"place_{place}"].choices = [NO_SEAT, *seat_choices]
+
+    def place_fields(self) -> list[Field]:
+        return [self[f"place_{p}"] for p in range(1, self.seats + 1)]
+
+    def to_api(self) -> dict[str, Any]:
+        return {"out_order": [int(f.data) for f in self.place_fields()
+                              if f.data not in (None, "")]}
+
+    def validate(self, extra_validators: Any = None) -> bool:
+        super().validate(extra_validators)
+        self.shape_problems({f"place_{p}": ("out_order", "GS1")
+                             for p in range(1, self.seats + 1)})
+        return not any(self.problems.values())
+
+    def attach(self, problems: list[Problem]) -> None:
+        for problem in problems:
+            self.add_problem(_field_group(problem.field), problem)
+
+
+@cache
+def ranking_form_class(seats: int) -> type[RankingFormBase]:
+    attrs: dict[str, Any] = {"seats": seats}
+    for place in range(1, seats + 1):
+        attrs[f"place_{place}"] = SelectField(f"Out {place}.", choices=[NO_SEAT],
+                                              validators=[Optional()])
+    return type(f"RankingForm{seats}", (RankingFormBase,), attrs)
+
+
 @cache
 def hand_form_class(seats: int) -> type[HandFormBase]:
     """The hand form for a table of `seats` players: a place and a call per seat."""
@@ -184,6 +270,11 @@ class RefereeForm(FlaskForm):
     hand = StringField("Rest of the hand (optional)",
                        validators=[Optional(), Length(max=400)])
     wish = SelectField("Mah Jong wish in force", choices=WISH_CHOICES, default="")
+    variant = SelectField("Game", default="nanking", choices=[
+        SelectChoice("nanking", "Tichu (4, 3 or 6 players)"),
+        SelectChoice("seigneur", "Grand Seigneur")])
+    decks = SelectField("Decks (Grand Seigneur)", default="2", choices=[
+        SelectChoice("2", "Two decks (7–12 players)"), SelectChoice("1", "One deck (5–6)")])
     out_of_turn = BooleanField("Played out of turn")
     strict_wish = BooleanField("House rule: the wish beats a bomb (W5 strict)")
     match = IntegerField(validators=[Optional()])
@@ -202,10 +293,12 @@ class RefereeForm(FlaskForm):
                           else words})
         play = cards(self.play.data)
         rest = cards(self.hand.data)
-        body: dict[str, Any] = {"trick": trick, "play": play,
+        body: dict[str, Any] = {"trick": trick, "play": play, "variant": self.variant.data,
                                 "wish": self.wish.data or None,
                                 "out_of_turn": bool(self.out_of_turn.data),
                                 "strict_wish": bool(self.strict_wish.data)}
         if rest:
             body["hand"] = play + rest
+        if self.variant.data == "seigneur":
+            body["decks"] = int(self.decks.data or 2)
         return body

@@ -56,7 +56,12 @@ class Match(db.Model):  # type: ignore[name-defined,misc]
 
     @property
     def names(self) -> tuple[str, ...]:
-        return tuple(s.player.name for s in self.seats)
+        return tuple(s.player.name if s.player else "Dummy" for s in self.seats)
+
+    @property
+    def sides(self) -> int:
+        """How many totals the match keeps: two teams, or one per seat."""
+        return 2 if self.variant in ("nanking", "tientsin") else len(self.seats)
 
     @property
     def finished(self) -> bool:
@@ -70,10 +75,11 @@ class MatchSeat(db.Model):  # type: ignore[name-defined,misc]
     match_id: Mapped[int] = mapped_column(ForeignKey("match.id", ondelete="CASCADE"), index=True)
     seat: Mapped[int]
     team: Mapped[int | None]
-    player_id: Mapped[int] = mapped_column(ForeignKey("player.id"), index=True)
+    # None for the Threechu dummy hand
+    player_id: Mapped[int | None] = mapped_column(ForeignKey("player.id"), index=True)
 
     match: Mapped[Match] = relationship(back_populates="seats")
-    player: Mapped[Player] = relationship(lazy="joined")
+    player: Mapped[Player | None] = relationship(lazy="joined")
 
 
 class Hand(db.Model):  # type: ignore[name-defined,misc]
@@ -87,7 +93,7 @@ class Hand(db.Model):  # type: ignore[name-defined,misc]
     calls: Mapped[dict[str, str]] = mapped_column(JSON, default=dict)  # seat -> tichu/grand
     card_points_entered: Mapped[list[int | None]] = mapped_column(JSON, default=list)
     wish_offender: Mapped[int | None] = mapped_column(default=None)
-    dummy_seat: Mapped[int | None] = mapped_column(default=None)  # Threechu
+    shuffler: Mapped[int | None] = mapped_column(default=None)  # Threechu: the dummy's partner
     # Derived by tichu_scorer.scoring when the hand is saved.
     card_points: Mapped[list[int]] = mapped_column(JSON, default=list)
     team_scores: Mapped[list[int]] = mapped_column(JSON, default=list)

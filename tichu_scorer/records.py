@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy.exc import IntegrityError
@@ -11,18 +11,36 @@ from sqlalchemy.exc import IntegrityError
 from . import scoring
 from .extensions import db
 from .models import Hand, Match, MatchSeat, Player, utcnow
-from .scoring import Layout, Problem
+from .scoring import Layout, Problem, seigneur
 
 TEAM_NAMES = ("A", "B")
+VARIANT_LABELS = {"nanking": "Four players", "threechu": "Threechu: three and a dummy",
+                  "tientsin": "Tientsin: six players", "seigneur": "Grand Seigneur: 5–12"}
+DEFAULT_THREECHU_HANDS = 9
 
 
 class Conflict(Exception):
     """Another phone saved a hand of this match at the same moment."""
 
 
-def layout_for(match: Match) -> Layout:
-    """The scoring layout of a match, with its players' names for messages."""
-    return scoring.NANKING.named(match.names)
+def is_team_game(match: Match) -> bool:
+    return match.variant in ("nanking", "tientsin")
+
+
+def shuffler_for(match: Match, number: int) -> int | None:
+    """Threechu: who shuffles (and plays the dummy) in hand `number` ([T3.1])."""
+    return scoring.threechu_shuffler(number) if match.variant == "threechu" else None
+
+
+def layout_for(match: Match, number: int | None = None) -> Layout:
+    """The scoring layout of a match (for Threechu, of hand `number`), with its names."""
+    names = match.names
+    if match.variant == "tientsin":
+        return scoring.TIENTSIN.named(names)
+    if match.variant == "threechu":
+        number = number or match.hand_count + 1
+        return scoring.threechu_hand(scoring.threechu_shuffler(number)).named(names)
+    return scoring.NANKING.named(names)
 
 
 def player_named(name: str) -> Player:
@@ -44,13 +62,20 @@ def known_names(limit: int = 200) -> list[str]:
     return list(rows)
 
 
-def create_match(names: Sequence[str], target: int, rematch_of: Match | None = None) -> Match:
-    """A new four-player match with these players in seats 0–3 (partners 0&2, 1&3)."""
+def create_match(names: Sequence[str], target: int | None, variant: str = "nanking",
+                 hand_limit: int | None = None, rematch_of: Match | None = None) -> Match:
+    """A new match with these players in seats 0, 1, …; team games alternate teams
+    (partners opposite, [H1], [T6.1]); Threechu adds the dummy in seat 3."""
     try:
-        match = Match(variant="nanking", target=target, totals=[0, 0],
+        match = Match(variant=variant, target=target, hand_limit=hand_limit,
                       rematch_of_id=rematch_of.id if rematch_of else None)
+        team_game = variant in ("nanking", "tientsin")
         for seat, name in enumerate(names):
-            match.seats.append(MatchSeat(seat=seat, team=seat % 2, player=player_named(name)))
+            match.seats.append(MatchSeat(seat=seat, team=seat % 2 if team_game else None,
+                                         player=player_named(name)))
+        if variant == "threechu":
+            match.seats.append(MatchSeat(seat=scoring.DUMMY, team=None, player=None))
+        match.totals = [0] * match.sides if variant != "seigneur" else []
         db.session.add(match)
         db.session.commit()
     except Exception:
@@ -60,7 +85,8 @@ def create_match(names: Sequence[str], target: int, rematch_of: Match | None = N
 
 
 def rematch(match: Match) -> Match:
-    return create_match(match.names, match.target or scoring.DEFAULT_TARGET, rematch_of=match)
+    names = [s.player.name for s in match.seats if s.player is not None]
+    return create_match(names, match.target, match.variant, match.hand_limit, rematch_of=match)
 
 
 def read_hand(match: Match, data: Mapping[str, Any]) -> tuple[scoring.HandInput | None,
@@ -69,30 +95,89 @@ def read_hand(match: Match, data: Mapping[str, Any]) -> tuple[scoring.HandInput 
     hand, problems = scoring.read_hand(data, layout_for(match))
     if match.finished:
         problems.insert(0, Problem("match", "E1",
-                                   "This match is over: a team reached the target with more "
-                                   "points. Start a rematch to play on."))
+                                   "This match is over. Start a rematch to play on."))
     return hand, problems
+
+
+@dataclass(frozen=True)
+class Preview:
+    """A hand scored before saving: its scores, the totals after it, and the result."""
+
+    scores: list[int]
+    totals: list[int]
+    sweep: bool
+    winner: int | None
+    finished: bool
+
+
+def score(match: Match, data: Mapping[str, Any]) -> tuple[Preview | None, list[Problem],
+                                                           dict[str, Any]]:
+    """Score the next hand of `match` from `data` without storing it; the row fields too."""
+    if match.variant == "seigneur":
+        return _score_seigneur(match, data)
+    hand_input, problems = read_hand(match, data)
+    if problems or hand_input is None:
+        return None, problems, {}
+    number = match.hand_count + 1
+    layout = layout_for(match, number)
+    result = scoring.score_hand(hand_input, layout)
+    row: dict[str, Any] = {
+        "number": number,
+        "out_order": list(scoring.full_out_order(hand_input.out_order, layout)),
+        "calls": {str(s): c.value for s, c in sorted(hand_input.calls.items())},
+        "card_points_entered": list(hand_input.card_points),
+        "wish_offender": hand_input.wish_offender,
+        "card_points": list(result.card_points),
+        "team_scores": list(result.team_scores),
+        "sweep": result.sweep,
+        "shuffler": shuffler_for(match, number),
+    }
+    if match.variant == "threechu":
+        row["player_scores"] = {str(s): n for s, n in result.player_scores(layout).items()}
+    side_scores = _side_scores(match, row)
+    state = _state(match, [*(_side_scores(match, h) for h in match.hands), side_scores])
+    preview = Preview(side_scores, list(state.totals), result.sweep, state.winner, state.over)
+    return preview, [], row
+
+
+def _score_seigneur(match: Match, data: Mapping[str, Any]) -> tuple[
+        Preview | None, list[Problem], dict[str, Any]]:
+    players = len(match.seats)
+    order = data.get("out_order", [])
+    problems = seigneur.ranking_problems(order if isinstance(order, list) else [None], players)
+    if problems:
+        return None, problems, {}
+    ranking = list(seigneur.full_ranking(order, players))
+    row = {"number": match.hand_count + 1, "out_order": ranking, "calls": {},
+           "card_points_entered": [], "card_points": [], "team_scores": [], "sweep": False,
+           "player_scores": {str(seat): place for place, seat in enumerate(ranking, start=1)}}
+    return Preview([], [], False, None, False), [], row
+
+
+def _side_scores(match: Match, hand: Hand | Mapping[str, Any]) -> list[int]:
+    """What a hand adds to each of the match's totals (teams, or seats in Threechu)."""
+    get = hand.get if isinstance(hand, Mapping) else lambda k: getattr(hand, k)
+    if match.variant == "threechu":
+        scores = get("player_scores") or {}
+        return [int(scores.get(str(s), 0)) for s in range(len(match.seats))]
+    return list(get("team_scores"))
+
+
+def _state(match: Match, side_scores: Sequence[Sequence[int]]) -> scoring.MatchState:
+    if match.variant == "threechu":
+        return scoring.fixed_length_state(side_scores, match.hand_limit, match.target,
+                                          len(match.seats))
+    return scoring.match_state(side_scores, match.target or scoring.DEFAULT_TARGET)
 
 
 def add_hand(match: Match, data: Mapping[str, Any]) -> tuple[Hand | None, list[Problem]]:
     """Score and store one hand, then recompute the match; nothing is stored on a problem."""
-    hand_input, problems = read_hand(match, data)
-    if problems or hand_input is None:
+    preview, problems, row = score(match, data)
+    if problems or preview is None:
         return None, problems
-    layout = layout_for(match)
-    result = scoring.score_hand(hand_input, layout)
-    row = Hand(
-        number=match.hand_count + 1,
-        out_order=list(scoring.full_out_order(hand_input.out_order, layout)),
-        calls={str(s): c.value for s, c in sorted(hand_input.calls.items())},
-        card_points_entered=list(hand_input.card_points),
-        wish_offender=hand_input.wish_offender,
-        card_points=list(result.card_points),
-        team_scores=list(result.team_scores),
-        sweep=result.sweep,
-    )
+    hand = Hand(**row)
     try:
-        match.hands.append(row)
+        match.hands.append(hand)
         _recompute(match)
         db.session.commit()
     except IntegrityError as exc:
@@ -101,50 +186,107 @@ def add_hand(match: Match, data: Mapping[str, Any]) -> tuple[Hand | None, list[P
     except Exception:
         db.session.rollback()
         raise
-    return row, []
+    return hand, []
 
 
 def _recompute(match: Match) -> None:
-    """Totals, hand count and winner from the hands ([E1], [E2])."""
-    state = scoring.match_state((h.team_scores for h in match.hands),
-                                match.target or scoring.DEFAULT_TARGET)
-    match.totals = list(state.totals)
+    """Totals, hand count and result from the hands ([E1], [E2], [T3.5])."""
     match.hand_count = len(match.hands)
+    if match.variant == "seigneur":
+        return
+    state = _state(match, [_side_scores(match, h) for h in match.hands])
+    match.totals = list(state.totals)
     match.winner_team = state.winner
-    if state.winner is None:
+    if not state.over:
         match.finished_at = None
     elif match.finished_at is None:
         match.finished_at = utcnow()
 
 
 @dataclass(frozen=True)
+class Side:
+    """One total on the match page: a team, or a player (the Threechu dummy included)."""
+
+    label: str
+    names: tuple[str, ...]
+    total: int
+    won: bool
+    css: str
+
+
+@dataclass(frozen=True)
 class HandRow:
     hand: Hand
     running: tuple[int, ...]
+    deltas: tuple[int, ...]
     first_out: str | None
     call_notes: list[tuple[str, str, bool]]  # (name, Tichu/Grand Tichu, made)
+    ranking: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
 class MatchPage:
     match: Match
+    sides: list[Side]
     rows: list[HandRow]
     next_shuffler: str | None
+    dummy_partner: str | None = None  # Threechu: who plays the dummy next hand
+    ranking: list[Side] = field(default_factory=list)
+    titles: list[tuple[str, str]] = field(default_factory=list)  # (title, name), next seating
+    pushes: list[seigneur.Push] = field(default_factory=list)
+    records: list[tuple[str, seigneur.PlayerRecord]] = field(default_factory=list)
+
+
+def sides_of(match: Match) -> list[Side]:
+    names = match.names
+    totals = match.totals or [0] * match.sides
+    if is_team_game(match):
+        layout = layout_for(match)
+        return [Side(f"Team {TEAM_NAMES[t]}", tuple(names[s] for s in layout.members(t)),
+                     totals[t], match.winner_team == t, f"team-{'ab'[t]}") for t in (0, 1)]
+    if match.variant == "threechu":
+        return [Side(names[s], (names[s],), totals[s] if s < len(totals) else 0,
+                     match.winner_team == s, "player" if s != scoring.DUMMY else "dummy")
+                for s in range(len(match.seats))]
+    return []
 
 
 def match_page(match: Match) -> MatchPage:
     """Everything the match page shows, computed in one pass over the hands."""
     names = match.names
-    state = scoring.match_state((h.team_scores for h in match.hands),
-                                match.target or scoring.DEFAULT_TARGET)
+    sides = sides_of(match)
+    if match.variant == "seigneur":
+        return _seigneur_page(match, names)
+    state = _state(match, [_side_scores(match, h) for h in match.hands])
     rows = []
     for hand, running in zip(match.hands, state.running, strict=True):
         first = hand.out_order[0] if hand.out_order else None
         notes = [(names[int(seat)], scoring.Call(call).label,
                   first == int(seat)) for seat, call in hand.calls.items()]
-        rows.append(HandRow(hand, running, names[first] if first is not None else None, notes))
+        rows.append(HandRow(hand, running, tuple(_side_scores(match, hand)),
+                            names[first] if first is not None else None, notes))
+    if match.variant == "threechu":
+        shuffler = names[scoring.threechu_shuffler(match.hand_count + 1)]
+        ranking = sorted(sides, key=lambda s: -s.total)
+        return MatchPage(match, sides, rows, shuffler, shuffler, ranking)
     shuffler = rows[-1].first_out if rows else None
-    return MatchPage(match, rows, shuffler)
+    return MatchPage(match, sides, rows, shuffler)
+
+
+def _seigneur_page(match: Match, names: tuple[str, ...]) -> MatchPage:
+    players = len(names)
+    rankings = [tuple(h.out_order) for h in match.hands]
+    rows = [HandRow(h, (), (), names[h.out_order[0]] if h.out_order else None, [],
+                    tuple(names[s] for s in h.out_order)) for h in match.hands]
+    titles: list[tuple[str, str]] = []
+    pushes: list[seigneur.Push] = []
+    if rankings:
+        titles = list(zip(seigneur.titles(players), (names[s] for s in rankings[-1]),
+                          strict=True))
+        pushes = seigneur.pushes(rankings[-1])
+    stats = [(names[r.seat], r) for r in seigneur.records(rankings, players)]
+    stats.sort(key=lambda x: (-x[1].great_lord, x[1].average_rank or 99))
+    return MatchPage(match, [], rows, None, titles=titles, pushes=pushes, records=stats)
 
 
 def history(limit: int = 200) -> list[Match]:

@@ -11,11 +11,12 @@
   const cardFieldset = form.querySelector(".card-points");
   const inputs = [form.querySelector("#card_a"), form.querySelector("#card_b")];
   const preview = form.querySelector(".preview");
-  const totals = JSON.parse(form.dataset.totals || "[0, 0]");
-  const target = Number(form.dataset.target || 1000);
+  const teams = JSON.parse(form.dataset.teams || "[0, 1, 0, 1]");
+  const teamSize = Number(form.dataset.teamSize || 2);
+  const sideLabels = JSON.parse(form.dataset.sides || "[]");
   const rulesUrl = form.dataset.rulesUrl;
   const ordinal = ["1st", "2nd", "3rd", "4th", "5th", "6th"];
-  const teamOf = (seat) => seat % 2;
+  const teamOf = (seat) => teams[seat];
   let order = selects.map((s) => s.value).filter((v) => v !== "").map(Number);
   let active = 0; // the team the quick buttons set
 
@@ -34,12 +35,10 @@
       btn.classList.toggle("derived", seat === derived);
       place.textContent = i >= 0 ? ordinal[i] : seat === derived ? ordinal[seats.length - 1] : "";
     });
-    const half = seats.length / 2;
-    const first = order.slice(0, half);
-    const sweep = first.length === half && first.every((s) => teamOf(s) === teamOf(first[0]));
-    const team = sweep ? "AB"[teamOf(first[0])] : "";
+    const first = order.slice(0, teamSize);
+    const sweep = first.length === teamSize && first.every((s) => teamOf(s) === teamOf(first[0]));
     sweepNote.hidden = !sweep;
-    sweepNote.textContent = sweep ? "Double victory for team " + team + ": 200 to 0, no card points counted." : "";
+    sweepNote.textContent = sweep ? "Team " + "AB"[teamOf(first[0])] + ": " + form.dataset.sweep : "";
     cardFieldset.classList.toggle("faded", sweep);
   }
 
@@ -132,20 +131,20 @@
   }
 
   function showScore(res) {
-    const after = [totals[0] + res.team_scores[0], totals[1] + res.team_scores[1]];
     const sign = (n) => (n > 0 ? "+" + n : String(n));
     preview.replaceChildren();
-    ["A", "B"].forEach((t, i) => {
+    res.scores.forEach((score, i) => {
       const span = document.createElement("span");
-      span.className = "team-" + t.toLowerCase();
-      span.textContent = t + " " + sign(res.team_scores[i]) + " → " + after[i];
+      const label = sideLabels[i] || "";
+      span.className = label.startsWith("Team ") ? "team-" + label.slice(-1).toLowerCase() : "player";
+      span.textContent = (label.startsWith("Team ") ? label.slice(-1) : label) + " " + sign(score) + " → " + res.totals[i];
       preview.appendChild(span);
     });
-    const lead = after[0] === after[1] ? null : after[0] > after[1] ? 0 : 1;
-    if (lead !== null && after[lead] >= target) {
-      const win = document.createElement("strong");
-      win.textContent = "Team " + "AB"[lead] + " wins";
-      preview.appendChild(win);
+    if (res.finished) {
+      const end = document.createElement("strong");
+      end.textContent = res.winner === null ? "Match over: tied at the top"
+        : (sideLabels[res.winner] || "") + " wins";
+      preview.appendChild(end);
     }
   }
 

@@ -95,6 +95,10 @@ class HandResult:
     wish_penalty: bool
     calls: tuple[CallResult, ...] = field(default=())
 
+    def player_scores(self, layout: Layout) -> dict[int, int]:
+        """[T3.4]: each seat (the Threechu dummy included) scores what its side scores."""
+        return {s: self.team_scores[layout.team_of(s)] for s in range(layout.seats)}
+
     @property
     def call_points(self) -> tuple[int, int]:
         return (self.team_scores[0] - self.card_points[0],
@@ -152,7 +156,8 @@ def hand_problems(hand: HandInput, layout: Layout = NANKING) -> list[Problem]:
             problems.append(Problem(f"calls.{seat}", "H1", f"Seat {seat} {no_seat}"))
         elif call is Call.GRAND and seat in layout.no_grand_seats:
             problems.append(Problem(f"calls.{seat}", layout.no_grand_rule,
-                                    f"{layout.seat_name(seat)} may not call Grand Tichu."))
+                                    f"{layout.seat_name(seat)} may not call Grand Tichu: in "
+                                    "Threechu neither the shuffler nor the dummy may."))
 
     if hand.wish_offender is not None and hand.wish_offender not in seats:
         problems.append(Problem("wish_penalty.offender", "P4",

@@ -23,10 +23,15 @@ class MatchState:
     running: list[tuple[int, ...]]
     winner: int | None  # index of the winning team (or player), None while play goes on
     winner_after: int | None = None  # 1-based number of the hand that decided it
+    finished: bool = False  # a fixed-length match can end in a tie at the top
 
     @property
     def over(self) -> bool:
-        return self.winner is not None
+        return self.finished or self.winner is not None
+
+    def ranking(self) -> list[int]:
+        """Sides from the highest total down (ties keep seat order)."""
+        return sorted(range(len(self.totals)), key=lambda i: -self.totals[i])
 
 
 def winner(totals: Sequence[int], target: int = DEFAULT_TARGET) -> int | None:
@@ -58,6 +63,34 @@ def match_state(hand_scores: Iterable[Sequence[int]], target: int = DEFAULT_TARG
             won = winner(totals, target)
             after = number if won is not None else None
     return MatchState(totals=tuple(totals), running=running, winner=won, winner_after=after)
+
+
+def fixed_length_state(hand_scores: Iterable[Sequence[int]], hand_limit: int | None,
+                       target: int | None, sides: int) -> MatchState:
+    """[T3.5]: a match of a fixed number of hands (the highest total wins), or to a target.
+
+    >>> fixed_length_state([(10, -10, 10, -10)] * 3, 3, None, 4).finished
+    True
+    """
+    if target is not None:
+        return match_state(hand_scores, target, sides)
+    state = match_state(hand_scores, 10 ** 9, sides)
+    played = len(state.running)
+    if hand_limit is None or played < hand_limit:
+        return state
+    top = max(state.totals)
+    won = state.totals.index(top) if state.totals.count(top) == 1 else None
+    return MatchState(state.totals, state.running, won, hand_limit if won is not None else None,
+                      finished=True)
+
+
+def hands_problem(hands: object) -> str | None:
+    """[T3.5]: a Threechu match lasts a multiple of 3 hands."""
+    if not isinstance(hands, int) or isinstance(hands, bool) or not 3 <= hands <= 99:
+        return "The number of hands must be a whole number from 3 to 99."
+    if hands % 3:
+        return "The number of hands must be a multiple of 3, so everyone shuffles equally often."
+    return None
 
 
 def target_problem(target: object) -> str | None:

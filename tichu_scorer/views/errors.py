@@ -7,12 +7,18 @@ from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response
 
+from .jsonbody import BadRequest
+
 
 def _wants_json() -> bool:
     return request.path.startswith("/api/")
 
 
 def register(app: Flask) -> None:
+    @app.errorhandler(BadRequest)
+    def bad_request(exc: BadRequest) -> tuple[Response, int]:
+        return jsonify(error=exc.message, field=exc.field), 400
+
     @app.errorhandler(CSRFError)
     def csrf_error(exc: CSRFError) -> tuple[Response | str, int]:
         message = ("The form expired or came from elsewhere (CSRF check failed). "

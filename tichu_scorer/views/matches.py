@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, redirect, render_template, url_for
+from flask import Blueprint, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
 from .. import records
 from ..extensions import db
 from ..forms import NewMatchForm
 from ..models import Match
+from ..scoring import PLAYERS, VARIANTS
 
 bp = Blueprint("matches", __name__)
 
@@ -16,18 +17,24 @@ bp = Blueprint("matches", __name__)
 @bp.get("/")
 def history() -> str:
     """Every match, newest first."""
-    return render_template("matches/history.html", matches=records.history())
+    return render_template("matches/history.html", matches=records.history(),
+                           labels=records.VARIANT_LABELS)
 
 
 @bp.route("/matches/new", methods=["GET", "POST"])
 def new() -> str | Response | tuple[str, int]:
-    """Four players into seats and a target."""
+    """Players into seats, and how long the match lasts."""
     form = NewMatchForm()
+    if request.method == "GET" and request.args.get("variant") in VARIANTS:
+        form.variant.data = request.args["variant"]
     if form.validate_on_submit():
-        match = records.create_match(form.names, form.target_value)
+        match = records.create_match(form.names, form.target_value, form.variant.data,
+                                     form.hand_limit)
         return redirect(url_for("matches.show", match_id=match.id), code=303)
     status = 422 if form.is_submitted() else 200
-    return render_template("matches/new.html", form=form,
+    variant = form.variant.data if form.variant.data in VARIANTS else "nanking"
+    return render_template("matches/new.html", form=form, variant=variant,
+                           players=PLAYERS[variant], labels=records.VARIANT_LABELS,
                            known_names=records.known_names()), status
 
 
@@ -35,13 +42,14 @@ def new() -> str | Response | tuple[str, int]:
 def show(match_id: int) -> str:
     """Totals, hands, who shuffles next, the result."""
     match = db.get_or_404(Match, match_id)
-    return render_template("matches/show.html", page=records.match_page(match),
-                           teams=records.TEAM_NAMES)
+    template = "matches/seigneur.html" if match.variant == "seigneur" else "matches/show.html"
+    return render_template(template, page=records.match_page(match),
+                           teams=records.TEAM_NAMES, labels=records.VARIANT_LABELS)
 
 
 @bp.post("/matches/<int:match_id>/rematch")
 def rematch(match_id: int) -> Response:
-    """Same players, same seats, same target."""
+    """Same players, same seats, same length."""
     match = db.get_or_404(Match, match_id)
     new_match = records.rematch(match)
     return redirect(url_for("matches.show", match_id=new_match.id), code=303)

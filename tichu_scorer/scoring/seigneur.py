@@ -1,0 +1,121 @@
+"""Grand Seigneur (RULES.md §9.3): ranks, titles, seating and the push between hands.
+
+No points: a hand is the order in which the players went out ([GS1]).
+
+>>> titles(5)
+('Great Lord', 'Lord', 'Squire', 'Pauper', 'Wretch')
+>>> [(p.giver, p.receiver, p.cards) for p in pushes((3, 0, 4, 1, 2))]
+[(2, 3, 2), (1, 0, 1)]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .hand import Problem
+
+MIN_PLAYERS, MAX_PLAYERS = 5, 12
+BASE_TITLES = ("Great Lord", "Lord", "Squire", "Burgher", "Pauper", "Wretch")
+# [GS4]: with more than six players, extra middle titles, added in this order
+EXTRA_TITLES = ("Grand Burgher", "Petty Pauper", "Knight", "Petty Burgher", "Grand Pauper",
+                "Beggar")
+FULL_ORDER = ("Great Lord", "Lord", "Squire", "Knight", "Grand Burgher", "Burgher",
+              "Petty Burgher", "Grand Pauper", "Pauper", "Petty Pauper", "Beggar", "Wretch")
+
+
+def titles(players: int) -> tuple[str, ...]:
+    """[GS4]: the titles from first to last for this many players.
+
+    >>> titles(6)[3], len(titles(12))
+    ('Burgher', 12)
+    >>> titles(7)[3:]
+    ('Grand Burgher', 'Burgher', 'Pauper', 'Wretch')
+    """
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise ValueError(f"Grand Seigneur is for {MIN_PLAYERS} to {MAX_PLAYERS} players")
+    if players == 5:
+        return ("Great Lord", "Lord", "Squire", "Pauper", "Wretch")
+    chosen = set(BASE_TITLES) | set(EXTRA_TITLES[:players - 6])
+    return tuple(t for t in FULL_ORDER if t in chosen)
+
+
+def decks(players: int) -> int:
+    """[GS2]: two decks from seven players on."""
+    return 2 if players >= 7 else 1
+
+
+@dataclass(frozen=True)
+class Push:
+    """[GS5]: `giver` pushes his `cards` best cards to `receiver`, who pushes as many back."""
+
+    giver: int
+    receiver: int
+    cards: int
+    giver_title: str
+    receiver_title: str
+
+
+def pushes(ranking: Sequence[int]) -> list[Push]:
+    """Who pushes how many cards to whom before the next hand, from the last hand's ranking
+    (seats, first out first). Wretch→Great Lord 3, Pauper→Lord 2, Burgher→Squire 1; with
+    five players one card fewer at each level."""
+    n = len(ranking)
+    names = titles(n)
+    seat_of = dict(zip(names, ranking, strict=True))
+    levels = [("Wretch", "Great Lord", 3), ("Pauper", "Lord", 2), ("Burgher", "Squire", 1)]
+    out = []
+    for giver, receiver, count in levels:
+        count -= 1 if n == 5 else 0
+        if count > 0 and giver in seat_of:
+            out.append(Push(seat_of[giver], seat_of[receiver], count, giver, receiver))
+    return out
+
+
+def ranking_problems(order: Sequence[object], players: int) -> list[Problem]:
+    """[GS1]: a hand's finishing order lists every player once (the last may be left out)."""
+    problems: list[Problem] = []
+    seats = [s for s in order if isinstance(s, int) and not isinstance(s, bool)]
+    if len(seats) != len(order):
+        problems.append(Problem("out_order", "GS1", "The finishing order must list seats."))
+    bad = sorted({s for s in seats if not 0 <= s < players})
+    for seat in bad:
+        problems.append(Problem("out_order", "GS1",
+                                f"Seat {seat} does not exist: seats are 0 to {players - 1}."))
+    repeated = sorted({s for s in seats if seats.count(s) > 1})
+    for seat in repeated:
+        problems.append(Problem("out_order", "GS1", f"Seat {seat} is listed more than once."))
+    if not bad and not repeated and len(seats) < players - 1:
+        problems.append(Problem("out_order", "GS1",
+                                f"Record the whole finishing order: {players - 1} of {players} "
+                                "players (the last is derived)."))
+    return problems
+
+
+def full_ranking(order: Sequence[int], players: int) -> tuple[int, ...]:
+    """The finishing order with the last player added when one is missing."""
+    missing = [s for s in range(players) if s not in order]
+    return tuple(order) + tuple(missing) if len(missing) == 1 else tuple(order)
+
+
+@dataclass(frozen=True)
+class PlayerRecord:
+    seat: int
+    hands: int
+    great_lord: int  # hands finished as Great Lord
+    average_rank: float  # 1 = first out
+    longest_reign: int  # most consecutive hands as Great Lord ([GS7])
+
+
+def records(rankings: Sequence[Sequence[int]], players: int) -> list[PlayerRecord]:
+    """[GS7]: per player, hands as Great Lord, the longest reign, and the average rank."""
+    out = []
+    for seat in range(players):
+        places = [list(r).index(seat) + 1 for r in rankings if seat in r]
+        reign = best = 0
+        for r in rankings:
+            reign = reign + 1 if r and r[0] == seat else 0
+            best = max(best, reign)
+        out.append(PlayerRecord(seat, len(places), sum(1 for p in places if p == 1),
+                                sum(places) / len(places) if places else 0.0, best))
+    return out
