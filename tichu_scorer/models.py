@@ -38,7 +38,7 @@ class Player(db.Model):  # type: ignore[name-defined,misc]
 class Match(db.Model):  # type: ignore[name-defined,misc]
     id: Mapped[int] = mapped_column(primary_key=True)
     variant: Mapped[str] = mapped_column(String(16), default="nanking")
-    target: Mapped[int | None] = mapped_column(default=1000)
+    target: Mapped[int | None] = mapped_column(default=None)  # None: no target score
     hand_limit: Mapped[int | None] = mapped_column(default=None)  # Threechu: fixed hand count
     started_at: Mapped[datetime] = mapped_column(default=utcnow, index=True)
     finished_at: Mapped[datetime | None] = mapped_column(default=None)

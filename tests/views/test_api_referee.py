@@ -83,3 +83,19 @@ def test_bad_questions_are_400_naming_the_field(client, body, field):
 def test_malformed_json_is_400(client, raw):
     r = client.post(URL, data=raw, content_type="application/json")
     assert r.status_code == 400 and r.get_json()["field"] == "body"
+
+
+@pytest.mark.parametrize("body, legal, rule", [
+    ({"variant": "seigneur", "trick": [{"cards": ["DR"]}], "play": ["DR"]}, True, "S5"),  # GS3
+    ({"trick": [{"cards": ["DR"]}], "play": ["DR"]}, None, None),  # one deck: one Dragon
+    ({"variant": "seigneur", "play": ["9j", "9s", "9p", "9t"]}, True, "B4"),
+    ({"variant": "seigneur", "play": ["9j", "9j", "9p", "9t"]}, False, "C7"),  # GS3
+    ({"variant": "seigneur", "decks": 2, "play": ["5j", "5j"]}, True, "C2"),  # GS2
+    ({"variant": "seigneur", "decks": 1, "play": ["5j", "5j"]}, None, None),
+])
+def test_seigneur_decks(client, body, legal, rule):
+    r = check(client, body)
+    if legal is None:
+        assert r.status_code == 400
+    else:
+        assert (r.get_json()["legal"], r.get_json()["rule"]) == (legal, rule)

@@ -87,3 +87,40 @@ def test_get_is_not_allowed(client):
     r = client.get(URL)
     assert r.status_code == 405
     assert "error" in r.get_json()
+
+
+def test_tientsin_triple_victory(client):
+    r = post(client, {"variant": "tientsin", "out_order": [1, 3, 5], "calls": {"4": "tichu"}})
+    body = r.get_json()
+    assert r.status_code == 200 and body["triple_victory"] is True
+    assert "double_victory" not in body and body["team_scores"] == [-100, 300]
+
+
+def test_tientsin_partners_first_and_second_is_no_bonus(client):
+    r = post(client, {"variant": "tientsin", "out_order": [0, 2, 1], "card_points": [None, 45]})
+    assert r.get_json()["team_scores"] == [55, 45] and r.get_json()["triple_victory"] is False
+
+
+def test_threechu_player_scores(client):
+    r = post(client, {"variant": "threechu", "dummy": 2, "out_order": [2, 1],
+                      "calls": {"2": "tichu"}, "card_points": [30, None]})
+    body = r.get_json()
+    assert body["team_scores"] == [130, 70]
+    assert body["player_scores"] == {"0": 130, "1": 70, "2": 130, "3": 70}
+
+
+@pytest.mark.parametrize("seat", [2, 0])
+def test_threechu_no_grand_for_shuffler_or_dummy(client, seat):
+    r = post(client, {"variant": "threechu", "dummy": 2, "out_order": [1, 3],
+                      "calls": {str(seat): "grand"}})
+    assert r.status_code == 422
+    assert r.get_json()["errors"][0]["rule"] == "T3.3"
+
+
+@pytest.mark.parametrize("dummy", [None, 4, "2", True])
+def test_threechu_needs_the_dummy(client, dummy):
+    body = {"variant": "threechu", "out_order": [1, 3]}
+    if dummy is not None:
+        body["dummy"] = dummy
+    r = post(client, body)
+    assert r.status_code == 422 and r.get_json()["errors"][0]["field"] == "dummy"
