@@ -277,6 +277,7 @@ class RefereeForm(FlaskForm):
         SelectChoice("2", "Two decks (7–12 players)"), SelectChoice("1", "One deck (5–6)")])
     out_of_turn = BooleanField("Played out of turn")
     strict_wish = BooleanField("House rule: the wish beats a bomb (W5 strict)")
+    dummy = BooleanField("Played from the dummy hand (Threechu)")
     match = IntegerField(validators=[Optional()])
 
     def question_body(self) -> dict[str, Any]:
@@ -301,4 +302,6 @@ class RefereeForm(FlaskForm):
             body["hand"] = play + rest
         if self.variant.data == "seigneur":
             body["decks"] = int(self.decks.data or 2)
+        if self.dummy.data:
+            body["variant"], body["dummy"] = "threechu", True
         return body

@@ -37,6 +37,9 @@ DISPUTES = [
     # ... or through a straight flush only
     ("W2", [["Aj"]], [], ["4p", "5p", "6p", "7p", "8p", "2s", "Kj"], "6", {}, False),
     ("W3", [["Aj"]], [], ["4p", "5p", "6p", "7p", "9p", "2s", "Kj"], "6", {}, True),
+    # [T3.3] the Threechu dummy never has to fulfil the wish
+    ("T3.3", [["4j"]], [], ["8s", "Kj"], "8", {"variant": "threechu", "dummy": True}, True),
+    ("T3.3", [["4j"]], ["Kj"], ["8s", "Kj"], "8", {"variant": "threechu", "dummy": True}, True),
     # [W5] a bomb never has to fulfil the wish ... unless the strict house rule is chosen
     ("W5", [["4j"]], ["9j", "9s", "9p", "9t"], ["8s", "9j", "9s", "9p", "9t"], "8", {}, True),
     ("W2", [["4j"]], ["9j", "9s", "9p", "9t"], ["8s", "9j", "9s", "9p", "9t"], "8",

@@ -99,3 +99,11 @@ def test_seigneur_decks(client, body, legal, rule):
         assert r.status_code == 400
     else:
         assert (r.get_json()["legal"], r.get_json()["rule"]) == (legal, rule)
+
+
+def test_threechu_dummy_owes_no_wish(client):
+    body = {"variant": "threechu", "dummy": True, "trick": [{"cards": ["4j"]}], "play": [],
+            "hand": ["8s", "Kj"], "wish": "8"}
+    assert check(client, body).get_json()["rule"] == "T3.3"
+    body["variant"] = "nanking"
+    assert check(client, body).status_code == 400

@@ -59,6 +59,7 @@ class Question:
     decks: int = 1
     strict_wish: bool = False
     phoenix_as: int | None = None  # [C9]: the reading the player names, if any
+    dummy: bool = False  # Threechu: played from the dummy hand, which never owes the wish
 
     @property
     def table(self) -> Table:
@@ -259,7 +260,7 @@ def judge(q: Question) -> Verdict:
     held_wish = q.hand is not None and wish is not None and contains_rank(q.hand, wish)
 
     def obliged() -> tuple[Card, ...] | None:
-        if q.hand is None or wish is None or q.out_of_turn or not held_wish:
+        if q.hand is None or wish is None or q.out_of_turn or not held_wish or q.dummy:
             return None
         return wish_play(q.hand, wish, top, table)
 
@@ -274,6 +275,8 @@ def judge(q: Question) -> Verdict:
                                         f"{a_rank(wish or 0)} and could fulfil the wish by "
                                         f"playing {show(must)}. Missed by mistake, it costs "
                                         "the hand (W6, P4).", PASS, must)
+        if held_wish and q.dummy:
+            return Verdict(True, "T3.3", "The dummy never has to fulfil the wish.", PASS)
         if held_wish:
             return Verdict(True, "W3", f"The hand holds {a_rank(wish or 0)} but no lawful "
                                        "combination with it, so it may pass.", PASS)
@@ -320,6 +323,9 @@ def judge(q: Question) -> Verdict:
         if play.is_bomb and not table.strict_wish:
             return Verdict(True, "W5", f"{reason} A bomb never has to fulfil the wish; it "
                                        "stays in force.", play)
+        if q.dummy:
+            return Verdict(True, "T3.3", f"{reason} The dummy never has to fulfil the wish.",
+                           play)
         if q.hand is None:
             return Verdict(True, rule, f"{reason} (Give the hand to check the wish for {w}s.)",
                            play)
@@ -348,6 +354,8 @@ def parse_question(body: object) -> Question:
         variant = "nanking"
     if variant not in VARIANTS:
         raise QuestionError("variant", f"variant must be one of {', '.join(VARIANTS)}.")
+    if body.get("dummy") and variant != "threechu":
+        raise QuestionError("dummy", "Only Threechu has a dummy hand.")
     decks = body.get("decks", 2 if variant == "seigneur" else 1)
     if variant != "seigneur":
         if "decks" in body and decks not in (None, 1):
@@ -388,7 +396,7 @@ def parse_question(body: object) -> Question:
     except NotationError as exc:
         raise QuestionError("wish", str(exc)) from None
     flags = {}
-    for name in ("out_of_turn", "strict_wish"):
+    for name in ("out_of_turn", "strict_wish", "dummy"):
         value = body.get(name, False)
         if value is None:
             value = False
