@@ -1,20 +1,46 @@
-"""A fresh app and database per test."""
+"""A fresh app and database per test: SQLite in a temporary folder, or the PostgreSQL
+database named by TEST_DATABASE_URL (emptied before each test)."""
 
 from __future__ import annotations
 
+import os
 import re
 
 import pytest
 
 from tichu_scorer import create_app
+from tichu_scorer.config import database_url
 from tichu_scorer.extensions import db
+
+TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL", "").strip()
+
+
+def database_uri(tmp_path) -> str:
+    if TEST_DATABASE_URL:
+        os.environ["DATABASE_URL"] = TEST_DATABASE_URL
+        return database_url(str(tmp_path))
+    return f"sqlite:///{tmp_path / 'test.sqlite3'}"
+
+
+def empty_database(app) -> None:
+    """PostgreSQL: drop every table (migrations included) so each test starts clean."""
+    if not app.config["SQLALCHEMY_DATABASE_URI"].startswith("postgresql"):
+        return
+    with app.app_context(), db.engine.begin() as conn:
+        conn.exec_driver_sql("DROP SCHEMA public CASCADE; CREATE SCHEMA public")
+
+
+def make_app(tmp_path, **config):
+    settings = {"TESTING": True, "WTF_CSRF_ENABLED": False, "SECRET_KEY": "test",
+                "RATELIMIT_ENABLED": False, "SQLALCHEMY_DATABASE_URI": database_uri(tmp_path)}
+    app = create_app(settings | config, instance_path=str(tmp_path / "instance"))
+    empty_database(app)
+    return app
 
 
 @pytest.fixture()
 def app(tmp_path):
-    app = create_app({"TESTING": True, "WTF_CSRF_ENABLED": False, "SECRET_KEY": "test",
-                      "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'test.sqlite3'}"},
-                     instance_path=str(tmp_path / "instance"))
+    app = make_app(tmp_path)
     with app.app_context():
         db.create_all()
     yield app

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -11,7 +12,7 @@ from sqlalchemy import event
 from sqlalchemy.engine import Engine
 
 from . import config
-from .extensions import csrf, db, migrate
+from .extensions import csrf, db, limiter, migrate
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -26,12 +27,19 @@ def create_app(test_config: Mapping[str, Any] | None = None,
     app.config.from_mapping(config.defaults(app.instance_path))
     if test_config:
         app.config.from_mapping(test_config)
+    if app.config["TICHU_PRODUCTION"] and app.config["SECRET_KEY"] in (
+            config.DEV_SECRET_KEY, "", None, "dev", "test"):
+        raise RuntimeError("Refusing to start in production with the development secret key: "
+                           "set SECRET_KEY or let instance/secret_key be created.")
 
     app.json.sort_keys = False  # type: ignore[attr-defined]  # keep API.md field order
+    logging.basicConfig(level=logging.INFO,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
 
     db.init_app(app)
     migrate.init_app(app, db, directory=str(ROOT / "migrations"))
     csrf.init_app(app)
+    limiter.init_app(app)
 
     from .views import register
     register(app)
@@ -49,6 +57,7 @@ def _security_headers(response: Response) -> Response:
     response.headers.setdefault("X-Content-Type-Options", "nosniff")
     response.headers.setdefault("Referrer-Policy", "same-origin")
     response.headers.setdefault("X-Frame-Options", "DENY")
+    response.headers.setdefault("Permissions-Policy", "camera=(), microphone=(), geolocation=()")
     return response
 
 

@@ -9,6 +9,11 @@ from pathlib import Path
 DEV_SECRET_KEY = "dev-only-not-secret"
 
 
+def production() -> bool:
+    """TICHU_ENV=production turns on secure cookies and refuses the development key."""
+    return os.environ.get("TICHU_ENV", "").lower() == "production"
+
+
 def secret_key(instance_path: str) -> str:
     """SECRET_KEY from the environment, else instance/secret_key (created once)."""
     if os.environ.get("SECRET_KEY"):
@@ -24,15 +29,36 @@ def secret_key(instance_path: str) -> str:
         return DEV_SECRET_KEY
 
 
+def database_url(instance_path: str) -> str:
+    """DATABASE_URL (PostgreSQL through psycopg 3, or SQLite), else SQLite in instance/."""
+    url = os.environ.get("DATABASE_URL", "").strip()
+    if not url:
+        return f"sqlite:///{Path(instance_path) / 'tichu.sqlite3'}"
+    for prefix in ("postgres://", "postgresql://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix):]
+    return url
+
+
 def defaults(instance_path: str) -> dict[str, object]:
-    sqlite_path = Path(instance_path) / "tichu.sqlite3"
+    secure = production()
     return {
         "SECRET_KEY": secret_key(instance_path),
-        "SQLALCHEMY_DATABASE_URI": os.environ.get("DATABASE_URL", f"sqlite:///{sqlite_path}"),
+        "SQLALCHEMY_DATABASE_URI": database_url(instance_path),
         "SQLALCHEMY_ENGINE_OPTIONS": {"pool_pre_ping": True},
         "MAX_CONTENT_LENGTH": 64 * 1024,  # no hand or question is anywhere near this
         "MAX_FORM_MEMORY_SIZE": 64 * 1024,
+        "MAX_FORM_PARTS": 200,
         "WTF_CSRF_TIME_LIMIT": None,  # a match lasts all evening; the session cookie bounds it
+        "WTF_CSRF_SSL_STRICT": secure,
         "SESSION_COOKIE_HTTPONLY": True,
         "SESSION_COOKIE_SAMESITE": "Lax",
+        "SESSION_COOKIE_SECURE": secure,
+        "PREFERRED_URL_SCHEME": "https" if secure else "http",
+        "TICHU_PRODUCTION": secure,
+        # Writes per client address; reads are never limited.
+        "WRITE_RATE_LIMIT": os.environ.get("WRITE_RATE_LIMIT", "120 per minute"),
+        "RATELIMIT_ENABLED": os.environ.get("RATELIMIT_ENABLED", "true").lower() != "false",
+        "RATELIMIT_STORAGE_URI": os.environ.get("RATELIMIT_STORAGE_URI", "memory://"),
+        "RATELIMIT_HEADERS_ENABLED": True,
     }

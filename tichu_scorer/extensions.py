@@ -1,5 +1,7 @@
 """Extensions, created unbound; `create_app` binds them."""
 
+from flask_limiter import Limiter
+from flask_limiter.util import get_remote_address
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
 from flask_wtf.csrf import CSRFProtect
@@ -22,3 +24,14 @@ class Base(DeclarativeBase):
 db = SQLAlchemy(model_class=Base)
 migrate = Migrate(render_as_batch=True)
 csrf = CSRFProtect()
+# Writes are limited per client address (see WRITE_RATE_LIMIT); nothing is limited by default.
+limiter = Limiter(key_func=get_remote_address, default_limits=[])
+
+
+def write_limit() -> str:
+    """The configured limit on writes (matches, hands) per client address."""
+    from flask import current_app
+    return str(current_app.config["WRITE_RATE_LIMIT"])
+
+
+limit_writes = limiter.limit(write_limit, methods=["POST"])

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from werkzeug.serving import make_server
 
-from tichu_scorer import create_app
+from tests.conftest import make_app
 from tichu_scorer.extensions import db
 
 CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.which(
@@ -23,9 +23,7 @@ ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 
 @pytest.fixture()
 def live_server(tmp_path):
-    app = create_app({"TESTING": True, "SECRET_KEY": "browser",
-                      "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'live.sqlite3'}"},
-                     instance_path=str(tmp_path))
+    app = make_app(tmp_path, WTF_CSRF_ENABLED=True, SECRET_KEY="browser")
     with app.app_context():
         db.create_all()
     server = make_server("127.0.0.1", 0, app, threaded=True)

@@ -8,7 +8,7 @@ from flask import Blueprint, flash, jsonify, redirect, render_template, url_for
 from werkzeug.wrappers import Response
 
 from .. import records
-from ..extensions import csrf, db
+from ..extensions import csrf, db, limit_writes
 from ..forms import hand_form_class, ranking_form_class
 from ..models import Match
 from ..scoring import Problem, seigneur
@@ -24,6 +24,7 @@ def _form(match: Match) -> Any:
 
 
 @bp.route("/matches/<int:match_id>/hands/new", methods=["GET", "POST"])
+@limit_writes
 def new(match_id: int) -> Response | tuple[str, int]:
     """Calls, out-order, card points and wish penalty on one screen."""
     match = db.get_or_404(Match, match_id)

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, redirect, render_template, request, url_for
+from flask import Blueprint, current_app, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
 from .. import records
-from ..extensions import db
+from ..extensions import db, limit_writes
 from ..forms import NewMatchForm
 from ..models import Match
 from ..scoring import PLAYERS, VARIANTS
@@ -22,6 +22,7 @@ def history() -> str:
 
 
 @bp.route("/matches/new", methods=["GET", "POST"])
+@limit_writes
 def new() -> str | Response | tuple[str, int]:
     """Players into seats, and how long the match lasts."""
     form = NewMatchForm()
@@ -48,8 +49,20 @@ def show(match_id: int) -> str:
 
 
 @bp.post("/matches/<int:match_id>/rematch")
+@limit_writes
 def rematch(match_id: int) -> Response:
     """Same players, same seats, same length."""
     match = db.get_or_404(Match, match_id)
     new_match = records.rematch(match)
     return redirect(url_for("matches.show", match_id=new_match.id), code=303)
+
+
+@bp.get("/healthz")
+def health() -> tuple[dict[str, str], int]:
+    """For load balancers and monitors: the app answers and the database responds."""
+    try:
+        db.session.execute(db.text("SELECT 1"))
+    except Exception:  # any database failure means unhealthy
+        current_app.logger.exception("Health check: the database did not answer")
+        return {"status": "error", "database": "unreachable"}, 503
+    return {"status": "ok", "database": "ok"}, 200
