@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 5000
 
-.PHONY: run test db bench clean
+.PHONY: run serve test db bench load clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -20,11 +20,18 @@ db: $(STAMP)
 run: db
 	$(BIN)/flask --app wsgi run --host $(HOST) --port $(PORT)
 
+# Production: gunicorn (set TICHU_ENV=production, SECRET_KEY and, for PostgreSQL, DATABASE_URL).
+serve: db
+	$(BIN)/gunicorn -c gunicorn.conf.py wsgi:app
+
 test: $(STAMP)
 	$(BIN)/python -m pytest
 
 bench: $(STAMP)
-	$(BIN)/python benchmarks/bench_scoring.py
+	$(BIN)/python benchmarks/bench_referee.py 10000
+
+load: $(STAMP)
+	$(BIN)/python benchmarks/load.py
 
 clean:
 	rm -rf $(VENV) *.egg-info

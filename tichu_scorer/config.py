@@ -6,7 +6,7 @@ import os
 import secrets
 from pathlib import Path
 
-DEV_SECRET_KEY = "dev-only-not-secret"
+DEV_SECRET_KEY = "dev-only-not-secret"  # nosec B105: a placeholder production refuses
 
 
 def production() -> bool:

@@ -29,7 +29,7 @@ class Kind(str, Enum):
     STRAIGHT = "straight"
     BOMB = "bomb"
     DOG = "dog"
-    PASS = "pass"
+    PASS = "pass"  # nosec B105: the name of a move, not a password
 
 
 # The rule that defines each kind, cited when a play does not match the table.

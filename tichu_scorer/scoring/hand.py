@@ -210,9 +210,10 @@ def score_hand(hand: HandInput, layout: Layout = NANKING) -> HandResult:
         a, b = hand.card_points
         if a is not None:
             card = (a, CARD_POINTS_TOTAL - a)
-        else:
-            assert b is not None  # hand_problems refused a hand with neither
+        elif b is not None:
             card = (CARD_POINTS_TOTAL - b, b)
+        else:  # hand_problems refuses a counted hand with neither
+            raise InvalidHand(card_point_problems(hand.card_points))
 
     first = out[0] if out else None
     results = []

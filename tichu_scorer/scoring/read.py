@@ -20,6 +20,8 @@ from typing import Any
 from .hand import Call, HandInput, Problem, hand_problems
 from .layouts import NANKING, Layout
 
+MAX_SEATS = 12  # the largest table of any game ([GS1])
+
 
 def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
@@ -41,6 +43,10 @@ def _read_out_order(data: Mapping[str, Any], problems: list[Problem]) -> tuple[i
     if not isinstance(raw, list):
         problems.append(Problem("out_order", "H7", "The out-order must be a list of seats."))
         return ()
+    if len(raw) > MAX_SEATS:
+        problems.append(Problem("out_order", "H7", f"The out-order lists {len(raw)} seats; "
+                                                   f"no game has more than {MAX_SEATS}."))
+        return ()
     seats: list[int] = []
     for item in raw:
         if not _is_int(item):
@@ -58,6 +64,10 @@ def _read_calls(data: Mapping[str, Any], problems: list[Problem]) -> dict[int, C
     if not isinstance(raw, Mapping):
         problems.append(Problem("calls", "P3",
                                 'Calls must map a seat to "tichu" or "grand".'))
+        return {}
+    if len(raw) > MAX_SEATS:
+        problems.append(Problem("calls", "P3", f"{len(raw)} calls: no game has more than "
+                                               f"{MAX_SEATS} players."))
         return {}
     calls: dict[int, Call] = {}
     for key, value in raw.items():

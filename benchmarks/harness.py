@@ -1,0 +1,123 @@
+"""Start the app under gunicorn on loopback and talk to it like a phone would (a session
+cookie, a CSRF token from the form). Used by the load script and the durability test."""
+
+from __future__ import annotations
+
+import http.client
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.parse
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+TOKEN = re.compile(rb'name="csrf_token" type="hidden" value="([^"]+)"')
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def start_gunicorn(env: dict[str, str], port: int, workers: int = 3,
+                   threads: int = 8) -> subprocess.Popen[bytes]:
+    """gunicorn with the project's config on 127.0.0.1:port; waits until /healthz answers."""
+    full = os.environ | env | {"BIND": f"127.0.0.1:{port}", "WEB_CONCURRENCY": str(workers),
+                               "THREADS": str(threads), "ACCESS_LOG": "/dev/null"}
+    proc = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py",
+                             "wsgi:app"], cwd=ROOT, env=full, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, start_new_session=True)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            status, _ = Session(f"http://127.0.0.1:{port}").get("/healthz")
+            if status == 200:
+                return proc
+        except OSError:
+            pass
+        if proc.poll() is not None:
+            raise RuntimeError("gunicorn exited while starting")
+        time.sleep(0.1)
+    kill(proc)
+    raise RuntimeError("gunicorn did not start within 30 s")
+
+
+def kill(proc: subprocess.Popen[bytes], sig: int = signal.SIGKILL) -> None:
+    """Kill gunicorn's whole process group (master and workers) at once."""
+    try:
+        os.killpg(proc.pid, sig)
+    except ProcessLookupError:
+        pass
+    proc.wait(timeout=10)
+
+
+class Session:
+    """One client: a kept-alive connection and the session cookie."""
+
+    def __init__(self, base: str, timeout: float = 10) -> None:
+        url = urllib.parse.urlsplit(base)
+        self.host, self.port = url.hostname or "127.0.0.1", url.port or 80
+        self.timeout = timeout
+        self.conn: http.client.HTTPConnection | None = None
+        self.cookie: str | None = None
+
+    def request(self, method: str, path: str, body: bytes | None = None,
+                content_type: str | None = None) -> tuple[int, bytes, dict[str, str]]:
+        headers = {"Connection": "keep-alive"}
+        if self.cookie:
+            headers["Cookie"] = self.cookie
+        if content_type:
+            headers["Content-Type"] = content_type
+        if self.conn is None:
+            self.conn = http.client.HTTPConnection(self.host, self.port, timeout=self.timeout)
+        try:
+            self.conn.request(method, path, body=body, headers=headers)
+            response = self.conn.getresponse()
+            data = response.read()
+        except (OSError, http.client.HTTPException):
+            self.conn.close()
+            self.conn = None
+            raise
+        cookie = response.getheader("Set-Cookie")
+        if cookie:
+            self.cookie = cookie.split(";", 1)[0]
+        return response.status, data, {k.lower(): v for k, v in response.getheaders()}
+
+    def get(self, path: str) -> tuple[int, bytes]:
+        status, data, _ = self.request("GET", path)
+        return status, data
+
+    def post_form(self, path: str, fields: dict[str, str]) -> tuple[int, bytes]:
+        body = urllib.parse.urlencode(fields).encode()
+        status, data, _ = self.request("POST", path, body,
+                                       "application/x-www-form-urlencoded")
+        return status, data
+
+    def post_json(self, path: str, payload: bytes) -> tuple[int, bytes]:
+        status, data, _ = self.request("POST", path, payload, "application/json")
+        return status, data
+
+    def token(self, path: str) -> str:
+        """The CSRF token of the form at `path` (fetching it sets the session cookie)."""
+        status, data = self.get(path)
+        found = TOKEN.search(data)
+        if status != 200 or not found:
+            raise RuntimeError(f"no form at {path} ({status})")
+        return found.group(1).decode()
+
+    def new_match(self, names: list[str]) -> str:
+        """Start a four-player match through the form; returns its path."""
+        token = self.token("/matches/new")
+        fields = {f"seat_{i}": n for i, n in enumerate(names)}
+        fields |= {"csrf_token": token, "variant": "nanking", "target": "1000"}
+        body = urllib.parse.urlencode(fields).encode()
+        status, _, headers = self.request("POST", "/matches/new", body,
+                                          "application/x-www-form-urlencoded")
+        if status != 303:
+            raise RuntimeError(f"could not start a match ({status})")
+        return urllib.parse.urlsplit(headers["location"]).path

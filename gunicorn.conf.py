@@ -1,0 +1,18 @@
+"""Production server settings: `gunicorn -c gunicorn.conf.py wsgi:app` (see README)."""
+
+import os
+
+bind = os.environ.get("BIND", "127.0.0.1:8000")
+# Threads serve the many small requests of a table well; the work per request is tiny.
+workers = int(os.environ.get("WEB_CONCURRENCY", "3"))
+worker_class = "gthread"
+threads = int(os.environ.get("THREADS", "8"))
+timeout = 30
+graceful_timeout = 20
+keepalive = 5
+max_requests = 5000  # recycle workers now and then
+max_requests_jitter = 500
+accesslog = os.environ.get("ACCESS_LOG", "-")
+errorlog = "-"
+loglevel = os.environ.get("LOG_LEVEL", "info")
+forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")

@@ -1,0 +1,49 @@
+"""The match page costs the same number of queries with 500 hands as with 10."""
+
+from sqlalchemy import event
+
+from tests.conftest import match_id, new_match
+from tichu_scorer import records
+from tichu_scorer.extensions import db
+from tichu_scorer.models import Match
+
+
+def add_hands(app, url, count):
+    with app.app_context():
+        match = db.session.get(Match, match_id(url))
+        for _ in range(count):  # level teams: the match never ends
+            hand, problems = records.add_hand(match, {"out_order": [1, 2],
+                                                      "card_points": [50, None]})
+            assert hand is not None, problems
+
+
+def queries_for(app, client, path):
+    statements = []
+    with app.app_context():
+        def count(conn, cursor, statement, *args):
+            statements.append(statement)
+        event.listen(db.engine, "before_cursor_execute", count)
+        try:
+            assert client.get(path).status_code == 200
+        finally:
+            event.remove(db.engine, "before_cursor_execute", count)
+    return statements
+
+
+def test_query_count_does_not_grow_with_hands(app, client):
+    small, large = new_match(client), new_match(client, ["E", "F", "G", "H"])
+    add_hands(app, small, 10)
+    add_hands(app, large, 500)
+    for page in ("", "/hands/new"):
+        few = queries_for(app, client, small + page)
+        many = queries_for(app, client, large + page)
+        assert len(many) == len(few) <= 6, many
+
+
+def test_history_query_count_is_constant(app, client):
+    for i in range(3):
+        new_match(client, [f"A{i}", f"B{i}", f"C{i}", f"D{i}"])
+    few = len(queries_for(app, client, "/"))
+    for i in range(3, 30):
+        new_match(client, [f"A{i}", f"B{i}", f"C{i}", f"D{i}"])
+    assert len(queries_for(app, client, "/")) == few <= 4
