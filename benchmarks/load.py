@@ -1,0 +1,150 @@
+"""Load: gunicorn on loopback, N concurrent clients for a fixed time, mixing match pages,
+hand submissions and referee checks. Prints throughput, latency percentiles and errors.
+
+    python benchmarks/load.py [--clients 50] [--seconds 60] [--think 0.0]
+
+Each client is a phone: its own session cookie and CSRF token, keep-alive connection, and
+an optional think time between requests. Uses SQLite in a temporary folder unless
+DATABASE_URL is set. The write rate limit is lifted for the run (every client shares the
+loopback address, where a real table has one address per phone).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from benchmarks.harness import Session, free_port, kill, start_gunicorn  # noqa: E402
+
+QUESTIONS = [
+    {"trick": [{"cards": ["DR"]}], "play": ["PH"]},
+    {"trick": [{"cards": ["4j"]}], "play": [], "hand": ["8s", "Kj", "2p", "9t"], "wish": "8"},
+    {"trick": [{"cards": ["3j", "4s", "5p", "6t", "7j"]}],
+     "play": ["4j", "5s", "PH", "7t", "8t"]},
+    {"play": ["3j", "3s", "3p", "3t", "PH"]},
+]
+
+
+def percentile(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * p))] if ordered else 0.0
+
+
+HANDS_PER_MATCH = 30  # then the table starts a new match, as real tables do
+
+
+def client(base: str, deadline: float, think: float, seed: int,
+           results: dict[str, list[float]], errors: dict[str, int],
+           lock: threading.Lock) -> None:
+    """One table: its own match, scored from one phone, checking a play now and then."""
+    rng = random.Random(seed)
+    session = Session(base)
+    match = session.new_match([f"T{seed}a", f"T{seed}b", f"T{seed}c", f"T{seed}d"])
+    token = session.token(f"{match}/hands/new")
+    saved = 0
+    while time.monotonic() < deadline:
+        if saved >= HANDS_PER_MATCH:
+            match = session.new_match([f"T{seed}a", f"T{seed}b", f"T{seed}c", f"T{seed}d"])
+            saved = 0
+        roll = rng.random()
+        started = time.perf_counter()
+        try:
+            if roll < 0.5:
+                kind = "match page"
+                status, _ = session.get(match)
+                ok = status == 200
+            elif roll < 0.75:
+                kind = "save hand"
+                fields = {"csrf_token": token, "place_1": "1", "place_2": "2",
+                          "card_a": "50"}  # level teams: the match never ends
+                status, _ = session.post_form(f"{match}/hands/new", fields)
+                ok = status == 303
+                saved += 1
+            else:
+                kind = "referee check"
+                body = json.dumps(rng.choice(QUESTIONS)).encode()
+                status, _ = session.post_json("/api/v1/referee/check", body)
+                ok = status == 200
+        except OSError:
+            ok, status = False, 0
+        elapsed = (time.perf_counter() - started) * 1000
+        with lock:
+            results.setdefault(kind, []).append(elapsed)
+            if not ok:
+                errors[kind] = errors.get(kind, 0) + 1
+                errors[f"status {status}"] = errors.get(f"status {status}", 0) + 1
+        if think:
+            time.sleep(rng.uniform(0, 2 * think))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--clients", type=int, default=50)
+    parser.add_argument("--seconds", type=float, default=60)
+    parser.add_argument("--think", type=float, default=0.0,
+                        help="mean pause between a client's requests, in seconds")
+    parser.add_argument("--workers", type=int, default=3)
+    parser.add_argument("--threads", type=int, default=8)
+    args = parser.parse_args()
+
+    folder = tempfile.mkdtemp(prefix="tichu-load-")
+    url = os.environ.get("DATABASE_URL") or f"sqlite:///{folder}/load.sqlite3"
+    env = {"DATABASE_URL": url, "SECRET_KEY": "load-test", "RATELIMIT_ENABLED": "false",
+           "LOG_LEVEL": "warning"}
+    os.environ.update(env)
+    from flask_migrate import upgrade
+
+    from tichu_scorer import create_app
+    app = create_app(instance_path=folder)
+    with app.app_context():
+        from tichu_scorer.extensions import db
+        if db.inspect(db.engine).get_table_names():
+            sys.exit("The load test needs an empty database (it adds hundreds of matches).")
+        upgrade()
+
+    port = free_port()
+    server = start_gunicorn(env, port, args.workers, args.threads)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        results: dict[str, list[float]] = {}
+        errors: dict[str, int] = {}
+        lock = threading.Lock()
+        deadline = time.monotonic() + args.seconds
+        threads = [threading.Thread(target=client, args=(base, deadline, args.think, i,
+                                                         results, errors, lock))
+                   for i in range(args.clients)]
+        started = time.monotonic()
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        wall = time.monotonic() - started
+    finally:
+        kill(server)
+
+    total = sum(len(v) for v in results.values())
+    print(f"{args.clients} clients, {args.seconds:.0f} s, think {args.think} s, gunicorn "
+          f"{args.workers} workers x {args.threads} threads, {url.split(':')[0]}")
+    failed = sum(v for k, v in errors.items() if not k.startswith("status"))
+    print(f"{total} requests in {wall:.1f} s: {total / wall:.0f} req/s, {failed} errors "
+          + str({k: v for k, v in errors.items() if k.startswith("status")} or ""))
+    print(f"{'request':<14} {'count':>7} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} {'errors':>7}")
+    for kind in ("match page", "save hand", "referee check"):
+        values = results.get(kind, [])
+        print(f"{kind:<14} {len(values):>7} {statistics.median(values) if values else 0:>8.1f} "
+              f"{percentile(values, 0.95):>8.1f} {percentile(values, 0.99):>8.1f} "
+              f"{errors.get(kind, 0):>7}")
+
+
+if __name__ == "__main__":
+    main()
