@@ -135,6 +135,13 @@ for _seat in range(MAX_SEATS):
             StringField(f"Player {_seat + 1}", validators=[Optional(), Length(max=NAME_MAX)]))
 
 
+def _seat(value: object) -> int | None:
+    """A seat from a select's value; blank (even whitespace, which Optional() lets through)
+    means none. The select's choices already refused anything else."""
+    text = value.strip() if isinstance(value, str) else ""
+    return int(text) if text.isascii() and text.isdigit() else None
+
+
 def _field_group(field: str) -> str:
     """The form group of an API field name (`calls.2` -> `call_2`)."""
     if field.startswith("calls."):
@@ -173,12 +180,12 @@ class HandFormBase(ProblemsMixin, FlaskForm):
 
     def to_api(self) -> dict[str, Any]:
         """The submitted hand in the API.md shape, for `scoring.read_hand`."""
-        out = [int(f.data) for f in self.place_fields() if f.data not in (None, "")]
+        out = [seat for f in self.place_fields() if (seat := _seat(f.data)) is not None]
         calls = {str(s): f.data for s, f in enumerate(self.call_fields()) if f.data}
         wish = self.wish_offender.data
         return {"out_order": out, "calls": calls,
                 "card_points": [self.card_a.data, self.card_b.data],
-                "wish_penalty": {"offender": int(wish)} if wish not in (None, "") else None}
+                "wish_penalty": {"offender": _seat(wish)} if _seat(wish) is not None else None}
 
     def validate(self, extra_validators: Any = None) -> bool:
         super().validate(extra_validators)
@@ -187,7 +194,7 @@ class HandFormBase(ProblemsMixin, FlaskForm):
         rules |= {"card_a": ("card_points", "P1"), "card_b": ("card_points", "P1"),
                   "wish_offender": ("wish", "P4")}
         self.shape_problems(rules)
-        places = [f.data not in (None, "") for f in self.place_fields()]
+        places = [_seat(f.data) is not None for f in self.place_fields()]
         if any(places[i + 1] and not places[i] for i in range(len(places) - 1)):
             self.add_problem("out_order", Problem("out_order", "H7",
                                                   "Fill the out-order from first place on, "
@@ -217,8 +224,8 @@ class RankingFormBase(ProblemsMixin, FlaskForm):
         return [self[f"place_{p}"] for p in range(1, self.seats + 1)]
 
     def to_api(self) -> dict[str, Any]:
-        return {"out_order": [int(f.data) for f in self.place_fields()
-                              if f.data not in (None, "")]}
+        return {"out_order": [seat for f in self.place_fields()
+                              if (seat := _seat(f.data)) is not None]}
 
     def validate(self, extra_validators: Any = None) -> bool:
         super().validate(extra_validators)

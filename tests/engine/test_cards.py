@@ -41,3 +41,9 @@ def test_wish_is_never_a_special_card(text):  # [S1]
 
 def test_show_sorts_lowest_first():  # [D3]
     assert show(parse_cards(["DR", "Aj", "2s", "MJ", "PH", "DOG"])) == "DOG MJ 2s Aj DR PH"
+
+
+@pytest.mark.parametrize("text", ["²j", "٣s", "²", "１０p"])
+def test_non_ascii_digits_are_not_ranks(text):
+    with pytest.raises(NotationError):
+        parse_card(text) if text[-1] in "jspt" else parse_rank(text)

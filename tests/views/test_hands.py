@@ -104,3 +104,9 @@ def test_malformed_form_bodies_never_500(client, app, url):
     assert r.status_code == 422
     with app.app_context():
         assert db.session.scalar(db.select(func.count()).select_from(Hand)) == 0
+
+
+@pytest.mark.parametrize("data", [{"place_1": "\r"}, {"place_1": " ", "card_a": "50"},
+                                  {"wish_offender": "\t", "place_1": "0"}])
+def test_whitespace_selects_count_as_blank(client, url, data):
+    assert client.post(url + "/hands/new", data=data).status_code == 422

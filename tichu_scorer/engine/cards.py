@@ -57,7 +57,7 @@ def parse_rank(text: object) -> int:
     t = text.strip().upper()
     if t in RANK_OF_TEXT:
         return RANK_OF_TEXT[t]
-    if t.isdigit() and 2 <= int(t) <= 10:
+    if t.isascii() and t.isdigit() and 2 <= int(t) <= 10:
         return int(t)
     raise NotationError(f"{text!r:.20} is not a rank: ranks are 2-10, J, Q, K, A")
 

@@ -31,8 +31,10 @@ def _seat(value: object) -> int | None:
     """A seat number from an int or a numeric string, else None."""
     if _is_int(value):
         return value  # type: ignore[return-value]
-    if isinstance(value, str) and value.strip().lstrip("-").isdigit() and len(value) < 6:
-        return int(value.strip())
+    text = value.strip() if isinstance(value, str) else ""
+    digits = text[1:] if text.startswith("-") else text
+    if digits.isascii() and digits.isdigit() and len(digits) < 6:  # not "²" or "٣"
+        return int(text)
     return None
 
 
