@@ -8,10 +8,11 @@ PORT ?= 5000
 
 .PHONY: run serve test db bench load clean
 
-$(STAMP): pyproject.toml
+# Direct dependencies are pinned in pyproject.toml, every transitive one in constraints.txt.
+$(STAMP): pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e ".[test]"
+	$(BIN)/pip install --quiet -c constraints.txt -e ".[test]"
 	touch $(STAMP)
 
 db: $(STAMP)
