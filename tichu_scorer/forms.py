@@ -178,6 +178,18 @@ class HandFormBase(ProblemsMixin, FlaskForm):
     def call_fields(self) -> list[Field]:
         return [self[f"call_{s}"] for s in range(self.seats)]
 
+    def fill(self, recorded: dict[str, Any]) -> None:
+        """Show a stored hand (the API.md shape) in the form, for editing."""
+        for place, seat in zip(self.place_fields(), recorded.get("out_order", []),
+                               strict=False):
+            place.data = str(seat)
+        for seat, f in enumerate(self.call_fields()):
+            f.data = (recorded.get("calls") or {}).get(str(seat), "")
+        points = recorded.get("card_points") or [None, None]
+        self.card_a.data, self.card_b.data = points[0], points[1]
+        wish = recorded.get("wish_penalty")
+        self.wish_offender.data = str(wish["offender"]) if wish else ""
+
     def to_api(self) -> dict[str, Any]:
         """The submitted hand in the API.md shape, for `scoring.read_hand`."""
         out = [seat for f in self.place_fields() if (seat := _seat(f.data)) is not None]
@@ -222,6 +234,11 @@ class RankingFormBase(ProblemsMixin, FlaskForm):
 
     def place_fields(self) -> list[Field]:
         return [self[f"place_{p}"] for p in range(1, self.seats + 1)]
+
+    def fill(self, recorded: dict[str, Any]) -> None:
+        for place, seat in zip(self.place_fields(), recorded.get("out_order", []),
+                               strict=False):
+            place.data = str(seat)
 
     def to_api(self) -> dict[str, Any]:
         return {"out_order": [seat for f in self.place_fields()

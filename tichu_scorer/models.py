@@ -51,8 +51,15 @@ class Match(db.Model):  # type: ignore[name-defined,misc]
     seats: Mapped[list[MatchSeat]] = relationship(
         back_populates="match", order_by="MatchSeat.seat", cascade="all, delete-orphan",
         lazy="selectin")
-    hands: Mapped[list[Hand]] = relationship(
+    all_hands: Mapped[list[Hand]] = relationship(
         back_populates="match", order_by="Hand.number", cascade="all, delete-orphan")
+    events: Mapped[list[HandEvent]] = relationship(
+        back_populates="match", order_by="HandEvent.id", cascade="all, delete-orphan")
+
+    @property
+    def hands(self) -> list[Hand]:
+        """The hands in play, in order (deleted hands stay in `all_hands` for the log)."""
+        return [h for h in self.all_hands if h.deleted_at is None]
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -87,7 +94,12 @@ class Hand(db.Model):  # type: ignore[name-defined,misc]
 
     id: Mapped[int] = mapped_column(primary_key=True)
     match_id: Mapped[int] = mapped_column(ForeignKey("match.id", ondelete="CASCADE"), index=True)
-    number: Mapped[int]  # 1-based position in the match
+    # Order of entry, never reused (a deleted hand keeps its number so it can come back);
+    # the unique constraint refuses a second phone saving "the same" next hand at once.
+    number: Mapped[int]
+    version: Mapped[int] = mapped_column(default=1)  # optimistic lock for edits
+    deleted_at: Mapped[datetime | None] = mapped_column(default=None)
+    client_id: Mapped[str | None] = mapped_column(String(64), default=None, unique=True)
     # What the table recorded.
     out_order: Mapped[list[int]] = mapped_column(JSON, default=list)
     calls: Mapped[dict[str, str]] = mapped_column(JSON, default=dict)  # seat -> tichu/grand
@@ -101,7 +113,15 @@ class Hand(db.Model):  # type: ignore[name-defined,misc]
     sweep: Mapped[bool] = mapped_column(default=False)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
-    match: Mapped[Match] = relationship(back_populates="hands")
+    match: Mapped[Match] = relationship(back_populates="all_hands")
+
+    def recorded(self) -> dict[str, Any]:
+        """What the table recorded, in the API.md shape (the input of scoring)."""
+        points = list(self.card_points_entered or [None, None])
+        return {"out_order": list(self.out_order), "calls": dict(self.calls),
+                "card_points": points,
+                "wish_penalty": None if self.wish_offender is None
+                else {"offender": self.wish_offender}}
 
     def as_api(self) -> dict[str, Any]:
         return {"number": self.number, "out_order": self.out_order, "calls": self.calls,
@@ -109,3 +129,19 @@ class Hand(db.Model):  # type: ignore[name-defined,misc]
                 "double_victory": self.sweep,
                 "wish_penalty": None if self.wish_offender is None
                 else {"offender": self.wish_offender}}
+
+
+class HandEvent(db.Model):  # type: ignore[name-defined,misc]
+    """The append-only log of a match: every hand added, edited, deleted, undone, restored."""
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    match_id: Mapped[int] = mapped_column(ForeignKey("match.id", ondelete="CASCADE"), index=True)
+    hand_id: Mapped[int | None] = mapped_column(ForeignKey("hand.id", ondelete="SET NULL"))
+    position: Mapped[int]  # the hand's number as shown when it happened
+    action: Mapped[str] = mapped_column(String(16))  # added/edited/deleted/undone/restored
+    summary: Mapped[str] = mapped_column(String(500), default="")
+    before: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
+    after: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
+    at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    match: Mapped[Match] = relationship(back_populates="events")

@@ -10,7 +10,7 @@ from sqlalchemy.exc import IntegrityError
 
 from . import scoring
 from .extensions import db
-from .models import Hand, Match, MatchSeat, Player, utcnow
+from .models import Hand, HandEvent, Match, MatchSeat, Player, utcnow
 from .scoring import Layout, Problem, seigneur
 
 TEAM_NAMES = ("A", "B")
@@ -27,20 +27,34 @@ def is_team_game(match: Match) -> bool:
     return match.variant in ("nanking", "tientsin")
 
 
-def shuffler_for(match: Match, number: int) -> int | None:
-    """Threechu: who shuffles (and plays the dummy) in hand `number` ([T3.1])."""
-    return scoring.threechu_shuffler(number) if match.variant == "threechu" else None
+def next_shuffler(match: Match) -> int | None:
+    """Threechu: who shuffles (and plays the dummy) in the next hand ([T3.1])."""
+    if match.variant != "threechu":
+        return None
+    return scoring.threechu_shuffler(len(match.hands) + 1)
 
 
-def layout_for(match: Match, number: int | None = None) -> Layout:
-    """The scoring layout of a match (for Threechu, of hand `number`), with its names."""
+def layout_for(match: Match, shuffler: int | None = None) -> Layout:
+    """The scoring layout of a match with its names; for Threechu, of the hand that
+    `shuffler` shuffles (by default the next hand)."""
     names = match.names
     if match.variant == "tientsin":
         return scoring.TIENTSIN.named(names)
     if match.variant == "threechu":
-        number = number or match.hand_count + 1
-        return scoring.threechu_hand(scoring.threechu_shuffler(number)).named(names)
+        if shuffler is None:
+            shuffler = next_shuffler(match) or 0
+        return scoring.threechu_hand(shuffler).named(names)
     return scoring.NANKING.named(names)
+
+
+def next_number(match: Match) -> int:
+    """The entry number of a new hand (numbers are never reused)."""
+    return max((h.number for h in match.all_hands), default=0) + 1
+
+
+def position(match: Match, hand: Hand) -> int:
+    """The hand's number as the match page shows it: its place among the hands in play."""
+    return next((i for i, h in enumerate(match.hands, start=1) if h is hand), 0)
 
 
 def player_named(name: str) -> Player:
@@ -89,16 +103,6 @@ def rematch(match: Match) -> Match:
     return create_match(names, match.target, match.variant, match.hand_limit, rematch_of=match)
 
 
-def read_hand(match: Match, data: Mapping[str, Any]) -> tuple[scoring.HandInput | None,
-                                                               list[Problem]]:
-    """The hand and every problem with it, including the match being over ([E1])."""
-    hand, problems = scoring.read_hand(data, layout_for(match))
-    if match.finished:
-        problems.insert(0, Problem("match", "E1",
-                                   "This match is over. Start a rematch to play on."))
-    return hand, problems
-
-
 @dataclass(frozen=True)
 class Preview:
     """A hand scored before saving: its scores, the totals after it, and the result."""
@@ -110,19 +114,22 @@ class Preview:
     finished: bool
 
 
-def score(match: Match, data: Mapping[str, Any]) -> tuple[Preview | None, list[Problem],
-                                                           dict[str, Any]]:
-    """Score the next hand of `match` from `data` without storing it; the row fields too."""
+def score(match: Match, data: Mapping[str, Any], editing: Hand | None = None) -> tuple[
+        Preview | None, list[Problem], dict[str, Any]]:
+    """Score the next hand of `match` (or a new version of `editing`) from `data` without
+    storing it: the preview, every problem, and the row's fields."""
     if match.variant == "seigneur":
-        return _score_seigneur(match, data)
-    hand_input, problems = read_hand(match, data)
+        return _score_seigneur(match, data, editing)
+    shuffler = editing.shuffler if editing is not None else next_shuffler(match)
+    layout = layout_for(match, shuffler)
+    hand_input, problems = scoring.read_hand(data, layout)
+    if match.finished and editing is None:
+        problems.insert(0, Problem("match", "E1",
+                                   "This match is over. Start a rematch to play on."))
     if problems or hand_input is None:
         return None, problems, {}
-    number = match.hand_count + 1
-    layout = layout_for(match, number)
     result = scoring.score_hand(hand_input, layout)
     row: dict[str, Any] = {
-        "number": number,
         "out_order": list(scoring.full_out_order(hand_input.out_order, layout)),
         "calls": {str(s): c.value for s, c in sorted(hand_input.calls.items())},
         "card_points_entered": list(hand_input.card_points),
@@ -130,17 +137,25 @@ def score(match: Match, data: Mapping[str, Any]) -> tuple[Preview | None, list[P
         "card_points": list(result.card_points),
         "team_scores": list(result.team_scores),
         "sweep": result.sweep,
-        "shuffler": shuffler_for(match, number),
+        "shuffler": shuffler,
+        "player_scores": ({str(s): n for s, n in result.player_scores(layout).items()}
+                          if match.variant == "threechu" else None),
     }
-    if match.variant == "threechu":
-        row["player_scores"] = {str(s): n for s, n in result.player_scores(layout).items()}
-    side_scores = _side_scores(match, row)
-    state = _state(match, [*(_side_scores(match, h) for h in match.hands), side_scores])
-    preview = Preview(side_scores, list(state.totals), result.sweep, state.winner, state.over)
-    return preview, [], row
+    return _preview(match, row, editing, result.sweep), [], row
 
 
-def _score_seigneur(match: Match, data: Mapping[str, Any]) -> tuple[
+def _preview(match: Match, row: dict[str, Any], editing: Hand | None,
+             sweep: bool) -> Preview:
+    """The totals and result with this row added (or put in place of `editing`)."""
+    mine = _side_scores(match, row)
+    sides = [mine if h is editing else _side_scores(match, h) for h in match.hands]
+    if editing is None:
+        sides.append(mine)
+    state = _state(match, sides)
+    return Preview(mine, list(state.totals), sweep, state.winner, state.over)
+
+
+def _score_seigneur(match: Match, data: Mapping[str, Any], editing: Hand | None) -> tuple[
         Preview | None, list[Problem], dict[str, Any]]:
     players = len(match.seats)
     order = data.get("out_order", [])
@@ -148,8 +163,8 @@ def _score_seigneur(match: Match, data: Mapping[str, Any]) -> tuple[
     if problems:
         return None, problems, {}
     ranking = list(seigneur.full_ranking(order, players))
-    row = {"number": match.hand_count + 1, "out_order": ranking, "calls": {},
-           "card_points_entered": [], "card_points": [], "team_scores": [], "sweep": False,
+    row = {"out_order": ranking, "calls": {}, "card_points_entered": [], "card_points": [],
+           "team_scores": [], "sweep": False, "wish_offender": None, "shuffler": None,
            "player_scores": {str(seat): place for place, seat in enumerate(ranking, start=1)}}
     return Preview([], [], False, None, False), [], row
 
@@ -170,15 +185,24 @@ def _state(match: Match, side_scores: Sequence[Sequence[int]]) -> scoring.MatchS
     return scoring.match_state(side_scores, match.target or scoring.DEFAULT_TARGET)
 
 
-def add_hand(match: Match, data: Mapping[str, Any]) -> tuple[Hand | None, list[Problem]]:
-    """Score and store one hand, then recompute the match; nothing is stored on a problem."""
+def add_hand(match: Match, data: Mapping[str, Any],
+             client_id: str | None = None) -> tuple[Hand | None, list[Problem]]:
+    """Score and store one hand, log it, and recompute the match; nothing is stored on a
+    problem. A `client_id` seen before returns the hand already stored (exactly once)."""
+    if client_id:
+        known = db.session.execute(db.select(Hand).filter_by(client_id=client_id)
+                                   ).scalar_one_or_none()
+        if known is not None and known.match_id == match.id:
+            return known, []
     preview, problems, row = score(match, data)
     if problems or preview is None:
         return None, problems
-    hand = Hand(**row)
+    hand = Hand(number=next_number(match), client_id=client_id or None, **row)
     try:
-        match.hands.append(hand)
-        _recompute(match)
+        match.all_hands.append(hand)
+        recompute(match)
+        db.session.flush()
+        log(match, hand, "added", "", None, hand.recorded())
         db.session.commit()
     except IntegrityError as exc:
         db.session.rollback()
@@ -189,7 +213,15 @@ def add_hand(match: Match, data: Mapping[str, Any]) -> tuple[Hand | None, list[P
     return hand, []
 
 
-def _recompute(match: Match) -> None:
+def log(match: Match, hand: Hand, action: str, summary: str,
+        before: dict[str, Any] | None, after: dict[str, Any] | None) -> None:
+    """Append to the match's log (never changed afterwards)."""
+    db.session.add(HandEvent(match_id=match.id, hand_id=hand.id,
+                             position=position(match, hand) or len(match.hands) + 1,
+                             action=action, summary=summary, before=before, after=after))
+
+
+def recompute(match: Match) -> None:
     """Totals, hand count and result from the hands ([E1], [E2], [T3.5])."""
     match.hand_count = len(match.hands)
     if match.variant == "seigneur":
@@ -216,6 +248,7 @@ class Side:
 
 @dataclass(frozen=True)
 class HandRow:
+    position: int
     hand: Hand
     running: tuple[int, ...]
     deltas: tuple[int, ...]
@@ -259,14 +292,15 @@ def match_page(match: Match) -> MatchPage:
         return _seigneur_page(match, names)
     state = _state(match, [_side_scores(match, h) for h in match.hands])
     rows = []
-    for hand, running in zip(match.hands, state.running, strict=True):
+    for number, (hand, running) in enumerate(zip(match.hands, state.running, strict=True),
+                                             start=1):
         first = hand.out_order[0] if hand.out_order else None
         notes = [(names[int(seat)], scoring.Call(call).label,
                   first == int(seat)) for seat, call in hand.calls.items()]
-        rows.append(HandRow(hand, running, tuple(_side_scores(match, hand)),
+        rows.append(HandRow(number, hand, running, tuple(_side_scores(match, hand)),
                             names[first] if first is not None else None, notes))
     if match.variant == "threechu":
-        shuffler = names[scoring.threechu_shuffler(match.hand_count + 1)]
+        shuffler = names[next_shuffler(match) or 0]
         ranking = sorted(sides, key=lambda s: -s.total)
         return MatchPage(match, sides, rows, shuffler, shuffler, ranking)
     shuffler = rows[-1].first_out if rows else None
@@ -276,8 +310,9 @@ def match_page(match: Match) -> MatchPage:
 def _seigneur_page(match: Match, names: tuple[str, ...]) -> MatchPage:
     players = len(names)
     rankings = [tuple(h.out_order) for h in match.hands]
-    rows = [HandRow(h, (), (), names[h.out_order[0]] if h.out_order else None, [],
-                    tuple(names[s] for s in h.out_order)) for h in match.hands]
+    rows = [HandRow(i, h, (), (), names[h.out_order[0]] if h.out_order else None, [],
+                    tuple(names[s] for s in h.out_order))
+            for i, h in enumerate(match.hands, start=1)]
     titles: list[tuple[str, str]] = []
     pushes: list[seigneur.Push] = []
     if rankings:

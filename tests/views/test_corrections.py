@@ -1,0 +1,119 @@
+"""Fix any mistake, lose nothing: edit, delete, undo, restore, and the append-only log."""
+
+import pytest
+
+from tests.conftest import hand_form, match_id, new_match
+from tichu_scorer import records
+from tichu_scorer.extensions import db
+from tichu_scorer.models import Hand, HandEvent, Match
+
+
+@pytest.fixture()
+def url(client):
+    url = new_match(client)
+    for data in (hand_form([0, 1], a=60), hand_form([1, 0], {"1": "tichu"}, a=40),
+                 hand_form([2, 3], a=55)):
+        assert client.post(url + "/hands/new", data=data).status_code == 303
+    return url
+
+
+def state(app, url):
+    with app.app_context():
+        m = db.session.get(Match, match_id(url))
+        return (m.totals, [h.team_scores for h in m.hands], m.finished_at is not None,
+                [(e.position, e.action, e.summary) for e in m.events])
+
+
+def test_edit_an_old_hand(client, app, url):
+    page = client.get(url + "/hands/1/edit").get_data(as_text=True)
+    assert "Edit hand 1" in page and 'value="60"' in page
+    r = client.post(url + "/hands/1/edit", data=hand_form([0, 1], a=65) | {"version": "1"})
+    assert r.status_code == 303
+    totals, hands, _, events = state(app, url)
+    assert hands[0] == [65, 35] and totals == [65 + 40 + 55, 35 + 160 + 45]
+    assert events[-1] == (1, "edited", "team A card points 60 → 65; team B card points 40 → 35")
+    log = client.get(url + "/log").get_data(as_text=True)
+    assert "hand 1 edited: team A card points 60 → 65" in log
+
+
+def test_edit_refusals_name_the_rule(client, app, url):
+    r = client.post(url + "/hands/2/edit", data=hand_form([1, 0], a=33) | {"version": "1"})
+    assert r.status_code == 422 and 'href="/rules#P1">P1</a>' in r.get_data(as_text=True)
+    assert state(app, url)[1][1] == [40, 160]
+
+
+def test_a_stale_edit_is_refused_not_overwritten(client, app, url):
+    assert client.post(url + "/hands/1/edit",
+                       data=hand_form([0, 1], a=70) | {"version": "1"}).status_code == 303
+    r = client.post(url + "/hands/1/edit", data=hand_form([0, 1], a=20) | {"version": "1"})
+    assert r.status_code == 409 and "Another phone changed this match" in r.get_data(
+        as_text=True)
+    assert state(app, url)[1][0] == [70, 30]
+
+
+def test_delete_and_restore(client, app, url):
+    assert client.post(url + "/hands/2/delete").status_code == 303
+    totals, hands, _, events = state(app, url)
+    assert totals == [115, 85] and len(hands) == 2 and events[-1][:2] == (2, "deleted")
+    page = client.get(url).get_data(as_text=True)
+    assert "Add hand 3" in page
+    log = client.get(url + "/log").get_data(as_text=True)
+    assert "hand 2 deleted" in log and "/hands/2/restore" in log
+    assert client.post(url + "/hands/2/restore").status_code == 303
+    totals, hands, _, events = state(app, url)
+    assert totals == [155, 245] and hands[1] == [40, 160] and events[-1][:2] == (2, "restored")
+
+
+def test_undo_last(client, app, url):
+    assert client.post(url + "/undo").status_code == 303
+    totals, hands, _, events = state(app, url)
+    assert len(hands) == 2 and events[-1][:2] == (3, "undone")
+    # the next hand takes the place of the undone one
+    assert client.post(url + "/hands/new", data=hand_form([0, 2])).status_code == 303
+    page = client.get(url).get_data(as_text=True)
+    assert "Add hand 4" in page
+
+
+def test_an_edit_that_changes_the_result_reopens_the_match(client, app):
+    url = new_match(client, target="500")
+    for _ in range(2):
+        client.post(url + "/hands/new", data=hand_form([0, 2], {"0": "tichu"}))
+    assert state(app, url)[2] is True  # 600 to 0: over
+    r = client.post(url + "/hands/2/edit", data=hand_form([1, 0], a=50) | {"version": "1"})
+    assert r.status_code == 303
+    totals, _, finished, _ = state(app, url)
+    assert totals == [300 + 50, 50] and finished is False
+    assert "Add hand 3" in client.get(url).get_data(as_text=True)
+
+
+def test_a_client_id_counts_once(client, app, url):
+    data = hand_form([0, 1], a=50) | {"client_id": "phone-1-hand-abc"}
+    assert client.post(url + "/hands/new", data=data).status_code == 303
+    assert client.post(url + "/hands/new", data=data).status_code == 303  # replayed
+    with app.app_context():
+        assert db.session.scalar(db.select(db.func.count()).select_from(Hand).filter_by(
+            client_id="phone-1-hand-abc")) == 1
+        assert len(db.session.get(Match, match_id(url)).hands) == 4
+
+
+def test_two_phones_saving_the_same_hand(client, app, url, monkeypatch):
+    # the second phone computed the same next number before the first one's save landed
+    monkeypatch.setattr(records, "next_number", lambda match: 3)
+    r = client.post(url + "/hands/new", data=hand_form([0, 1], a=50))
+    assert r.status_code == 409
+    assert "Another phone changed this match" in r.get_data(as_text=True)
+    assert len(state(app, url)[1]) == 3
+
+
+def test_log_is_append_only(client, app, url):
+    client.post(url + "/hands/1/edit", data=hand_form([0, 1], a=65) | {"version": "1"})
+    client.post(url + "/undo")
+    with app.app_context():
+        actions = [e.action for e in db.session.execute(
+            db.select(HandEvent).order_by(HandEvent.id)).scalars()]
+    assert actions == ["added", "added", "added", "edited", "undone"]
+
+
+def test_unknown_hand_is_404(client, url):
+    assert client.get(url + "/hands/99/edit").status_code == 404
+    assert client.post(url + "/hands/99/delete").status_code == 404
