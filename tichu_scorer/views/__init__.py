@@ -6,11 +6,12 @@ from flask import Flask
 
 
 def register(app: Flask) -> None:
-    from . import api, errors, hands, matches, pages, referee
+    from . import api, errors, hands, matches, pages, referee, stats
 
     app.register_blueprint(matches.bp)
     app.register_blueprint(hands.bp)
     app.register_blueprint(pages.bp)
     app.register_blueprint(referee.bp)
+    app.register_blueprint(stats.bp)
     app.register_blueprint(api.bp)
     errors.register(app)

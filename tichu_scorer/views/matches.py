@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, current_app, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
-from .. import records
+from .. import insights, records
 from ..extensions import db, limit_writes
 from ..forms import NewMatchForm
 from ..models import Match
@@ -44,7 +44,9 @@ def show(match_id: int) -> str:
     """Totals, hands, who shuffles next, the result."""
     match = db.get_or_404(Match, match_id)
     template = "matches/seigneur.html" if match.variant == "seigneur" else "matches/show.html"
-    return render_template(template, page=records.match_page(match),
+    page = records.match_page(match)
+    chart = insights.match_chart(page) if match.variant != "seigneur" else None
+    return render_template(template, page=page, chart=chart, sides=page.sides,
                            teams=records.TEAM_NAMES, labels=records.VARIANT_LABELS)
 
 

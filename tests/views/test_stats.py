@@ -1,0 +1,72 @@
+"""Statistics per player and partnership, and the per-match chart."""
+
+import re
+
+from tests.conftest import hand_form, new_match
+from tichu_scorer.chart import build
+from tichu_scorer.scoring.stats import HandFacts, MatchFacts, partnership_stats, player_stats
+
+
+def test_player_and_partnership_stats():
+    hands = (
+        HandFacts((0, 2), {0: "tichu"}, (300, 0, 300, 0), (0, 1, 0, 1), True),
+        HandFacts((1, 0), {1: "grand", 2: "tichu"}, (-50, 250, -50, 250), (0, 1, 0, 1), False),
+        HandFacts((3, 1), {}, (0, 200, 0, 200), (0, 1, 0, 1), True),
+    )
+    facts = [MatchFacts("nanking", ("Ann", "Bob", "Cy", "Dee"), hands, ("Bob", "Dee"), True)]
+    players = player_stats(facts)
+    assert (players["Ann"].tichu_called, players["Ann"].tichu_made) == (1, 1)
+    assert (players["Cy"].tichu_called, players["Cy"].tichu_made) == (1, 0)
+    assert (players["Bob"].grand_called, players["Bob"].grand_made, players["Bob"].won) == \
+        (1, 1, 1)
+    assert players["Ann"].first_out == 1 and players["Ann"].first_out_rate == 1 / 3
+    assert players["Dee"].double_victories == 1 and players["Ann"].double_victories == 1
+    assert players["Bob"].average_hand == (0 + 250 + 200) / 3
+    pairs = partnership_stats(facts)
+    assert pairs[("Bob", "Dee")].won == 1 and pairs[("Ann", "Cy")].won == 0
+    assert pairs[("Ann", "Cy")].tichu_called == 2 and pairs[("Ann", "Cy")].tichu_made == 1
+
+
+def test_stats_page(client):
+    url = new_match(client)
+    client.post(url + "/hands/new", data=hand_form([0, 2], {"0": "tichu", "1": "grand"}))
+    client.post(url + "/hands/new", data=hand_form([1, 0], a=30))
+    page = client.get("/stats").get_data(as_text=True)
+    assert "Ann" in page and "Ann &amp; Cy" in page and "Bob &amp; Dee" in page
+    ann = page[page.index("<h3>Ann</h3>"):page.index("</section>", page.index("<h3>Ann</h3>"))]
+    assert "1/1" in ann and "50%" in ann  # Tichu made once; first out in 1 of 2 hands
+    bob = page[page.index("<h3>Bob</h3>"):page.index("</section>", page.index("<h3>Bob</h3>"))]
+    assert "0/1" in bob  # Grand Tichu failed
+
+
+def test_empty_stats(client):
+    assert "Play a match" in client.get("/stats").get_data(as_text=True)
+
+
+def test_match_chart_marks_calls(client):
+    url = new_match(client)
+    client.post(url + "/hands/new", data=hand_form([0, 2], {"0": "tichu", "1": "grand"}))
+    client.post(url + "/hands/new", data=hand_form([1, 0], a=30))
+    page = client.get(url).get_data(as_text=True)
+    assert '<svg viewBox="0 0 340 200" role="img"' in page
+    assert page.count("<polyline") == 2
+    assert "hand 1: Ann&#39;s Tichu made" in page and "hand 1: Bob&#39;s Grand Tichu failed" in page
+    assert 'class="target"' in page or "1000" not in page
+
+
+def test_chart_geometry():
+    chart = build([(100, 0), (300, -100)], ["team-a", "team-b"], 1000, [[(0, "x", True)], []])
+    xs = [float(p.split(",")[0]) for p in chart.lines[0][1].split()]
+    assert xs == sorted(xs) and len(xs) == 3
+    ys = [float(p.split(",")[1]) for p in chart.lines[0][1].split()]
+    assert ys[2] < ys[1] < ys[0]  # rising score goes up the chart
+    assert chart.target_y is not None and chart.target_y < min(ys)
+    assert build([], [], None, []) is None
+
+
+def test_no_inline_style_in_svg(client):
+    url = new_match(client)
+    client.post(url + "/hands/new", data=hand_form([0, 2]))
+    page = client.get(url).get_data(as_text=True)
+    svg = page[page.index("<svg"):page.index("</svg>")]
+    assert not re.search(r"\sstyle=", svg)

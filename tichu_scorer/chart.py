@@ -1,0 +1,63 @@
+"""The score-progression chart of a match as plain geometry for an inline SVG (no chart
+framework, no script): one line per side, the target, and a marker per call."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+WIDTH, HEIGHT, PAD = 340, 200, 28
+
+
+@dataclass(frozen=True)
+class Marker:
+    x: float
+    y: float
+    made: bool
+    label: str  # for the tooltip and screen readers: "hand 3: Ann's Tichu made"
+
+
+@dataclass(frozen=True)
+class Chart:
+    lines: list[tuple[str, str]]  # (css class, "x,y x,y …")
+    markers: list[Marker]
+    target_y: float | None
+    zero_y: float
+    y_labels: list[tuple[float, int]]
+    x_labels: list[tuple[float, int]]
+    width: int = WIDTH
+    height: int = HEIGHT
+
+
+def build(running: Sequence[Sequence[int]], classes: Sequence[str], target: int | None,
+          calls: Sequence[Sequence[tuple[int, str, bool]]]) -> Chart | None:
+    """`running[h][side]` totals after hand h; `calls[h]` = (side, label, made) per call."""
+    if not running:
+        return None
+    values = [v for row in running for v in row] + [0]
+    if target:
+        values.append(target)
+    low, high = min(values), max(values)
+    span = max(high - low, 100)
+    hands = len(running)
+
+    def x(i: int) -> float:
+        return round(PAD + (WIDTH - 2 * PAD) * i / max(hands, 1), 1)
+
+    def y(v: float) -> float:
+        return round(HEIGHT - PAD - (HEIGHT - 2 * PAD) * (v - low) / span, 1)
+
+    lines = []
+    for side, css in enumerate(classes):
+        points = [f"{x(0)},{y(0)}"] + [f"{x(i + 1)},{y(row[side])}"
+                                       for i, row in enumerate(running)]
+        lines.append((css, " ".join(points)))
+    markers = [Marker(x(i + 1), y(running[i][side]), made, f"hand {i + 1}: {label}")
+               for i, hand_calls in enumerate(calls) for side, label, made in hand_calls]
+    step = 250 if span <= 1500 else 500
+    first = (low // step) * step
+    y_labels = [(y(v), v) for v in range(int(first), int(high) + step, step) if low <= v <= high]
+    every = max(1, hands // 6)
+    x_labels = [(x(i), i) for i in range(0, hands + 1, every)]
+    return Chart(lines, markers, y(target) if target and low <= target <= high else None,
+                 y(0), y_labels, x_labels)

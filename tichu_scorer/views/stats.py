@@ -1,0 +1,16 @@
+"""Statistics across all matches."""
+
+from __future__ import annotations
+
+from flask import Blueprint, render_template
+
+from .. import insights
+
+bp = Blueprint("stats", __name__)
+
+
+@bp.get("/stats")
+def index() -> str:
+    """Per player and per partnership: matches, wins, calls, first out, double victories."""
+    players, pairs = insights.all_stats()
+    return render_template("stats/index.html", players=players, pairs=pairs)
