@@ -60,7 +60,8 @@ def match_chart(page: records.MatchPage) -> chart.Chart | None:
         for seat, call in row.hand.calls.items():
             side = int(seat) % 2 if team_game else int(seat)
             made = bool(row.hand.out_order) and row.hand.out_order[0] == int(seat)
-            label = f"{names[int(seat)]}'s {scoring.Call(call).label} {'made' if made else 'failed'}"
+            outcome = "made" if made else "failed"
+            label = f"{names[int(seat)]}'s {scoring.Call(call).label} {outcome}"
             marks.append((side, label, made))
         calls.append(marks)
     classes = [side.css for side in page.sides]
