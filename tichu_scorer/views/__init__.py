@@ -6,12 +6,13 @@ from flask import Flask
 
 
 def register(app: Flask) -> None:
-    from . import api, errors, hands, matches, pages, referee, stats
+    from . import api, errors, hands, matches, pages, referee, stats, transfer
 
     app.register_blueprint(matches.bp)
     app.register_blueprint(hands.bp)
     app.register_blueprint(pages.bp)
     app.register_blueprint(referee.bp)
     app.register_blueprint(stats.bp)
+    app.register_blueprint(transfer.bp)
     app.register_blueprint(api.bp)
     errors.register(app)
