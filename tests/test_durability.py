@@ -92,7 +92,9 @@ def test_kill_mid_burst_loses_nothing_acknowledged(tmp_path):
     # the server comes back and serves the match
     server = start_gunicorn(env, port, workers=1, threads=2)
     try:
-        status, page = Session(base).get(match)
+        again = Session(base)
+        again.cookie = session.cookie  # the scorer's phone, after the restart
+        status, page = again.get(match)
         assert status == 200 and f"Add hand {len(numbers) + 1}".encode() in page
     finally:
         kill(server)

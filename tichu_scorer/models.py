@@ -7,6 +7,7 @@ and the scores derived from it by `tichu_scorer.scoring`, per team and per playe
 
 from __future__ import annotations
 
+import secrets
 from datetime import datetime, timezone
 from typing import Any
 
@@ -16,6 +17,11 @@ from sqlalchemy.orm import Mapped, mapped_column, relationship
 from .extensions import db
 
 NAME_MAX = 40
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L: read aloud at a table
+
+
+def new_code(length: int = 6) -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(length))
 
 
 def utcnow() -> datetime:
@@ -47,6 +53,12 @@ class Match(db.Model):  # type: ignore[name-defined,misc]
     totals: Mapped[list[int]] = mapped_column(JSON, default=list)
     hand_count: Mapped[int] = mapped_column(default=0)
     rematch_of_id: Mapped[int | None] = mapped_column(ForeignKey("match.id"), default=None)
+    # Sharing without accounts: the join code opens a read-only view; the scorer key (a
+    # secret link) lets another phone enter hands. `revision` counts changes, for live views.
+    code: Mapped[str] = mapped_column(String(8), unique=True, default=lambda: new_code())
+    scorer_key: Mapped[str] = mapped_column(String(32), unique=True,
+                                            default=lambda: secrets.token_urlsafe(16))
+    revision: Mapped[int] = mapped_column(default=0)
 
     seats: Mapped[list[MatchSeat]] = relationship(
         back_populates="match", order_by="MatchSeat.seat", cascade="all, delete-orphan",

@@ -224,6 +224,7 @@ def log(match: Match, hand: Hand, action: str, summary: str,
 def recompute(match: Match) -> None:
     """Totals, hand count and result from the hands ([E1], [E2], [T3.5])."""
     match.hand_count = len(match.hands)
+    match.revision = (match.revision or 0) + 1
     if match.variant == "seigneur":
         return
     state = _state(match, [_side_scores(match, h) for h in match.hands])

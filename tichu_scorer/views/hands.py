@@ -7,7 +7,7 @@ from typing import Any
 from flask import Blueprint, abort, flash, jsonify, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
-from .. import corrections, records
+from .. import access, corrections, records
 from ..extensions import csrf, db, limit_writes
 from ..forms import hand_form_class, ranking_form_class
 from ..models import Hand, Match
@@ -52,6 +52,7 @@ def _page(match: Match, form: Any, status: int, hand: Hand | None = None) -> tup
 def new(match_id: int) -> Response | tuple[str, int]:
     """Calls, out-order, card points and wish penalty on one screen."""
     match = db.get_or_404(Match, match_id)
+    access.require_scorer(match)
     form = _form(match)
     if not form.is_submitted():
         return _page(match, form, 200)
@@ -62,6 +63,7 @@ def new(match_id: int) -> Response | tuple[str, int]:
                                               request.form.get("client_id") or None)
         except records.Conflict:
             hand, problems, status = None, [CONFLICT], 409
+            form.conflict = True
         if hand is not None:
             flash(f"Hand {records.position(match, hand)} saved.")
             return redirect(url_for("matches.show", match_id=match.id), code=303)
@@ -74,6 +76,7 @@ def new(match_id: int) -> Response | tuple[str, int]:
 def edit(match_id: int, number: int) -> Response | tuple[str, int]:
     """Change what was recorded for an earlier hand."""
     match = db.get_or_404(Match, match_id)
+    access.require_scorer(match)
     hand = _hand(match, number)
     if hand.deleted_at is not None:
         abort(404)
@@ -87,6 +90,7 @@ def edit(match_id: int, number: int) -> Response | tuple[str, int]:
             problems = corrections.edit_hand(match, hand, form.to_api(), version)
         except records.Conflict:
             problems, status = [CONFLICT], 409
+            form.conflict = True
         if not problems:
             flash(f"Hand {records.position(match, hand)} updated.")
             return redirect(url_for("matches.show", match_id=match.id), code=303)
@@ -98,6 +102,7 @@ def edit(match_id: int, number: int) -> Response | tuple[str, int]:
 @limit_writes
 def delete(match_id: int, number: int) -> Response:
     match = db.get_or_404(Match, match_id)
+    access.require_scorer(match)
     hand = _hand(match, number)
     shown = records.position(match, hand)
     corrections.delete_hand(match, hand)
@@ -109,6 +114,7 @@ def delete(match_id: int, number: int) -> Response:
 @limit_writes
 def restore(match_id: int, number: int) -> Response:
     match = db.get_or_404(Match, match_id)
+    access.require_scorer(match)
     corrections.restore_hand(match, _hand(match, number))
     flash("Hand restored.")
     return redirect(url_for("matches.show", match_id=match.id), code=303)
@@ -119,6 +125,7 @@ def restore(match_id: int, number: int) -> Response:
 def undo(match_id: int) -> Response:
     """Undo the latest hand (it can be restored from the log)."""
     match = db.get_or_404(Match, match_id)
+    access.require_scorer(match)
     shown = len(match.hands)
     if corrections.undo_last(match) is not None:
         flash(f"Hand {shown} undone. It can be restored from the log.")
@@ -145,4 +152,4 @@ def log(match_id: int) -> str:
     match = db.get_or_404(Match, match_id)
     hands = {h.id: h for h in match.all_hands}
     return render_template("hands/log.html", match=match, events=list(reversed(match.events)),
-                           hands=hands)
+                           hands=hands, can_score=access.can_score(match))

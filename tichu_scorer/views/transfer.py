@@ -6,7 +6,7 @@ import json
 
 from flask import Blueprint, Response, flash, redirect, render_template, request, url_for
 
-from .. import records, transfer
+from .. import access, records, transfer
 from ..extensions import db, limit_writes
 from ..models import Match
 
@@ -49,6 +49,8 @@ def import_json() -> Response | tuple[str, int]:
         try:
             data = json.loads(upload.read().decode("utf-8"))
             created = transfer.import_json(data)
+            for match in created:
+                access.grant(match)
         except (UnicodeDecodeError, ValueError) as exc:
             error = str(exc) if isinstance(exc, transfer.ImportError_) else \
                 "The file is not a JSON export of Tichu Scorer."

@@ -1,0 +1,85 @@
+"""Sharing without accounts: join code, viewer and scorer links, the big-screen board."""
+
+import re
+
+import pytest
+
+from tests.conftest import hand_form, match_id, new_match
+from tichu_scorer.extensions import db
+from tichu_scorer.models import Match
+
+
+@pytest.fixture()
+def shared(app, client):
+    url = new_match(client)
+    client.post(url + "/hands/new", data=hand_form([0, 1], a=60))
+    with app.app_context():
+        m = db.session.get(Match, match_id(url))
+        return url, m.code, m.scorer_key
+
+
+def test_share_page_has_code_links_and_qr(client, shared):
+    url, code, key = shared
+    page = client.get(url + "/share").get_data(as_text=True)
+    assert f">{code}<" in page and f"/v/{code}" in page and f"/s/{key}" in page
+    assert page.count('<svg xmlns="http://www.w3.org/2000/svg"') == 2
+    assert re.fullmatch(r"[A-HJ-NP-Z2-9]{6}", code)
+
+
+def test_viewer_is_read_only_on_the_server(app, shared):
+    url, code, _key = shared
+    viewer = app.test_client()
+    page = viewer.get(f"/v/{code.lower()}").get_data(as_text=True)
+    assert "Viewing only" in page and "Add hand" not in page and "Undo" not in page
+    assert viewer.get(url).get_data(as_text=True).count("data-readonly") == 1
+    number = "/hands/1"
+    for path, data in [(url + "/hands/new", hand_form([0, 1], a=50)),
+                       (url + number + "/edit", hand_form([0, 1], a=55) | {"version": "1"}),
+                       (url + number + "/delete", {}), (url + number + "/restore", {}),
+                       (url + "/undo", {}), (url + "/rematch", {})]:
+        r = viewer.post(path, data=data)
+        assert r.status_code == 403, path
+        assert "can only view this match" in r.get_data(as_text=True)
+    assert viewer.get(url + "/hands/new").status_code == 403
+    assert viewer.get(url + "/share").status_code == 403
+    with app.app_context():
+        assert db.session.get(Match, match_id(url)).hand_count == 1
+
+
+def test_scorer_link_lets_a_second_phone_enter_hands(app, shared):
+    url, _code, key = shared
+    second = app.test_client()
+    r = second.get(f"/s/{key}")
+    assert r.status_code == 303 and r.headers["Location"].endswith(url)
+    assert second.post(url + "/hands/new", data=hand_form([1, 0], a=40)).status_code == 303
+    assert "Add hand 3" in second.get(url).get_data(as_text=True)
+    assert app.test_client().get("/s/not-a-key").status_code == 404
+
+
+def test_join_by_code(app, shared):
+    _url, code, _key = shared
+    phone = app.test_client()
+    assert phone.get("/join").status_code == 200
+    r = phone.get("/join", query_string={"code": f" {code[:3].lower()} {code[3:]} "})
+    assert r.status_code == 303 and r.headers["Location"].endswith(f"/v/{code}")
+    r = phone.get("/join", query_string={"code": "ZZZZZZ"})
+    assert r.status_code == 404 and "No match has the code ZZZZZZ" in r.get_data(as_text=True)
+
+
+def test_board_and_revision(client, shared):
+    url, _code, _key = shared
+    board = client.get(url + "/board").get_data(as_text=True)
+    assert 'data-revision-url="' in board and "board.js" in board and ">60<" in board
+    before = client.get(url + "/revision").get_json()
+    client.post(url + "/hands/new", data=hand_form([1, 0], a=40))
+    after = client.get(url + "/revision").get_json()
+    assert after["revision"] > before["revision"] and after["hands"] == 2
+
+
+def test_conflict_offers_a_reload(client, shared, monkeypatch):
+    from tichu_scorer import records
+    url, _code, _key = shared
+    monkeypatch.setattr(records, "next_number", lambda match: 1)
+    r = client.post(url + "/hands/new", data=hand_form([0, 1], a=50))
+    assert r.status_code == 409
+    assert f'href="{url}">Reload the match</a>' in r.get_data(as_text=True)
