@@ -83,3 +83,27 @@ def test_conflict_offers_a_reload(client, shared, monkeypatch):
     r = client.post(url + "/hands/new", data=hand_form([0, 1], a=50))
     assert r.status_code == 409
     assert f'href="{url}">Reload the match</a>' in r.get_data(as_text=True)
+
+
+def test_installable_web_app(client):
+    manifest = client.get("/manifest.webmanifest")
+    assert manifest.status_code == 200 and manifest.mimetype == "application/manifest+json"
+    data = manifest.get_json(force=True)
+    assert data["display"] == "standalone" and {i["sizes"] for i in data["icons"]} >= {
+        "192x192", "512x512"}
+    for icon in data["icons"]:
+        assert client.get(icon["src"]).status_code == 200
+    sw = client.get("/sw.js")
+    assert sw.status_code == 200 and sw.mimetype == "text/javascript"
+    assert "no-cache" in sw.headers["Cache-Control"]
+    assert client.get("/offline").status_code == 200
+    page = client.get("/").get_data(as_text=True)
+    assert 'rel="manifest"' in page and "offline.js" in page
+
+
+def test_fresh_csrf_token_for_replays(app):
+    app.config["WTF_CSRF_ENABLED"] = True
+    client = app.test_client()
+    token = client.get("/csrf-token").get_json()["csrf_token"]
+    data = {f"seat_{i}": n for i, n in enumerate(["A", "B", "C", "D"])} | {"csrf_token": token}
+    assert client.post("/matches/new", data=data).status_code == 303

@@ -1,0 +1,50 @@
+"""Offline at the table: hands saved without network wait on the phone and are sent once."""
+
+from __future__ import annotations
+
+from tests.browser.conftest import shot
+
+
+def test_offline_hands_wait_and_sync_once(live_server, phone):
+    page = phone
+    context = page.context
+    page.goto(live_server + "/matches/new")
+    for seat, name in enumerate(["Ann", "Bob", "Cy", "Dee"]):
+        page.fill(f"#seat_{seat}", name)
+    page.tap("button:has-text('Start match')")
+    page.wait_for_selector("text=Add hand 1")
+    match_url = page.url
+    # visit the hand form once online, and let the service worker take control
+    page.tap("text=Add hand 1")
+    page.wait_for_selector(".out-buttons:not([hidden])")
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    page.goto(match_url)
+    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    page.tap("text=Add hand 1")
+    page.wait_for_selector(".out-buttons:not([hidden])")
+
+    context.set_offline(True)
+    for first, second, points in ((0, 1, "75"), (1, 0, "25")):
+        page.goto(match_url + "/hands/new")  # served from the phone's cache
+        page.wait_for_selector(".out-buttons:not([hidden])")
+        page.tap(f".out-btn[data-seat='{first}']")
+        page.tap(f".out-btn[data-seat='{second}']")
+        page.tap(f".quick button[data-set='{points}']")
+        page.tap("button[type=submit]")
+        page.wait_for_url(match_url)
+    page.wait_for_selector("#outbox:has-text('2 hands waiting')")
+    page.reload()  # a reload while offline loses nothing
+    page.wait_for_selector("#outbox:has-text('2 hands waiting')")
+    shot(page, "offline-waiting")
+
+    context.set_offline(False)
+    page.wait_for_selector("text=Add hand 3", timeout=15000)
+    page.wait_for_selector("#outbox", state="hidden")
+    totals = [int(t) for t in page.locator("[data-total]").all_text_contents()]
+    assert totals == [75 + 25, 25 + 75]
+    assert page.locator("table.hands tbody tr").count() == 2
+    # flushing again sends nothing twice
+    page.evaluate("window.tichuOutbox.flush()")
+    page.reload()
+    assert page.locator("table.hands tbody tr").count() == 2
+    shot(page, "offline-synced")
