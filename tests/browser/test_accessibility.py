@@ -1,0 +1,101 @@
+"""WCAG 2.1 AA: an automated axe check finds no violation on any page; text at 200% still
+fits. axe-core is vendored in tests/vendor (the pages' CSP is bypassed only to inject it)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.browser.conftest import PHONE
+
+AXE = (Path(__file__).resolve().parents[1] / "vendor" / "axe-core" / "axe.min.js").read_text()
+TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
+
+
+@pytest.fixture(params=["light", "dark"])
+def a11y_page(browser, request):
+    context = browser.new_context(**PHONE, bypass_csp=True, color_scheme=request.param)
+    page = context.new_page()
+    yield page
+    context.close()
+
+
+def violations(page) -> list[dict]:
+    page.evaluate(AXE)
+    result = page.evaluate("tags => axe.run(document, {runOnly: {type: 'tag', values: tags}})",
+                           TAGS)
+    return [{"id": v["id"], "help": v["help"],
+             "nodes": [n["target"] for n in v["nodes"]][:3]} for v in result["violations"]]
+
+
+def build_site(page, base) -> dict[str, str]:
+    """A match of every kind with a few hands, and the paths of every page."""
+    paths = {"history (empty)": "/"}
+
+    def start(variant, names, **extra):
+        page.goto(f"{base}/matches/new?variant={variant}")
+        for seat, name in enumerate(names):
+            page.fill(f"#seat_{seat}", name)
+        page.tap("button:has-text('Start match')")
+        page.wait_for_selector("text=Add hand 1")
+        return page.url.replace(base, "")
+
+    four = start("nanking", ["Ann", "Bob", "Cy", "Dee"])
+    page.goto(base + four + "/hands/new")
+    page.tap("label[for='call_0-1']")
+    page.tap(".out-btn[data-seat='0']")
+    page.tap(".out-btn[data-seat='1']")
+    page.tap(".quick button[data-set='75']")
+    page.tap("button[type=submit]")
+    page.wait_for_selector("text=Hand 1 saved.")
+    three = start("threechu", ["Tom", "Uma", "Vic"])
+    six = start("tientsin", ["A1", "B1", "A2", "B2", "A3", "B3"])
+    lords = start("seigneur", ["P1", "P2", "P3", "P4", "P5"])
+    page.goto(base + lords + "/hands/new")
+    for seat in (4, 3, 2, 1):
+        page.tap(f".out-btn[data-seat='{seat}']")
+    page.tap("button[type=submit]")
+    page.wait_for_selector("text=Hand 1 saved.")
+    code = page.evaluate("fetch(location.pathname + '/share').then(r => r.text())")
+    join_code = code.split('class="join-code" aria-label="Join code">')[1][:6]
+    paths |= {
+        "history": "/", "new match": "/matches/new", "new threechu": "/matches/new?variant=threechu",
+        "new seigneur": "/matches/new?variant=seigneur", "match": four,
+        "hand entry": four + "/hands/new", "edit hand": four + "/hands/1/edit",
+        "log": four + "/log", "share": four + "/share", "board": four + "/board",
+        "threechu match": three, "threechu hand": three + "/hands/new",
+        "tientsin hand": six + "/hands/new", "seigneur match": lords,
+        "seigneur hand": lords + "/hands/new", "viewer": f"/v/{join_code}",
+        "referee": "/referee",
+        "referee verdict": "/referee?trick=4j&play=&hand=8s+Kj&wish=8",
+        "referee error": "/referee?play=5x", "rules": "/rules", "stats": "/stats",
+        "join": "/join", "join error": "/join?code=ZZZZZZ", "offline": "/offline",
+        "not found": "/matches/999",
+    }
+    return paths
+
+
+def test_no_axe_violations_on_any_page(live_server, a11y_page):
+    page = a11y_page
+    page.goto(live_server + "/")
+    found = {"history (empty)": violations(page)}
+    for name, path in build_site(page, live_server).items():
+        page.goto(live_server + path)
+        page.wait_for_load_state("networkidle")
+        found[name] = violations(page)
+    bad = {name: v for name, v in found.items() if v}
+    assert not bad, json.dumps(bad, indent=1)
+    assert len(found) >= 25
+
+
+@pytest.mark.parametrize("path", ["/", "/matches/new", "/referee"])
+def test_text_at_200_percent_still_fits(live_server, browser, path):
+    context = browser.new_context(viewport={"width": 720, "height": 1280}, bypass_csp=True)
+    page = context.new_page()
+    page.goto(live_server + path)
+    page.add_style_tag(content="html { font-size: 200% !important; }")
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+    assert page.is_visible("main h1")
+    context.close()
