@@ -61,7 +61,8 @@ def build_site(page, base) -> dict[str, str]:
     code = page.evaluate("fetch(location.pathname + '/share').then(r => r.text())")
     join_code = code.split('class="join-code" aria-label="Join code">')[1][:6]
     paths |= {
-        "history": "/", "new match": "/matches/new", "new threechu": "/matches/new?variant=threechu",
+        "history": "/", "new match": "/matches/new",
+        "new threechu": "/matches/new?variant=threechu",
         "new seigneur": "/matches/new?variant=seigneur", "match": four,
         "hand entry": four + "/hands/new", "edit hand": four + "/hands/1/edit",
         "log": four + "/log", "share": four + "/share", "board": four + "/board",
