@@ -12,7 +12,8 @@ from sqlalchemy import event
 from sqlalchemy.engine import Engine
 
 from . import config
-from .extensions import csrf, db, limiter, migrate
+from .extensions import babel, csrf, db, limiter, migrate
+from .i18n import LANGUAGES, select_locale
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -40,6 +41,16 @@ def create_app(test_config: Mapping[str, Any] | None = None,
     migrate.init_app(app, db, directory=str(ROOT / "migrations"))
     csrf.init_app(app)
     limiter.init_app(app)
+    app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES",
+                          str(Path(__file__).resolve().parent / "translations"))
+    babel.init_app(app, locale_selector=select_locale)
+    from flask_babel import get_locale, gettext
+
+    app.jinja_env.globals.update(LANGUAGES=LANGUAGES, get_locale=get_locale)
+    app.jinja_env.filters["translate"] = gettext
+
+    from .scoring.i18n import set_translator
+    set_translator(gettext)
 
     from .views import register
     register(app)

@@ -4,6 +4,7 @@ opened its scorer link. Everyone else sees it read-only (enforced here, on the s
 from __future__ import annotations
 
 from flask import abort, session
+from flask_babel import gettext
 
 from .models import Match
 
@@ -24,5 +25,5 @@ def can_score(match: Match) -> bool:
 def require_scorer(match: Match) -> None:
     """403 for a viewer: the change is refused whatever the page showed."""
     if not can_score(match):
-        abort(403, "This phone can only view this match. Ask the scorer for the scorer link "
-                   "(Share on the match page) to enter hands.")
+        abort(403, gettext("This phone can only view this match. Ask the scorer for the scorer "
+                           "link (Share on the match page) to enter hands."))

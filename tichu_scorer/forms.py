@@ -7,6 +7,8 @@ from collections import defaultdict
 from functools import cache
 from typing import Any
 
+from flask_babel import gettext
+from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import (
     BooleanField,
@@ -22,11 +24,12 @@ from wtforms.validators import Length, NumberRange, Optional
 
 from .models import NAME_MAX
 from .scoring import DEFAULT_TARGET, PLAYERS, Problem, hands_problem, target_problem
+from .scoring.i18n import N_
 
-TARGET_CHOICES = [SelectChoice("1000"), SelectChoice("500"), SelectChoice("custom", "Custom")]
-CALL_CHOICES = [SelectChoice("", "No call"), SelectChoice("tichu", "Tichu"),
-                SelectChoice("grand", "Grand Tichu")]
-NOBODY = SelectChoice("", "Nobody")
+TARGET_CHOICES = [SelectChoice("1000"), SelectChoice("500"), SelectChoice("custom", N_("Custom"))]
+CALL_CHOICES = [SelectChoice("", N_("No call")), SelectChoice("tichu", N_("Tichu")),
+                SelectChoice("grand", N_("Grand Tichu"))]
+NOBODY = SelectChoice("", _l("Nobody"))
 NO_SEAT = SelectChoice("", "—")
 
 
@@ -49,7 +52,8 @@ class ProblemsMixin:
 
 VARIANT_CHOICES = [SelectChoice("nanking", "4 players"), SelectChoice("threechu", "3 + dummy"),
                    SelectChoice("tientsin", "6 players"), SelectChoice("seigneur", "5–12")]
-LENGTH_CHOICES = [SelectChoice("hands", "A number of hands"), SelectChoice("target", "To a target")]
+LENGTH_CHOICES = [SelectChoice("hands", N_("A number of hands")),
+                  SelectChoice("target", N_("To a target"))]
 MAX_SEATS = 12
 
 
@@ -108,14 +112,14 @@ class NewMatchForm(ProblemsMixin, FlaskForm):
         rule = {"threechu": "T3.1", "tientsin": "T6.1", "seigneur": "GS1"}.get(
             self.variant.data or "", "H1")
         if not fewest <= len(names) <= most:
-            need = str(fewest) if fewest == most else f"{fewest} to {most}"
-            self.add_problem("players", Problem("players", rule,
-                                                f"This game needs {need} players; "
-                                                f"{len(names)} names were given."))
+            need = str(fewest) if fewest == most else f"{fewest}–{most}"
+            self.add_problem("players", Problem("players", rule, gettext(
+                "This game needs %(need)s players; %(given)s names were given.", need=need,
+                given=len(names))))
         keys = [n.casefold() for n in names]
         if len(set(keys)) < len(keys):
             self.add_problem("players", Problem("players", "H1",
-                                                "Each seat needs a different player."))
+                                                gettext("Each seat needs a different player.")))
         if self.variant.data == "threechu" and self.length.data != "target":
             why = hands_problem(self.hands.data)
             if why:
@@ -123,7 +127,7 @@ class NewMatchForm(ProblemsMixin, FlaskForm):
         elif self.variant.data != "seigneur":
             if self.target.data == "custom" and self.custom_target.data is None:
                 self.add_problem("target", Problem("custom_target", "E1",
-                                                   "Enter the custom target score."))
+                                                   gettext("Enter the custom target score.")))
             else:
                 why = target_problem(self.target_value)
                 if why:
@@ -209,9 +213,8 @@ class HandFormBase(ProblemsMixin, FlaskForm):
         self.shape_problems(rules)
         places = [_seat(f.data) is not None for f in self.place_fields()]
         if any(places[i + 1] and not places[i] for i in range(len(places) - 1)):
-            self.add_problem("out_order", Problem("out_order", "H7",
-                                                  "Fill the out-order from first place on, "
-                                                  "without gaps."))
+            self.add_problem("out_order", Problem("out_order", "H7", gettext(
+                "Fill the out-order from first place on, without gaps.")))
         return not any(self.problems.values())
 
     def attach(self, problems: list[Problem]) -> None:
@@ -278,7 +281,7 @@ def hand_form_class(seats: int) -> type[HandFormBase]:
     return type(f"HandForm{seats}", (HandFormBase,), attrs)
 
 
-WISH_CHOICES = [SelectChoice("", "No wish")] + [
+WISH_CHOICES = [SelectChoice("", _l("No wish"))] + [
     SelectChoice(r, r) for r in ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")]
 
 
@@ -296,10 +299,10 @@ class RefereeForm(FlaskForm):
                        validators=[Optional(), Length(max=400)])
     wish = SelectField("Mah Jong wish in force", choices=WISH_CHOICES, default="")
     variant = SelectField("Game", default="nanking", choices=[
-        SelectChoice("nanking", "Tichu (4, 3 or 6 players)"),
-        SelectChoice("seigneur", "Grand Seigneur")])
+        SelectChoice("nanking", _l("Tichu (4, 3 or 6 players)")),
+        SelectChoice("seigneur", _l("Grand Seigneur"))])
     decks = SelectField("Decks (Grand Seigneur)", default="2", choices=[
-        SelectChoice("2", "Two decks (7–12 players)"), SelectChoice("1", "One deck (5–6)")])
+        SelectChoice("2", _l("Two decks (7–12 players)")), SelectChoice("1", _l("One deck (5–6)"))])
     out_of_turn = BooleanField("Played out of turn")
     strict_wish = BooleanField("House rule: the wish beats a bomb (W5 strict)")
     dummy = BooleanField("Played from the dummy hand (Threechu)")

@@ -12,10 +12,11 @@ from . import scoring
 from .extensions import db
 from .models import Hand, HandEvent, Match, MatchSeat, Player, utcnow
 from .scoring import Layout, Problem, seigneur
+from .scoring.i18n import N_, _
 
 TEAM_NAMES = ("A", "B")
-VARIANT_LABELS = {"nanking": "Four players", "threechu": "Threechu: three and a dummy",
-                  "tientsin": "Tientsin: six players", "seigneur": "Grand Seigneur: 5–12"}
+VARIANT_LABELS = {"nanking": N_("Four players"), "threechu": N_("Threechu: three and a dummy"),
+                  "tientsin": N_("Tientsin: six players"), "seigneur": N_("Grand Seigneur: 5–12")}
 DEFAULT_THREECHU_HANDS = 9
 
 
@@ -125,7 +126,7 @@ def score(match: Match, data: Mapping[str, Any], editing: Hand | None = None) ->
     hand_input, problems = scoring.read_hand(data, layout)
     if match.finished and editing is None:
         problems.insert(0, Problem("match", "E1",
-                                   "This match is over. Start a rematch to play on."))
+                                   _("This match is over. Start a rematch to play on.")))
     if problems or hand_input is None:
         return None, problems, {}
     result = scoring.score_hand(hand_input, layout)

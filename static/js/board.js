@@ -10,9 +10,9 @@
       const r = await fetch(url, { cache: "no-store" });
       const data = await r.json();
       if (String(data.revision) !== String(seen)) { window.location.reload(); return; }
-      status.textContent = "Updates by itself · checked " + new Date().toLocaleTimeString();
+      status.textContent = status.dataset.checked.replace("{time}", new Date().toLocaleTimeString());
     } catch (err) {
-      status.textContent = "Waiting for the network…";
+      status.textContent = status.dataset.offline;
     }
     setTimeout(poll, 3000);
   }

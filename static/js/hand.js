@@ -14,8 +14,9 @@
   const teams = JSON.parse(form.dataset.teams || "[0, 1, 0, 1]");
   const teamSize = Number(form.dataset.teamSize || 2);
   const sideLabels = JSON.parse(form.dataset.sides || "[]");
+  const sideCss = JSON.parse(form.dataset.sideCss || "[]");
   const rulesUrl = form.dataset.rulesUrl;
-  const ordinal = ["1st", "2nd", "3rd", "4th", "5th", "6th"];
+  const ordinal = JSON.parse(form.dataset.places || '["1st","2nd","3rd","4th","5th","6th"]');
   const teamOf = (seat) => teams[seat];
   let order = selects.map((s) => s.value).filter((v) => v !== "").map(Number);
   let active = 0; // the team the quick buttons set
@@ -38,7 +39,7 @@
     const first = order.slice(0, teamSize);
     const sweep = first.length === teamSize && first.every((s) => teamOf(s) === teamOf(first[0]));
     sweepNote.hidden = !sweep;
-    sweepNote.textContent = sweep ? "Team " + "AB"[teamOf(first[0])] + ": " + form.dataset.sweep : "";
+    sweepNote.textContent = sweep ? form.dataset.teamWord + " " + "AB"[teamOf(first[0])] + ": " + form.dataset.sweep : "";
     cardFieldset.classList.toggle("faded", sweep);
   }
 
@@ -136,14 +137,15 @@
     res.scores.forEach((score, i) => {
       const span = document.createElement("span");
       const label = sideLabels[i] || "";
-      span.className = label.startsWith("Team ") ? "team-" + label.slice(-1).toLowerCase() : "player";
-      span.textContent = (label.startsWith("Team ") ? label.slice(-1) : label) + " " + sign(score) + " → " + res.totals[i];
+      const team = (sideCss[i] || "").startsWith("team-");
+      span.className = team ? sideCss[i] : "player";
+      span.textContent = (team ? sideCss[i].slice(-1).toUpperCase() : label) + " " + sign(score) + " → " + res.totals[i];
       preview.appendChild(span);
     });
     if (res.finished) {
       const end = document.createElement("strong");
-      end.textContent = res.winner === null ? "Match over: tied at the top"
-        : (sideLabels[res.winner] || "") + " wins";
+      end.textContent = res.winner === null ? form.dataset.tied
+        : form.dataset.wins.replace("{who}", sideLabels[res.winner] || "");
       preview.appendChild(end);
     }
   }
@@ -158,7 +160,7 @@
     const mine = ++seq;
     const b = body();
     if (!b.out_order.length && !b.wish_penalty) {
-      preview.textContent = "Tap who went out first.";
+      preview.textContent = form.dataset.noOrder;
       return;
     }
     try {
@@ -168,9 +170,9 @@
       const res = await r.json();
       if (mine !== seq) return;
       if (r.ok) { showProblems([]); showScore(res); }
-      else { showProblems(res.errors || []); preview.textContent = "Fix the marked fields to see the score."; }
+      else { showProblems(res.errors || []); preview.textContent = form.dataset.fix; }
     } catch (err) {
-      if (mine === seq) preview.textContent = "Preview unavailable offline; saving still checks everything.";
+      if (mine === seq) preview.textContent = form.dataset.offlinePreview;
     }
   }
 

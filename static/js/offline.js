@@ -37,8 +37,11 @@
     if (!box) return items;
     const refused = items.filter((i) => i.error);
     box.hidden = items.length === 0;
-    box.textContent = items.length === 1 ? "1 hand waiting" : items.length + " hands waiting";
-    if (refused.length) box.textContent += " · " + refused.length + " refused: " + refused[0].error;
+    box.textContent = items.length === 1 ? box.dataset.one
+      : box.dataset.many.replace("{n}", String(items.length));
+    if (refused.length) {
+      box.textContent += " · " + refused.length + " " + box.dataset.refused + ": " + refused[0].error;
+    }
     return items;
   }
 

@@ -48,7 +48,8 @@ def test_edit_an_old_hand_and_undo(live_server, phone):
     page.wait_for_selector("text=Hand 3 undone.")
     assert totals(page) == [85, 115]
     page.tap("a:has-text('Log')")
-    page.wait_for_selector("text=hand 1 edited: team A card points 75 → 60; team B card points 25 → 40")
+    page.wait_for_selector("text=hand 1 edited: team A card points 75 → 60; "
+                           "team B card points 25 → 40")
     page.tap("button:has-text('Restore')")
     page.wait_for_selector("text=Hand restored.")
     assert totals(page) == [135, 165]
@@ -74,8 +75,8 @@ def test_a_viewer_link_cannot_change_anything(live_server, phone, browser):
     assert viewer.locator("a[aria-label^='Edit hand']").count() == 0
     shot(viewer, "viewer")
     # even a forged request is refused by the server
-    status = viewer.evaluate("""url => fetch(url + '/undo', {method: 'POST'}).then(r => r.status)""",
-                             url)
+    status = viewer.evaluate(
+        "url => fetch(url + '/undo', {method: 'POST'}).then(r => r.status)", url)
     assert status in (400, 403)
     response = viewer.goto(url + "/hands/new")
     assert response.status == 403

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from enum import Enum
 from typing import NamedTuple
 
+from ..scoring.i18n import _
 from .cards import DOG, DOG_CARD, DR, DRAGON, MAHJONG, MJ, PH, PHOENIX, Card, parse_cards, rank_text
 
 
@@ -89,32 +90,36 @@ class Combination(NamedTuple):
     def describe(self) -> str:
         """How the play reads, for a player: "straight 4–8, Phoenix as 6"."""
         k, top = self.kind, int(self.rank)
-        ph = f", Phoenix as {rank_text(self.phoenix_as)}" if self.phoenix_as else ""
+        ph = _(", Phoenix as {rank}").format(rank=rank_text(self.phoenix_as)) \
+            if self.phoenix_as else ""
         if k is Kind.PASS:
-            return "a pass"
+            return _("a pass")
         if k is Kind.DOG:
-            return "the Dog"
+            return _("the Dog")
         if k is Kind.SINGLE:
             if self.phoenix_single:
-                return f"Phoenix single (worth {self.value_text()})"
-            return "single " + {DRAGON: "Dragon", MAHJONG: "Mah Jong"}.get(top, rank_text(top))
+                return _("Phoenix single (worth {value})").format(value=self.value_text())
+            name = {DRAGON: _("Dragon"), MAHJONG: _("Mah Jong")}.get(top, rank_text(top))
+            return _("single {card}").format(card=name)
         if k is Kind.PAIR:
-            return f"pair of {rank_text(top)}s{ph}"
+            return _("pair of {rank}s").format(rank=rank_text(top)) + ph
         if k is Kind.TRIO:
-            return f"trio of {rank_text(top)}s{ph}"
+            return _("trio of {rank}s").format(rank=rank_text(top)) + ph
         if k is Kind.FULL_HOUSE:
             pair = next(c.rank for c in self.cards if c.is_normal and c.rank != top) \
                 if any(c.is_normal and c.rank != top for c in self.cards) else self.phoenix_as
-            return f"full house of {rank_text(top)}s over {rank_text(pair or 0)}s{ph}"
+            return _("full house of {trio}s over {pair}s").format(
+                trio=rank_text(top), pair=rank_text(pair or 0)) + ph
         low = top - (self.length // 2 if k is Kind.STAIRS else self.length) + 1
         span = f"{rank_text(low) if low > 1 else '1'}–{rank_text(top)}"
         if k is Kind.STAIRS:
-            return f"stairs {span} ({self.length // 2} pairs){ph}"
+            return _("stairs {span} ({pairs} pairs)").format(span=span,
+                                                             pairs=self.length // 2) + ph
         if k is Kind.STRAIGHT:
-            return f"straight {span}{ph}"
+            return _("straight {span}").format(span=span) + ph
         if self.straight_flush:
-            return f"straight flush bomb {span}"
-        return f"bomb: four {rank_text(top)}s"
+            return _("straight flush bomb {span}").format(span=span)
+        return _("bomb: four {rank}s").format(rank=rank_text(top))
 
 
 PASS = Combination(Kind.PASS, 0, 0)

@@ -14,6 +14,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from ..scoring.i18n import _
 from .cards import (
     DOG_CARD,
     DR,
@@ -88,12 +89,6 @@ class Verdict:
         if self.fulfilling_play is not None:
             out["fulfilling_play"] = [repr(c) for c in self.fulfilling_play]
         return out
-
-
-def a_rank(rank: int) -> str:
-    """ "an 8", "a 9", "an A" for messages."""
-    text = rank_text(rank)
-    return ("an " if text in ("8", "A") else "a ") + text
 
 
 def copies_allowed(card: Card, variant: str, decks: int) -> int:
@@ -175,20 +170,22 @@ def replay_trick(q: Question) -> tuple[Combination | None, int | None]:
 def _not_a_combination(cards: Sequence[Card]) -> Verdict:
     shown = show(cards)
     if DOG_CARD in cards:
-        return Verdict(False, "C8", f"{shown} is not a combination: the Dog only ever "
-                                    "plays alone, as a lead.")
+        return Verdict(False, "C8", _("{cards} is not a combination: the Dog only ever plays "
+                                      "alone, as a lead.").format(cards=shown))
     if DR in cards:
-        return Verdict(False, "S5", f"{shown} is not a combination: the Dragon only ever "
-                                    "plays as a single.")
+        return Verdict(False, "S5", _("{cards} is not a combination: the Dragon only ever "
+                                      "plays as a single.").format(cards=shown))
     if MJ in cards:
-        return Verdict(False, "C8", f"{shown} is not a combination: the Mah Jong forms a "
-                                    "single or the 1 of a straight, nothing else.")
+        return Verdict(False, "C8", _("{cards} is not a combination: the Mah Jong forms a "
+                                      "single or the 1 of a straight, nothing else.").format(
+                                          cards=shown))
     ranks = Counter(c.rank for c in cards if c.is_normal)
     if PH in cards and len(cards) == 5 and 4 in ranks.values():
-        return Verdict(False, "S7", f"{shown} is not a full house or anything else: four of "
-                                    "a kind and the Phoenix must be played some other way.")
-    return Verdict(False, "C7", f"{shown} is not a combination (single, pair, stairs, trio, "
-                                "full house, straight or bomb).")
+        return Verdict(False, "S7", _("{cards} is not a full house or anything else: four of "
+                                      "a kind and the Phoenix must be played some other "
+                                      "way.").format(cards=shown))
+    return Verdict(False, "C7", _("{cards} is not a combination (single, pair, stairs, trio, "
+                                  "full house, straight or bomb).").format(cards=shown))
 
 
 def _why_not(play: Combination, top: Combination, table: Table) -> Verdict:
@@ -196,59 +193,69 @@ def _why_not(play: Combination, top: Combination, table: Table) -> Verdict:
     what, on = play.describe(), top.describe()
     if top.kind is Kind.DOG:
         rule = "B5" if play.is_bomb else "S2"
-        return Verdict(False, rule, "Nothing can be played on the Dog, not even a bomb: it "
-                                    "passes the lead at once.", play)
+        return Verdict(False, rule, _("Nothing can be played on the Dog, not even a bomb: it "
+                                      "passes the lead at once."), play)
     if play.kind is Kind.DOG:
-        return Verdict(False, "S2", "The Dog may only be led, never played on a trick.", play)
+        return Verdict(False, "S2", _("The Dog may only be led, never played on a trick."),
+                       play)
     if top.is_bomb:
         rule = "B2" if play.is_bomb else "B3"
-        return Verdict(False, rule, f"{what.capitalize()} does not beat the {on}: only a higher "
-                                    "bomb beats a bomb.", play)
+        return Verdict(False, rule, _("The {play} does not beat the {top}: only a higher bomb "
+                                      "beats a bomb.").format(play=what, top=on), play)
     if play.kind is Kind.SINGLE and top.kind is Kind.SINGLE:
         if play.phoenix_single:
-            return Verdict(False, "S4", "The Phoenix cannot be played on the Dragon.", play)
+            return Verdict(False, "S4", _("The Phoenix cannot be played on the Dragon."), play)
         if top.rank == 15:
-            return Verdict(False, "S5", f"Only a bomb beats the Dragon, not a {what}.", play)
+            return Verdict(False, "S5", _("Only a bomb beats the Dragon, not a {play}.").format(
+                play=what), play)
         if top.phoenix_single:
-            return Verdict(False, "S4", f"The Phoenix on the table is worth {top.value_text()}; "
-                                        f"a single must be strictly higher to beat it.", play)
+            return Verdict(False, "S4", _("The Phoenix on the table is worth {value}; a single "
+                                          "must be strictly higher to beat it.").format(
+                                              value=top.value_text()), play)
     rule = KIND_RULE[top.kind]
     if play.kind is not top.kind:
-        return Verdict(False, rule, f"A {what} cannot follow a {on}: only a higher "
-                                    f"{top.kind.value.replace('_', ' ')} of the same length "
-                                    "or a bomb can.", play)
+        return Verdict(False, rule, _("A {play} cannot follow a {top}: only a higher one of "
+                                      "the same kind and length, or a bomb, can.").format(
+                                          play=what, top=on), play)
     if play.length != top.length:
-        return Verdict(False, rule, f"The {what} has {play.length} cards; it must have as many "
-                                    f"as the {on} ({top.length}).", play)
-    return Verdict(False, rule, f"The {what} is not higher than the {on}.", play)
+        return Verdict(False, rule, _("The {play} has {n} cards; it must have as many as the "
+                                      "{top} ({m}).").format(play=what, n=play.length, top=on,
+                                                             m=top.length), play)
+    return Verdict(False, rule, _("The {play} is not higher than the {top}.").format(
+        play=what, top=on), play)
 
 
 def _legal_rule(play: Combination, top: Combination | None, q: Question) -> tuple[str, str]:
     what = play.describe()
     if q.out_of_turn and top is not None:
-        return "B4", f"A bomb may be thrown out of turn: the {what} beats the {top.describe()}."
+        return "B4", _("A bomb may be thrown out of turn: the {play} beats the {top}.").format(
+            play=what, top=top.describe())
     if play.is_bomb:
         if top is None:
-            return "B4", f"A player may lead a bomb: {what}."
+            return "B4", _("A player may lead a bomb: {play}.").format(play=what)
         rule = "B2" if top.is_bomb else "B3"
-        return rule, f"The {what} beats the {top.describe()}."
+        return rule, _("The {play} beats the {top}.").format(play=what, top=top.describe())
     if play.kind is Kind.DOG:
-        return "S2", "The Dog is led: the lead passes at once to the player's partner."
+        return "S2", _("The Dog is led: the lead passes at once to the player's partner.")
     if play.phoenix_single:
-        return "S4", (f"The Phoenix is worth ½ above the {top.describe()}: "
-                      f"{play.value_text()}." if top else "The Phoenix led is worth 1½.")
+        if top is None:
+            return "S4", _("The Phoenix led is worth 1½.")
+        return "S4", _("The Phoenix is worth ½ above the {top}: {value}.").format(
+            top=top.describe(), value=play.value_text())
     if play.kind is Kind.SINGLE and play.rank == 15:
-        return "S5", "The Dragon is the highest single" + (f" and beats the {top.describe()}."
-                                                           if top else ".")
+        if top is None:
+            return "S5", _("The Dragon is the highest single.")
+        return "S5", _("The Dragon is the highest single and beats the {top}.").format(
+            top=top.describe())
     if play.kind is Kind.SINGLE and play.rank == 1:
-        return "S1", "The Mah Jong leads as a 1; its player may name a wish."
+        return "S1", _("The Mah Jong leads as a 1; its player may name a wish.")
     if top is not None and top.phoenix_single:
-        return "S4", (f"The {what} is higher than the Phoenix, which is worth "
-                      f"{top.value_text()} there.")
+        return "S4", _("The {play} is higher than the Phoenix, which is worth {value} "
+                       "there.").format(play=what, value=top.value_text())
     rule = KIND_RULE[play.kind]
     if top is None:
-        return rule, f"Any combination may be led: {what}."
-    return rule, f"The {what} beats the {top.describe()}."
+        return rule, _("Any combination may be led: {play}.").format(play=what)
+    return rule, _("The {play} beats the {top}.").format(play=what, top=top.describe())
 
 
 def judge(q: Question) -> Verdict:
@@ -266,21 +273,23 @@ def judge(q: Question) -> Verdict:
 
     if not q.play:
         if q.out_of_turn:
-            return Verdict(True, "B4", "Not throwing a bomb is always allowed.", PASS)
+            return Verdict(True, "B4", _("Not throwing a bomb is always allowed."), PASS)
         if top is None:
-            return Verdict(False, "H5", "The leader of a trick may not pass.", PASS)
+            return Verdict(False, "H5", _("The leader of a trick may not pass."), PASS)
         must = obliged()
         if must:
-            return Verdict(False, "W2", f"A pass is not allowed: the hand holds "
-                                        f"{a_rank(wish or 0)} and could fulfil the wish by "
-                                        f"playing {show(must)}. Missed by mistake, it costs "
-                                        "the hand (W6, P4).", PASS, must)
+            return Verdict(False, "W2", _("A pass is not allowed: the hand holds the wished "
+                                          "{rank} and could fulfil the wish by playing "
+                                          "{cards}. Missed by mistake, it costs the hand "
+                                          "(W6, P4).").format(rank=rank_text(wish or 0),
+                                                              cards=show(must)), PASS, must)
         if held_wish and q.dummy:
-            return Verdict(True, "T3.3", "The dummy never has to fulfil the wish.", PASS)
+            return Verdict(True, "T3.3", _("The dummy never has to fulfil the wish."), PASS)
         if held_wish:
-            return Verdict(True, "W3", f"The hand holds {a_rank(wish or 0)} but no lawful "
-                                       "combination with it, so it may pass.", PASS)
-        return Verdict(True, "H5", "A player may pass and still play later in this trick.",
+            return Verdict(True, "W3", _("The hand holds the wished {rank} but no lawful "
+                                         "combination with it, so it may pass.").format(
+                                             rank=rank_text(wish or 0)), PASS)
+        return Verdict(True, "H5", _("A player may pass and still play later in this trick."),
                        PASS)
 
     options = readings(q.play, table.distinct_suit_fours)
@@ -289,23 +298,26 @@ def judge(q: Question) -> Verdict:
     if q.phoenix_as is not None and PH in q.play and len(q.play) > 1:
         named = [c for c in options if c.phoenix_as == q.phoenix_as]
         if not named:
-            return Verdict(False, "C9", f"{show(q.play)} cannot be read with the Phoenix as "
-                                        f"{rank_text(q.phoenix_as)}.", options[0])
+            return Verdict(False, "C9", _("{cards} cannot be read with the Phoenix as "
+                                          "{rank}.").format(cards=show(q.play),
+                                                            rank=rank_text(q.phoenix_as)),
+                           options[0])
         options = named
     if q.out_of_turn:
         bombs = [c for c in options if c.is_bomb]
         if not bombs:
-            return Verdict(False, "B4", f"Only a bomb may be played out of turn; "
-                                        f"{show(q.play)} is a {options[0].describe()}.",
+            return Verdict(False, "B4", _("Only a bomb may be played out of turn; {cards} is a "
+                                          "{what}.").format(cards=show(q.play),
+                                                            what=options[0].describe()),
                            options[0])
         if top is None:
-            return Verdict(False, "B5", "A bomb may not be thrown out of turn on an empty "
-                                        "table: the leader leads first.", bombs[0])
+            return Verdict(False, "B5", _("A bomb may not be thrown out of turn on an empty "
+                                          "table: the leader leads first."), bombs[0])
         options = bombs
     if top is not None and owner is not None and owner == q.seat and not options[0].is_bomb:
-        return Verdict(False, "H6", "Everyone else passed: the trick's owner may not play on "
-                                    "his own trick except with a bomb; he gathers it and "
-                                    "leads.", options[0])
+        return Verdict(False, "H6", _("Everyone else passed: the trick's owner may not play "
+                                      "on his own trick except with a bomb; he gathers it and "
+                                      "leads."), options[0])
     fit = [c for c in options if beats(c, top, table.dragon_beats_dragon)]
     if not fit:
         return _why_not(options[0], top, table) if top else _not_a_combination(q.play)
@@ -315,33 +327,40 @@ def judge(q: Question) -> Verdict:
     if wish is not None:
         w = rank_text(wish)
         if contains_rank(q.play, wish):
-            return Verdict(True, "W1", f"{reason} It holds {a_rank(wish)}: the wish is "
-                                       "fulfilled.", play)
+            return Verdict(True, "W1", reason + " " + _("It holds the wished {rank}: the wish "
+                                                      "is fulfilled.").format(rank=w), play)
         if q.out_of_turn:
-            return Verdict(True, "W5", f"{reason} A bomb thrown out of turn never has to "
-                                       "fulfil the wish.", play)
+            return Verdict(True, "W5", reason + " " + _("A bomb thrown out of turn never has "
+                                                      "to fulfil the wish."), play)
         if play.is_bomb and not table.strict_wish:
-            return Verdict(True, "W5", f"{reason} A bomb never has to fulfil the wish; it "
-                                       "stays in force.", play)
+            return Verdict(True, "W5", reason + " " + _("A bomb never has to fulfil the wish; "
+                                                      "it stays in force."), play)
         if q.dummy:
-            return Verdict(True, "T3.3", f"{reason} The dummy never has to fulfil the wish.",
+            return Verdict(True, "T3.3", reason + " " + _("The dummy never has to fulfil the "
+                                                        "wish."),
                            play)
         if q.hand is None:
-            return Verdict(True, rule, f"{reason} (Give the hand to check the wish for {w}s.)",
+            return Verdict(True, rule, reason + " " + _("(Give the hand to check the wish for "
+                                                      "{rank}s.)").format(rank=w),
                            play)
         must = obliged()
         if must:
-            extra = " (house rule: even instead of a bomb)" if play.is_bomb else ""
-            return Verdict(False, "W2", f"The wish for {w}s must be fulfilled{extra}: the hand "
-                                        f"could play {show(must)}. Missed by mistake, it costs "
-                                        "the hand (W6, P4).", play, must)
+            message = (_("The wish for {rank}s must be fulfilled (house rule: even instead of a "
+                         "bomb): the hand could play {cards}. Missed by mistake, it costs the "
+                         "hand (W6, P4).") if play.is_bomb else
+                       _("The wish for {rank}s must be fulfilled: the hand could play {cards}. "
+                         "Missed by mistake, it costs the hand (W6, P4)."))
+            return Verdict(False, "W2", message.format(rank=w, cards=show(must)), play, must)
         if held_wish:
-            return Verdict(True, "W3", f"{reason} The hand holds {a_rank(wish)} but no lawful "
-                                       "combination with it, so it may play anything.", play)
+            return Verdict(True, "W3", reason + " " + _("The hand holds the wished {rank} but "
+                                                      "no lawful combination with it, so it "
+                                                      "may play anything.").format(rank=w),
+                           play)
         if PH in q.hand:
-            return Verdict(True, "W4", f"{reason} The Phoenix does not count as "
-                                       f"{a_rank(wish)}.", play)
-        return Verdict(True, "W3", f"{reason} The hand holds no {w}s.", play)
+            return Verdict(True, "W4", reason + " " + _("The Phoenix does not count as the "
+                                                      "wished {rank}.").format(rank=w), play)
+        return Verdict(True, "W3", reason + " " + _("The hand holds no {rank}.").format(rank=w),
+                       play)
     return Verdict(True, rule, reason, play)
 
 

@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 
+from .i18n import N_, _
 from .layouts import NANKING, Layout
 
 CARD_POINTS_TOTAL = 100  # [D2] / [P1]
@@ -36,7 +37,7 @@ class Call(str, Enum):
 
     @property
     def label(self) -> str:
-        return "Tichu" if self is Call.TICHU else "Grand Tichu"
+        return N_("Tichu") if self is Call.TICHU else N_("Grand Tichu")
 
 
 @dataclass(frozen=True)
@@ -137,31 +138,37 @@ def hand_problems(hand: HandInput, layout: Layout = NANKING) -> list[Problem]:
     seats = range(layout.seats)
     out = hand.out_order
 
-    no_seat = f"does not exist: seats are 0 to {layout.seats - 1}."
+    last = layout.seats - 1
+
+    def no_seat(seat: int) -> str:
+        return _("Seat {seat} does not exist: seats are 0 to {last}.").format(seat=seat,
+                                                                              last=last)
+
     for seat in out:
         if seat not in seats:
-            problems.append(Problem("out_order", "H1", f"Seat {seat} {no_seat}"))
+            problems.append(Problem("out_order", "H1", no_seat(seat)))
     repeated = sorted({s for s in out if out.count(s) > 1})
     for seat in repeated:
         problems.append(Problem("out_order", "H7",
-                                f"{layout.seat_name(seat)} is listed more than once in the "
-                                "out-order; a player goes out only once."))
+                                _("{name} is listed more than once in the out-order; a player "
+                                  "goes out only once.").format(name=layout.seat_name(seat))))
     if not out and hand.wish_offender is None:
         problems.append(Problem("out_order", "H7",
-                                "Record who went out first (the order may be empty only when a "
-                                "wish penalty stopped the hand)."))
+                                _("Record who went out first (the order may be empty only when "
+                                  "a wish penalty stopped the hand).")))
 
     for seat, call in hand.calls.items():
         if seat not in seats:
-            problems.append(Problem(f"calls.{seat}", "H1", f"Seat {seat} {no_seat}"))
+            problems.append(Problem(f"calls.{seat}", "H1", no_seat(seat)))
         elif call is Call.GRAND and seat in layout.no_grand_seats:
             problems.append(Problem(f"calls.{seat}", layout.no_grand_rule,
-                                    f"{layout.seat_name(seat)} may not call Grand Tichu: in "
-                                    "Threechu neither the shuffler nor the dummy may."))
+                                    _("{name} may not call Grand Tichu: in Threechu neither "
+                                      "the shuffler nor the dummy may.").format(
+                                          name=layout.seat_name(seat))))
 
     if hand.wish_offender is not None and hand.wish_offender not in seats:
         problems.append(Problem("wish_penalty.offender", "P4",
-                                f"Seat {hand.wish_offender} {no_seat}"))
+                                no_seat(hand.wish_offender)))
 
     counts_cards = hand.wish_offender is None and not is_sweep(out, layout)
     if counts_cards:
@@ -175,20 +182,25 @@ def card_point_problems(points: tuple[int | None, int | None]) -> list[Problem]:
     given = [(team, p) for team, p in enumerate(points) if p is not None]
     if not given:
         return [Problem("card_points", "P1",
-                        "Enter one team's card points; the other team gets 100 minus them.")]
+                        _("Enter one team's card points; the other team gets 100 minus "
+                          "them."))]
     for team, p in given:
         name = f"card_points.{team}"
         if p % CARD_POINTS_STEP:
-            problems.append(Problem(name, "P1", f"Team {'AB'[team]}'s card points ({p}) must "
-                                                "be a multiple of 5."))
+            problems.append(Problem(name, "P1", _("Team {team}'s card points ({points}) must "
+                                                  "be a multiple of 5.").format(
+                                                      team="AB"[team], points=p)))
         if not CARD_POINTS_MIN <= p <= CARD_POINTS_MAX:
             problems.append(Problem(name, "P1",
-                                    f"Team {'AB'[team]}'s card points ({p}) must lie between "
-                                    f"{CARD_POINTS_MIN} and {CARD_POINTS_MAX}."))
+                                    _("Team {team}'s card points ({points}) must lie between "
+                                      "{low} and {high}.").format(
+                                          team="AB"[team], points=p, low=CARD_POINTS_MIN,
+                                          high=CARD_POINTS_MAX)))
     if len(given) == 2 and given[0][1] + given[1][1] != CARD_POINTS_TOTAL:
         a, b = given[0][1], given[1][1]
         problems.append(Problem("card_points", "P1",
-                                f"The teams' card points must total 100, not {a} + {b} = {a + b}."))
+                                _("The teams' card points must total 100, not {a} + {b} = "
+                                  "{total}.").format(a=a, b=b, total=a + b)))
     return problems
 
 

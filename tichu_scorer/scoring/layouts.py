@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from .i18n import _
+
 VARIANTS = ("nanking", "threechu", "tientsin", "seigneur")
 # How many players each game takes (fewest, most): [H1], [T3.1], [T6.1], [GS1]
 PLAYERS = {"nanking": (4, 4), "threechu": (3, 3), "tientsin": (6, 6), "seigneur": (5, 12)}
@@ -46,7 +48,7 @@ class Layout:
     def seat_name(self, seat: int) -> str:
         if 0 <= seat < len(self.names) and self.names[seat]:
             return self.names[seat]
-        return f"Seat {seat}"
+        return _("Seat {seat}").format(seat=seat)
 
     def named(self, names: tuple[str, ...]) -> Layout:
         """The same layout whose messages use the players' names."""

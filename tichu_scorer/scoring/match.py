@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from .i18n import _
+
 DEFAULT_TARGET = 1000
 MIN_TARGET = 50
 MAX_TARGET = 10000
@@ -87,18 +89,20 @@ def fixed_length_state(hand_scores: Iterable[Sequence[int]], hand_limit: int | N
 def hands_problem(hands: object) -> str | None:
     """[T3.5]: a Threechu match lasts a multiple of 3 hands."""
     if not isinstance(hands, int) or isinstance(hands, bool) or not 3 <= hands <= 99:
-        return "The number of hands must be a whole number from 3 to 99."
+        return _("The number of hands must be a whole number from 3 to 99.")
     if hands % 3:
-        return "The number of hands must be a multiple of 3, so everyone shuffles equally often."
+        return _("The number of hands must be a multiple of 3, so everyone shuffles equally "
+                 "often.")
     return None
 
 
 def target_problem(target: object) -> str | None:
     """Why a match target is unusable, or None."""
     if not isinstance(target, int) or isinstance(target, bool):
-        return "The target must be a whole number."
+        return _("The target must be a whole number.")
     if not MIN_TARGET <= target <= MAX_TARGET:
-        return f"The target must lie between {MIN_TARGET} and {MAX_TARGET}."
+        return _("The target must lie between {low} and {high}.").format(low=MIN_TARGET,
+                                                                          high=MAX_TARGET)
     if target % 50:
-        return "The target must be a multiple of 50."
+        return _("The target must be a multiple of 50.")
     return None

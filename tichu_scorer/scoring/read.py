@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .hand import Call, HandInput, Problem, hand_problems
+from .i18n import _
 from .layouts import NANKING, Layout
 
 MAX_SEATS = 12  # the largest table of any game ([GS1])
@@ -43,17 +44,19 @@ def _read_out_order(data: Mapping[str, Any], problems: list[Problem]) -> tuple[i
     if raw is None:
         raw = []
     if not isinstance(raw, list):
-        problems.append(Problem("out_order", "H7", "The out-order must be a list of seats."))
+        problems.append(Problem("out_order", "H7", _("The out-order must be a list of seats.")))
         return ()
     if len(raw) > MAX_SEATS:
-        problems.append(Problem("out_order", "H7", f"The out-order lists {len(raw)} seats; "
-                                                   f"no game has more than {MAX_SEATS}."))
+        problems.append(Problem("out_order", "H7", _("The out-order lists {n} seats; no game "
+                                                     "has more than {most}.").format(
+                                                         n=len(raw), most=MAX_SEATS)))
         return ()
     seats: list[int] = []
     for item in raw:
         if not _is_int(item):
             problems.append(Problem("out_order", "H7",
-                                    f"The out-order must list seat numbers, not {item!r:.20}."))
+                                    _("The out-order must list seat numbers, not {item}.").format(
+                                        item=repr(item)[:20])))
         else:
             seats.append(item)
     return tuple(seats)
@@ -65,23 +68,25 @@ def _read_calls(data: Mapping[str, Any], problems: list[Problem]) -> dict[int, C
         raw = {}
     if not isinstance(raw, Mapping):
         problems.append(Problem("calls", "P3",
-                                'Calls must map a seat to "tichu" or "grand".'))
+                                _('Calls must map a seat to "tichu" or "grand".')))
         return {}
     if len(raw) > MAX_SEATS:
-        problems.append(Problem("calls", "P3", f"{len(raw)} calls: no game has more than "
-                                               f"{MAX_SEATS} players."))
+        problems.append(Problem("calls", "P3", _("{n} calls: no game has more than {most} "
+                                                 "players.").format(n=len(raw),
+                                                                    most=MAX_SEATS)))
         return {}
     calls: dict[int, Call] = {}
     for key, value in raw.items():
         seat = _seat(key)
         name = f"calls.{key}"[:40]
         if seat is None:
-            problems.append(Problem("calls", "P3", f"{str(key)!r:.20} is not a seat number."))
+            problems.append(Problem("calls", "P3", _("{key} is not a seat number.").format(
+                key=repr(str(key))[:20])))
             continue
         if seat in calls or (isinstance(value, list) and len(value) > 1):
             problems.append(Problem(name, "P3",
-                                    f"Seat {seat} has more than one call; a player may not "
-                                    "call both Tichu and Grand Tichu."))
+                                    _("Seat {seat} has more than one call; a player may not "
+                                      "call both Tichu and Grand Tichu.").format(seat=seat)))
             continue
         if isinstance(value, list) and len(value) == 1:
             value = value[0]
@@ -89,8 +94,8 @@ def _read_calls(data: Mapping[str, Any], problems: list[Problem]) -> dict[int, C
             calls[seat] = Call(value)
         except (ValueError, TypeError):
             problems.append(Problem(name, "P3",
-                                    f'Seat {seat}\'s call must be "tichu" or "grand", '
-                                    f"not {value!r:.20}."))
+                                    _('Seat {seat}\'s call must be "tichu" or "grand", not '
+                                      '{value}.').format(seat=seat, value=repr(value)[:20])))
     return calls
 
 
@@ -101,8 +106,8 @@ def _read_card_points(data: Mapping[str, Any],
         raw = [None, None]
     if not isinstance(raw, list) or len(raw) != 2:
         problems.append(Problem("card_points", "P1",
-                                "Card points must be a list of two numbers (team A, team B); "
-                                "either may be null."))
+                                _("Card points must be a list of two numbers (team A, team B); "
+                                  "either may be null.")))
         return (None, None)
     values: list[int | None] = []
     for team, item in enumerate(raw):
@@ -112,8 +117,9 @@ def _read_card_points(data: Mapping[str, Any],
             values.append(int(item))
         else:
             problems.append(Problem(f"card_points.{team}", "P1",
-                                    f"Team {'AB'[team]}'s card points must be a whole number, "
-                                    f"not {item!r:.20}."))
+                                    _("Team {team}'s card points must be a whole number, not "
+                                      "{item}.").format(team="AB"[team],
+                                                        item=repr(item)[:20])))
             values.append(None)
     return (values[0], values[1])
 
@@ -125,7 +131,8 @@ def _read_wish(data: Mapping[str, Any], problems: list[Problem]) -> int | None:
     offender = raw.get("offender") if isinstance(raw, Mapping) else None
     if not isinstance(offender, int) or isinstance(offender, bool):
         problems.append(Problem("wish_penalty.offender", "P4",
-                                'A wish penalty names the offender\'s seat: {"offender": seat}.'))
+                                _('A wish penalty names the offender\'s seat: '
+                                  '{"offender": seat}.')))
         return None
     return offender
 
@@ -137,7 +144,7 @@ def read_hand(data: Mapping[str, Any],
     The hand is None when its shape could not be read at all.
     """
     if not isinstance(data, Mapping):
-        return None, [Problem("body", "P5", "The hand must be a JSON object.")]
+        return None, [Problem("body", "P5", _("The hand must be a JSON object."))]
     shape: list[Problem] = []
     out_order = _read_out_order(data, shape)
     calls = _read_calls(data, shape)

@@ -14,12 +14,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .hand import Problem
+from .i18n import N_, _
 
 MIN_PLAYERS, MAX_PLAYERS = 5, 12
-BASE_TITLES = ("Great Lord", "Lord", "Squire", "Burgher", "Pauper", "Wretch")
+BASE_TITLES = (N_("Great Lord"), N_("Lord"), N_("Squire"), N_("Burgher"), N_("Pauper"),
+               N_("Wretch"))
 # [GS4]: with more than six players, extra middle titles, added in this order
-EXTRA_TITLES = ("Grand Burgher", "Petty Pauper", "Knight", "Petty Burgher", "Grand Pauper",
-                "Beggar")
+EXTRA_TITLES = (N_("Grand Burgher"), N_("Petty Pauper"), N_("Knight"), N_("Petty Burgher"),
+                N_("Grand Pauper"), N_("Beggar"))
 FULL_ORDER = ("Great Lord", "Lord", "Squire", "Knight", "Grand Burgher", "Burgher",
               "Petty Burgher", "Grand Pauper", "Pauper", "Petty Pauper", "Beggar", "Wretch")
 
@@ -77,18 +79,21 @@ def ranking_problems(order: Sequence[object], players: int) -> list[Problem]:
     problems: list[Problem] = []
     seats = [s for s in order if isinstance(s, int) and not isinstance(s, bool)]
     if len(seats) != len(order):
-        problems.append(Problem("out_order", "GS1", "The finishing order must list seats."))
+        problems.append(Problem("out_order", "GS1", _("The finishing order must list seats.")))
     bad = sorted({s for s in seats if not 0 <= s < players})
     for seat in bad:
         problems.append(Problem("out_order", "GS1",
-                                f"Seat {seat} does not exist: seats are 0 to {players - 1}."))
+                                _("Seat {seat} does not exist: seats are 0 to {last}.").format(
+                                    seat=seat, last=players - 1)))
     repeated = sorted({s for s in seats if seats.count(s) > 1})
     for seat in repeated:
-        problems.append(Problem("out_order", "GS1", f"Seat {seat} is listed more than once."))
+        problems.append(Problem("out_order", "GS1", _("Seat {seat} is listed more than "
+                                                      "once.").format(seat=seat)))
     if not bad and not repeated and len(seats) < players - 1:
         problems.append(Problem("out_order", "GS1",
-                                f"Record the whole finishing order: {players - 1} of {players} "
-                                "players (the last is derived)."))
+                                _("Record the whole finishing order: {need} of {players} "
+                                  "players (the last is derived).").format(
+                                      need=players - 1, players=players)))
     return problems
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from flask import Flask, jsonify, render_template, request
+from flask_babel import gettext
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response
@@ -21,8 +22,8 @@ def register(app: Flask) -> None:
 
     @app.errorhandler(CSRFError)
     def csrf_error(exc: CSRFError) -> tuple[Response | str, int]:
-        message = ("The form expired or came from elsewhere (CSRF check failed). "
-                   "Go back, reload the page and submit again; nothing was saved.")
+        message = gettext("The form expired or came from elsewhere (CSRF check failed). Go "
+                          "back, reload the page and submit again; nothing was saved.")
         if _wants_json():
             return jsonify(error=message, field="csrf_token"), 400
         return render_template("errors/error.html", code=400, message=message), 400
@@ -38,7 +39,8 @@ def register(app: Flask) -> None:
     @app.errorhandler(Exception)
     def unexpected(exc: Exception) -> tuple[Response | str, int]:
         app.logger.exception("Unhandled error on %s %s", request.method, request.path)
-        message = "Something went wrong on our side; nothing was saved. Please try again."
+        message = gettext("Something went wrong on our side; nothing was saved. Please try "
+                          "again.")
         if _wants_json():
             return jsonify(error=message, field="server"), 500
         return render_template("errors/error.html", code=500, message=message), 500

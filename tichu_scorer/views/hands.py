@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, abort, flash, jsonify, redirect, render_template, request, url_for
+from flask_babel import gettext
 from werkzeug.wrappers import Response
 
 from .. import access, corrections, records
@@ -16,8 +17,10 @@ from .jsonbody import json_body
 
 bp = Blueprint("hands", __name__)
 
-CONFLICT = Problem("match", "H1", "Another phone changed this match at the same moment. "
-                                  "Reload to see its change, then enter yours again if needed.")
+def conflict() -> Problem:
+    return Problem("match", "H1", gettext("Another phone changed this match at the same moment. "
+                                          "Reload to see its change, then enter yours again if "
+                                          "needed."))
 
 
 def _form(match: Match, hand: Hand | None = None) -> Any:
@@ -62,10 +65,10 @@ def new(match_id: int) -> Response | tuple[str, int]:
             hand, problems = records.add_hand(match, form.to_api(),
                                               request.form.get("client_id") or None)
         except records.Conflict:
-            hand, problems, status = None, [CONFLICT], 409
+            hand, problems, status = None, [conflict()], 409
             form.conflict = True
         if hand is not None:
-            flash(f"Hand {records.position(match, hand)} saved.")
+            flash(gettext("Hand %(n)s saved.", n=records.position(match, hand)))
             return redirect(url_for("matches.show", match_id=match.id), code=303)
         form.attach(problems)
     return _page(match, form, status)
@@ -89,10 +92,10 @@ def edit(match_id: int, number: int) -> Response | tuple[str, int]:
         try:
             problems = corrections.edit_hand(match, hand, form.to_api(), version)
         except records.Conflict:
-            problems, status = [CONFLICT], 409
+            problems, status = [conflict()], 409
             form.conflict = True
         if not problems:
-            flash(f"Hand {records.position(match, hand)} updated.")
+            flash(gettext("Hand %(n)s updated.", n=records.position(match, hand)))
             return redirect(url_for("matches.show", match_id=match.id), code=303)
         form.attach(problems)
     return _page(match, form, status, hand)
@@ -106,7 +109,7 @@ def delete(match_id: int, number: int) -> Response:
     hand = _hand(match, number)
     shown = records.position(match, hand)
     corrections.delete_hand(match, hand)
-    flash(f"Hand {shown} deleted. It can be restored from the log.")
+    flash(gettext("Hand %(n)s deleted. It can be restored from the log.", n=shown))
     return redirect(url_for("matches.show", match_id=match.id), code=303)
 
 
@@ -116,7 +119,7 @@ def restore(match_id: int, number: int) -> Response:
     match = db.get_or_404(Match, match_id)
     access.require_scorer(match)
     corrections.restore_hand(match, _hand(match, number))
-    flash("Hand restored.")
+    flash(gettext("Hand restored."))
     return redirect(url_for("matches.show", match_id=match.id), code=303)
 
 
@@ -128,7 +131,7 @@ def undo(match_id: int) -> Response:
     access.require_scorer(match)
     shown = len(match.hands)
     if corrections.undo_last(match) is not None:
-        flash(f"Hand {shown} undone. It can be restored from the log.")
+        flash(gettext("Hand %(n)s undone. It can be restored from the log.", n=shown))
     return redirect(url_for("matches.show", match_id=match.id), code=303)
 
 

@@ -6,6 +6,7 @@ import io
 
 import segno
 from flask import Blueprint, current_app, flash, redirect, render_template, request, url_for
+from flask_babel import gettext
 from markupsafe import Markup
 from werkzeug.wrappers import Response
 
@@ -71,7 +72,7 @@ def score_here(key: str) -> Response:
     """The scorer link: this phone may enter hands from now on."""
     match = db.first_or_404(db.select(Match).filter_by(scorer_key=key))
     access.grant(match)
-    flash("This phone can now enter hands in this match.")
+    flash(gettext("This phone can now enter hands in this match."))
     return redirect(url_for("matches.show", match_id=match.id), code=303)
 
 
@@ -84,7 +85,8 @@ def join() -> Response | tuple[str, int]:
         match = db.session.execute(db.select(Match).filter_by(code=code)).scalar_one_or_none()
         if match is not None:
             return redirect(url_for("matches.view", code=code), code=303)
-        error = f"No match has the code {code[:8]}. Check the letters and try again."
+        error = gettext("No match has the code %(code)s. Check the letters and try again.",
+                        code=code[:8])
     return render_template("matches/join.html", error=error, code=code), 404 if error else 200
 
 

@@ -2,9 +2,20 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, current_app, jsonify, render_template, send_from_directory
+from flask import (
+    Blueprint,
+    current_app,
+    jsonify,
+    redirect,
+    render_template,
+    request,
+    send_from_directory,
+    url_for,
+)
 from flask_wtf.csrf import generate_csrf
 from werkzeug.wrappers import Response
+
+from ..i18n import COOKIE, LANGUAGES
 
 bp = Blueprint("pages", __name__)
 
@@ -42,4 +53,17 @@ def csrf_token() -> Response:
     """A fresh CSRF token for this session: hands saved offline are replayed with it."""
     response = jsonify(csrf_token=generate_csrf())
     response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.get("/lang/<code>")
+def language(code: str) -> Response:
+    """The language switch: remembered in a cookie, then back to the page it was used on."""
+    back = request.referrer or ""
+    if not back.startswith(request.host_url):
+        back = url_for("matches.history")
+    response = redirect(back, code=303)
+    if code in LANGUAGES:
+        response.set_cookie(COOKIE, code, max_age=3600 * 24 * 365, samesite="Lax",
+                            secure=bool(current_app.config.get("SESSION_COOKIE_SECURE")))
     return response

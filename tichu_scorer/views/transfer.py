@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from flask import Blueprint, Response, flash, redirect, render_template, request, url_for
+from flask_babel import gettext, ngettext
 
 from .. import access, records, transfer
 from ..extensions import db, limit_writes
@@ -44,7 +45,7 @@ def import_json() -> Response | tuple[str, int]:
     upload = request.files.get("file")
     error = None
     if upload is None or not upload.filename:
-        error = "Choose a JSON export file to import."
+        error = gettext("Choose a JSON export file to import.")
     else:
         try:
             data = json.loads(upload.read().decode("utf-8"))
@@ -53,9 +54,10 @@ def import_json() -> Response | tuple[str, int]:
                 access.grant(match)
         except (UnicodeDecodeError, ValueError) as exc:
             error = str(exc) if isinstance(exc, transfer.ImportError_) else \
-                "The file is not a JSON export of Tichu Scorer."
+                gettext("The file is not a JSON export of Tichu Scorer.")
         else:
-            flash(f"Imported {len(created)} match{'' if len(created) == 1 else 'es'}.")
+            flash(ngettext("Imported %(num)d match.", "Imported %(num)d matches.",
+                           len(created)))
             return redirect(url_for("matches.history"), code=303)
     return render_template("matches/history.html", matches=records.history(),
                            labels=records.VARIANT_LABELS, import_error=error), 422

@@ -1,0 +1,28 @@
+"""Translatable messages in the pure core, without a web import: the core marks its
+sentences with `_`, and the web layer installs the translator (Flask-Babel's gettext) at
+start-up. Until then, and in pure use, messages stay in English.
+
+>>> _("Seat {seat} does not exist.").format(seat=9)
+'Seat 9 does not exist.'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+_translator: Callable[[str], str] = str
+
+
+def set_translator(translate: Callable[[str], str]) -> None:
+    global _translator
+    _translator = translate
+
+
+def _(message: str) -> str:
+    """The message in the reader's language (English without a translator)."""
+    return _translator(message)
+
+
+def N_(message: str) -> str:  # the conventional name for "mark only"
+    """Mark a message for translation where it is defined; translate it where shown."""
+    return message
