@@ -12,6 +12,10 @@ from .extensions import db
 from .models import Hand, Match, utcnow
 from .records import Conflict
 from .scoring import Call, Problem
+from .scoring.i18n import N_
+
+# The log's actions, as the log page shows them (translated there).
+ACTIONS = (N_("added"), N_("edited"), N_("deleted"), N_("undone"), N_("restored"))
 
 
 def _call_label(value: str | None) -> str:

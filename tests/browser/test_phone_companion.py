@@ -96,3 +96,25 @@ def test_the_board_follows_a_saved_hand(live_server, phone, browser):
     tv.locator(".board-side strong").first.filter(has_text="200").wait_for(timeout=10000)
     shot(tv, "board")
     tv_context.close()
+
+
+def test_german_at_the_table(live_server, browser):
+    context = browser.new_context(viewport={"width": 360, "height": 640}, is_mobile=True,
+                                  has_touch=True, locale="de-DE")
+    page = context.new_page()
+    page.goto(live_server + "/matches/new")
+    assert page.is_visible("h1:has-text('Neue Partie')")
+    for seat, name in enumerate(["Anna", "Bernd", "Clara", "Dieter"]):
+        page.fill(f"#seat_{seat}", name)
+    page.tap("button:has-text('Partie starten')")
+    page.tap("text=Hand 1 eintragen")
+    page.wait_for_selector(".out-buttons:not([hidden])")
+    page.tap(".out-btn[data-seat='0']")
+    page.tap(".out-btn[data-seat='2']")
+    assert "Doppelsieg: 200 zu 0" in page.text_content(".sweep-note")
+    shot(page, "german-hand")
+    page.tap("button:has-text('Hand speichern')")
+    page.wait_for_selector("text=Hand 1 gespeichert.")
+    page.tap("a[lang='en']")  # the switch
+    page.wait_for_selector("text=Add hand 2")
+    context.close()

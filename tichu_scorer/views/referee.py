@@ -8,12 +8,14 @@ from .. import engine
 from ..extensions import db
 from ..forms import RefereeForm
 from ..models import Match
+from ..scoring.i18n import N_
 
 bp = Blueprint("referee", __name__)
 
-SUIT_ROWS = [("j", "Jade"), ("s", "Sword"), ("p", "Pagoda"), ("t", "Star")]
+SUIT_ROWS = [("j", N_("Jade")), ("s", N_("Sword")), ("p", N_("Pagoda")), ("t", N_("Star"))]
 RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
-SPECIALS = [("MJ", "Mah Jong"), ("DOG", "Dog"), ("PH", "Phoenix"), ("DR", "Dragon")]
+SPECIALS = [("MJ", N_("Mah Jong")), ("DOG", N_("Dog")), ("PH", N_("Phoenix")),
+            ("DR", N_("Dragon"))]
 
 
 @bp.get("/referee")

@@ -1,0 +1,63 @@
+"""English and German: every translatable string has a German translation, and the page
+language follows the browser or the switch."""
+
+from pathlib import Path
+
+import pytest
+from babel.messages.extract import extract_from_dir
+from babel.support import Translations
+
+ROOT = Path(__file__).resolve().parent.parent
+KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "_l": None, "N_": None,
+            "lazy_gettext": None}
+
+
+def extracted() -> set[str]:
+    found = set()
+    for folder, method in (("tichu_scorer", "python"), ("templates", "jinja2")):
+        pattern = [("**.py", "python")] if method == "python" else [("**.html", "jinja2")]
+        for _file, _line, message, _comments, _context in extract_from_dir(
+                ROOT / folder, method_map=pattern, keywords=KEYWORDS):
+            found.add(message[0] if isinstance(message, tuple) else message)
+    return found
+
+
+def test_every_string_has_a_german_translation():
+    translations = Translations.load(str(ROOT / "tichu_scorer" / "translations"), ["de"])
+    catalog = translations._catalog  # the compiled messages.mo
+    keys = {k[0] if isinstance(k, tuple) else k for k in catalog}
+    missing = sorted(m for m in extracted() if m not in keys)
+    assert not missing, f"run tools/translations.py; untranslated: {missing[:10]}"
+    assert len(keys) > 300
+
+
+@pytest.mark.parametrize("header, word", [("de-DE,de;q=0.9,en;q=0.5", "Neue Partie"),
+                                          ("en-GB,en;q=0.8", "New match"),
+                                          ("fr-FR", "New match")])
+def test_language_follows_the_browser(client, header, word):
+    page = client.get("/", headers={"Accept-Language": header}).get_data(as_text=True)
+    assert word in page
+
+
+def test_language_switch(client):
+    r = client.get("/lang/de", headers={"Referer": "http://localhost/referee"})
+    assert r.status_code == 303 and r.headers["Location"].endswith("/referee")
+    page = client.get("/referee", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    assert "Spielzug prüfen" in page and '<html lang="de">' in page
+    client.get("/lang/en")
+    assert "Check a play" in client.get("/referee").get_data(as_text=True)
+    assert client.get("/lang/xx").status_code == 303  # unknown: ignored
+
+
+def test_core_messages_are_translated(client):
+    r = client.post("/api/v1/score", json={"out_order": [0, 1], "card_points": [33, None]},
+                    headers={"Accept-Language": "de"})
+    assert "Vielfaches von 5" in r.get_json()["errors"][0]["message"]
+    r = client.get("/referee", query_string={"trick": "DR", "play": "PH"},
+                   headers={"Accept-Language": "de"})
+    assert "Der Phönix kann nicht auf den Drachen gespielt werden." in r.get_data(as_text=True)
+
+
+def test_offsite_referrer_is_not_followed(client):
+    r = client.get("/lang/de", headers={"Referer": "http://evil.example/x"})
+    assert r.headers["Location"].endswith("/")
