@@ -131,7 +131,8 @@ def _check_cards(q: Question) -> None:
                                         f"{'only one' if allowed == 1 else str(allowed)}.")
     if q.hand is not None:
         if simple:
-            missing_cards = [c for c in q.play if c not in set(q.hand)]
+            held_set = set(q.hand)
+            missing_cards = [c for c in q.play if c not in held_set]
         else:
             missing_cards = list((Counter(q.play) - Counter(q.hand)).elements())
         if missing_cards:
