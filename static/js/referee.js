@@ -64,7 +64,8 @@
     picker.querySelectorAll(".pick").forEach((btn) => {
       const at = where[btn.dataset.card];
       btn.setAttribute("aria-pressed", at ? "true" : "false");
-      btn.dataset.at = at ? badge[at] : "";
+      const n = total(btn.dataset.card);
+      btn.dataset.at = at ? badge[at] + (n > 1 ? "×" + n : "") : "";
     });
     const trickBox = form.querySelector('[data-slot="trick"] .chips');
     trickBox.replaceChildren();
@@ -116,28 +117,48 @@
     state.trick.forEach((p, i) => { if (!p.length) passes.add(i); });
   }
 
+  // Grand Seigneur with two decks: every card but the Mah Jong exists twice (GS2).
+  function copies(card) {
+    const variant = form.querySelector("#variant");
+    const decks = form.querySelector("#decks");
+    const two = variant && variant.value === "seigneur" && decks && decks.value === "2";
+    return two && card !== "MJ" ? 2 : 1;
+  }
+  function count(list, card) { return list.filter((c) => c === card).length; }
+  function total(card) {
+    return state.trick.reduce((n, p) => n + count(p, card), 0) + count(state.play, card)
+      + count(state.hand, card);
+  }
+  function here(t) {
+    if (t !== "trick") return state[t];
+    if (openLine || !state.trick.length) return [];
+    return state.trick[state.trick.length - 1];
+  }
+  function add(t, card) {
+    if (t !== "trick") { state[t].push(card); return; }
+    if (openLine || !state.trick.length || !state.trick[state.trick.length - 1].length) {
+      state.trick.push([card]);
+      openLine = false;
+    } else {
+      state.trick[state.trick.length - 1].push(card);
+    }
+  }
+
   picker.addEventListener("click", (ev) => {
     const btn = ev.target.closest(".pick");
     if (!btn) return;
     const card = btn.dataset.card;
     const t = target();
     syncPasses();
-    const wasHere = t === "trick"
-      ? (state.trick.length && !openLine && state.trick[state.trick.length - 1].includes(card))
-      : state[t].includes(card);
-    remove(card);
-    syncPasses();
-    if (!wasHere) {
-      if (t === "trick") {
-        if (openLine || !state.trick.length || !state.trick[state.trick.length - 1].length) {
-          state.trick.push([card]);
-          openLine = false;
-        } else {
-          state.trick[state.trick.length - 1].push(card);
-        }
-      } else {
-        state[t].push(card);
-      }
+    const mine = count(here(t), card);
+    if (copies(card) === 2 && mine === 1 && total(card) < 2) {
+      add(t, card); // the second copy of a two-deck card
+    } else if (mine > 0) {
+      remove(card); // tapped again: take it back
+      syncPasses();
+    } else {
+      if (total(card) >= copies(card)) { remove(card); syncPasses(); } // a card lives in one place
+      add(t, card);
     }
     write();
   });

@@ -68,3 +68,26 @@ def test_tapping_a_card_twice_takes_it_back(live_server, phone):
     assert page.input_value("#play") == "Kt"
     pick(page, "trick", ["Kt"])  # a card lives in one place only
     assert page.input_value("#play") == "" and page.input_value("#trick").strip() == "Kt"
+
+
+def test_grand_seigneur_two_decks_on_the_picker(live_server, phone):
+    page = phone
+    page.goto(live_server + "/referee")
+    page.select_option("#variant", "seigneur")
+    page.select_option("#decks", "2")
+    pick(page, "trick", ["DR"])
+    pick(page, "play", ["DR"])  # the second Dragon of two decks
+    page.tap("button[type=submit]")
+    word, rule = verdict(page)
+    assert word == "✓ Legal" and "Rule S5" in rule  # [GS3] a second Dragon beats the first
+    page.tap("[data-slot='trick'] [data-action='clear']")
+    page.tap("[data-slot='play'] [data-action='clear']")
+    pick(page, "play", ["5j", "5j"])  # tapped twice: both copies
+    assert page.input_value("#play") == "5j 5j"
+    pick(page, "play", ["5j"])  # a third tap takes them back
+    assert page.input_value("#play") == ""
+    pick(page, "play", ["5j", "5j"])
+    page.tap("button[type=submit]")
+    word, _rule = verdict(page)
+    assert word == "✓ Legal" and "pair of 5s" in page.text_content(".reading")
+    assert page.errors == []
