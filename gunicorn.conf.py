@@ -4,9 +4,9 @@ import os
 
 bind = os.environ.get("BIND", "127.0.0.1:8000")
 # Threads serve the many small requests of a table well; the work per request is tiny.
-workers = int(os.environ.get("WEB_CONCURRENCY", "3"))
+workers = int(os.environ.get("WEB_CONCURRENCY", "4"))
 worker_class = "gthread"
-threads = int(os.environ.get("THREADS", "8"))
+threads = int(os.environ.get("THREADS", "2"))
 timeout = 30
 graceful_timeout = 20
 keepalive = 5

@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from sqlalchemy import func
 from sqlalchemy.exc import IntegrityError
 
 from . import scoring
@@ -32,7 +33,7 @@ def next_shuffler(match: Match) -> int | None:
     """Threechu: who shuffles (and plays the dummy) in the next hand ([T3.1])."""
     if match.variant != "threechu":
         return None
-    return scoring.threechu_shuffler(len(match.hands) + 1)
+    return scoring.threechu_shuffler((match.hand_count or 0) + 1)
 
 
 def layout_for(match: Match, shuffler: int | None = None) -> Layout:
@@ -50,7 +51,9 @@ def layout_for(match: Match, shuffler: int | None = None) -> Layout:
 
 def next_number(match: Match) -> int:
     """The entry number of a new hand (numbers are never reused)."""
-    return max((h.number for h in match.all_hands), default=0) + 1
+    highest = db.session.scalar(db.select(func.max(Hand.number)).where(
+        Hand.match_id == match.id))
+    return (highest or 0) + 1
 
 
 def position(match: Match, hand: Hand) -> int:
@@ -149,9 +152,13 @@ def _preview(match: Match, row: dict[str, Any], editing: Hand | None,
              sweep: bool) -> Preview:
     """The totals and result with this row added (or put in place of `editing`)."""
     mine = _side_scores(match, row)
+    if editing is None:  # a new hand: the stored totals suffice, no hand is loaded
+        totals = list(match.totals or [0] * len(mine))
+        after = [a + b for a, b in zip(totals, mine, strict=True)]
+        limit = match.hand_limit if match.variant == "threechu" else None
+        state = scoring.result_after(after, (match.hand_count or 0) + 1, match.target, limit)
+        return Preview(mine, after, sweep, state.winner, state.over)
     sides = [mine if h is editing else _side_scores(match, h) for h in match.hands]
-    if editing is None:
-        sides.append(mine)
     state = _state(match, sides)
     return Preview(mine, list(state.totals), sweep, state.winner, state.over)
 
@@ -198,12 +205,18 @@ def add_hand(match: Match, data: Mapping[str, Any],
     preview, problems, row = score(match, data)
     if problems or preview is None:
         return None, problems
-    hand = Hand(number=next_number(match), client_id=client_id or None, **row)
+    hand = Hand(number=next_number(match), match_id=match.id, client_id=client_id or None,
+                **row)
     try:
-        match.all_hands.append(hand)
-        recompute(match)
+        db.session.add(hand)
+        if match.variant == "seigneur":
+            match.hand_count = (match.hand_count or 0) + 1
+            match.revision = (match.revision or 0) + 1
+        else:  # from the preview: the stored totals plus this hand
+            _settle(match, preview.totals, (match.hand_count or 0) + 1, preview.winner,
+                    preview.finished)
         db.session.flush()
-        log(match, hand, "added", "", None, hand.recorded())
+        log(match, hand, "added", "", None, hand.recorded(), shown_as=match.hand_count)
         db.session.commit()
     except IntegrityError as exc:
         db.session.rollback()
@@ -215,10 +228,11 @@ def add_hand(match: Match, data: Mapping[str, Any],
 
 
 def log(match: Match, hand: Hand, action: str, summary: str,
-        before: dict[str, Any] | None, after: dict[str, Any] | None) -> None:
+        before: dict[str, Any] | None, after: dict[str, Any] | None,
+        shown_as: int | None = None) -> None:
     """Append to the match's log (never changed afterwards)."""
-    db.session.add(HandEvent(match_id=match.id, hand_id=hand.id,
-                             position=position(match, hand) or len(match.hands) + 1,
+    shown = shown_as if shown_as is not None else position(match, hand)
+    db.session.add(HandEvent(match_id=match.id, hand_id=hand.id, position=shown,
                              action=action, summary=summary, before=before, after=after))
 
 
@@ -229,9 +243,19 @@ def recompute(match: Match) -> None:
     if match.variant == "seigneur":
         return
     state = _state(match, [_side_scores(match, h) for h in match.hands])
-    match.totals = list(state.totals)
-    match.winner_team = state.winner
-    if not state.over:
+    _settle(match, list(state.totals), match.hand_count, state.winner, state.over, counted=True)
+
+
+def _settle(match: Match, totals: list[int], hands: int, winner: int | None, over: bool,
+            counted: bool = False) -> None:
+    """Store the derived totals, hand count and result of a match (one place for both the
+    quick path of a new hand and the full recomputation)."""
+    if not counted:
+        match.revision = (match.revision or 0) + 1
+    match.totals = totals
+    match.hand_count = hands
+    match.winner_team = winner
+    if not over:
         match.finished_at = None
     elif match.finished_at is None:
         match.finished_at = utcnow()

@@ -30,6 +30,7 @@ from .match import (
                    fixed_length_state,
                    hands_problem,
                    match_state,
+                   result_after,
                    target_problem,
                    winner,
 )
@@ -40,5 +41,5 @@ __all__ = [
     "card_point_problems", "full_out_order", "hand_problems", "is_sweep", "score_hand",
     "DUMMY", "NANKING", "PLAYERS", "TIENTSIN", "VARIANTS", "Layout", "threechu", "threechu_hand",
     "threechu_shuffler", "DEFAULT_TARGET", "MatchState", "fixed_length_state", "hands_problem",
-    "match_state", "target_problem", "winner", "read_hand",
+    "match_state", "result_after", "target_problem", "winner", "read_hand",
 ]

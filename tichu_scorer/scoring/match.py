@@ -77,13 +77,27 @@ def fixed_length_state(hand_scores: Iterable[Sequence[int]], hand_limit: int | N
     if target is not None:
         return match_state(hand_scores, target, sides)
     state = match_state(hand_scores, 10 ** 9, sides)
-    played = len(state.running)
-    if hand_limit is None or played < hand_limit:
-        return state
-    top = max(state.totals)
-    won = state.totals.index(top) if state.totals.count(top) == 1 else None
-    return MatchState(state.totals, state.running, won, hand_limit if won is not None else None,
-                      finished=True)
+    end = result_after(state.totals, len(state.running), None, hand_limit)
+    return MatchState(state.totals, state.running, end.winner, end.winner_after, end.finished)
+
+
+def result_after(totals: Sequence[int], played: int, target: int | None,
+                 hand_limit: int | None = None) -> MatchState:
+    """The result once `played` hands give these totals, for a match that was still on
+    before the last of them ([E1], [E2], [T3.5]): no need to replay the earlier hands.
+
+    >>> result_after((1020, 900), 7, 1000).winner, result_after((30, 20), 3, None, 3).winner
+    (0, 0)
+    """
+    if target is None and hand_limit is not None:
+        if played < hand_limit:
+            return MatchState(tuple(totals), [], None)
+        top = max(totals)
+        won = list(totals).index(top) if list(totals).count(top) == 1 else None
+        return MatchState(tuple(totals), [], won, played if won is not None else None,
+                          finished=True)
+    won = winner(totals, target or DEFAULT_TARGET)
+    return MatchState(tuple(totals), [], won, played if won is not None else None)
 
 
 def hands_problem(hands: object) -> str | None:
