@@ -45,7 +45,8 @@ def defaults(instance_path: str) -> dict[str, object]:
     return {
         "SECRET_KEY": secret_key(instance_path),
         "SQLALCHEMY_DATABASE_URI": database_url(instance_path),
-        "SQLALCHEMY_ENGINE_OPTIONS": {"pool_pre_ping": True},
+        # recycle rather than ping: a ping costs a round trip on every request
+        "SQLALCHEMY_ENGINE_OPTIONS": {"pool_recycle": 1800},
         "MAX_CONTENT_LENGTH": 64 * 1024,  # no hand or question is anywhere near this
         "MAX_FORM_MEMORY_SIZE": 64 * 1024,
         "MAX_FORM_PARTS": 200,
