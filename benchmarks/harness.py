@@ -34,12 +34,15 @@ def start_gunicorn(env: dict[str, str], port: int, workers: int = 3,
                             stderr=subprocess.DEVNULL, start_new_session=True)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
+        probe = Session(f"http://127.0.0.1:{port}")
         try:
-            status, _ = Session(f"http://127.0.0.1:{port}").get("/healthz")
+            status, _ = probe.get("/healthz")
             if status == 200:
                 return proc
         except OSError:
             pass
+        finally:
+            probe.close()
         if proc.poll() is not None:
             raise RuntimeError("gunicorn exited while starting")
         time.sleep(0.1)
@@ -87,6 +90,11 @@ class Session:
         if cookie:
             self.cookie = cookie.split(";", 1)[0]
         return response.status, data, {k.lower(): v for k, v in response.getheaders()}
+
+    def close(self) -> None:
+        if self.conn is not None:
+            self.conn.close()
+            self.conn = None
 
     def get(self, path: str) -> tuple[int, bytes]:
         status, data, _ = self.request("GET", path)

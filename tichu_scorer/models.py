@@ -135,12 +135,6 @@ class Hand(db.Model):  # type: ignore[name-defined,misc]
                 "wish_penalty": None if self.wish_offender is None
                 else {"offender": self.wish_offender}}
 
-    def as_api(self) -> dict[str, Any]:
-        return {"number": self.number, "out_order": self.out_order, "calls": self.calls,
-                "card_points": self.card_points, "team_scores": self.team_scores,
-                "double_victory": self.sweep,
-                "wish_penalty": None if self.wish_offender is None
-                else {"offender": self.wish_offender}}
 
 
 class HandEvent(db.Model):  # type: ignore[name-defined,misc]

@@ -73,10 +73,6 @@ class Card(NamedTuple):
     suit: str = ""
 
     @property
-    def special(self) -> bool:
-        return self.suit == ""
-
-    @property
     def is_normal(self) -> bool:
         return self.suit != ""
 

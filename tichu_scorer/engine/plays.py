@@ -66,8 +66,6 @@ class Holding:
                     self._suit_ranks.setdefault(c.suit, {}).setdefault(c.rank, []).append(c)
         return self._suit_ranks
 
-    def count(self, rank: int) -> int:
-        return len(self.by_rank.get(rank, ()))
 
 
 def _groups(h: Holding, rank: int, size: int, allow_ph: bool) -> Iterator[tuple[Option, bool]]:

@@ -23,8 +23,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from .cards import DOG_CARD, DR, MJ, Card, show
-from .combos import Combination, Kind, on_table, readings
+from .cards import DR, MJ, Card, show
+from .combos import Combination, Kind, contains_rank, on_table, readings
 from .plays import DEFAULT_TABLE, Table, legal_plays
 
 SEATS = 4
@@ -139,7 +139,7 @@ class HandState:
             self.hands[seat].remove(c)
         self.trick.extend(cards)
         self.top, self.owner, self.passes = combo, seat, 0
-        if self.wish is not None and any(c.is_normal and c.rank == self.wish for c in cards):
+        if self.wish is not None and contains_rank(cards, self.wish):
             self.wish = None  # [W1]
         if MJ in cards and wish is not None:
             self.wish = wish  # [S1]
@@ -241,4 +241,4 @@ class HandState:
         return points[0], points[1]
 
 
-__all__ = ["HandState", "IllegalMove", "partner", "team", "DOG_CARD"]
+__all__ = ["HandState", "IllegalMove", "partner", "team"]

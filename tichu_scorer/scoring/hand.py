@@ -100,10 +100,6 @@ class HandResult:
         """[T3.4]: each seat (the Threechu dummy included) scores what its side scores."""
         return {s: self.team_scores[layout.team_of(s)] for s in range(layout.seats)}
 
-    @property
-    def call_points(self) -> tuple[int, int]:
-        return (self.team_scores[0] - self.card_points[0],
-                self.team_scores[1] - self.card_points[1])
 
 
 def full_out_order(out_order: tuple[int, ...], layout: Layout = NANKING) -> tuple[int, ...]:

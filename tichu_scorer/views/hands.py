@@ -41,7 +41,7 @@ def _hand(match: Match, number: int) -> Hand:
 
 def _page(match: Match, form: Any, status: int, hand: Hand | None = None) -> tuple[str, int]:
     shuffler = hand.shuffler if hand is not None else records.next_shuffler(match)
-    number = records.position(match, hand) if hand is not None else len(match.hands) + 1
+    number = records.position(match, hand) if hand is not None else match.hand_count + 1
     template = "hands/ranking.html" if match.variant == "seigneur" else "hands/new.html"
     titles = seigneur.titles(len(match.seats)) if match.variant == "seigneur" else ()
     return render_template(template, form=form, match=match, number=number, titles=titles,
@@ -68,7 +68,8 @@ def new(match_id: int) -> Response | tuple[str, int]:
             hand, problems, status = None, [conflict()], 409
             form.conflict = True
         if hand is not None:
-            flash(gettext("Hand %(n)s saved.", n=records.position(match, hand)))
+            # the new hand is the last in play: no need to load every hand to number it
+            flash(gettext("Hand %(n)s saved.", n=match.hand_count))
             return redirect(url_for("matches.show", match_id=match.id), code=303)
         form.attach(problems)
     return _page(match, form, status)
