@@ -86,5 +86,15 @@ def hand_form(out=(), calls=None, a=None, b=None, wish=None):
     return data
 
 
+def post_hand(client, url, data, **kwargs):
+    """Post a new hand as a phone that just opened the form: it carries the number of the
+    next hand (unless `data` names one)."""
+    if isinstance(data, dict) and "number" not in data:
+        state = client.get(url + "/revision")
+        if state.status_code == 200:
+            data = data | {"number": str(state.get_json()["hands"] + 1)}
+    return client.post(url + "/hands/new", data=data, **kwargs)
+
+
 def match_id(url: str) -> int:
     return int(re.search(r"/matches/(\d+)", url).group(1))

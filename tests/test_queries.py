@@ -5,15 +5,14 @@ from sqlalchemy import event
 from tests.conftest import match_id, new_match
 from tichu_scorer import records
 from tichu_scorer.extensions import db
-from tichu_scorer.models import Match
 
 
 def add_hands(app, url, count):
     with app.app_context():
-        match = db.session.get(Match, match_id(url))
-        for _ in range(count):  # level teams: the match never ends
+        for number in range(1, count + 1):  # level teams: the match never ends
+            match = records.lock_match(match_id(url))
             hand, problems = records.add_hand(match, {"out_order": [1, 2],
-                                                      "card_points": [50, None]})
+                                                      "card_points": [50, None]}, number)
             assert hand is not None, problems
 
 

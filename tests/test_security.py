@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import NAMES, make_app, new_match
+from tests.conftest import NAMES, make_app, new_match, post_hand
 from tichu_scorer import create_app
 from tichu_scorer.config import DEV_SECRET_KEY
 from tichu_scorer.extensions import db
@@ -65,7 +65,7 @@ def test_oversized_bodies_are_refused(client):
     r = client.post("/api/v1/score", data=b"[" * 70_000, content_type="application/json")
     assert r.status_code == 413 and r.get_json()["error"]
     url = new_match(client)
-    r = client.post(url + "/hands/new", data={"card_a": "5" * 70_000})
+    r = post_hand(client, url, {"card_a": "5" * 70_000})
     assert r.status_code == 413
 
 

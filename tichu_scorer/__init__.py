@@ -86,3 +86,16 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.execute("PRAGMA busy_timeout=5000")
     cursor.close()
+    # SQLAlchemy, not the driver, begins transactions (below): reads get a consistent
+    # snapshot, and a write can begin IMMEDIATE, taking the write lock before it reads.
+    dbapi_connection.isolation_level = None
+
+
+@event.listens_for(Engine, "begin")
+def _sqlite_begin(conn: Any) -> None:
+    """SQLite: BEGIN, or BEGIN IMMEDIATE for a write (`records.begin_write`), so that two
+    writers queue on the lock instead of one failing on a stale snapshot."""
+    if conn.dialect.name != "sqlite":
+        return
+    immediate = conn.get_execution_options().get("sqlite_immediate", False)
+    conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")

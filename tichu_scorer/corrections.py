@@ -7,6 +7,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from flask_babel import gettext
+from sqlalchemy.orm.exc import StaleDataError
+
 from . import records
 from .extensions import db
 from .models import Hand, Match, utcnow
@@ -56,65 +59,102 @@ def describe_change(match: Match, before: Mapping[str, Any], after: Mapping[str,
     return "; ".join(parts) or "no change"
 
 
+def _check(hand: Hand, version: int) -> None:
+    """The change was made on `version` of the hand: refuse it when another phone changed or
+    deleted the hand since (checked while the match is held, `records.lock_match`)."""
+    if hand.deleted_at is not None:
+        raise Conflict(None, None)
+    if version != hand.version:
+        raise Conflict(hand, hand.version)
+
+
+def _commit() -> None:
+    """Commit the change; a concurrent change of the same hand row (the version check of
+    SQLAlchemy's version_id_col) is a conflict, never an overwrite."""
+    try:
+        db.session.commit()
+    except StaleDataError as exc:
+        db.session.rollback()
+        raise Conflict() from exc
+    except Exception:
+        db.session.rollback()
+        raise
+
+
 def edit_hand(match: Match, hand: Hand, data: Mapping[str, Any],
-              version: int | None) -> list[Problem]:
+              version: int) -> list[Problem]:
     """Replace what was recorded for `hand`; totals and result follow (a finished match
-    reopens when the edit changes its result). Conflict when another phone edited first."""
-    if version is not None and version != hand.version:
-        raise Conflict(str(match.id))
+    reopens when the edit changes its result). `match` must be held. Conflict when another
+    phone edited or deleted the hand after `version` was read."""
+    _check(hand, version)
     preview, problems, row = records.score(match, data, editing=hand)
     if problems or preview is None:
         return problems
     before = hand.recorded() | {"counted_points": list(hand.card_points)}
-    try:
-        for key, value in row.items():
-            setattr(hand, key, value)
-        hand.version += 1
-        records.recompute(match)
-        after = hand.recorded() | {"counted_points": list(hand.card_points)}
-        records.log(match, hand, "edited", describe_change(match, before, after), before, after)
-        db.session.commit()
-    except Exception:
-        db.session.rollback()
-        raise
+    for key, value in row.items():
+        setattr(hand, key, value)
+    hand.version += 1
+    records.recompute(match)
+    after = hand.recorded() | {"counted_points": list(hand.card_points)}
+    records.log(match, hand, "edited", describe_change(match, before, after), before, after)
+    _commit()
     return []
 
 
-def delete_hand(match: Match, hand: Hand, action: str = "deleted") -> None:
-    """Take a hand out of play; it stays in the log and can be restored."""
-    if hand.deleted_at is not None:
-        return
-    try:
-        records.log(match, hand, action, "", hand.recorded(), None)
-        hand.deleted_at = utcnow()
-        hand.version += 1
-        records.recompute(match)
-        db.session.commit()
-    except Exception:
-        db.session.rollback()
-        raise
+def delete_hand(match: Match, hand: Hand, version: int, action: str = "deleted") -> None:
+    """Take a hand out of play; it stays in the log and can be restored. `match` must be
+    held; Conflict when the hand changed or went since `version` was read."""
+    _check(hand, version)
+    records.log(match, hand, action, "", hand.recorded(), None)
+    hand.deleted_at = utcnow()
+    hand.version += 1
+    records.recompute(match)
+    _commit()
 
 
-def undo_last(match: Match) -> Hand | None:
-    """Undo the latest hand in play."""
+def undo_last(match: Match, number: int) -> Hand:
+    """Undo the latest hand in play, which the phone saw as entry `number`: Conflict when
+    that is no longer the latest (already undone, or another hand came after it)."""
     hands = match.hands
-    if not hands:
-        return None
-    delete_hand(match, hands[-1], action="undone")
+    if not hands or hands[-1].number != number:
+        raise Conflict(hands[-1] if hands else None, hands[-1].number if hands else None)
+    delete_hand(match, hands[-1], hands[-1].version, action="undone")
     return hands[-1]
 
 
-def restore_hand(match: Match, hand: Hand) -> None:
-    """Bring a deleted hand back, in its original place."""
+def restore_hand(match: Match, hand: Hand) -> bool:
+    """Bring a deleted hand back, in its original place; False when it is already back."""
     if hand.deleted_at is None:
-        return
-    try:
-        hand.deleted_at = None
-        hand.version += 1
-        records.recompute(match)
-        db.session.flush()
-        records.log(match, hand, "restored", "", None, hand.recorded())
-        db.session.commit()
-    except Exception:
-        db.session.rollback()
-        raise
+        return False
+    hand.deleted_at = None
+    hand.version += 1
+    records.recompute(match)
+    db.session.flush()
+    records.log(match, hand, "restored", "", None, hand.recorded())
+    _commit()
+    return True
+
+
+def summarize(match: Match, row: Hand | Mapping[str, Any]) -> str:
+    """One hand in a line, for choosing between two phones' versions of it: who went out,
+    the calls and how they went, the card points and what each side scored."""
+    get = row.get if isinstance(row, Mapping) else lambda key: getattr(row, key)
+    names = match.names
+    order = list(get("out_order") or [])
+    parts = [gettext("out: %(order)s", order=", ".join(names[s] for s in order) or "—")]
+    first = order[0] if order else None
+    for seat, call in sorted((get("calls") or {}).items(), key=lambda item: int(item[0])):
+        made = gettext("made") if first == int(seat) else gettext("failed")
+        parts.append(f"{names[int(seat)]} {Call(call).label} {made}")
+    points = get("card_points") or []
+    if len(points) == 2:
+        parts.append(gettext("card points %(a)s : %(b)s", a=points[0], b=points[1]))
+    if get("wish_offender") is not None:
+        parts.append(gettext("missed wish: %(name)s", name=names[get("wish_offender")]))
+    scores = get("team_scores") or []
+    if match.variant == "threechu":
+        by_seat = get("player_scores") or {}
+        scores = [by_seat.get(str(s), 0) for s in range(len(names))]
+    if scores:
+        parts.append(" / ".join(f"{n:+d}" for n in scores))
+    return " · ".join(parts)

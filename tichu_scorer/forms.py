@@ -37,7 +37,6 @@ class ProblemsMixin:
     """Problems from the pure core, grouped for display next to their fields."""
 
     problems: dict[str, list[Problem]]
-    conflict: bool = False  # another phone changed the match first
 
     def add_problem(self, group: str, problem: Problem) -> None:
         self.problems[group].append(problem)

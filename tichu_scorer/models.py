@@ -109,7 +109,9 @@ class Hand(db.Model):  # type: ignore[name-defined,misc]
     # Order of entry, never reused (a deleted hand keeps its number so it can come back);
     # the unique constraint refuses a second phone saving "the same" next hand at once.
     number: Mapped[int]
-    version: Mapped[int] = mapped_column(default=1)  # optimistic lock for edits
+    # Optimistic lock: every UPDATE of a hand says WHERE version = the version read, and
+    # raises if another transaction changed it first (SQLAlchemy's version_id_col).
+    version: Mapped[int] = mapped_column(default=1)
     deleted_at: Mapped[datetime | None] = mapped_column(default=None)
     client_id: Mapped[str | None] = mapped_column(String(64), default=None, unique=True)
     # What the table recorded.
@@ -126,6 +128,9 @@ class Hand(db.Model):  # type: ignore[name-defined,misc]
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
     match: Mapped[Match] = relationship(back_populates="all_hands")
+
+    # the app counts versions itself (an import keeps them); SQLAlchemy checks them
+    __mapper_args__ = {"version_id_col": version, "version_id_generator": False}
 
     def recorded(self) -> dict[str, Any]:
         """What the table recorded, in the API.md shape (the input of scoring)."""

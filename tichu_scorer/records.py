@@ -22,7 +22,44 @@ DEFAULT_THREECHU_HANDS = 9
 
 
 class Conflict(Exception):
-    """Another phone saved a hand of this match at the same moment."""
+    """Another phone changed what this request was based on; nothing was saved.
+
+    `hand` is the hand as the other phone left it (None when it is gone), `current` the
+    version or hand number the request should have named."""
+
+    def __init__(self, hand: Hand | None = None, current: int | None = None) -> None:
+        super().__init__("conflict")
+        self.hand = hand
+        self.current = current
+
+
+class Stale(Conflict):
+    """A new-hand form opened for hand N, but hand N was saved by another phone meanwhile:
+    `saved` are the hands saved since, `current` the number the next hand now gets."""
+
+    def __init__(self, saved: list[Hand], current: int) -> None:
+        super().__init__(saved[0] if saved else None, current)
+        self.saved = saved
+
+
+def begin_write() -> None:
+    """Start the write transaction of this request: end any read transaction, then begin
+    one that holds SQLite's write lock from its first statement (BEGIN IMMEDIATE), so that
+    what it reads cannot change before it commits. On PostgreSQL `lock_match` locks the
+    match's row instead. Every change to the database goes through here."""
+    db.session.rollback()
+    if db.session.get_bind().dialect.name == "sqlite":
+        db.session.connection(execution_options={"sqlite_immediate": True})
+
+
+def lock_match(match_id: int) -> Match | None:
+    """Begin a write holding this match (SQLite: the database's write lock; PostgreSQL:
+    the match's row, SELECT … FOR UPDATE) and read it afresh. Every change to a match runs
+    between this and its commit, so no two changes of one match interleave."""
+    begin_write()
+    return db.session.execute(
+        db.select(Match).where(Match.id == match_id).with_for_update()
+        .execution_options(populate_existing=True)).scalar_one_or_none()
 
 
 def is_team_game(match: Match) -> bool:
@@ -193,15 +230,23 @@ def _state(match: Match, side_scores: Sequence[Sequence[int]]) -> scoring.MatchS
     return scoring.match_state(side_scores, match.target or scoring.DEFAULT_TARGET)
 
 
-def add_hand(match: Match, data: Mapping[str, Any],
+def add_hand(match: Match, data: Mapping[str, Any], number: int,
              client_id: str | None = None) -> tuple[Hand | None, list[Problem]]:
-    """Score and store one hand, log it, and recompute the match; nothing is stored on a
-    problem. A `client_id` seen before returns the hand already stored (exactly once)."""
+    """Score and store one hand, log it, and update the match; nothing is stored on a
+    problem. `match` must be held (`lock_match`). `number` is the hand number the form was
+    opened for: when another phone saved that hand meanwhile, `Stale` is raised and nothing
+    is stored. A `client_id` seen before returns the hand already stored (exactly once)."""
     if client_id:
         known = db.session.execute(db.select(Hand).filter_by(client_id=client_id)
                                    ).scalar_one_or_none()
-        if known is not None and known.match_id == match.id:
+        if known is not None:
+            if known.match_id != match.id:
+                raise Conflict()
             return known, []
+    current = (match.hand_count or 0) + 1
+    if number != current:
+        saved = match.hands[number - 1:] if 0 < number < current else []
+        raise Stale(saved, current)
     preview, problems, row = score(match, data)
     if problems or preview is None:
         return None, problems
@@ -218,9 +263,9 @@ def add_hand(match: Match, data: Mapping[str, Any],
         db.session.flush()
         log(match, hand, "added", "", None, hand.recorded(), shown_as=match.hand_count)
         db.session.commit()
-    except IntegrityError as exc:
+    except IntegrityError as exc:  # only without the lock (a bug): refuse, never double
         db.session.rollback()
-        raise Conflict(str(match.id)) from exc
+        raise Conflict() from exc
     except Exception:
         db.session.rollback()
         raise

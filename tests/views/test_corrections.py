@@ -2,8 +2,7 @@
 
 import pytest
 
-from tests.conftest import hand_form, match_id, new_match
-from tichu_scorer import records
+from tests.conftest import hand_form, match_id, new_match, post_hand
 from tichu_scorer.extensions import db
 from tichu_scorer.models import Hand, HandEvent, Match
 
@@ -13,7 +12,7 @@ def url(client):
     url = new_match(client)
     for data in (hand_form([0, 1], a=60), hand_form([1, 0], {"1": "tichu"}, a=40),
                  hand_form([2, 3], a=55)):
-        assert client.post(url + "/hands/new", data=data).status_code == 303
+        assert post_hand(client, url, data).status_code == 303
     return url
 
 
@@ -45,14 +44,37 @@ def test_edit_refusals_name_the_rule(client, app, url):
 def test_a_stale_edit_is_refused_not_overwritten(client, app, url):
     assert client.post(url + "/hands/1/edit",
                        data=hand_form([0, 1], a=70) | {"version": "1"}).status_code == 303
-    r = client.post(url + "/hands/1/edit", data=hand_form([0, 1], a=20) | {"version": "1"})
-    assert r.status_code == 409 and "Another phone changed this match" in r.get_data(
-        as_text=True)
+    mine = hand_form([0, 1], a=20) | {"version": "1"}
+    r = client.post(url + "/hands/1/edit", data=mine)
+    page = r.get_data(as_text=True)
+    assert r.status_code == 409 and "Another phone changed this hand meanwhile" in page
+    # both versions side by side, and the form still names the version this phone read
+    assert "card points 70 : 30" in page and "card points 20 : 80" in page
+    assert 'name="version" value="1"' in page and 'name="overwrite" value="2"' in page
     assert state(app, url)[1][0] == [70, 30]
+    # saving the same form again is refused again: no silent overwrite
+    assert client.post(url + "/hands/1/edit", data=mine).status_code == 409
+    assert state(app, url)[1][0] == [70, 30]
+    # only the explicit choice overwrites, and only the version it was shown
+    r = client.post(url + "/hands/1/edit", data=mine | {"overwrite": "2"})
+    assert r.status_code == 303 and state(app, url)[1][0] == [20, 80]
+    assert client.post(url + "/hands/1/edit",
+                       data=mine | {"overwrite": "2"}).status_code == 409
+
+
+@pytest.mark.parametrize("version", [None, "", "x", "1.0", "-1", "１", "9" * 30])
+def test_a_missing_or_malformed_version_is_refused(client, app, url, version):
+    data = hand_form([0, 1], a=20) | ({} if version is None else {"version": version})
+    r = client.post(url + "/hands/1/edit", data=data)
+    assert r.status_code == 400 and "“version”" in r.get_data(as_text=True)
+    r = client.post(url + "/hands/1/delete", data={} if version is None else
+                    {"version": version})
+    assert r.status_code == 400
+    assert state(app, url)[1][0] == [60, 40]
 
 
 def test_delete_and_restore(client, app, url):
-    assert client.post(url + "/hands/2/delete").status_code == 303
+    assert client.post(url + "/hands/2/delete", data={"version": "1"}).status_code == 303
     totals, hands, _, events = state(app, url)
     assert totals == [115, 85] and len(hands) == 2 and events[-1][:2] == (2, "deleted")
     page = client.get(url).get_data(as_text=True)
@@ -62,14 +84,38 @@ def test_delete_and_restore(client, app, url):
     assert client.post(url + "/hands/2/restore").status_code == 303
     totals, hands, _, events = state(app, url)
     assert totals == [155, 245] and hands[1] == [40, 160] and events[-1][:2] == (2, "restored")
+    # restoring twice (two phones, one log): the second changes and logs nothing
+    r = client.post(url + "/hands/2/restore", follow_redirects=True)
+    assert "already back in play" in r.get_data(as_text=True)
+    assert [e[1] for e in state(app, url)[3]].count("restored") == 1
+
+
+def test_deleting_a_changed_hand_is_refused(client, app, url):
+    assert client.post(url + "/hands/2/edit",
+                       data=hand_form([1, 0], a=45) | {"version": "1"}).status_code == 303
+    r = client.post(url + "/hands/2/delete", data={"version": "1"}, follow_redirects=True)
+    assert "was not deleted" in r.get_data(as_text=True)
+    assert len(state(app, url)[1]) == 3
+    # and an edit of a hand deleted meanwhile is refused, not resurrected
+    assert client.post(url + "/hands/2/delete", data={"version": "2"}).status_code == 303
+    r = client.post(url + "/hands/2/edit", data=hand_form([1, 0], a=5) | {"version": "3"})
+    assert r.status_code == 404
+    totals, hands, _, _ = state(app, url)
+    assert len(hands) == 2 and totals == [115, 85]
 
 
 def test_undo_last(client, app, url):
-    assert client.post(url + "/undo").status_code == 303
+    assert client.post(url + "/undo", data={"number": "3"}).status_code == 303
     totals, hands, _, events = state(app, url)
     assert len(hands) == 2 and events[-1][:2] == (3, "undone")
+    # the same undo again (a second phone, a double tap) undoes nothing more
+    r = client.post(url + "/undo", data={"number": "3"}, follow_redirects=True)
+    assert "nothing was undone" in r.get_data(as_text=True)
+    totals, hands, _, events = state(app, url)
+    assert len(hands) == 2 and [e[1] for e in events].count("undone") == 1
+    assert client.post(url + "/undo").status_code == 400
     # the next hand takes the place of the undone one
-    assert client.post(url + "/hands/new", data=hand_form([0, 2])).status_code == 303
+    assert post_hand(client, url, hand_form([0, 2])).status_code == 303
     page = client.get(url).get_data(as_text=True)
     assert "Add hand 4" in page
 
@@ -77,7 +123,7 @@ def test_undo_last(client, app, url):
 def test_an_edit_that_changes_the_result_reopens_the_match(client, app):
     url = new_match(client, target="500")
     for _ in range(2):
-        client.post(url + "/hands/new", data=hand_form([0, 2], {"0": "tichu"}))
+        post_hand(client, url, hand_form([0, 2], {"0": "tichu"}))
     assert state(app, url)[2] is True  # 600 to 0: over
     r = client.post(url + "/hands/2/edit", data=hand_form([1, 0], a=50) | {"version": "1"})
     assert r.status_code == 303
@@ -88,26 +134,42 @@ def test_an_edit_that_changes_the_result_reopens_the_match(client, app):
 
 def test_a_client_id_counts_once(client, app, url):
     data = hand_form([0, 1], a=50) | {"client_id": "phone-1-hand-abc"}
-    assert client.post(url + "/hands/new", data=data).status_code == 303
-    assert client.post(url + "/hands/new", data=data).status_code == 303  # replayed
+    assert post_hand(client, url, data).status_code == 303
+    assert post_hand(client, url, data).status_code == 303  # replayed
     with app.app_context():
         assert db.session.scalar(db.select(db.func.count()).select_from(Hand).filter_by(
             client_id="phone-1-hand-abc")) == 1
         assert len(db.session.get(Match, match_id(url)).hands) == 4
 
 
-def test_two_phones_saving_the_same_hand(client, app, url, monkeypatch):
-    # the second phone computed the same next number before the first one's save landed
-    monkeypatch.setattr(records, "next_number", lambda match: 3)
-    r = client.post(url + "/hands/new", data=hand_form([0, 1], a=50))
-    assert r.status_code == 409
-    assert "Another phone changed this match" in r.get_data(as_text=True)
+def test_two_phones_saving_the_same_hand(client, app, url):
+    # this phone opened the form for hand 3, which another phone saved meanwhile
+    mine = hand_form([0, 1], a=50) | {"number": "3", "client_id": "late-phone"}
+    r = client.post(url + "/hands/new", data=mine)
+    page = r.get_data(as_text=True)
+    assert r.status_code == 409 and "Another phone saved hand 3 meanwhile" in page
+    assert "card points 55 : 45" in page  # hand 3 as the other phone saved it
+    assert "card points 50 : 50" in page  # and this phone's, not saved
+    assert f'href="{url}">Discard mine</a>' in page
+    assert 'name="number" value="4"' in page and "Save mine as hand 4" in page
+    assert len(state(app, url)[1]) == 3
+    r = client.post(url + "/hands/new", data=mine | {"number": "4"})
+    assert r.status_code == 303
+    assert len(state(app, url)[1]) == 4
+    assert "Hand 4 saved." in client.get(url).get_data(as_text=True)
+
+
+@pytest.mark.parametrize("number", [None, "", "three", "0x3", "4" * 12])
+def test_a_missing_or_malformed_hand_number_is_refused(client, app, url, number):
+    data = hand_form([0, 1], a=50) | ({} if number is None else {"number": number})
+    r = client.post(url + "/hands/new", data=data)
+    assert r.status_code == 400 and "“number”" in r.get_data(as_text=True)
     assert len(state(app, url)[1]) == 3
 
 
 def test_log_is_append_only(client, app, url):
     client.post(url + "/hands/1/edit", data=hand_form([0, 1], a=65) | {"version": "1"})
-    client.post(url + "/undo")
+    client.post(url + "/undo", data={"number": "3"})
     with app.app_context():
         actions = [e.action for e in db.session.execute(
             db.select(HandEvent).order_by(HandEvent.id)).scalars()]

@@ -3,7 +3,7 @@
 import pytest
 from sqlalchemy import func
 
-from tests.conftest import hand_form, match_id, new_match
+from tests.conftest import hand_form, match_id, new_match, post_hand
 from tichu_scorer.extensions import db
 from tichu_scorer.models import Hand, Match
 
@@ -38,7 +38,7 @@ def test_form_page(client, url):
     (hand_form([], {"1": "tichu"}, wish=0), [0, 100], [], [0, 100]),
 ])
 def test_saving_hands(client, app, url, data, totals, out, scores):
-    r = client.post(url + "/hands/new", data=data)
+    r = post_hand(client, url, data)
     assert r.status_code == 303
     saved_totals, hands = stored(app, url)
     assert saved_totals == totals
@@ -59,7 +59,7 @@ def test_saving_hands(client, app, url, data, totals, out, scores):
     (hand_form([0, 1], a=50, wish=7), "wish", "P4"),
 ])
 def test_refusals_name_field_and_rule(client, app, url, data, group, rule):
-    r = client.post(url + "/hands/new", data=data)
+    r = post_hand(client, url, data)
     assert r.status_code == 422
     page = r.get_data(as_text=True)
     assert f'data-problem="{group}"' in page
@@ -68,14 +68,14 @@ def test_refusals_name_field_and_rule(client, app, url, data, group, rule):
 
 
 def test_every_problem_reported_at_once(client, url):
-    r = client.post(url + "/hands/new", data=hand_form([0, 0], a=33, b=33))
+    r = post_hand(client, url, hand_form([0, 0], a=33, b=33))
     page = r.get_data(as_text=True)
     assert page.count('data-problem="card_points"') == 3
     assert page.count('data-problem="out_order"') == 1
 
 
 def test_refused_form_keeps_what_was_entered(client, url):
-    r = client.post(url + "/hands/new", data=hand_form([2, 1], {"3": "grand"}, a=33))
+    r = post_hand(client, url, hand_form([2, 1], {"3": "grand"}, a=33))
     page = r.get_data(as_text=True)
     assert 'value="33"' in page
     assert 'checked id="call_3-2" name="call_3" type="radio" value="grand"' in page
@@ -84,7 +84,7 @@ def test_refused_form_keeps_what_was_entered(client, url):
 
 def test_hands_are_numbered_and_totals_run(client, app, url):
     for a in (40, 65, 10):
-        client.post(url + "/hands/new", data=hand_form([0, 1], a=a))
+        post_hand(client, url, hand_form([0, 1], a=a))
     with app.app_context():
         m = db.session.get(Match, match_id(url))
         assert [h.number for h in m.hands] == [1, 2, 3]
@@ -97,11 +97,11 @@ def test_malformed_form_bodies_never_500(client, app, url):
     bad = [{"place_1": "x" * 5000}, {"call_0": ["tichu", "grand"]}, {"card_a": "1e9"},
            {"card_a": "99999999999999999999"}, {"wish_offender": "-1"}, {}]
     for data in bad:
-        r = client.post(url + "/hands/new", data=data)
+        r = post_hand(client, url, data)
         assert r.status_code == 422
     r = client.post(url + "/hands/new", data=b"\xff" * 100,
                     content_type="application/x-www-form-urlencoded")
-    assert r.status_code == 422
+    assert r.status_code == 400 and "“number”" in r.get_data(as_text=True)
     with app.app_context():
         assert db.session.scalar(db.select(func.count()).select_from(Hand)) == 0
 
@@ -109,4 +109,4 @@ def test_malformed_form_bodies_never_500(client, app, url):
 @pytest.mark.parametrize("data", [{"place_1": "\r"}, {"place_1": " ", "card_a": "50"},
                                   {"wish_offender": "\t", "place_1": "0"}])
 def test_whitespace_selects_count_as_blank(client, url, data):
-    assert client.post(url + "/hands/new", data=data).status_code == 422
+    assert post_hand(client, url, data).status_code == 422

@@ -5,7 +5,7 @@ import re
 import pytest
 from sqlalchemy import func
 
-from tests.conftest import NAMES, hand_form, match_id, new_match
+from tests.conftest import NAMES, hand_form, match_id, new_match, post_hand
 from tichu_scorer.extensions import db
 from tichu_scorer.models import Hand, Match, Player
 
@@ -60,7 +60,7 @@ def test_new_match_refusals(client, app, data, message):
 
 def test_match_page_shows_totals_hands_and_shuffler(client):
     url = new_match(client)
-    client.post(url + "/hands/new", data=hand_form([1, 0], {"1": "tichu"}, a=30))
+    post_hand(client, url, hand_form([1, 0], {"1": "tichu"}, a=30))
     page = client.get(url).get_data(as_text=True)
     assert 'data-total="0">30<' in page and 'data-total="1">170<' in page
     assert "<strong>Bob</strong> shuffles next" in page
@@ -76,7 +76,7 @@ def test_a_whole_match_to_1000_then_rematch(client, app):
     url = new_match(client)
     # Team A wins big hands: double victory with a Tichu (300) four times = 1200
     for n in range(1, 5):
-        r = client.post(url + "/hands/new", data=hand_form([0, 2], {"0": "tichu"}))
+        r = post_hand(client, url, hand_form([0, 2], {"0": "tichu"}))
         assert r.status_code == 303
         page = client.get(url).get_data(as_text=True)
         if n < 4:
@@ -84,7 +84,7 @@ def test_a_whole_match_to_1000_then_rematch(client, app):
     assert "Team A wins!" in page
     assert "Ann &amp; Cy won 1200 to 0 after 4 hands" in page
     # No more hands once the match is over ([E1])
-    r = client.post(url + "/hands/new", data=hand_form([1, 3]))
+    r = post_hand(client, url, hand_form([1, 3]))
     assert r.status_code == 422 and "E1" in r.get_data(as_text=True)
     with app.app_context():
         m = db.session.get(Match, match_id(url))
@@ -134,6 +134,5 @@ def test_csrf_enabled_refuses_a_form_without_token(app):
     assert r.status_code == 303
     page = client.get(r.headers["Location"] + "/hands/new").get_data(as_text=True)
     token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page).group(1)
-    r = client.post(r.headers["Location"] + "/hands/new",
-                    data=hand_form([0, 1], a=50) | {"csrf_token": token})
+    r = post_hand(client, r.headers["Location"], hand_form([0, 1], a=50) | {"csrf_token": token})
     assert r.status_code == 303

@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from tests.conftest import hand_form, match_id, new_match
+from tests.conftest import hand_form, match_id, new_match, post_hand
 from tichu_scorer.extensions import db
 from tichu_scorer.models import Match
 
@@ -12,7 +12,7 @@ from tichu_scorer.models import Match
 @pytest.fixture()
 def shared(app, client):
     url = new_match(client)
-    client.post(url + "/hands/new", data=hand_form([0, 1], a=60))
+    post_hand(client, url, hand_form([0, 1], a=60))
     with app.app_context():
         m = db.session.get(Match, match_id(url))
         return url, m.code, m.scorer_key
@@ -51,7 +51,7 @@ def test_scorer_link_lets_a_second_phone_enter_hands(app, shared):
     second = app.test_client()
     r = second.get(f"/s/{key}")
     assert r.status_code == 303 and r.headers["Location"].endswith(url)
-    assert second.post(url + "/hands/new", data=hand_form([1, 0], a=40)).status_code == 303
+    assert post_hand(second, url, hand_form([1, 0], a=40)).status_code == 303
     assert "Add hand 3" in second.get(url).get_data(as_text=True)
     assert app.test_client().get("/s/not-a-key").status_code == 404
 
@@ -71,18 +71,16 @@ def test_board_and_revision(client, shared):
     board = client.get(url + "/board").get_data(as_text=True)
     assert 'data-revision-url="' in board and "board.js" in board and ">60<" in board
     before = client.get(url + "/revision").get_json()
-    client.post(url + "/hands/new", data=hand_form([1, 0], a=40))
+    post_hand(client, url, hand_form([1, 0], a=40))
     after = client.get(url + "/revision").get_json()
     assert after["revision"] > before["revision"] and after["hands"] == 2
 
 
-def test_conflict_offers_a_reload(client, shared, monkeypatch):
-    from tichu_scorer import records
+def test_a_stale_new_hand_offers_discard_or_next(client, shared):
     url, _code, _key = shared
-    monkeypatch.setattr(records, "next_number", lambda match: 1)
-    r = client.post(url + "/hands/new", data=hand_form([0, 1], a=50))
+    r = client.post(url + "/hands/new", data=hand_form([0, 1], a=50) | {"number": "1"})
     assert r.status_code == 409
-    assert f'href="{url}">Reload the match</a>' in r.get_data(as_text=True)
+    assert f'href="{url}">Discard mine</a>' in r.get_data(as_text=True)
 
 
 def test_installable_web_app(client):

@@ -2,7 +2,7 @@
 
 import re
 
-from tests.conftest import hand_form, new_match
+from tests.conftest import hand_form, new_match, post_hand
 from tichu_scorer.chart import build
 from tichu_scorer.scoring.stats import HandFacts, MatchFacts, partnership_stats, player_stats
 
@@ -29,8 +29,8 @@ def test_player_and_partnership_stats():
 
 def test_stats_page(client):
     url = new_match(client)
-    client.post(url + "/hands/new", data=hand_form([0, 2], {"0": "tichu", "1": "grand"}))
-    client.post(url + "/hands/new", data=hand_form([1, 0], a=30))
+    post_hand(client, url, hand_form([0, 2], {"0": "tichu", "1": "grand"}))
+    post_hand(client, url, hand_form([1, 0], a=30))
     page = client.get("/stats").get_data(as_text=True)
     assert "Ann" in page and "Ann &amp; Cy" in page and "Bob &amp; Dee" in page
     ann = page[page.index("<h3>Ann</h3>"):page.index("</section>", page.index("<h3>Ann</h3>"))]
@@ -45,8 +45,8 @@ def test_empty_stats(client):
 
 def test_match_chart_marks_calls(client):
     url = new_match(client)
-    client.post(url + "/hands/new", data=hand_form([0, 2], {"0": "tichu", "1": "grand"}))
-    client.post(url + "/hands/new", data=hand_form([1, 0], a=30))
+    post_hand(client, url, hand_form([0, 2], {"0": "tichu", "1": "grand"}))
+    post_hand(client, url, hand_form([1, 0], a=30))
     page = client.get(url).get_data(as_text=True)
     assert '<svg viewBox="0 0 340 200" role="img"' in page
     assert page.count("<polyline") == 2
@@ -66,7 +66,7 @@ def test_chart_geometry():
 
 def test_no_inline_style_in_svg(client):
     url = new_match(client)
-    client.post(url + "/hands/new", data=hand_form([0, 2]))
+    post_hand(client, url, hand_form([0, 2]))
     page = client.get(url).get_data(as_text=True)
     svg = page[page.index("<svg"):page.index("</svg>")]
     assert not re.search(r"\sstyle=", svg)

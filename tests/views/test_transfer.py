@@ -6,25 +6,25 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import hand_form, make_app, new_match
+from tests.conftest import hand_form, make_app, new_match, post_hand
 from tichu_scorer.extensions import db
 
 
 def fill_history(client):
     url = new_match(client)
-    client.post(url + "/hands/new", data=hand_form([0, 2], {"0": "tichu"}))
-    client.post(url + "/hands/new", data=hand_form([1, 0], {"3": "grand"}, a=35,
+    post_hand(client, url, hand_form([0, 2], {"0": "tichu"}))
+    post_hand(client, url, hand_form([1, 0], {"3": "grand"}, a=35,
                                                    wish=None) | {"client_id": "c-1"})
-    client.post(url + "/hands/new", data=hand_form([], {"1": "tichu"}, wish=2))
+    post_hand(client, url, hand_form([], {"1": "tichu"}, wish=2))
     client.post(url + "/hands/1/edit", data=hand_form([0, 2], {"0": "grand"}) | {"version": "1"})
-    client.post(url + "/undo")
+    client.post(url + "/undo", data={"number": "3"})
     t3 = client.post("/matches/new", data={"variant": "threechu", "seat_0": "Tom",
                                            "seat_1": "Uma", "seat_2": "Vic",
                                            "length": "hands", "hands": "3"}).headers["Location"]
-    client.post(t3 + "/hands/new", data=hand_form([3, 1], {"3": "tichu"}, a=50))
+    post_hand(client, t3, hand_form([3, 1], {"3": "tichu"}, a=50))
     gs = client.post("/matches/new", data={"variant": "seigneur", **{
         f"seat_{i}": f"G{i}" for i in range(5)}}).headers["Location"]
-    client.post(gs + "/hands/new", data={"place_1": "4", "place_2": "2", "place_3": "0",
+    post_hand(client, gs, {"place_1": "4", "place_2": "2", "place_3": "0",
                                          "place_4": "1"})
     return url
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from tests.conftest import hand_form, match_id
+from tests.conftest import hand_form, match_id, post_hand
 from tichu_scorer.extensions import db
 from tichu_scorer.models import Match
 
@@ -43,14 +43,14 @@ def test_threechu_match(client, app):
     assert "<strong>Tom</strong> shuffles and plays the dummy this hand" in page
     assert "Dummy" in page
     # hand 1: Tom shuffles; the dummy (seat 3) calls Tichu and goes out first
-    r = client.post(url + "/hands/new", data=hand_form([3, 1], {"3": "tichu"}, a=50))
+    r = post_hand(client, url, hand_form([3, 1], {"3": "tichu"}, a=50))
     assert r.status_code == 303
     # hand 2: Uma shuffles, so she may not call Grand Tichu (T3.3)
-    r = client.post(url + "/hands/new", data=hand_form([0, 2], {"1": "grand"}))
+    r = post_hand(client, url, hand_form([0, 2], {"1": "grand"}))
     assert r.status_code == 422 and "T3.3" in r.get_data(as_text=True)
-    r = client.post(url + "/hands/new", data=hand_form([0, 2], {"0": "grand"}))
+    r = post_hand(client, url, hand_form([0, 2], {"0": "grand"}))
     assert r.status_code == 303  # Tom and Vic double victory, Tom's Grand made
-    r = client.post(url + "/hands/new", data=hand_form([2, 0], a=25))
+    r = post_hand(client, url, hand_form([2, 0], a=25))
     assert r.status_code == 303
     with app.app_context():
         m = db.session.get(Match, match_id(url))
@@ -61,7 +61,7 @@ def test_threechu_match(client, app):
         assert m.finished_at is not None and m.winner_team == 0
     page = client.get(url).get_data(as_text=True)
     assert "Tom wins!" in page and "Rematch" in page
-    r = client.post(url + "/hands/new", data=hand_form([2, 0], a=25))
+    r = post_hand(client, url, hand_form([2, 0], a=25))
     assert r.status_code == 422 and "E1" in r.get_data(as_text=True)
     assert "Won by Tom" in client.get("/").get_data(as_text=True)
 
@@ -75,15 +75,15 @@ def test_threechu_to_a_target(client, app):
 
 def test_tientsin_match(client, app):
     url = start(client, "tientsin", ["A1", "B1", "A2", "B2", "A3", "B3"], target="500")
-    r = client.post(url + "/hands/new", data=hand_form([0, 2, 4], {"0": "tichu"}))
+    r = post_hand(client, url, hand_form([0, 2, 4], {"0": "tichu"}))
     assert r.status_code == 303
-    r = client.post(url + "/hands/new", data=hand_form([1, 3, 0], a=50, b=50))
+    r = post_hand(client, url, hand_form([1, 3, 0], a=50, b=50))
     assert r.status_code == 303  # partners first and second: no bonus in Tientsin
     page = client.get(url).get_data(as_text=True)
     assert "Triple victory" in page and "A1 &amp; A2 &amp; A3" in page
     with app.app_context():
         assert db.session.get(Match, match_id(url)).totals == [450, 50]
-    r = client.post(url + "/hands/new", data=hand_form([0, 1], {"5": "grand"}, a=60))
+    r = post_hand(client, url, hand_form([0, 1], {"5": "grand"}, a=60))
     assert r.status_code == 303
     assert "Team A wins!" in client.get(url).get_data(as_text=True)
 
@@ -94,13 +94,13 @@ def test_seigneur_match(client, app):
     page = client.get(url).get_data(as_text=True)
     assert "two decks" in page and "without pushing" in page
     order = {f"place_{i + 1}": str(s) for i, s in enumerate([3, 1, 0, 7, 6, 5, 2])}
-    assert client.post(url + "/hands/new", data=order).status_code == 303
+    assert post_hand(client, url, order).status_code == 303
     page = client.get(url).get_data(as_text=True)
     assert "<strong>Great Lord</strong>: G4" in page and "<strong>Wretch</strong>: G5" in page
     assert "<strong>G5</strong> (Wretch) pushes 3 best cards to <strong>G4</strong>" in page
     assert "<strong>G6</strong> (Pauper) pushes 2 best cards to <strong>G2</strong>" in page
     bad = {"place_1": "3", "place_2": "3"}
-    r = client.post(url + "/hands/new", data=bad)
+    r = post_hand(client, url, bad)
     assert r.status_code == 422 and "GS1" in r.get_data(as_text=True)
     with app.app_context():
         m = db.session.get(Match, match_id(url))

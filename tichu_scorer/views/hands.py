@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from flask import Blueprint, abort, flash, jsonify, redirect, render_template, request, url_for
@@ -12,15 +13,42 @@ from .. import access, corrections, records
 from ..extensions import csrf, db, limit_writes
 from ..forms import hand_form_class, ranking_form_class
 from ..models import Hand, Match
-from ..scoring import Problem, seigneur
+from ..scoring import seigneur
 from .jsonbody import json_body
 
 bp = Blueprint("hands", __name__)
 
-def conflict() -> Problem:
-    return Problem("match", "H1", gettext("Another phone changed this match at the same moment. "
-                                          "Reload to see its change, then enter yours again if "
-                                          "needed."))
+CLIENT_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+
+def _form_int(name: str) -> int:
+    """A whole number the page put in a hidden field (a version, a hand number): a missing
+    or malformed one is refused, never taken as "no check"."""
+    raw = request.form.get(name, "")
+    if not (raw.isascii() and raw.isdigit() and len(raw) <= 9):
+        abort(400, gettext("The form field “%(field)s” is missing or not a whole number, so "
+                           "the change cannot be checked against other phones. Reload the "
+                           "page and enter it again; nothing was saved.", field=name))
+    return int(raw)
+
+
+def _client_id() -> str | None:
+    raw = request.form.get("client_id", "")
+    if not raw:
+        return None
+    if not CLIENT_ID.fullmatch(raw):
+        abort(400, gettext("The form field “client_id” must be 1–64 letters, digits, - or _; "
+                           "nothing was saved."))
+    return raw
+
+
+def _held(match_id: int) -> Match:
+    """The match, held for a change (`records.lock_match`), if this phone may score it."""
+    match = records.lock_match(match_id)
+    if match is None:
+        abort(404)
+    access.require_scorer(match)
+    return match
 
 
 def _form(match: Match, hand: Hand | None = None) -> Any:
@@ -39,77 +67,119 @@ def _hand(match: Match, number: int) -> Hand:
     return hand
 
 
-def _page(match: Match, form: Any, status: int, hand: Hand | None = None) -> tuple[str, int]:
+def _page(match: Match, form: Any, status: int, hand: Hand | None = None,
+          conflict: records.Conflict | None = None, number: int | None = None
+          ) -> tuple[str, int]:
     shuffler = hand.shuffler if hand is not None else records.next_shuffler(match)
-    number = records.position(match, hand) if hand is not None else match.hand_count + 1
+    shown = records.position(match, hand) if hand is not None else match.hand_count + 1
     template = "hands/ranking.html" if match.variant == "seigneur" else "hands/new.html"
     titles = seigneur.titles(len(match.seats)) if match.variant == "seigneur" else ()
-    return render_template(template, form=form, match=match, number=number, titles=titles,
+    theirs, yours, summaries = _versions(match, form, hand, conflict)
+    body = render_template(template, form=form, match=match, number=shown, titles=titles,
                            layout=records.layout_for(match, shuffler), editing=hand,
                            sides=records.sides_of(match), shuffler=shuffler,
-                           teams=records.TEAM_NAMES), status
+                           teams=records.TEAM_NAMES, conflict=conflict,
+                           conflict_theirs=theirs, conflict_yours=yours, summaries=summaries,
+                           opened_for=number if number is not None else shown,
+                           version=(hand.version if hand is not None and conflict is None
+                                    else request.form.get("version")))
+    db.session.rollback()  # a refused change holds nothing while the page goes out
+    return body, status
+
+
+def _versions(match: Match, form: Any, hand: Hand | None,
+              conflict: records.Conflict | None) -> tuple[str, str | None, list[str]]:
+    """For a conflict: the other phone's version, this phone's (scored, when it scores),
+    and one line per hand saved meanwhile."""
+    if conflict is None:
+        return "", None, []
+    _preview, problems, row = records.score(match, form.to_api(), editing=hand)
+    yours = None if problems else corrections.summarize(match, row)
+    theirs = corrections.summarize(match, conflict.hand) if conflict.hand is not None else ""
+    saved = [corrections.summarize(match, h) for h in getattr(conflict, "saved", [])]
+    return theirs, yours, saved
 
 
 @bp.route("/matches/<int:match_id>/hands/new", methods=["GET", "POST"])
 @limit_writes
 def new(match_id: int) -> Response | tuple[str, int]:
-    """Calls, out-order, card points and wish penalty on one screen."""
-    match = db.get_or_404(Match, match_id)
-    access.require_scorer(match)
+    """Calls, out-order, card points and wish penalty on one screen. The form carries the
+    hand number it was opened for: a hand another phone saved meanwhile is not doubled."""
+    if request.method == "GET":
+        match = db.get_or_404(Match, match_id)
+        access.require_scorer(match)
+        return _page(match, _form(match), 200)
+    match = _held(match_id)
     form = _form(match)
-    if not form.is_submitted():
-        return _page(match, form, 200)
-    status = 422
-    if form.validate():
-        try:
-            hand, problems = records.add_hand(match, form.to_api(),
-                                              request.form.get("client_id") or None)
-        except records.Conflict:
-            hand, problems, status = None, [conflict()], 409
-            form.conflict = True
-        if hand is not None:
-            # the new hand is the last in play: no need to load every hand to number it
-            flash(gettext("Hand %(n)s saved.", n=match.hand_count))
-            return redirect(url_for("matches.show", match_id=match.id), code=303)
+    number, client_id = _form_int("number"), _client_id()
+    if not form.validate():
+        return _page(match, form, 422, number=number)
+    try:
+        hand, problems = records.add_hand(match, form.to_api(), number, client_id)
+    except records.Conflict as exc:
+        return _page(match, form, 409, conflict=exc, number=number)
+    if hand is None:
         form.attach(problems)
-    return _page(match, form, status)
+        return _page(match, form, 422, number=number)
+    flash(gettext("Hand %(n)s saved.", n=records.position(match, hand)))
+    return redirect(url_for("matches.show", match_id=match.id), code=303)
 
 
 @bp.route("/matches/<int:match_id>/hands/<int:number>/edit", methods=["GET", "POST"])
 @limit_writes
 def edit(match_id: int, number: int) -> Response | tuple[str, int]:
-    """Change what was recorded for an earlier hand."""
-    match = db.get_or_404(Match, match_id)
-    access.require_scorer(match)
+    """Change what was recorded for an earlier hand. The form carries the version it was
+    opened on; after a conflict only an explicit "save mine over theirs" names the new one."""
+    if request.method == "GET":
+        match = db.get_or_404(Match, match_id)
+        access.require_scorer(match)
+    else:
+        match = _held(match_id)
     hand = _hand(match, number)
     if hand.deleted_at is not None:
         abort(404)
     form = _form(match, hand)
     if not form.is_submitted():
         return _page(match, form, 200, hand)
-    status = 422
-    if form.validate():
-        version = request.form.get("version", type=int)
-        try:
-            problems = corrections.edit_hand(match, hand, form.to_api(), version)
-        except records.Conflict:
-            problems, status = [conflict()], 409
-            form.conflict = True
-        if not problems:
-            flash(gettext("Hand %(n)s updated.", n=records.position(match, hand)))
-            return redirect(url_for("matches.show", match_id=match.id), code=303)
+    version = _form_int("overwrite" if "overwrite" in request.form else "version")
+    if not form.validate():
+        return _page(match, form, 422, hand)
+    try:
+        problems = corrections.edit_hand(match, hand, form.to_api(), version)
+    except records.Conflict as exc:
+        return _conflict(match, form, hand, exc)
+    if problems:
         form.attach(problems)
-    return _page(match, form, status, hand)
+        return _page(match, form, 422, hand)
+    flash(gettext("Hand %(n)s updated.", n=records.position(match, hand)))
+    return redirect(url_for("matches.show", match_id=match.id), code=303)
+
+
+def _conflict(match: Match, form: Any, hand: Hand,
+              exc: records.Conflict) -> Response | tuple[str, int]:
+    if exc.hand is None:  # deleted by another phone meanwhile
+        db.session.rollback()
+        flash(gettext("Another phone deleted this hand meanwhile; your change was not saved. "
+                      "It can be restored from the log."), "error")
+        return redirect(url_for("matches.show", match_id=match.id), code=303)
+    return _page(match, form, 409, hand, conflict=exc)
 
 
 @bp.post("/matches/<int:match_id>/hands/<int:number>/delete")
 @limit_writes
-def delete(match_id: int, number: int) -> Response:
-    match = db.get_or_404(Match, match_id)
-    access.require_scorer(match)
+def delete(match_id: int, number: int) -> Response | tuple[str, int]:
+    match = _held(match_id)
     hand = _hand(match, number)
     shown = records.position(match, hand)
-    corrections.delete_hand(match, hand)
+    try:
+        corrections.delete_hand(match, hand, _form_int("version"))
+    except records.Conflict as exc:
+        db.session.rollback()
+        flash(gettext("Another phone changed or deleted hand %(n)s meanwhile, so it was not "
+                      "deleted. Check it and try again.", n=shown)
+              if exc.hand is not None else gettext("Hand %(n)s was already deleted.", n=shown),
+              "error")
+        return redirect(url_for("matches.show", match_id=match.id), code=303)
     flash(gettext("Hand %(n)s deleted. It can be restored from the log.", n=shown))
     return redirect(url_for("matches.show", match_id=match.id), code=303)
 
@@ -117,21 +187,27 @@ def delete(match_id: int, number: int) -> Response:
 @bp.post("/matches/<int:match_id>/hands/<int:number>/restore")
 @limit_writes
 def restore(match_id: int, number: int) -> Response:
-    match = db.get_or_404(Match, match_id)
-    access.require_scorer(match)
-    corrections.restore_hand(match, _hand(match, number))
-    flash(gettext("Hand restored."))
+    match = _held(match_id)
+    if corrections.restore_hand(match, _hand(match, number)):
+        flash(gettext("Hand restored."))
+    else:
+        flash(gettext("That hand is already back in play."))
     return redirect(url_for("matches.show", match_id=match.id), code=303)
 
 
 @bp.post("/matches/<int:match_id>/undo")
 @limit_writes
 def undo(match_id: int) -> Response:
-    """Undo the latest hand (it can be restored from the log)."""
-    match = db.get_or_404(Match, match_id)
-    access.require_scorer(match)
+    """Undo the latest hand, the one the page showed (it can be restored from the log)."""
+    match = _held(match_id)
     shown = len(match.hands)
-    if corrections.undo_last(match) is not None:
+    try:
+        corrections.undo_last(match, _form_int("number"))
+    except records.Conflict:
+        db.session.rollback()
+        flash(gettext("That hand was already undone or another hand came after it; nothing "
+                      "was undone. Check the hands below."), "error")
+    else:
         flash(gettext("Hand %(n)s undone. It can be restored from the log.", n=shown))
     return redirect(url_for("matches.show", match_id=match.id), code=303)
 
