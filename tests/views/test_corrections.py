@@ -93,13 +93,13 @@ def test_delete_and_restore(client, app, url):
 def test_deleting_a_changed_hand_is_refused(client, app, url):
     assert client.post(url + "/hands/2/edit",
                        data=hand_form([1, 0], a=45) | {"version": "1"}).status_code == 303
-    r = client.post(url + "/hands/2/delete", data={"version": "1"}, follow_redirects=True)
-    assert "was not deleted" in r.get_data(as_text=True)
+    r = client.post(url + "/hands/2/delete", data={"version": "1"})
+    assert r.status_code == 409 and "was not deleted" in r.get_data(as_text=True)
     assert len(state(app, url)[1]) == 3
     # and an edit of a hand deleted meanwhile is refused, not resurrected
     assert client.post(url + "/hands/2/delete", data={"version": "2"}).status_code == 303
     r = client.post(url + "/hands/2/edit", data=hand_form([1, 0], a=5) | {"version": "3"})
-    assert r.status_code == 404
+    assert r.status_code == 409 and "deleted this hand" in r.get_data(as_text=True)
     totals, hands, _, _ = state(app, url)
     assert len(hands) == 2 and totals == [115, 85]
 
@@ -109,8 +109,8 @@ def test_undo_last(client, app, url):
     totals, hands, _, events = state(app, url)
     assert len(hands) == 2 and events[-1][:2] == (3, "undone")
     # the same undo again (a second phone, a double tap) undoes nothing more
-    r = client.post(url + "/undo", data={"number": "3"}, follow_redirects=True)
-    assert "nothing was undone" in r.get_data(as_text=True)
+    r = client.post(url + "/undo", data={"number": "3"})
+    assert r.status_code == 409 and "nothing was undone" in r.get_data(as_text=True)
     totals, hands, _, events = state(app, url)
     assert len(hands) == 2 and [e[1] for e in events].count("undone") == 1
     assert client.post(url + "/undo").status_code == 400

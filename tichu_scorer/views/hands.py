@@ -137,7 +137,11 @@ def edit(match_id: int, number: int) -> Response | tuple[str, int]:
         match = _held(match_id)
     hand = _hand(match, number)
     if hand.deleted_at is not None:
-        abort(404)
+        if request.method == "GET":
+            abort(404)
+        return _refused(match, gettext("Another phone deleted this hand meanwhile; your "
+                                       "change was not saved. It can be restored from the "
+                                       "log."))
     form = _form(match, hand)
     if not form.is_submitted():
         return _page(match, form, 200, hand)
@@ -158,11 +162,17 @@ def edit(match_id: int, number: int) -> Response | tuple[str, int]:
 def _conflict(match: Match, form: Any, hand: Hand,
               exc: records.Conflict) -> Response | tuple[str, int]:
     if exc.hand is None:  # deleted by another phone meanwhile
-        db.session.rollback()
-        flash(gettext("Another phone deleted this hand meanwhile; your change was not saved. "
-                      "It can be restored from the log."), "error")
-        return redirect(url_for("matches.show", match_id=match.id), code=303)
+        return _refused(match, gettext("Another phone deleted this hand meanwhile; your "
+                                       "change was not saved. It can be restored from the "
+                                       "log."))
     return _page(match, form, 409, hand, conflict=exc)
+
+
+def _refused(match: Match, message: str) -> tuple[str, int]:
+    """409: another phone's change came first; nothing was changed by this request."""
+    db.session.rollback()
+    return render_template("errors/error.html", code=409, message=message,
+                           back=url_for("matches.show", match_id=match.id)), 409
 
 
 @bp.post("/matches/<int:match_id>/hands/<int:number>/delete")
@@ -174,12 +184,10 @@ def delete(match_id: int, number: int) -> Response | tuple[str, int]:
     try:
         corrections.delete_hand(match, hand, _form_int("version"))
     except records.Conflict as exc:
-        db.session.rollback()
-        flash(gettext("Another phone changed or deleted hand %(n)s meanwhile, so it was not "
-                      "deleted. Check it and try again.", n=shown)
-              if exc.hand is not None else gettext("Hand %(n)s was already deleted.", n=shown),
-              "error")
-        return redirect(url_for("matches.show", match_id=match.id), code=303)
+        return _refused(match, gettext(
+            "Another phone changed hand %(n)s meanwhile, so it was not deleted. Check it and "
+            "try again.", n=shown) if exc.hand is not None else gettext(
+            "This hand was already deleted by another phone."))
     flash(gettext("Hand %(n)s deleted. It can be restored from the log.", n=shown))
     return redirect(url_for("matches.show", match_id=match.id), code=303)
 
@@ -197,18 +205,16 @@ def restore(match_id: int, number: int) -> Response:
 
 @bp.post("/matches/<int:match_id>/undo")
 @limit_writes
-def undo(match_id: int) -> Response:
+def undo(match_id: int) -> Response | tuple[str, int]:
     """Undo the latest hand, the one the page showed (it can be restored from the log)."""
     match = _held(match_id)
     shown = len(match.hands)
     try:
         corrections.undo_last(match, _form_int("number"))
     except records.Conflict:
-        db.session.rollback()
-        flash(gettext("That hand was already undone or another hand came after it; nothing "
-                      "was undone. Check the hands below."), "error")
-    else:
-        flash(gettext("Hand %(n)s undone. It can be restored from the log.", n=shown))
+        return _refused(match, gettext("That hand was already undone, or another phone added "
+                                       "a hand after it; nothing was undone."))
+    flash(gettext("Hand %(n)s undone. It can be restored from the log.", n=shown))
     return redirect(url_for("matches.show", match_id=match.id), code=303)
 
 

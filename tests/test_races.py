@@ -1,0 +1,300 @@
+"""Races between phones, with real gunicorn workers and threads, on SQLite or PostgreSQL
+(TEST_DATABASE_URL). Each race starts its requests together (a barrier, no sleeps) and is
+repeated for many rounds; after every round the invariant is checked: the stored totals, hand
+count and result of the match equal what its hands in play give, no hand is doubled, and no
+edit was silently overwritten. RACE_ROUNDS (default 100) sets the number of rounds."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import re
+import shutil
+import threading
+import urllib.parse
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+from sqlalchemy import create_engine, text
+
+from benchmarks.harness import Session, free_port, kill, start_gunicorn
+from tests.conftest import make_app
+from tichu_scorer import scoring
+from tichu_scorer.extensions import db
+
+pytestmark = pytest.mark.skipif(shutil.which("gunicorn", path=os.path.dirname(
+    os.sys.executable)) is None, reason="gunicorn is installed with the app")
+
+ROUNDS = int(os.environ.get("RACE_ROUNDS", "100"))
+TARGET = 10000  # the highest target: no race ends the match by accident
+
+
+class Table:
+    """A match on the running server, and phones that may score it."""
+
+    def __init__(self, base: str, engine, phones: int) -> None:
+        self.base, self.engine = base, engine
+        first = Session(base)
+        token = first.token("/matches/new")
+        fields = {"csrf_token": token, "variant": "nanking", "target": "custom",
+                  "custom_target": str(TARGET)}
+        fields |= {f"seat_{i}": n for i, n in enumerate(["Ann", "Bob", "Cy", "Dee"])}
+        status, _, headers = first.request("POST", "/matches/new",
+                                           urllib.parse.urlencode(fields).encode(),
+                                           "application/x-www-form-urlencoded")
+        assert status == 303, status
+        self.url = urllib.parse.urlsplit(headers["location"]).path
+        self.phones = [first] + [scorer_phone(base, first, self.url)
+                                 for _ in range(phones - 1)]
+        self.tokens = {id(p): p.token(self.url + "/hands/new") for p in self.phones}
+        self.pool = ThreadPoolExecutor(max_workers=phones)
+
+    def close(self) -> None:
+        self.pool.shutdown()
+        for phone in self.phones:
+            phone.close()
+
+    def hands(self, phone: Session | None = None) -> int:
+        status, body = (phone or self.phones[0]).get(self.url + "/revision")
+        assert status == 200
+        return int(json.loads(body)["hands"])
+
+    def post(self, phone: Session, path: str, fields: dict[str, str]) -> tuple[int, bytes]:
+        body = urllib.parse.urlencode({"csrf_token": self.tokens[id(phone)]} | fields).encode()
+        status, data, _ = phone.request("POST", self.url + path, body,
+                                        "application/x-www-form-urlencoded")
+        return status, data
+
+    def at_once(self, calls) -> list[tuple[int, bytes]]:
+        """Run `calls` (one per phone) so that they reach the server together."""
+        barrier = threading.Barrier(len(calls))
+
+        def run(call):
+            barrier.wait()
+            return call()
+        return list(self.pool.map(run, calls))
+
+    def stored(self) -> dict:
+        """The match and its hands as the database holds them."""
+        with self.engine.connect() as conn:
+            match = conn.execute(text("SELECT id, totals, hand_count, winner_team, finished_at "
+                                      "FROM match WHERE id = :id"),
+                                 {"id": self.match_id}).one()
+            hands = conn.execute(text(
+                "SELECT number, team_scores, card_points, version, deleted_at, client_id "
+                "FROM hand WHERE match_id = :m ORDER BY number"), {"m": match.id}).all()
+            events = conn.execute(text("SELECT action, hand_id FROM hand_event "
+                                       "WHERE match_id = :m ORDER BY id"),
+                                  {"m": match.id}).all()
+        return {"match": match, "hands": hands, "events": events}
+
+    @property
+    def match_id(self) -> int:
+        return int(self.url.rsplit("/", 1)[1])
+
+    def check(self) -> dict:
+        """The invariant: what the match stores is what its hands in play give."""
+        state = self.stored()
+        match, hands = state["match"], state["hands"]
+        live = [h for h in hands if h.deleted_at is None]
+        scores = [as_list(h.team_scores) for h in live]
+        expected = scoring.match_state(scores, TARGET)
+        assert match.hand_count == len(live), "hand count drifted from the hands"
+        assert as_list(match.totals) == list(expected.totals), "totals drifted from the hands"
+        assert match.winner_team == expected.winner
+        assert (match.finished_at is not None) == expected.over
+        numbers = [h.number for h in hands]
+        assert len(numbers) == len(set(numbers)), "a hand number is stored twice"
+        ids = [h.client_id for h in hands if h.client_id]
+        assert len(ids) == len(set(ids)), "a client id is stored twice"
+        for h in live:  # every stored hand is scored as its card points say
+            a, b = as_list(h.card_points)
+            assert as_list(h.team_scores) == [a, b] and a + b == 100
+        return state
+
+
+def as_list(value):
+    return json.loads(value) if isinstance(value, str) else list(value)
+
+
+def scorer_phone(base: str, first: Session, url: str) -> Session:
+    """Another phone, given scoring rights by the scorer link on the share page."""
+    status, page = first.get(url + "/share")
+    assert status == 200
+    link = re.search(rb'href="(http[^"]*/s/[^"]+)"', page)
+    assert link, "no scorer link on the share page"
+    phone = Session(base)
+    status, _ = phone.get(urllib.parse.urlsplit(link.group(1).decode()).path)
+    assert status == 303
+    return phone
+
+
+def hand_fields(a: int, **extra: str) -> dict[str, str]:
+    """Seat 0 out first, seat 1 second: team A scores `a`, team B 100 − a."""
+    return {"place_1": "0", "place_2": "1", "card_a": str(a)} | extra
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("races")
+    app = make_app(tmp)
+    uri = app.config["SQLALCHEMY_DATABASE_URI"]
+    with app.app_context():
+        db.create_all()
+        db.engine.dispose()
+    env = {"DATABASE_URL": uri, "SECRET_KEY": "races", "RATELIMIT_ENABLED": "false"}
+    port = free_port()
+    log = tmp / "gunicorn.log"
+    proc = start_gunicorn(env, port, workers=4, threads=4, log=log)
+    engine = create_engine(uri)
+    try:
+        yield f"http://127.0.0.1:{port}", engine
+    finally:
+        kill(proc)
+        engine.dispose()
+        errors = [line for line in log.read_text().splitlines() if "Error" in line]
+        assert not errors, "the server logged errors:\n" + "\n".join(errors[:20])
+
+
+@pytest.fixture()
+def table(server):
+    base, engine = server
+    made = []
+
+    def make(phones: int) -> Table:
+        made.append(Table(base, engine, phones))
+        return made[-1]
+    yield make
+    for t in made:
+        t.close()
+
+
+def test_four_phones_adding_hands_at_once_never_drift(table):
+    t = table(4)
+    acked: list[list[str]] = [[] for _ in t.phones]
+    per_phone = 40
+
+    def phone_adds(i: int):
+        phone = t.phones[i]
+        for k in range(per_phone):
+            client_id = f"p{i}-h{k}"
+            number = t.hands(phone) + 1
+            while True:  # a stale number is refused; the phone then saves as the next hand
+                status, body = t.post(phone, "/hands/new", hand_fields(
+                    30 + 5 * ((i + k) % 9), number=str(number), client_id=client_id))
+                if status != 409:
+                    break
+                number = int(re.search(rb'name="number" value="(\d+)"', body).group(1))
+            assert status == 303, (status, re.findall(rb"<p>(.*?)</p>", body))
+            acked[i].append(client_id)
+        return i
+
+    t.at_once([lambda i=i: phone_adds(i) for i in range(4)])
+    state = t.check()
+    stored = [h.client_id for h in state["hands"]]
+    assert sorted(stored) == sorted(c for ids in acked for c in ids)  # none lost, none doubled
+    assert [h.number for h in state["hands"]] == list(range(1, 4 * per_phone + 1))
+
+
+def test_simultaneous_edits_of_one_hand_one_wins_the_other_is_refused(table):
+    t = table(2)
+    assert t.post(t.phones[0], "/hands/new", hand_fields(50, number="1"))[0] == 303
+    for rnd in range(ROUNDS):
+        version = t.stored()["hands"][0].version
+        mine = [40, 60] if rnd % 2 else [60, 40]
+        results = t.at_once([
+            lambda p=p, a=a: t.post(p, "/hands/1/edit", hand_fields(a, version=str(version)))
+            for p, a in zip(t.phones, mine, strict=True)])
+        statuses = sorted(status for status, _ in results)
+        assert statuses == [303, 409], statuses
+        winner = mine[[status for status, _ in results].index(303)]
+        hand = t.check()["hands"][0]
+        assert as_list(hand.card_points) == [winner, 100 - winner]  # the loser overwrote nothing
+        assert hand.version == version + 1
+
+
+def test_two_phones_saving_the_same_new_hand_store_it_once(table):
+    t = table(2)
+    for rnd in range(ROUNDS):
+        number = str(rnd + 1)
+        results = t.at_once([
+            lambda p=p, k=k: t.post(p, "/hands/new", hand_fields(
+                45 + 10 * k, number=number, client_id=f"same-{rnd}-{k}"))
+            for k, p in enumerate(t.phones)])
+        statuses = sorted(status for status, _ in results)
+        assert statuses == [303, 409], statuses
+        loser = results[[s for s, _ in results].index(409)][1]
+        assert f"Another phone saved hand {number} meanwhile".encode() in loser
+        state = t.check()
+        assert state["match"].hand_count == rnd + 1
+
+
+def test_edit_racing_delete_of_one_hand(table):
+    t = table(2)
+    outcomes = set()
+    for rnd in range(ROUNDS // 2):
+        number = t.hands() + 1
+        assert t.post(t.phones[0], "/hands/new", hand_fields(50, number=str(number)))[0] == 303
+        entry = t.stored()["hands"][-1]
+        path = f"/hands/{entry.number}"
+        edit, delete = t.at_once([
+            lambda: t.post(t.phones[0], path + "/edit",
+                           hand_fields(70, version=str(entry.version))),
+            lambda: t.post(t.phones[1], path + "/delete", {"version": str(entry.version)})])
+        assert sorted([edit[0], delete[0]]) == [303, 409], (edit[0], delete[0])
+        state = t.check()
+        hand = state["hands"][-1]
+        if edit[0] == 303:  # the edit came first: the delete was refused, the edit stands
+            outcomes.add("edit")
+            assert hand.deleted_at is None and as_list(hand.card_points) == [70, 30]
+        else:  # the delete came first: the edit was refused, not saved into a deleted hand
+            outcomes.add("delete")
+            assert hand.deleted_at is not None and as_list(hand.card_points) == [50, 50]
+    assert outcomes  # (which one wins is up to the race)
+
+
+def test_double_undo_undoes_one_hand_once(table):
+    t = table(2)
+    for rnd in range(ROUNDS // 2):
+        for _ in range(2):
+            number = t.hands() + 1
+            assert t.post(t.phones[0], "/hands/new",
+                          hand_fields(50, number=str(number)))[0] == 303
+        before = t.check()
+        last = [h for h in before["hands"] if h.deleted_at is None][-1].number
+        results = t.at_once([lambda p=p: t.post(p, "/undo", {"number": str(last)})
+                             for p in t.phones])
+        assert sorted(s for s, _ in results) == [303, 409]
+        after = t.check()
+        assert after["match"].hand_count == before["match"].hand_count - 1
+        undone = [e for e in after["events"] if e.action == "undone"]
+        assert len(undone) == rnd + 1  # one "undone" entry for the one hand
+
+
+def test_twenty_replays_of_one_client_id_store_one_hand(table):
+    t = table(20)
+    for rnd in range(max(ROUNDS // 10, 3)):
+        number = str(t.hands() + 1)
+        fields = hand_fields(35, number=number, client_id=f"replayed-{rnd}")
+        results = t.at_once([lambda p=p: t.post(p, "/hands/new", fields) for p in t.phones])
+        assert [s for s, _ in results] == [303] * 20  # every replay is acknowledged
+        state = t.check()
+        assert [h.client_id for h in state["hands"]].count(f"replayed-{rnd}") == 1
+        assert state["match"].hand_count == rnd + 1
+
+
+def test_a_dropped_connection_never_leaves_a_half_hand(table):
+    """A phone whose request dies (lie-fi) and retries: the hand is stored once."""
+    t = table(1)
+    phone = t.phones[0]
+    for rnd in range(10):
+        fields = hand_fields(55, number=str(rnd + 1), client_id=f"flaky-{rnd}")
+        body = urllib.parse.urlencode({"csrf_token": t.tokens[id(phone)]} | fields).encode()
+        conn = http.client.HTTPConnection(phone.host, phone.port, timeout=10)
+        conn.request("POST", t.url + "/hands/new", body=body, headers={
+            "Cookie": phone.cookie, "Content-Type": "application/x-www-form-urlencoded"})
+        conn.close()  # the phone gives up before reading the answer
+        assert t.post(phone, "/hands/new", fields)[0] == 303  # and sends it again
+        state = t.check()
+        assert [h.client_id for h in state["hands"]].count(f"flaky-{rnd}") == 1
