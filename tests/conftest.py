@@ -96,5 +96,11 @@ def post_hand(client, url, data, **kwargs):
     return client.post(url + "/hands/new", data=data, **kwargs)
 
 
+def match_key(url: str) -> str:
+    return re.search(r"/matches/([A-Za-z0-9_-]+)", url).group(1)
+
+
 def match_id(url: str) -> int:
-    return int(re.search(r"/matches/(\d+)", url).group(1))
+    """The database id of the match at `url` (inside an app context)."""
+    from tichu_scorer.models import Match
+    return db.session.execute(db.select(Match.id).filter_by(key=match_key(url))).scalar_one()

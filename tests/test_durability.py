@@ -71,7 +71,8 @@ def test_kill_mid_burst_loses_nothing_acknowledged(tmp_path):
 
     engine = create_engine(uri)
     with engine.connect() as conn:
-        match_id = int(match.rsplit("/", 1)[1])
+        match_id = conn.execute(text("SELECT id FROM match WHERE key = :k"),
+                                {"k": match.rsplit("/", 1)[1]}).scalar_one()
         hands = conn.execute(text("SELECT number, team_scores, card_points FROM hand "
                                   "WHERE match_id = :m ORDER BY number"),
                              {"m": match_id}).all()

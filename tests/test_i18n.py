@@ -35,7 +35,7 @@ def test_every_string_has_a_german_translation():
                                           ("en-GB,en;q=0.8", "New match"),
                                           ("fr-FR", "New match")])
 def test_language_follows_the_browser(client, header, word):
-    page = client.get("/", headers={"Accept-Language": header}).get_data(as_text=True)
+    page = client.get("/matches/new", headers={"Accept-Language": header}).get_data(as_text=True)
     assert word in page
 
 

@@ -2,7 +2,7 @@
 
 from sqlalchemy import event
 
-from tests.conftest import match_id, new_match
+from tests.conftest import match_key, new_match
 from tichu_scorer import records
 from tichu_scorer.extensions import db
 
@@ -10,7 +10,7 @@ from tichu_scorer.extensions import db
 def add_hands(app, url, count):
     with app.app_context():
         for number in range(1, count + 1):  # level teams: the match never ends
-            match = records.lock_match(match_id(url))
+            match = records.lock_match(match_key(url))
             hand, problems = records.add_hand(match, {"out_order": [1, 2],
                                                       "card_points": [50, None]}, number)
             assert hand is not None, problems

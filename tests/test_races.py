@@ -91,7 +91,9 @@ class Table:
 
     @property
     def match_id(self) -> int:
-        return int(self.url.rsplit("/", 1)[1])
+        with self.engine.connect() as conn:
+            return int(conn.execute(text("SELECT id FROM match WHERE key = :k"),
+                                    {"k": self.url.rsplit("/", 1)[1]}).scalar_one())
 
     def check(self) -> dict:
         """The invariant: what the match stores is what its hands in play give."""
@@ -122,10 +124,11 @@ def scorer_phone(base: str, first: Session, url: str) -> Session:
     """Another phone, given scoring rights by the scorer link on the share page."""
     status, page = first.get(url + "/share")
     assert status == 200
-    link = re.search(rb'href="(http[^"]*/s/[^"]+)"', page)
+    link = re.search(rb'href="([^"]+)" data-scorer-link', page)
     assert link, "no scorer link on the share page"
     phone = Session(base)
-    status, _ = phone.get(urllib.parse.urlsplit(link.group(1).decode()).path)
+    parts = urllib.parse.urlsplit(link.group(1).decode().replace("&amp;", "&"))
+    status, _ = phone.get(parts.path + "?" + parts.query)
     assert status == 303
     return phone
 
@@ -204,7 +207,7 @@ def test_simultaneous_edits_of_one_hand_one_wins_the_other_is_refused(table):
         version = t.stored()["hands"][0].version
         mine = [40, 60] if rnd % 2 else [60, 40]
         results = t.at_once([
-            lambda p=p, a=a: t.post(p, "/hands/1/edit", hand_fields(a, version=str(version)))
+            lambda p=p, a=a, v=version: t.post(p, "/hands/1/edit", hand_fields(a, version=str(v)))
             for p, a in zip(t.phones, mine, strict=True)])
         statuses = sorted(status for status, _ in results)
         assert statuses == [303, 409], statuses
@@ -219,8 +222,8 @@ def test_two_phones_saving_the_same_new_hand_store_it_once(table):
     for rnd in range(ROUNDS):
         number = str(rnd + 1)
         results = t.at_once([
-            lambda p=p, k=k: t.post(p, "/hands/new", hand_fields(
-                45 + 10 * k, number=number, client_id=f"same-{rnd}-{k}"))
+            lambda p=p, k=k, n=number, r=rnd: t.post(p, "/hands/new", hand_fields(
+                45 + 10 * k, number=n, client_id=f"same-{r}-{k}"))
             for k, p in enumerate(t.phones)])
         statuses = sorted(status for status, _ in results)
         assert statuses == [303, 409], statuses
@@ -233,15 +236,16 @@ def test_two_phones_saving_the_same_new_hand_store_it_once(table):
 def test_edit_racing_delete_of_one_hand(table):
     t = table(2)
     outcomes = set()
-    for rnd in range(ROUNDS // 2):
+    for _ in range(ROUNDS // 2):
         number = t.hands() + 1
         assert t.post(t.phones[0], "/hands/new", hand_fields(50, number=str(number)))[0] == 303
         entry = t.stored()["hands"][-1]
         path = f"/hands/{entry.number}"
         edit, delete = t.at_once([
-            lambda: t.post(t.phones[0], path + "/edit",
-                           hand_fields(70, version=str(entry.version))),
-            lambda: t.post(t.phones[1], path + "/delete", {"version": str(entry.version)})])
+            lambda path=path, v=entry.version: t.post(t.phones[0], path + "/edit",
+                                                      hand_fields(70, version=str(v))),
+            lambda path=path, v=entry.version: t.post(t.phones[1], path + "/delete",
+                                                      {"version": str(v)})])
         assert sorted([edit[0], delete[0]]) == [303, 409], (edit[0], delete[0])
         state = t.check()
         hand = state["hands"][-1]
@@ -263,7 +267,7 @@ def test_double_undo_undoes_one_hand_once(table):
                           hand_fields(50, number=str(number)))[0] == 303
         before = t.check()
         last = [h for h in before["hands"] if h.deleted_at is None][-1].number
-        results = t.at_once([lambda p=p: t.post(p, "/undo", {"number": str(last)})
+        results = t.at_once([lambda p=p, n=last: t.post(p, "/undo", {"number": str(n)})
                              for p in t.phones])
         assert sorted(s for s, _ in results) == [303, 409]
         after = t.check()
@@ -277,7 +281,7 @@ def test_twenty_replays_of_one_client_id_store_one_hand(table):
     for rnd in range(max(ROUNDS // 10, 3)):
         number = str(t.hands() + 1)
         fields = hand_fields(35, number=number, client_id=f"replayed-{rnd}")
-        results = t.at_once([lambda p=p: t.post(p, "/hands/new", fields) for p in t.phones])
+        results = t.at_once([lambda p=p, f=fields: t.post(p, "/hands/new", f) for p in t.phones])
         assert [s for s, _ in results] == [303] * 20  # every replay is acknowledged
         state = t.check()
         assert [h.client_id for h in state["hands"]].count(f"replayed-{rnd}") == 1

@@ -1,29 +1,120 @@
-"""Who may change a match, without accounts: the phone that started it, and any phone that
-opened its scorer link. Everyone else sees it read-only (enforced here, on the server)."""
+"""Who may see and change what, without accounts.
+
+A table (`Group`) is a private space: a device sees its matches, log, exports, statistics and
+names only after joining it, through the invite link or code (member) or the scorer link
+(scorer: may also enter hands). What a device joined is kept in its session cookie, signed,
+permanent for a year (`PERMANENT_SESSION_LIFETIME`), so closing the browser changes nothing,
+and still valid after a key rotation (`SECRET_KEY_FALLBACKS`). Rotating a table's links ends
+the rights they gave: each right remembers the table's `generation` it was given in.
+
+A single match can also be opened read-only through its viewer link or code, without
+joining its table. With `SINGLE_TABLE` on, every device is a scorer of the one table (a
+self-hosted instance for one group, as simple as a paper sheet). Everything is enforced here,
+on the server; a refused read is a 404, so that a stranger learns nothing about a table."""
 
 from __future__ import annotations
 
-from flask import abort, session
+from flask import abort, current_app, session
 from flask_babel import gettext
 
-from .models import Match
+from .extensions import db
+from .models import Group, Match
 
-SESSION_KEY = "scorer_of"
-REMEMBERED = 200  # matches a phone can score; the oldest are forgotten first
+TABLES = "tables"  # str(group id) -> [role, generation]
+VIEWER_OF = "viewer_of"  # match ids opened through their viewer link
+REMEMBERED = 200  # matches a device remembers; the oldest are forgotten first
+ROLES = ("member", "scorer")
 
 
-def grant(match: Match) -> None:
-    """This phone may enter hands in `match` from now on."""
-    ids = [i for i in session.get(SESSION_KEY, []) if i != match.id]
-    session[SESSION_KEY] = (ids + [match.id])[-REMEMBERED:]
+def single_table() -> bool:
+    return bool(current_app.config.get("SINGLE_TABLE"))
+
+
+def _keep() -> None:
+    session.permanent = True  # a year, renewed on every visit
+
+
+def join(group: Group, role: str) -> None:
+    """This device is a member (sees the table) or a scorer (also enters hands) from now on;
+    joining again never lowers a role."""
+    tables = dict(session.get(TABLES, {}))
+    current = role_in(group)
+    if current == "scorer":
+        role = "scorer"
+    tables[str(group.id)] = [role, group.generation]
+    session[TABLES] = tables
+    _keep()
+
+
+def role_in(group: Group) -> str | None:
+    """'scorer', 'member', or None when this device has not joined `group` (or joined it
+    through links rotated since)."""
+    if single_table():
+        return "scorer"
+    entry = session.get(TABLES, {}).get(str(group.id))
+    if not isinstance(entry, list) or len(entry) != 2 or entry[1] != group.generation:
+        return None
+    return entry[0] if entry[0] in ROLES else None
+
+
+def groups(role: str = "member") -> list[Group]:
+    """The tables this device joined (with at least `role`), most recently created first."""
+    if single_table():
+        return [default_group()]
+    ids = [int(i) for i in session.get(TABLES, {}) if str(i).isdigit()]
+    if not ids:
+        return []
+    found = db.session.execute(db.select(Group).where(Group.id.in_(ids)).order_by(
+        Group.created_at.desc(), Group.id.desc())).scalars()
+    wanted = ROLES[ROLES.index(role):]
+    return [g for g in found if role_in(g) in wanted]
+
+
+def default_group() -> Group:
+    """The one table of a single-table instance (created on first use)."""
+    group = db.session.execute(db.select(Group).order_by(Group.id).limit(1)).scalar()
+    if group is None:
+        from . import records
+        records.begin_write()
+        group = Group(name=gettext("Our table"))
+        db.session.add(group)
+        db.session.commit()
+    return group
+
+
+def view_match(match: Match) -> None:
+    """This device may read `match` (its viewer link), without joining its table."""
+    ids = [i for i in session.get(VIEWER_OF, []) if i != match.id]
+    session[VIEWER_OF] = (ids + [match.id])[-REMEMBERED:]
+    _keep()
+
+
+def can_view(match: Match) -> bool:
+    return role_in(match.group) is not None or match.id in session.get(VIEWER_OF, [])
 
 
 def can_score(match: Match) -> bool:
-    return match.id in session.get(SESSION_KEY, [])
+    return role_in(match.group) == "scorer"
+
+
+def require_view(match: Match | None) -> Match:
+    """404 for a device that has not joined the match's table: it learns nothing."""
+    if match is None or not can_view(match):
+        abort(404)
+    return match
 
 
 def require_scorer(match: Match) -> None:
     """403 for a viewer: the change is refused whatever the page showed."""
+    require_view(match)
     if not can_score(match):
         abort(403, gettext("This phone can only view this match. Ask the scorer for the scorer "
                            "link (Share on the match page) to enter hands."))
+
+
+def require_group(group: Group | None, role: str = "member") -> Group:
+    if group is None or role_in(group) is None:
+        abort(404)
+    if role == "scorer" and role_in(group) != "scorer":
+        abort(403, gettext("Only the table's scorers may do this. Open its scorer link."))
+    return group

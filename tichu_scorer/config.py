@@ -59,6 +59,15 @@ def defaults(instance_path: str) -> dict[str, object]:
         "TICHU_PRODUCTION": secure,
         # Writes per client address; reads are never limited.
         "WRITE_RATE_LIMIT": os.environ.get("WRITE_RATE_LIMIT", "120 per minute"),
+        # Creating tables, matches and imports, and trying join codes, per client address.
+        "CREATE_RATE_LIMIT": os.environ.get("CREATE_RATE_LIMIT", "30 per hour"),
+        "JOIN_RATE_LIMIT": os.environ.get("JOIN_RATE_LIMIT", "30 per minute"),
+        # One table for every device: a self-hosted instance for one group (see README).
+        "SINGLE_TABLE": os.environ.get("SINGLE_TABLE", "").lower() in ("1", "true", "yes"),
+        # Rights live in the session cookie: kept a year, valid across key rotations.
+        "PERMANENT_SESSION_LIFETIME": 365 * 24 * 3600,
+        "SECRET_KEY_FALLBACKS": [k for k in os.environ.get(
+            "SECRET_KEY_FALLBACKS", "").split(",") if k.strip()],
         "RATELIMIT_ENABLED": os.environ.get("RATELIMIT_ENABLED", "true").lower() != "false",
         "RATELIMIT_STORAGE_URI": os.environ.get("RATELIMIT_STORAGE_URI", "memory://"),
         "RATELIMIT_HEADERS_ENABLED": True,

@@ -37,3 +37,19 @@ def write_limit() -> str:
 
 
 limit_writes = limiter.limit(write_limit, methods=["POST"])
+
+
+def creation_limit() -> str:
+    """New tables, matches and imports per client address: each costs rows that stay."""
+    from flask import current_app
+    return str(current_app.config["CREATE_RATE_LIMIT"])
+
+
+def join_limit() -> str:
+    """Join attempts per client address: codes cannot be guessed by trying them all."""
+    from flask import current_app
+    return str(current_app.config["JOIN_RATE_LIMIT"])
+
+
+# one budget shared by every route that creates (a table, a match, an import, a rematch)
+limit_creation = limiter.shared_limit(creation_limit, scope="create", methods=["POST"])

@@ -63,6 +63,10 @@ class NewMatchForm(ProblemsMixin, FlaskForm):
     length = RadioField("The match lasts", choices=LENGTH_CHOICES, default="hands")
     hands = IntegerField("Number of hands (a multiple of 3)", default=9,
                          validators=[Optional()])
+    # the device's tables (set by the view) and "new"; a new table's name
+    table = SelectField("Table", choices=[], validate_choice=True)
+    table_name = StringField("Name of the new table", validators=[Optional(),
+                                                                  Length(max=NAME_MAX)])
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -103,7 +107,8 @@ class NewMatchForm(ProblemsMixin, FlaskForm):
         self.shape_problems({f"seat_{s}": ("players", "H1") for s in range(MAX_SEATS)}
                             | {"target": ("target", "E1"), "custom_target": ("target", "E1"),
                                "variant": ("variant", "H1"), "length": ("target", "T3.5"),
-                               "hands": ("target", "T3.5")})
+                               "hands": ("target", "T3.5"), "table": ("table", "H1"),
+                               "table_name": ("table", "H1")})
         if self.problems:
             return False
         fewest, most = self.players
@@ -305,7 +310,7 @@ class RefereeForm(FlaskForm):
     out_of_turn = BooleanField("Played out of turn")
     strict_wish = BooleanField("House rule: the wish beats a bomb (W5 strict)")
     dummy = BooleanField("Played from the dummy hand (Threechu)")
-    match = IntegerField(validators=[Optional()])
+    match = StringField(validators=[Optional(), Length(max=24)])
 
     def question_body(self) -> dict[str, Any]:
         """The question in the API.md shape (the play joins the rest of the hand)."""

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from sqlalchemy.orm import selectinload
 
 from . import chart, records, scoring
 from .extensions import db
-from .models import Hand, Match, MatchSeat
+from .models import Group, Hand, Match, MatchSeat
 from .scoring.stats import HandFacts, MatchFacts, Tally, partnership_stats, player_stats
 
 
@@ -35,10 +37,13 @@ def match_facts(match: Match) -> MatchFacts:
                       winners, match.finished)
 
 
-def all_stats() -> tuple[list[tuple[str, Tally]], list[tuple[tuple[str, ...], Tally]]]:
-    """Per player and per partnership, most matches first (three queries in all)."""
+def all_stats(groups: Sequence[Group]) -> tuple[list[tuple[str, Tally]],
+                                               list[tuple[tuple[str, ...], Tally]]]:
+    """Per player and per partnership over these tables' matches, most matches first
+    (three queries in all)."""
     matches = db.session.execute(
-        db.select(Match).where(Match.variant != "seigneur").options(
+        db.select(Match).where(Match.variant != "seigneur",
+                               Match.group_id.in_([g.id for g in groups])).options(
             selectinload(Match.all_hands),
             selectinload(Match.seats).joinedload(MatchSeat.player))).scalars().all()
     facts = [match_facts(m) for m in matches]

@@ -41,8 +41,43 @@ class Player(db.Model):  # type: ignore[name-defined,misc]
         return " ".join(name.split()).casefold()
 
 
+def new_key() -> str:
+    """An unguessable public id (96 random bits) for URLs: no sequential ids leave the app."""
+    return secrets.token_urlsafe(12)
+
+
+class Group(db.Model):  # type: ignore[name-defined,misc]
+    """A table: the private space of a group of players. Its matches, log, exports,
+    statistics and names are seen only by devices that joined it (see `access`)."""
+
+    __tablename__ = "tichu_group"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    key: Mapped[str] = mapped_column(String(24), unique=True, default=new_key)
+    name: Mapped[str] = mapped_column(String(NAME_MAX))
+    # The invite code (read out or scanned) makes a device a member: it sees the table.
+    invite_code: Mapped[str] = mapped_column(String(8), unique=True,
+                                             default=lambda: new_code(8))
+    # The scorer link's secret makes a device a scorer of every match of the table.
+    scorer_key: Mapped[str] = mapped_column(String(32), unique=True,
+                                            default=lambda: secrets.token_urlsafe(16))
+    # Rotating the links bumps this: rights given by the old links end.
+    generation: Mapped[int] = mapped_column(default=1)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    def rotate(self) -> None:
+        """New invite code and scorer link; devices that joined through the old ones lose
+        their rights (a device keeps the generation it joined with)."""
+        self.invite_code = new_code(8)
+        self.scorer_key = secrets.token_urlsafe(16)
+        self.generation += 1
+
+
 class Match(db.Model):  # type: ignore[name-defined,misc]
     id: Mapped[int] = mapped_column(primary_key=True)
+    key: Mapped[str] = mapped_column(String(24), unique=True, default=new_key)
+    group_id: Mapped[int] = mapped_column(ForeignKey("tichu_group.id", ondelete="CASCADE"),
+                                          index=True)
     variant: Mapped[str] = mapped_column(String(16), default="nanking")
     target: Mapped[int | None] = mapped_column(default=None)  # None: no target score
     hand_limit: Mapped[int | None] = mapped_column(default=None)  # Threechu: fixed hand count
@@ -60,6 +95,7 @@ class Match(db.Model):  # type: ignore[name-defined,misc]
                                             default=lambda: secrets.token_urlsafe(16))
     revision: Mapped[int] = mapped_column(default=0)
 
+    group: Mapped[Group] = relationship(lazy="joined")
     seats: Mapped[list[MatchSeat]] = relationship(
         back_populates="match", order_by="MatchSeat.seat", cascade="all, delete-orphan",
         lazy="selectin")

@@ -11,7 +11,7 @@ from sqlalchemy.exc import IntegrityError
 
 from . import scoring
 from .extensions import db
-from .models import Hand, HandEvent, Match, MatchSeat, Player, utcnow
+from .models import NAME_MAX, Group, Hand, HandEvent, Match, MatchSeat, Player, utcnow
 from .scoring import Layout, Problem, seigneur
 from .scoring.i18n import N_, _
 
@@ -52,13 +52,13 @@ def begin_write() -> None:
         db.session.connection(execution_options={"sqlite_immediate": True})
 
 
-def lock_match(match_id: int) -> Match | None:
+def lock_match(key: str) -> Match | None:
     """Begin a write holding this match (SQLite: the database's write lock; PostgreSQL:
     the match's row, SELECT … FOR UPDATE) and read it afresh. Every change to a match runs
     between this and its commit, so no two changes of one match interleave."""
     begin_write()
     return db.session.execute(
-        db.select(Match).where(Match.id == match_id).with_for_update()
+        db.select(Match).where(Match.key == key).with_for_update()
         .execution_options(populate_existing=True)).scalar_one_or_none()
 
 
@@ -86,6 +86,26 @@ def layout_for(match: Match, shuffler: int | None = None) -> Layout:
     return scoring.NANKING.named(names)
 
 
+def match_by_key(key: str) -> Match | None:
+    """The match whose URL key this is (unguessable; ids never leave the app)."""
+    if len(key) > 24:
+        return None
+    return db.session.execute(db.select(Match).filter_by(key=key)).scalar_one_or_none()
+
+
+def create_group(name: str) -> Group:
+    """A new table; the caller's device becomes its scorer (`access.join`)."""
+    begin_write()
+    try:
+        group = Group(name=" ".join(name.split())[:NAME_MAX] or "Tichu")
+        db.session.add(group)
+        db.session.commit()
+    except Exception:
+        db.session.rollback()
+        raise
+    return group
+
+
 def next_number(match: Match) -> int:
     """The entry number of a new hand (numbers are never reused)."""
     highest = db.session.scalar(db.select(func.max(Hand.number)).where(
@@ -110,20 +130,29 @@ def player_named(name: str) -> Player:
     return player
 
 
-def known_names(limit: int = 200) -> list[str]:
-    """Names of players seen before, most recent first, for the new-match form."""
+def known_names(groups: Sequence[Group], limit: int = 200) -> list[str]:
+    """Names of the players of these tables, most recent first, for the new-match form
+    (a table's names are seen only by its members)."""
+    if not groups:
+        return []
     rows = db.session.execute(
-        db.select(Player.name).order_by(Player.created_at.desc()).limit(limit)).scalars()
+        db.select(Player.name).join(MatchSeat, MatchSeat.player_id == Player.id)
+        .join(Match, Match.id == MatchSeat.match_id)
+        .where(Match.group_id.in_([g.id for g in groups]))
+        .group_by(Player.id, Player.name).order_by(func.max(Match.started_at).desc())
+        .limit(limit)).scalars()
     return list(rows)
 
 
-def create_match(names: Sequence[str], target: int | None, variant: str = "nanking",
-                 hand_limit: int | None = None, rematch_of: Match | None = None) -> Match:
-    """A new match with these players in seats 0, 1, …; team games alternate teams
-    (partners opposite, [H1], [T6.1]); Threechu adds the dummy in seat 3."""
+def create_match(group: Group, names: Sequence[str], target: int | None,
+                 variant: str = "nanking", hand_limit: int | None = None,
+                 rematch_of: Match | None = None) -> Match:
+    """A new match of table `group` with these players in seats 0, 1, …; team games
+    alternate teams (partners opposite, [H1], [T6.1]); Threechu adds the dummy in seat 3."""
+    begin_write()
     try:
-        match = Match(variant=variant, target=target, hand_limit=hand_limit,
-                      rematch_of_id=rematch_of.id if rematch_of else None)
+        match = Match(group_id=group.id, variant=variant, target=target,
+                      hand_limit=hand_limit, rematch_of_id=rematch_of.id if rematch_of else None)
         team_game = variant in ("nanking", "tientsin")
         for seat, name in enumerate(names):
             match.seats.append(MatchSeat(seat=seat, team=seat % 2 if team_game else None,
@@ -141,7 +170,8 @@ def create_match(names: Sequence[str], target: int | None, variant: str = "nanki
 
 def rematch(match: Match) -> Match:
     names = [s.player.name for s in match.seats if s.player is not None]
-    return create_match(names, match.target, match.variant, match.hand_limit, rematch_of=match)
+    return create_match(match.group, names, match.target, match.variant, match.hand_limit,
+                        rematch_of=match)
 
 
 @dataclass(frozen=True)
@@ -395,8 +425,16 @@ def _seigneur_page(match: Match, names: tuple[str, ...]) -> MatchPage:
     return MatchPage(match, [], rows, None, titles=titles, pushes=pushes, records=stats)
 
 
-def history(limit: int = 200) -> list[Match]:
-    """Matches, newest first."""
+def match_ids(groups: Sequence[Group]) -> list[int]:
+    """Every match of these tables, oldest first (for exports)."""
+    return list(db.session.execute(db.select(Match.id).where(
+        Match.group_id.in_([g.id for g in groups])).order_by(Match.id)).scalars())
+
+
+def history(groups: Sequence[Group], limit: int = 200) -> list[Match]:
+    """The matches of these tables, newest first."""
+    if not groups:
+        return []
     return list(db.session.execute(
-        db.select(Match).order_by(Match.started_at.desc(), Match.id.desc()).limit(limit)
-    ).scalars())
+        db.select(Match).where(Match.group_id.in_([g.id for g in groups]))
+        .order_by(Match.started_at.desc(), Match.id.desc()).limit(limit)).scalars())

@@ -15,7 +15,7 @@ from sqlalchemy.orm import selectinload
 
 from . import records, scoring
 from .extensions import db
-from .models import Hand, HandEvent, Match, MatchSeat
+from .models import Group, Hand, HandEvent, Match, MatchSeat
 
 FORMAT, VERSION = "tichu-scorer", 1
 MAX_IMPORT_MATCHES, MAX_IMPORT_HANDS = 2000, 2000
@@ -101,8 +101,9 @@ def export_csv(match_ids: Iterable[int] | None = None) -> str:
     return out.getvalue()
 
 
-def import_json(data: object) -> list[Match]:
-    """Store the matches of an export (as new matches); all or nothing."""
+def import_json(data: object, group: Group | None = None) -> list[Match]:
+    """Store the matches of an export (as new matches) at table `group`, or at a new table
+    when None; all or nothing."""
     if not isinstance(data, Mapping) or data.get("format") != FORMAT:
         raise ImportError_("This is not a Tichu Scorer export (format).")
     if data.get("version") != VERSION:
@@ -111,9 +112,14 @@ def import_json(data: object) -> list[Match]:
     if not isinstance(matches, list) or len(matches) > MAX_IMPORT_MATCHES:
         raise ImportError_(f"matches must be a list of at most {MAX_IMPORT_MATCHES}.")
     created = []
+    records.begin_write()
     try:
+        if group is None:
+            group = Group(name=_l_imported())
+            db.session.add(group)
+            db.session.flush()
         for index, raw in enumerate(matches, start=1):
-            created.append(_import_match(raw, f"match {index}"))
+            created.append(_import_match(raw, f"match {index}", group))
         db.session.commit()
     except Exception:
         db.session.rollback()
@@ -121,7 +127,12 @@ def import_json(data: object) -> list[Match]:
     return created
 
 
-def _import_match(raw: object, where: str) -> Match:
+def _l_imported() -> str:
+    from flask_babel import gettext
+    return gettext("Imported matches")
+
+
+def _import_match(raw: object, where: str, group: Group) -> Match:
     if not isinstance(raw, Mapping):
         raise ImportError_(f"{where} must be an object.")
     variant = raw.get("variant")
@@ -137,7 +148,7 @@ def _import_match(raw: object, where: str) -> Match:
         raise ImportError_(f"{where}: {scoring.target_problem(target)} (E1)")
     if limit is not None and scoring.hands_problem(limit):
         raise ImportError_(f"{where}: {scoring.hands_problem(limit)} (T3.5)")
-    match = Match(variant=variant, target=target, hand_limit=limit,
+    match = Match(group_id=group.id, variant=variant, target=target, hand_limit=limit,
                   started_at=_parse_time(raw.get("started_at"), where) or datetime.now())
     team_game = variant in ("nanking", "tientsin")
     for seat, name in enumerate(names):

@@ -13,7 +13,11 @@ from tichu_scorer.models import Hand, Match, Player
 def test_empty_history(client):
     r = client.get("/")
     assert r.status_code == 200
-    assert "No matches yet" in r.get_data(as_text=True)
+    page = r.get_data(as_text=True)
+    assert "Start a match" in page and 'name="code"' in page  # a new phone: start or join
+    assert client.post("/tables/new", data={"name": "Fridays"}).status_code == 303
+    page = client.get("/").get_data(as_text=True)
+    assert "No matches yet" in page and "Fridays" in page
 
 
 def test_new_match_page_offers_known_names(client):
@@ -105,7 +109,8 @@ def test_history_newest_first(client):
     new_match(client, ["P1", "P2", "P3", "P4"])
     new_match(client, ["Q1", "Q2", "Q3", "Q4"])
     page = client.get("/").get_data(as_text=True)
-    assert page.index("Q1") < page.index("P1")
+    listed = page[page.index('class="match-list"'):]
+    assert listed.index("Q1") < listed.index("P1")
 
 
 def test_rules_page_has_anchors(client):

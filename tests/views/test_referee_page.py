@@ -47,7 +47,11 @@ def test_impossible_questions_explained(client, query, message):
 
 def test_linked_from_every_match(client):
     url = new_match(client)
+    key = url.rsplit("/", 1)[1]
     page = client.get(url).get_data(as_text=True)
-    assert 'href="/referee?match=1">Check a play' in page
-    back = client.get("/referee?match=1").get_data(as_text=True)
-    assert 'href="/matches/1">Back to match' in back
+    assert f'href="/referee?match={key}">Check a play' in page
+    back = client.get(f"/referee?match={key}").get_data(as_text=True)
+    assert f'href="/matches/{key}">Back to match' in back
+    # a stranger asking about that match gets the referee, not the match
+    stranger = client.application.test_client().get(f"/referee?match={key}")
+    assert stranger.status_code == 200 and "Back to match" not in stranger.get_data(as_text=True)

@@ -15,13 +15,13 @@ def shared(app, client):
     post_hand(client, url, hand_form([0, 1], a=60))
     with app.app_context():
         m = db.session.get(Match, match_id(url))
-        return url, m.code, m.scorer_key
+        return url, m.code, m.group.scorer_key
 
 
 def test_share_page_has_code_links_and_qr(client, shared):
     url, code, key = shared
     page = client.get(url + "/share").get_data(as_text=True)
-    assert f">{code}<" in page and f"/v/{code}" in page and f"/s/{key}" in page
+    assert f">{code}<" in page and f"/v/{code}" in page and f"/join?key={key}" in page
     assert page.count('<svg xmlns="http://www.w3.org/2000/svg"') == 2
     assert re.fullmatch(r"[A-HJ-NP-Z2-9]{6}", code)
 
@@ -49,11 +49,12 @@ def test_viewer_is_read_only_on_the_server(app, shared):
 def test_scorer_link_lets_a_second_phone_enter_hands(app, shared):
     url, _code, key = shared
     second = app.test_client()
-    r = second.get(f"/s/{key}")
-    assert r.status_code == 303 and r.headers["Location"].endswith(url)
+    assert second.get(url).status_code == 404  # not yet at the table: it sees nothing
+    r = second.get(f"/join?key={key}")
+    assert r.status_code == 303 and "/tables/" in r.headers["Location"]
     assert post_hand(second, url, hand_form([1, 0], a=40)).status_code == 303
     assert "Add hand 3" in second.get(url).get_data(as_text=True)
-    assert app.test_client().get("/s/not-a-key").status_code == 404
+    assert app.test_client().get("/join?key=not-a-key").status_code == 404
 
 
 def test_join_by_code(app, shared):
@@ -63,7 +64,8 @@ def test_join_by_code(app, shared):
     r = phone.get("/join", query_string={"code": f" {code[:3].lower()} {code[3:]} "})
     assert r.status_code == 303 and r.headers["Location"].endswith(f"/v/{code}")
     r = phone.get("/join", query_string={"code": "ZZZZZZ"})
-    assert r.status_code == 404 and "No match has the code ZZZZZZ" in r.get_data(as_text=True)
+    assert r.status_code == 404 and "No table or match has the code ZZZZZZ" in r.get_data(
+        as_text=True)
 
 
 def test_board_and_revision(client, shared):

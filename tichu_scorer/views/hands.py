@@ -15,6 +15,7 @@ from ..forms import hand_form_class, ranking_form_class
 from ..models import Hand, Match
 from ..scoring import seigneur
 from .jsonbody import json_body
+from .matches import visible
 
 bp = Blueprint("hands", __name__)
 
@@ -42,11 +43,9 @@ def _client_id() -> str | None:
     return raw
 
 
-def _held(match_id: int) -> Match:
+def _held(match_id: str) -> Match:
     """The match, held for a change (`records.lock_match`), if this phone may score it."""
-    match = records.lock_match(match_id)
-    if match is None:
-        abort(404)
+    match = access.require_view(records.lock_match(match_id))
     access.require_scorer(match)
     return match
 
@@ -100,13 +99,13 @@ def _versions(match: Match, form: Any, hand: Hand | None,
     return theirs, yours, saved
 
 
-@bp.route("/matches/<int:match_id>/hands/new", methods=["GET", "POST"])
+@bp.route("/matches/<match_id>/hands/new", methods=["GET", "POST"])
 @limit_writes
-def new(match_id: int) -> Response | tuple[str, int]:
+def new(match_id: str) -> Response | tuple[str, int]:
     """Calls, out-order, card points and wish penalty on one screen. The form carries the
     hand number it was opened for: a hand another phone saved meanwhile is not doubled."""
     if request.method == "GET":
-        match = db.get_or_404(Match, match_id)
+        match = visible(match_id)
         access.require_scorer(match)
         return _page(match, _form(match), 200)
     match = _held(match_id)
@@ -122,16 +121,16 @@ def new(match_id: int) -> Response | tuple[str, int]:
         form.attach(problems)
         return _page(match, form, 422, number=number)
     flash(gettext("Hand %(n)s saved.", n=records.position(match, hand)))
-    return redirect(url_for("matches.show", match_id=match.id), code=303)
+    return redirect(url_for("matches.show", match_id=match.key), code=303)
 
 
-@bp.route("/matches/<int:match_id>/hands/<int:number>/edit", methods=["GET", "POST"])
+@bp.route("/matches/<match_id>/hands/<int:number>/edit", methods=["GET", "POST"])
 @limit_writes
-def edit(match_id: int, number: int) -> Response | tuple[str, int]:
+def edit(match_id: str, number: int) -> Response | tuple[str, int]:
     """Change what was recorded for an earlier hand. The form carries the version it was
     opened on; after a conflict only an explicit "save mine over theirs" names the new one."""
     if request.method == "GET":
-        match = db.get_or_404(Match, match_id)
+        match = visible(match_id)
         access.require_scorer(match)
     else:
         match = _held(match_id)
@@ -156,7 +155,7 @@ def edit(match_id: int, number: int) -> Response | tuple[str, int]:
         form.attach(problems)
         return _page(match, form, 422, hand)
     flash(gettext("Hand %(n)s updated.", n=records.position(match, hand)))
-    return redirect(url_for("matches.show", match_id=match.id), code=303)
+    return redirect(url_for("matches.show", match_id=match.key), code=303)
 
 
 def _conflict(match: Match, form: Any, hand: Hand,
@@ -172,12 +171,12 @@ def _refused(match: Match, message: str) -> tuple[str, int]:
     """409: another phone's change came first; nothing was changed by this request."""
     db.session.rollback()
     return render_template("errors/error.html", code=409, message=message,
-                           back=url_for("matches.show", match_id=match.id)), 409
+                           back=url_for("matches.show", match_id=match.key)), 409
 
 
-@bp.post("/matches/<int:match_id>/hands/<int:number>/delete")
+@bp.post("/matches/<match_id>/hands/<int:number>/delete")
 @limit_writes
-def delete(match_id: int, number: int) -> Response | tuple[str, int]:
+def delete(match_id: str, number: int) -> Response | tuple[str, int]:
     match = _held(match_id)
     hand = _hand(match, number)
     shown = records.position(match, hand)
@@ -189,23 +188,23 @@ def delete(match_id: int, number: int) -> Response | tuple[str, int]:
             "try again.", n=shown) if exc.hand is not None else gettext(
             "This hand was already deleted by another phone."))
     flash(gettext("Hand %(n)s deleted. It can be restored from the log.", n=shown))
-    return redirect(url_for("matches.show", match_id=match.id), code=303)
+    return redirect(url_for("matches.show", match_id=match.key), code=303)
 
 
-@bp.post("/matches/<int:match_id>/hands/<int:number>/restore")
+@bp.post("/matches/<match_id>/hands/<int:number>/restore")
 @limit_writes
-def restore(match_id: int, number: int) -> Response:
+def restore(match_id: str, number: int) -> Response:
     match = _held(match_id)
     if corrections.restore_hand(match, _hand(match, number)):
         flash(gettext("Hand restored."))
     else:
         flash(gettext("That hand is already back in play."))
-    return redirect(url_for("matches.show", match_id=match.id), code=303)
+    return redirect(url_for("matches.show", match_id=match.key), code=303)
 
 
-@bp.post("/matches/<int:match_id>/undo")
+@bp.post("/matches/<match_id>/undo")
 @limit_writes
-def undo(match_id: int) -> Response | tuple[str, int]:
+def undo(match_id: str) -> Response | tuple[str, int]:
     """Undo the latest hand, the one the page showed (it can be restored from the log)."""
     match = _held(match_id)
     shown = len(match.hands)
@@ -215,14 +214,14 @@ def undo(match_id: int) -> Response | tuple[str, int]:
         return _refused(match, gettext("That hand was already undone, or another phone added "
                                        "a hand after it; nothing was undone."))
     flash(gettext("Hand %(n)s undone. It can be restored from the log.", n=shown))
-    return redirect(url_for("matches.show", match_id=match.id), code=303)
+    return redirect(url_for("matches.show", match_id=match.key), code=303)
 
 
-@bp.post("/matches/<int:match_id>/hands/preview")
+@bp.post("/matches/<match_id>/hands/preview")
 @csrf.exempt
-def preview(match_id: int) -> Response | tuple[Response, int]:
+def preview(match_id: str) -> Response | tuple[Response, int]:
     """Score the hand being entered (or edited: ?edit=number) without saving it."""
-    match = db.get_or_404(Match, match_id)
+    match = visible(match_id)
     editing = _hand(match, request.args.get("edit", type=int) or 0) \
         if request.args.get("edit") else None
     result, problems, _row = records.score(match, json_body(), editing)
@@ -232,10 +231,10 @@ def preview(match_id: int) -> Response | tuple[Response, int]:
                    winner=result.winner, finished=result.finished)
 
 
-@bp.get("/matches/<int:match_id>/log")
-def log(match_id: int) -> str:
+@bp.get("/matches/<match_id>/log")
+def log(match_id: str) -> str:
     """The match's append-only log; deleted hands can be restored from here."""
-    match = db.get_or_404(Match, match_id)
+    match = visible(match_id)
     hands = {h.id: h for h in match.all_hands}
     return render_template("hands/log.html", match=match, events=list(reversed(match.events)),
                            hands=hands, can_score=access.can_score(match))

@@ -11,9 +11,9 @@ from markupsafe import Markup
 from werkzeug.wrappers import Response
 
 from .. import access, insights, records
-from ..extensions import db, limit_writes
+from ..extensions import db, join_limit, limit_creation, limit_writes, limiter
 from ..forms import NewMatchForm
-from ..models import Match
+from ..models import Group, Match
 from ..scoring import PLAYERS, VARIANTS
 
 bp = Blueprint("matches", __name__)
@@ -21,28 +21,43 @@ bp = Blueprint("matches", __name__)
 
 @bp.get("/")
 def history() -> str:
-    """Every match, newest first."""
-    return render_template("matches/history.html", matches=records.history(),
-                           labels=records.VARIANT_LABELS)
+    """The matches of the tables this device joined, newest first; or how to start."""
+    groups = access.groups()
+    return render_template("matches/history.html", matches=records.history(groups),
+                           groups=groups, labels=records.VARIANT_LABELS)
 
 
 @bp.route("/matches/new", methods=["GET", "POST"])
 @limit_writes
+@limit_creation
 def new() -> str | Response | tuple[str, int]:
-    """Players into seats, and how long the match lasts."""
+    """Players into seats, and how long the match lasts, at one of this device's tables."""
     form = NewMatchForm()
-    if request.method == "GET" and request.args.get("variant") in VARIANTS:
-        form.variant.data = request.args["variant"]
+    tables = access.groups("scorer")
+    form.table.choices = [(g.key, g.name) for g in tables] + [("new", gettext("A new table"))]
+    if request.method == "GET" or not form.table.data:
+        form.table.data = request.args.get("table") or (tables[0].key if tables else "new")
+        if request.args.get("variant") in VARIANTS:
+            form.variant.data = request.args["variant"]
     if form.validate_on_submit():
-        match = records.create_match(form.names, form.target_value, form.variant.data,
+        group = next((g for g in tables if g.key == form.table.data), None)
+        if group is None:
+            group = records.create_group(form.table_name.data or gettext(
+                "%(name)s's table", name=form.names[0]))
+            access.join(group, "scorer")
+        match = records.create_match(group, form.names, form.target_value, form.variant.data,
                                      form.hand_limit)
-        access.grant(match)
-        return redirect(url_for("matches.show", match_id=match.id), code=303)
+        return redirect(url_for("matches.show", match_id=match.key), code=303)
     status = 422 if form.is_submitted() else 200
     variant = form.variant.data if form.variant.data in VARIANTS else "nanking"
     return render_template("matches/new.html", form=form, variant=variant,
                            players=PLAYERS[variant], labels=records.VARIANT_LABELS,
-                           known_names=records.known_names()), status
+                           known_names=records.known_names(tables)), status
+
+
+def visible(match_id: str) -> Match:
+    """The match, if this device may see it; 404 otherwise (a stranger learns nothing)."""
+    return access.require_view(records.match_by_key(match_id))
 
 
 def _show(match: Match, viewer: bool) -> str:
@@ -54,49 +69,60 @@ def _show(match: Match, viewer: bool) -> str:
                            teams=records.TEAM_NAMES, labels=records.VARIANT_LABELS)
 
 
-@bp.get("/matches/<int:match_id>")
-def show(match_id: int) -> str:
+@bp.get("/matches/<match_id>")
+def show(match_id: str) -> str:
     """Totals, hands, who shuffles next, the result (read-only without scorer rights)."""
-    return _show(db.get_or_404(Match, match_id), viewer=False)
+    return _show(visible(match_id), viewer=False)
 
 
 @bp.get("/v/<code>")
 def view(code: str) -> str:
-    """The viewer link: the match, read-only."""
-    match = db.first_or_404(db.select(Match).filter_by(code=code.strip().upper()))
+    """The viewer link: the match, read-only, without joining its table."""
+    match = db.first_or_404(db.select(Match).filter_by(code=code.strip().upper()[:8]))
+    access.view_match(match)
     return _show(match, viewer=True)
 
 
-@bp.get("/s/<key>")
-def score_here(key: str) -> Response:
-    """The scorer link: this phone may enter hands from now on."""
-    match = db.first_or_404(db.select(Match).filter_by(scorer_key=key))
-    access.grant(match)
-    flash(gettext("This phone can now enter hands in this match."))
-    return redirect(url_for("matches.show", match_id=match.id), code=303)
-
-
-@bp.route("/join", methods=["GET"])
+@bp.get("/join")
+@limiter.limit(join_limit)
 def join() -> Response | tuple[str, int]:
-    """Type the join code read out at the table."""
-    code = (request.args.get("code") or "").strip().upper().replace(" ", "")
+    """Join a table: its invite code (read out, typed or scanned: see the table) or its
+    scorer link (?key=…: enter hands too). A match's own code opens it read-only."""
+    key = (request.args.get("key") or "").strip()
+    if key:
+        group = db.session.execute(db.select(Group).filter_by(
+            scorer_key=key[:32])).scalar_one_or_none()
+        if group is None:
+            return render_template("matches/join.html", code="", error=gettext(
+                "This scorer link is not valid (any more). Ask the table for its current "
+                "link.")), 404
+        access.join(group, "scorer")
+        flash(gettext("This phone can now enter hands at %(table)s.", table=group.name))
+        return redirect(url_for("tables.show", key=group.key), code=303)
+    code = (request.args.get("code") or "").strip().upper().replace(" ", "")[:8]
     error = None
     if code:
+        group = db.session.execute(db.select(Group).filter_by(
+            invite_code=code)).scalar_one_or_none()
+        if group is not None:
+            access.join(group, "member")
+            flash(gettext("You joined %(table)s.", table=group.name))
+            return redirect(url_for("tables.show", key=group.key), code=303)
         match = db.session.execute(db.select(Match).filter_by(code=code)).scalar_one_or_none()
         if match is not None:
             return redirect(url_for("matches.view", code=code), code=303)
-        error = gettext("No match has the code %(code)s. Check the letters and try again.",
-                        code=code[:8])
+        error = gettext("No table or match has the code %(code)s. Check the letters and try "
+                        "again.", code=code)
     return render_template("matches/join.html", error=error, code=code), 404 if error else 200
 
 
-@bp.get("/matches/<int:match_id>/share")
-def share(match_id: int) -> str:
+@bp.get("/matches/<match_id>/share")
+def share(match_id: str) -> str:
     """The join code, the viewer and scorer links, and their QR codes."""
-    match = db.get_or_404(Match, match_id)
+    match = visible(match_id)
     access.require_scorer(match)
     viewer = url_for("matches.view", code=match.code, _external=True)
-    scorer = url_for("matches.score_here", key=match.scorer_key, _external=True)
+    scorer = url_for("matches.join", key=match.group.scorer_key, _external=True)
     return render_template("matches/share.html", match=match, viewer=viewer, scorer=scorer,
                            viewer_qr=qr_svg(viewer), scorer_qr=qr_svg(scorer))
 
@@ -110,31 +136,30 @@ def qr_svg(text: str) -> Markup:
     return Markup(buffer.getvalue().decode())  # nosec B704: generated by segno from our URL
 
 
-@bp.get("/matches/<int:match_id>/board")
-def board(match_id: int) -> str:
+@bp.get("/matches/<match_id>/board")
+def board(match_id: str) -> str:
     """A big-screen scoreboard for a TV or laptop; it refreshes itself after every change."""
-    match = db.get_or_404(Match, match_id)
-    page = records.match_page(match)
+    page = records.match_page(visible(match_id))
     return render_template("matches/board.html", page=page, sides=page.sides,
                            teams=records.TEAM_NAMES, labels=records.VARIANT_LABELS)
 
 
-@bp.get("/matches/<int:match_id>/revision")
-def revision(match_id: int) -> dict[str, int]:
+@bp.get("/matches/<match_id>/revision")
+def revision(match_id: str) -> dict[str, int]:
     """How many times the match changed: live views poll this and reload when it moves."""
-    match = db.get_or_404(Match, match_id)
+    match = visible(match_id)
     return {"revision": match.revision, "hands": match.hand_count}
 
 
-@bp.post("/matches/<int:match_id>/rematch")
+@bp.post("/matches/<match_id>/rematch")
 @limit_writes
-def rematch(match_id: int) -> Response:
-    """Same players, same seats, same length."""
-    match = db.get_or_404(Match, match_id)
+@limit_creation
+def rematch(match_id: str) -> Response:
+    """Same players, same seats, same length, same table."""
+    match = visible(match_id)
     access.require_scorer(match)
     new_match = records.rematch(match)
-    access.grant(new_match)
-    return redirect(url_for("matches.show", match_id=new_match.id), code=303)
+    return redirect(url_for("matches.show", match_id=new_match.key), code=303)
 
 
 @bp.get("/healthz")

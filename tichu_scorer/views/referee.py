@@ -4,10 +4,8 @@ from __future__ import annotations
 
 from flask import Blueprint, render_template, request
 
-from .. import engine
-from ..extensions import db
+from .. import access, engine, records
 from ..forms import RefereeForm
-from ..models import Match
 from ..scoring.i18n import N_
 
 bp = Blueprint("referee", __name__)
@@ -34,7 +32,9 @@ def check() -> tuple[str, int]:
                 status = 400
         else:
             status = 400
-    match = db.session.get(Match, form.match.data) if form.match.data else None
+    match = records.match_by_key(form.match.data) if form.match.data else None
+    if match is not None and not access.can_view(match):
+        match = None
     return render_template("referee/check.html", form=form, verdict=verdict, error=error,
                            match=match, suits=SUIT_ROWS, ranks=RANKS,
                            specials=SPECIALS), status

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Blueprint, render_template
 
-from .. import insights
+from .. import access, insights
 
 bp = Blueprint("stats", __name__)
 
@@ -12,5 +12,5 @@ bp = Blueprint("stats", __name__)
 @bp.get("/stats")
 def index() -> str:
     """Per player and per partnership: matches, wins, calls, first out, double victories."""
-    players, pairs = insights.all_stats()
+    players, pairs = insights.all_stats(access.groups())
     return render_template("stats/index.html", players=players, pairs=pairs)

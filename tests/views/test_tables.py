@@ -1,0 +1,170 @@
+"""Tables are private: a stranger sees no other table's matches, log, exports, statistics or
+names; rights survive a browser restart and a key rotation; links can be rotated."""
+
+import re
+
+import pytest
+
+from tests.conftest import hand_form, make_app, new_match, post_hand
+from tichu_scorer.extensions import db
+from tichu_scorer.models import Group, Match
+
+
+@pytest.fixture()
+def table(app, client):
+    url = new_match(client, ["Ann", "Bob", "Cy", "Dee"])
+    assert post_hand(client, url, hand_form([0, 1], a=60)).status_code == 303
+    with app.app_context():
+        match = db.session.execute(db.select(Match)).scalar_one()
+        return url, match.group.key, match.group.invite_code, match.group.scorer_key
+
+
+def paths(url, group_key):
+    return [url, url + "/log", url + "/board", url + "/revision", url + "/export.json",
+            url + "/export.csv", url + "/hands/1/edit", url + "/share",
+            f"/tables/{group_key}"]
+
+
+def test_a_stranger_sees_nothing_of_another_table(app, table):
+    url, group_key, _code, _key = table
+    stranger = app.test_client()
+    for path in paths(url, group_key):
+        assert stranger.get(path).status_code == 404, path
+    for path in ("/", "/stats", "/matches/new"):
+        page = stranger.get(path).get_data(as_text=True)
+        assert "Ann" not in page and "Dee" not in page, path
+    assert stranger.get("/export.json").get_json()["matches"] == []
+    assert stranger.get("/export.csv").get_data(as_text=True).count("\n") == 1  # header only
+    # nor can it change anything
+    r = stranger.post(url + "/hands/new", data=hand_form([0, 1], a=50) | {"number": "2"})
+    assert r.status_code == 404
+    # match URLs carry no sequential id
+    assert re.fullmatch(r"/matches/[A-Za-z0-9_-]{16}", url)
+    assert stranger.get("/matches/1").status_code == 404
+
+
+def test_the_invite_code_lets_a_phone_see_but_not_score(app, table):
+    url, group_key, code, _key = table
+    member = app.test_client()
+    r = member.get("/join", query_string={"code": code.lower()})
+    assert r.status_code == 303 and r.headers["Location"].endswith(f"/tables/{group_key}")
+    assert member.get(url).status_code == 200
+    assert "Ann" in member.get("/stats").get_data(as_text=True)
+    assert member.get(url + "/hands/new").status_code == 403
+    r = member.post(url + "/hands/new", data=hand_form([0, 1], a=50) | {"number": "2"})
+    assert r.status_code == 403
+
+
+def test_rights_survive_a_browser_restart(app, client, table):
+    url, *_ = table
+    cookie = client.get_cookie("session")
+    assert cookie.expires is not None  # a permanent cookie, not a session-only one
+    days = (cookie.expires - cookie.expires.now(cookie.expires.tzinfo)).days
+    assert 360 <= days <= 366
+    reopened = app.test_client()  # a new browser process with only the stored cookie
+    reopened.set_cookie("session", cookie.value)
+    assert post_hand(reopened, url, hand_form([1, 0], a=30)).status_code == 303
+
+
+def test_rights_survive_a_secret_key_rotation(tmp_path):
+    old = make_app(tmp_path / "old", SECRET_KEY="old-key")
+    with old.app_context():
+        db.create_all()
+    phone = old.test_client()
+    url = new_match(phone)
+    cookie = phone.get_cookie("session").value
+    # the same database, served with a new key and the old one as a fallback
+    uri = old.config["SQLALCHEMY_DATABASE_URI"]
+    new = make_app(tmp_path / "new", SECRET_KEY="new-key", SECRET_KEY_FALLBACKS=["old-key"],
+                   SQLALCHEMY_DATABASE_URI=uri)
+    if uri.startswith("postgresql"):  # make_app empties PostgreSQL: start over there
+        with new.app_context():
+            db.create_all()
+        phone = new.test_client()
+        url = new_match(phone)
+        new.config["SECRET_KEY_FALLBACKS"] = [new.config["SECRET_KEY"]]
+        new.config["SECRET_KEY"] = "newer-key"
+        cookie = phone.get_cookie("session").value
+    again = new.test_client()
+    again.set_cookie("session", cookie)
+    assert post_hand(again, url, hand_form([0, 1], a=50)).status_code == 303
+    # without the fallback the old cookie gives nothing
+    new.config["SECRET_KEY_FALLBACKS"] = []
+    lost = new.test_client()
+    lost.set_cookie("session", cookie)
+    assert lost.get(url).status_code == 404
+
+
+def test_rotating_links_ends_the_old_ones(app, client, table):
+    url, group_key, code, key = table
+    member, scorer = app.test_client(), app.test_client()
+    member.get("/join", query_string={"code": code})
+    scorer.get("/join", query_string={"key": key})
+    assert member.get(url).status_code == 200 and scorer.get(url + "/share").status_code == 200
+    assert client.post(f"/tables/{group_key}/rotate").status_code == 303
+    assert member.get(url).status_code == 404  # joined with the old code: out
+    assert scorer.get(url).status_code == 404
+    assert app.test_client().get("/join", query_string={"key": key}).status_code == 404
+    assert post_hand(client, url, hand_form([0, 1], a=50)).status_code == 303  # the rotator
+    with app.app_context():
+        group = db.session.execute(db.select(Group)).scalar_one()
+        assert (group.invite_code, group.scorer_key) != (code, key)
+        new_key = group.scorer_key
+    assert scorer.get("/join", query_string={"key": new_key}).status_code == 303
+    assert post_hand(scorer, url, hand_form([1, 0], a=50)).status_code == 303
+
+
+def test_only_scorers_rotate_or_rename(app, table):
+    _url, group_key, code, _key = table
+    member = app.test_client()
+    member.get("/join", query_string={"code": code})
+    assert member.post(f"/tables/{group_key}/rotate").status_code == 403
+    assert member.post(f"/tables/{group_key}/rename", data={"name": "X"}).status_code == 403
+    assert app.test_client().post(f"/tables/{group_key}/rotate").status_code == 404
+
+
+def test_a_scorer_renames_the_table(client, table):
+    _url, group_key, *_ = table
+    r = client.post(f"/tables/{group_key}/rename", data={"name": "  Friday   night "})
+    assert r.status_code == 303
+    assert "Friday night" in client.get(f"/tables/{group_key}").get_data(as_text=True)
+    client.post(f"/tables/{group_key}/rename", data={"name": "x" * 41})
+    assert "Friday night" in client.get("/").get_data(as_text=True)
+
+
+def test_names_are_suggested_only_from_my_tables(app, table):
+    stranger = app.test_client()
+    page = stranger.get("/matches/new").get_data(as_text=True)
+    assert '<option value="Ann">' not in page
+    new_match(stranger, ["Eve", "Fay", "Gus", "Hal"])
+    page = stranger.get("/matches/new").get_data(as_text=True)
+    assert '<option value="Eve">' in page and '<option value="Ann">' not in page
+
+
+def test_single_table_instance_needs_no_joining(tmp_path):
+    app = make_app(tmp_path, SINGLE_TABLE=True)
+    with app.app_context():
+        db.create_all()
+    first, second = app.test_client(), app.test_client()
+    url = new_match(first)
+    assert second.get(url).status_code == 200
+    assert post_hand(second, url, hand_form([0, 1], a=55)).status_code == 303
+    assert "Ann" in second.get("/").get_data(as_text=True)
+    with app.app_context():
+        assert db.session.scalar(db.select(db.func.count()).select_from(Group)) == 1
+
+
+def test_creation_is_rate_limited_per_client(tmp_path):
+    app = make_app(tmp_path, RATELIMIT_ENABLED=True, CREATE_RATE_LIMIT="3 per hour")
+    with app.app_context():
+        db.create_all()
+    phone = app.test_client()
+    for _ in range(3):
+        new_match(phone)
+    data = {f"seat_{i}": n for i, n in enumerate("ABCD")} | {"target": "1000"}
+    assert phone.post("/matches/new", data=data).status_code == 429
+    assert phone.post("/tables/new", data={"name": "T"}).status_code == 429
+    # entering hands is not creation: it goes on
+    page = phone.get("/").get_data(as_text=True)
+    url = re.search(r'href="(/matches/[A-Za-z0-9_-]{16})"', page).group(1)
+    assert post_hand(phone, url, hand_form([0, 1], a=50)).status_code == 303

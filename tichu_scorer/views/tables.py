@@ -1,0 +1,74 @@
+"""Tables: a group's private space, its invite and scorer links, renaming and rotation."""
+
+from __future__ import annotations
+
+from flask import Blueprint, flash, redirect, render_template, request, url_for
+from flask_babel import gettext
+from werkzeug.wrappers import Response
+
+from .. import access, records
+from ..extensions import db, limit_creation, limit_writes
+from ..models import NAME_MAX, Group
+from .matches import qr_svg
+
+bp = Blueprint("tables", __name__)
+
+
+def _group(key: str, role: str = "member") -> Group:
+    group = db.session.execute(db.select(Group).filter_by(key=key[:24])).scalar_one_or_none()
+    return access.require_group(group, role)
+
+
+@bp.get("/tables/<key>")
+def show(key: str) -> str:
+    """The table's matches, and how to let other phones in."""
+    group = _group(key)
+    scorer = access.role_in(group) == "scorer"
+    invite = url_for("matches.join", code=group.invite_code, _external=True)
+    link = url_for("matches.join", key=group.scorer_key, _external=True) if scorer else None
+    return render_template("tables/show.html", group=group, scorer=scorer,
+                           matches=records.history([group]), labels=records.VARIANT_LABELS,
+                           invite=invite, invite_qr=qr_svg(invite),
+                           scorer_link=link, scorer_qr=qr_svg(link) if link else None)
+
+
+@bp.post("/tables/new")
+@limit_writes
+@limit_creation
+def new() -> Response:
+    """A new, empty table; this device is its scorer."""
+    name = " ".join((request.form.get("name") or "").split())[:NAME_MAX]
+    group = records.create_group(name or gettext("Our table"))
+    access.join(group, "scorer")
+    return redirect(url_for("tables.show", key=group.key), code=303)
+
+
+@bp.post("/tables/<key>/rename")
+@limit_writes
+def rename(key: str) -> Response:
+    group = _group(key, "scorer")
+    name = " ".join((request.form.get("name") or "").split())
+    if not name or len(name) > NAME_MAX or "\x00" in name:
+        flash(gettext("A table's name is 1 to %(n)s characters.", n=NAME_MAX), "error")
+    else:
+        records.begin_write()
+        group = _group(key, "scorer")
+        group.name = name
+        db.session.commit()
+    return redirect(url_for("tables.show", key=key), code=303)
+
+
+@bp.post("/tables/<key>/rotate")
+@limit_writes
+def rotate(key: str) -> Response:
+    """New invite code and scorer link: phones that joined with the old ones must join
+    again (this one stays a scorer)."""
+    _group(key, "scorer")
+    records.begin_write()
+    group = _group(key, "scorer")
+    group.rotate()
+    db.session.commit()
+    access.join(group, "scorer")
+    flash(gettext("New links made. The old invite code and scorer link no longer work; "
+                  "phones that joined with them must join again."))
+    return redirect(url_for("tables.show", key=key), code=303)
