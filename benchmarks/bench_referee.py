@@ -132,9 +132,8 @@ def main() -> None:
         gc.disable()
         try:
             out_of_turn = family == "bombs"
-            enum_ns[family] = [fastest(lambda c=c: legal_plays(c[0], c[1], c[2],
-                                                               out_of_turn=out_of_turn))
-                               for c in cases]
+            enum_ns[family] = [fastest(lambda c=c, o=out_of_turn: legal_plays(
+                c[0], c[1], c[2], out_of_turn=o)) for c in cases]
             if family != "bombs":
                 judge_ns[family] = [fastest(lambda q=q: judge(q).as_dict())
                                     for q in questions]
