@@ -99,7 +99,8 @@ class Combination(NamedTuple):
         if k is Kind.SINGLE:
             if self.phoenix_single:
                 return _("Phoenix single (worth {value})").format(value=self.value_text())
-            name = {DRAGON: _("Dragon"), MAHJONG: _("Mah Jong")}.get(top, rank_text(top))
+            name = _("Dragon") if top == DRAGON else _("Mah Jong") if top == MAHJONG \
+                else rank_text(top)
             return _("single {card}").format(card=name)
         if k is Kind.PAIR:
             return _("pair of {rank}s").format(rank=rank_text(top)) + ph

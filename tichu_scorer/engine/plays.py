@@ -42,8 +42,7 @@ DEFAULT_TABLE = Table()
 class Holding:
     """A hand indexed by rank and suit for fast generation."""
 
-    __slots__ = ("cards", "by_rank", "count", "phoenix", "mahjong", "dragons", "dog",
-                 "_suit_ranks")
+    __slots__ = ("cards", "by_rank", "phoenix", "mahjong", "dragons", "dog", "_suit_ranks")
 
     def __init__(self, cards: Sequence[Card]) -> None:
         self.cards = cards
@@ -60,9 +59,6 @@ class Holding:
                     by_rank[c.rank].append(c)
                 else:
                     by_rank[c.rank] = [c]
-        # natural cards per rank 0..15; the Mah Jong counts once at rank 1 (for straights)
-        self.count = [len(by_rank.get(r, ())) for r in range(16)]
-        self.count[MAHJONG] = 1 if self.mahjong else 0
 
     @property
     def suit_ranks(self) -> dict[str, dict[int, list[Card]]]:
@@ -202,35 +198,36 @@ def _stair_runs(h: Holding, low: int, top: int, must: int | None) -> Iterator[Co
                               place or None)
 
 
-def _spans(h: Holding, width: int, need: int, must: int | None, above: float,
+def _spans(h: Holding, widths: Sequence[int], need: int, must: int | None, above: float,
            lowest: int) -> Iterator[tuple[int, int]]:
-    """(low, top) of every `width` consecutive ranks whose natural cards, `need` per rank,
-    fall short at one rank at most, and only when the Phoenix can make it up."""
-    short = [1 if h.count[r] < need else 0 for r in range(15)]
-    may_fill = [h.phoenix and r >= 2 and h.count[r] >= need - 1 for r in range(15)]
-    for top in range(max(lowest + width - 1, int(above) + 1), ACE + 1):
-        low = top - width + 1
-        if must and not low <= must <= top:
-            continue
-        missing = [r for r in range(low, top + 1) if short[r]]
-        if not missing or (len(missing) == 1 and may_fill[missing[0]]):
-            yield low, top
+    """(low, top) of every run of `widths` consecutive ranks whose natural cards, `need`
+    per rank, fall short at one rank at most, and only where the Phoenix can make it up."""
+    counts = [len(h.by_rank.get(r, ())) for r in range(ACE + 1)]
+    counts[MAHJONG] = 1 if h.mahjong else 0
+    short = [counts[r] < need for r in range(ACE + 1)]
+    may_fill = [h.phoenix and r >= 2 and counts[r] >= need - 1 for r in range(ACE + 1)]
+    for width in widths:
+        for top in range(max(lowest + width - 1, int(above) + 1), ACE + 1):
+            low = top - width + 1
+            if must and not low <= must <= top:
+                continue
+            missing = [r for r in range(low, top + 1) if short[r]]
+            if not missing or (len(missing) == 1 and may_fill[missing[0]]):
+                yield low, top
 
 
 def straights(h: Holding, length: int | None = None, must: int | None = None,
               above: float = 0) -> Iterator[Combination]:
     """[C6]: five or more consecutive ranks; the Mah Jong as the 1; the Phoenix for one."""
-    for n in ([length] if length else range(5, 15)):
-        for low, top in _spans(h, n, 1, must, above, MAHJONG):
-            yield from _straight_runs(h, low, top, must)
+    for low, top in _spans(h, [length] if length else range(5, 15), 1, must, above, MAHJONG):
+        yield from _straight_runs(h, low, top, must)
 
 
 def stairs(h: Holding, length: int | None = None, must: int | None = None,
            above: float = 0) -> Iterator[Combination]:
     """[C3]: two or more pairs of adjacent ranks."""
-    for pairs in ([length // 2] if length else range(2, 8)):
-        for low, top in _spans(h, pairs, 2, must, above, 2):
-            yield from _stair_runs(h, low, top, must)
+    for low, top in _spans(h, [length // 2] if length else range(2, 8), 2, must, above, 2):
+        yield from _stair_runs(h, low, top, must)
 
 
 def bombs(h: Holding, must: int | None = None,

@@ -90,13 +90,17 @@ def copies_allowed(card: Card, variant: str, decks: int) -> int:
 
 def check_cards(q: Question) -> None:
     """Every card at most as often as the deck holds it; the play from the hand."""
-    on_table_cards = [c for t in q.trick for c in t.cards]
-    held = list(q.hand) if q.hand is not None else list(q.play)
-    everything = held + on_table_cards
+    held = q.hand if q.hand is not None else q.play
     simple = q.variant != "seigneur"
-    if not simple or len(set(everything)) != len(everything) or len(set(q.play)) != len(q.play):
+    distinct = set(held)
+    total = len(held)
+    for item in q.trick:
+        distinct.update(item.cards)
+        total += len(item.cards)
+    if not simple or len(distinct) != total or len(set(q.play)) != len(q.play):
+        on_table_cards = [c for t in q.trick for c in t.cards]
         for name, cards in (("trick", on_table_cards), ("play", list(q.play)),
-                            ("hand", everything)):
+                            ("hand", list(held) + on_table_cards)):
             for card, n in Counter(cards).items():
                 allowed = copies_allowed(card, q.variant, q.decks)
                 if n > allowed:

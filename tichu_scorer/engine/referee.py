@@ -155,20 +155,16 @@ class _Position:
 
     q: Question
     top: Combination | None
-    owner: int | None  # the seat of the trick's last play, when the trick names seats
+    held_wish: bool  # the hand holds a natural card of the wished rank ([W4]: not the Phoenix)
+    gathering: bool  # [H6]: everyone else passed and the trick's owner is asked
 
-    @property
-    def held_wish(self) -> bool:
-        """The hand holds a natural card of the wished rank ([W4]: the Phoenix does not count)."""
-        return self.q.hand is not None and self.q.wish is not None and \
-            contains_rank(self.q.hand, self.q.wish)
-
-    @property
-    def gathering(self) -> bool:
-        """[H6]: everyone else passed and the trick's owner is asked: he gathers it."""
-        q = self.q
-        return (self.top is not None and not q.out_of_turn and q.seat is not None
-                and self.owner == q.seat)
+    @classmethod
+    def of(cls, q: Question) -> _Position:
+        top, owner = replay_trick(q)
+        held = q.hand is not None and q.wish is not None and contains_rank(q.hand, q.wish)
+        gathering = (top is not None and not q.out_of_turn and q.seat is not None
+                     and owner == q.seat)
+        return cls(q, top, held, gathering)
 
     def obliged(self) -> tuple[Card, ...] | None:
         """[W2]: a play fulfilling the wish when one is owed now, else None. Nothing is owed
@@ -260,14 +256,11 @@ def _judge_wish(p: _Position, play: Combination, rule: str, reason: str) -> Verd
     if q.out_of_turn:
         return Verdict(True, "W5", reason + " " + _("A bomb thrown out of turn never has "
                                                   "to fulfil the wish."), play)
-    if p.gathering:  # only a bomb gets here ([H6])
-        return Verdict(True, "W5", reason + " " + _("Gathering is not a pass, so no wish is "
-                                                  "owed before his lead: a bomb on his own "
-                                                  "trick need not fulfil it."), play)
-    if play.is_bomb and top is not None and not q.table.strict_wish:
-        return Verdict(True, "W5", reason + " " + _("A bomb that beats the table never has "
-                                                  "to fulfil the wish; it stays in force."),
-                       play)
+    # [W5] a bomb that beats the table; the owner's bomb on his own trick ([H6]) even under
+    # the strict house rule, since gathering is not a pass and no wish is owed before his lead
+    if play.is_bomb and top is not None and (p.gathering or not q.table.strict_wish):
+        return Verdict(True, "W5", reason + " " + _("A bomb never has to fulfil the wish; "
+                                                  "it stays in force."), play)
     if q.dummy:
         return Verdict(True, "T3.3", reason + " " + _("The dummy never has to fulfil the "
                                                     "wish."), play)
@@ -303,14 +296,13 @@ def _judge_wish(p: _Position, play: Combination, rule: str, reason: str) -> Verd
 def judge(q: Question) -> Verdict:
     """The verdict on `q.play`; QuestionError when the question itself is impossible."""
     check_cards(q)
-    top, owner = replay_trick(q)
-    position = _Position(q, top, owner)
+    position = _Position.of(q)
     if not q.play:
         return _judge_pass(position)
     play = _read_play(position)
     if isinstance(play, Verdict):
         return play
-    rule, reason = _legal_rule(play, top, q)
+    rule, reason = _legal_rule(play, position.top, q)
     if q.wish is None:
         return Verdict(True, rule, reason, play)
     return _judge_wish(position, play, rule, reason)

@@ -167,9 +167,7 @@ def hand_problems(hand: HandInput, layout: Layout = NANKING) -> list[Problem]:
                                 no_seat(hand.wish_offender)))
     elif hand.wish_offender is not None and hand.wish_offender == layout.dummy:
         problems.append(Problem("wish_penalty.offender", "T3.3",
-                                _("{name} is the dummy: the dummy never has to fulfil the "
-                                  "wish, so no wish penalty can be charged to it.").format(
-                                      name=layout.seat_name(hand.wish_offender))))
+                                _("The dummy never has to fulfil the wish.")))
 
     counts_cards = hand.wish_offender is None and not is_sweep(out, layout)
     if counts_cards:
