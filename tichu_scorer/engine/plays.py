@@ -202,18 +202,26 @@ def _spans(h: Holding, widths: Sequence[int], need: int, must: int | None, above
            lowest: int) -> Iterator[tuple[int, int]]:
     """(low, top) of every run of `widths` consecutive ranks whose natural cards, `need`
     per rank, fall short at one rank at most, and only where the Phoenix can make it up."""
-    counts = [len(h.by_rank.get(r, ())) for r in range(ACE + 1)]
-    counts[MAHJONG] = 1 if h.mahjong else 0
-    short = [counts[r] < need for r in range(ACE + 1)]
-    may_fill = [h.phoenix and r >= 2 and counts[r] >= need - 1 for r in range(ACE + 1)]
+    by_rank = h.by_rank
+    shorts = [0] * (ACE + 2)  # shorts[r + 1]: ranks below r + 1 short of natural cards
+    last_short = [0] * (ACE + 1)  # the highest short rank up to r (0: none)
+    for r in range(1, ACE + 1):
+        held = (1 if h.mahjong else 0) if r == MAHJONG else len(by_rank.get(r, ()))
+        short = held < need
+        shorts[r + 1] = shorts[r] + short
+        last_short[r] = r if short else last_short[r - 1]
     for width in widths:
         for top in range(max(lowest + width - 1, int(above) + 1), ACE + 1):
             low = top - width + 1
             if must and not low <= must <= top:
                 continue
-            missing = [r for r in range(low, top + 1) if short[r]]
-            if not missing or (len(missing) == 1 and may_fill[missing[0]]):
+            missing = shorts[top + 1] - shorts[low]
+            if missing == 0:
                 yield low, top
+            elif missing == 1 and h.phoenix:
+                gap = last_short[top]
+                if gap >= 2 and len(by_rank.get(gap, ())) >= need - 1:
+                    yield low, top
 
 
 def straights(h: Holding, length: int | None = None, must: int | None = None,
@@ -236,12 +244,16 @@ def bombs(h: Holding, must: int | None = None,
     if must:
         yield from _bombs_with(h, must, table)
         return
+    if len(h.cards) < 4:
+        return
     for rank in sorted(h.by_rank):
         for four in combinations(h.by_rank[rank], 4):
             if table.distinct_suit_fours and len({c.suit for c in four}) < 4:
                 continue
             yield Combination(Kind.BOMB, rank, 4, four)
     for ranks in h.suit_ranks.values():
+        if len(ranks) < 5:  # a straight flush needs five ranks of the suit
+            continue
         present = sorted(ranks)
         for i, low in enumerate(present):
             top = low
