@@ -4,6 +4,9 @@ import pytest
 
 from tichu_scorer.engine import QuestionError, judge, question
 
+# seat 0 led the 4 and everyone else passed: the trick is seat 0's to gather ([H6])
+OWNED = [[0, ["4j"]], [1, []], [2, []], [3, []]]
+
 # (rule, trick, play, hand, wish, options, legal)
 DISPUTES = [
     # "Can the Phoenix go on the Dragon?"
@@ -57,6 +60,31 @@ DISPUTES = [
     ("H6", [[0, ["4j"]], [1, []], [2, []], [3, []]], ["5j"], None, None, {"seat": 0}, False),
     ("B3", [[0, ["4j"]], [1, []], [2, []], [3, []]], ["5j", "5s", "5p", "5t"], None, None,
      {"seat": 0}, True),
+    # [H6] gathering is not a pass: the owner holding the wished 8 gathers, the wish is owed
+    # on his lead (issue 11: it was refused under W2 while playing the 8 broke H6)
+    ("H6", OWNED, [], ["8s", "Kj"], "8", {"seat": 0}, True),
+    ("H6", OWNED, ["8s"], ["8s", "Kj"], "8", {"seat": 0}, False),
+    ("H6", OWNED, [], ["8s", "Kj"], "8", {"seat": 0, "strict_wish": True}, True),
+    # ... he may, not must, bomb his own trick; the bomb need not hold the wished rank
+    ("H6", OWNED, [], ["8s", "9j", "9s", "9p", "9t"], "8", {"seat": 0}, True),
+    ("H6", OWNED, [], ["8j", "8s", "8p", "8t"], "8", {"seat": 0}, True),
+    ("W5", OWNED, ["9j", "9s", "9p", "9t"], ["8s", "9j", "9s", "9p", "9t"], "8", {"seat": 0},
+     True),
+    ("W5", OWNED, ["9j", "9s", "9p", "9t"], ["8s", "9j", "9s", "9p", "9t"], "8",
+     {"seat": 0, "strict_wish": True}, True),
+    ("W1", OWNED, ["8j", "8s", "8p", "8t"], ["8j", "8s", "8p", "8t"], "8", {"seat": 0}, True),
+    # ... while another seat on the same trick still owes the wish
+    ("W2", OWNED, [], ["8s", "Kj"], "8", {"seat": 1}, False),
+    # [W2]/[W5] leading a bomb while holding the wished rank: W5 only exempts a bomb that
+    # beats the table (issue 11: it was allowed)
+    ("W2", [], ["9j", "9s", "9p", "9t"], ["8s", "9j", "9s", "9p", "9t"], "8", {}, False),
+    ("W2", [], ["2p", "3p", "4p", "5p", "6p"], ["8s", "2p", "3p", "4p", "5p", "6p"], "8", {},
+     False),
+    ("W1", [], ["4p", "5p", "6p", "7p", "8p"], ["8s", "4p", "5p", "6p", "7p", "8p"], "8", {},
+     True),
+    ("W3", [], ["9j", "9s", "9p", "9t"], ["7s", "9j", "9s", "9p", "9t"], "8", {}, True),
+    ("T3.3", [], ["9j", "9s", "9p", "9t"], ["8s", "9j", "9s", "9p", "9t"], "8",
+     {"variant": "threechu", "dummy": True}, True),
     # [B4] bombs out of turn, on one's own trick, and leading
     ("B4", [["Aj"]], ["2j", "2s", "2p", "2t"], None, None, {"out_of_turn": True}, True),
     ("B4", [["Aj"]], ["2j"], None, None, {"out_of_turn": True}, False),

@@ -2,19 +2,23 @@
 
 import pytest
 
+from tichu_scorer.engine.cards import DECK, parse_cards
 from tichu_scorer.scoring import (
+    DUMMY,
     TIENTSIN,
     Call,
     HandInput,
     InvalidHand,
     fixed_length_state,
     hands_problem,
+    read_hand,
     score_hand,
     threechu,
     threechu_hand,
     threechu_shuffler,
 )
 from tichu_scorer.scoring.seigneur import (
+    best_cards,
     decks,
     full_ranking,
     pushes,
@@ -64,6 +68,33 @@ def test_t3_4_every_player_and_the_dummy_scores_his_side():
     assert result.player_scores(layout) == {0: 30, 1: 170, 2: 30, 3: 170}
     dv = score_hand(hand([0, 2], {}), layout)  # the two opponents out first and second
     assert dv.sweep and dv.player_scores(layout) == {0: 200, 1: 0, 2: 200, 3: 0}
+
+
+# [T3.3] the dummy never owes the wish, so no wish penalty can be charged to it
+@pytest.mark.parametrize("layout, offender, refused", [
+    (threechu_hand(shuffler=0), DUMMY, True),
+    (threechu_hand(shuffler=2), DUMMY, True),
+    (threechu_hand(shuffler=0), 0, False),   # the shuffler himself may owe it
+    (threechu_hand(shuffler=0), 1, False),
+    (threechu(dummy=1), 1, True),            # the API's seating names the dummy's seat
+    (threechu(dummy=1), 3, False),
+])
+def test_t3_3_no_wish_penalty_on_the_dummy(layout, offender, refused):
+    h = hand([0, 1], {}, (50, 50), wish=offender)
+    if not refused:
+        assert score_hand(h, layout).wish_penalty
+        return
+    with pytest.raises(InvalidHand) as exc:
+        score_hand(h, layout)
+    assert [(p.field, p.rule) for p in exc.value.problems] == [("wish_penalty.offender",
+                                                               "T3.3")]
+    assert "dummy" in exc.value.problems[0].message
+
+
+def test_t3_3_read_hand_reports_the_dummy_penalty_with_the_other_problems():
+    data = {"out_order": [0, 0], "card_points": [50, 50], "wish_penalty": {"offender": 1}}
+    _, problems = read_hand(data, threechu(dummy=1))
+    assert [p.rule for p in problems] == ["H7", "T3.3"]
 
 
 def test_t3_api_seating_dummy_and_partner():
@@ -166,10 +197,58 @@ def test_gs5_five_players_push_one_card_fewer():
         ("Wretch", "Great Lord", 2), ("Pauper", "Lord", 1)]
 
 
-def test_gs5_extra_middle_titles_do_not_push():
-    ranking = tuple(range(12))
-    assert [(p.giver, p.receiver, p.cards) for p in pushes(ranking)] == [
-        (11, 0, 3), (8, 1, 2), (5, 2, 1)]
+# [GS5] by place, not by title: (players, [(giver place, receiver place, cards)]), places 1-based
+@pytest.mark.parametrize("players, expected", [
+    (5, [(5, 1, 2), (4, 2, 1)]),
+    (6, [(6, 1, 3), (5, 2, 2), (4, 3, 1)]),
+    (7, [(7, 1, 3), (6, 2, 2), (5, 3, 1)]),
+    (8, [(8, 1, 3), (7, 2, 2), (6, 3, 1)]),
+    (9, [(9, 1, 3), (8, 2, 2), (7, 3, 1)]),
+    (12, [(12, 1, 3), (11, 2, 2), (10, 3, 1)]),
+])
+def test_gs5_pushes_go_by_place(players, expected):
+    ranking = tuple(reversed(range(players)))  # seat s finished in place players - s
+    got = pushes(ranking)
+    assert [(players - p.giver, players - p.receiver, p.cards) for p in got] == expected
+    for p in got:  # the titles shown are those of the places
+        names = titles(players)
+        assert (p.giver_title, p.receiver_title) == (names[ranking.index(p.giver)],
+                                                     names[ranking.index(p.receiver)])
+
+
+@pytest.mark.parametrize("players", range(5, 13))
+def test_gs5_every_pushing_place_pushes_once(players):
+    got = pushes(tuple(range(players)))
+    givers = [p.giver for p in got]
+    assert givers == list(range(players - 1, players - 1 - len(got), -1))
+    assert sum(p.cards for p in got) == (3 if players == 5 else 6)
+
+
+def test_gs4_titles_in_rank_order():
+    twelve = titles(12)
+    for higher, lower in [("Knight", "Squire"), ("Grand Burgher", "Burgher"),
+                          ("Burgher", "Petty Burgher"), ("Grand Pauper", "Pauper"),
+                          ("Pauper", "Petty Pauper"), ("Beggar", "Wretch")]:
+        assert twelve.index(higher) < twelve.index(lower)
+    for players in range(6, 12):  # a larger table only adds titles, in the same order
+        assert [t for t in titles(players + 1) if t in titles(players)] == list(titles(players))
+
+
+@pytest.mark.parametrize("hand_cards, count, best", [
+    (["2j", "MJ", "Aj", "PH", "DR"], 3, ["DR", "PH", "MJ"]),
+    (["2j", "MJ", "Aj", "Kt"], 2, ["MJ", "Aj"]),     # the Mah Jong above the ace
+    (["2j", "3s", "PH", "Kt"], 1, ["PH"]),
+    (["2j", "3s", "Qp", "Kt"], 2, ["Kt", "Qp"]),
+])
+def test_gs5_push_card_strength(hand_cards, count, best):
+    assert best_cards(parse_cards(hand_cards), count) == parse_cards(best)
+
+
+def test_gs5_push_strength_orders_the_whole_deck():
+    order = best_cards(DECK, len(DECK))
+    assert [repr(c) for c in order[:3]] == ["DR", "PH", "MJ"]
+    naturals = [c.rank for c in order if c.suit]
+    assert naturals == sorted(naturals, reverse=True)
 
 
 @pytest.mark.parametrize("order, players, ok", [

@@ -99,7 +99,8 @@ class Combination(NamedTuple):
         if k is Kind.SINGLE:
             if self.phoenix_single:
                 return _("Phoenix single (worth {value})").format(value=self.value_text())
-            name = {DRAGON: _("Dragon"), MAHJONG: _("Mah Jong")}.get(top, rank_text(top))
+            name = _("Dragon") if top == DRAGON else _("Mah Jong") if top == MAHJONG \
+                else rank_text(top)
             return _("single {card}").format(card=name)
         if k is Kind.PAIR:
             return _("pair of {rank}s").format(rank=rank_text(top)) + ph
@@ -149,6 +150,30 @@ def _classify(counts: dict[int, int], n: int) -> tuple[Kind, int] | None:
     return None
 
 
+def _natural_reading(cards: tuple[Card, ...], suits: set[str],
+                     distinct_suit_fours: bool) -> list[Combination]:
+    """The one reading of four or more natural cards, or [] ([C3], [C5], [C6], [B1])."""
+    n = len(cards)
+    ranks = sorted(c.rank for c in cards)
+    low, high = ranks[0], ranks[-1]
+    if low == high:
+        if n == 4 and (not distinct_suit_fours or len(suits) == 4):
+            return [Combination(Kind.BOMB, low, 4, cards)]
+        return []
+    if n >= 5 and high - low == n - 1 and len(set(ranks)) == n:
+        if len(suits) == 1:
+            return [Combination(Kind.BOMB, high, n, cards, straight_flush=True)]
+        return [Combination(Kind.STRAIGHT, high, n, cards)]
+    if n == 5:
+        if ranks[1] == low and ranks[3] == high and ranks[2] in (low, high):
+            return [Combination(Kind.FULL_HOUSE, ranks[2], 5, cards)]
+        return []
+    if n % 2 == 0 and high - low == n // 2 - 1 and ranks[0::2] == ranks[1::2] \
+            and len(set(ranks)) == n // 2:
+        return [Combination(Kind.STAIRS, high, n, cards)]
+    return []
+
+
 def readings(cards: Sequence[Card], distinct_suit_fours: bool = False) -> list[Combination]:
     """Every reading of `cards` as one combination, highest first; [] when there is none.
 
@@ -170,8 +195,11 @@ def readings(cards: Sequence[Card], distinct_suit_fours: bool = False) -> list[C
         if cards[0].suit and all(c.rank == rank and c.suit for c in cards):
             return [Combination(Kind.PAIR if n == 2 else Kind.TRIO, rank, n, tuple(cards))]
         return []
+    suits = {c.suit for c in cards}
+    if "" not in suits:  # natural cards only: the common long plays, read directly
+        return _natural_reading(tuple(cards), suits, distinct_suit_fours)
     counts: dict[int, int] = {}
-    suits: set[str] = set()
+    suits = set()
     phoenixes = 0
     specials = False
     for rank, suit in cards:  # one pass: ranks, suits, special cards

@@ -165,6 +165,9 @@ def hand_problems(hand: HandInput, layout: Layout = NANKING) -> list[Problem]:
     if hand.wish_offender is not None and hand.wish_offender not in seats:
         problems.append(Problem("wish_penalty.offender", "P4",
                                 no_seat(hand.wish_offender)))
+    elif hand.wish_offender is not None and hand.wish_offender == layout.dummy:
+        problems.append(Problem("wish_penalty.offender", "T3.3",
+                                _("The dummy never has to fulfil the wish.")))
 
     counts_cards = hand.wish_offender is None and not is_sweep(out, layout)
     if counts_cards:

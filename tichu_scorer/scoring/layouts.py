@@ -33,6 +33,7 @@ class Layout:
     no_grand_seats: frozenset[int] = frozenset()
     no_grand_rule: str = "P3"
     team_map: tuple[int, ...] = ()  # team of each seat when not simply alternating
+    dummy: int | None = None  # Threechu: the dummy's seat, which never owes the wish ([T3.3])
 
     @property
     def team_size(self) -> int:
@@ -72,7 +73,8 @@ def threechu_hand(shuffler: int) -> Layout:
     the other two players; neither the shuffler nor the dummy may call Grand Tichu."""
     team_map = tuple(0 if s in (shuffler, DUMMY) else 1 for s in range(4))
     return Layout("threechu", seats=4, sweep_bonus=200, team_map=team_map,
-                  no_grand_seats=frozenset({shuffler, DUMMY}), no_grand_rule="T3.3")
+                  no_grand_seats=frozenset({shuffler, DUMMY}), no_grand_rule="T3.3",
+                  dummy=DUMMY)
 
 
 def threechu(dummy: int) -> Layout:
@@ -80,4 +82,5 @@ def threechu(dummy: int) -> Layout:
     shuffler nor the dummy may call Grand Tichu ([T3.3])."""
     shuffler = (dummy + 2) % 4
     return Layout("threechu", seats=4, sweep_bonus=200,
-                  no_grand_seats=frozenset({dummy, shuffler}), no_grand_rule="T3.3")
+                  no_grand_seats=frozenset({dummy, shuffler}), no_grand_rule="T3.3",
+                  dummy=dummy)

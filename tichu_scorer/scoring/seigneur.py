@@ -13,8 +13,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..engine.cards import DRAGON, MAHJONG, PHOENIX, Card
 from .hand import Problem
 from .i18n import N_, _
+
+# [GS5] push strength of the special cards: above the ace (14), Dragon first
+PUSH_SPECIALS = {DRAGON: 17, PHOENIX: 16, MAHJONG: 15}
 
 MIN_PLAYERS, MAX_PLAYERS = 5, 12
 BASE_TITLES = (N_("Great Lord"), N_("Lord"), N_("Squire"), N_("Burgher"), N_("Pauper"),
@@ -22,8 +26,12 @@ BASE_TITLES = (N_("Great Lord"), N_("Lord"), N_("Squire"), N_("Burgher"), N_("Pa
 # [GS4]: with more than six players, extra middle titles, added in this order
 EXTRA_TITLES = (N_("Grand Burgher"), N_("Petty Pauper"), N_("Knight"), N_("Petty Burgher"),
                 N_("Grand Pauper"), N_("Beggar"))
-FULL_ORDER = ("Great Lord", "Lord", "Squire", "Knight", "Grand Burgher", "Burgher",
+# Every title from the highest to the lowest: a Knight above a Squire, each Grand title
+# above its plain one and each Petty title below it, the Beggar just above the Wretch.
+FULL_ORDER = ("Great Lord", "Lord", "Knight", "Squire", "Grand Burgher", "Burgher",
               "Petty Burgher", "Grand Pauper", "Pauper", "Petty Pauper", "Beggar", "Wretch")
+# [GS5]: (giver's place from the last, receiver's place from the first, cards), by place
+PUSHES_BY_PLACE = ((1, 1, 3), (2, 2, 2), (3, 3, 1))
 
 
 def titles(players: int) -> tuple[str, ...]:
@@ -33,6 +41,8 @@ def titles(players: int) -> tuple[str, ...]:
     ('Burgher', 12)
     >>> titles(7)[3:]
     ('Grand Burgher', 'Burgher', 'Pauper', 'Wretch')
+    >>> titles(9)[:4]
+    ('Great Lord', 'Lord', 'Knight', 'Squire')
     """
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise ValueError(f"Grand Seigneur is for {MIN_PLAYERS} to {MAX_PLAYERS} players")
@@ -60,18 +70,39 @@ class Push:
 
 def pushes(ranking: Sequence[int]) -> list[Push]:
     """Who pushes how many cards to whom before the next hand, from the last hand's ranking
-    (seats, first out first). Wretch→Great Lord 3, Pauper→Lord 2, Burgher→Squire 1; with
-    five players one card fewer at each level."""
+    (seats, first out first). By place, whatever the titles: the last pushes 3 cards to the
+    first, the second-to-last 2 to the second, the third-to-last 1 to the third; with five
+    players one card fewer at each level.
+
+    >>> [(p.giver, p.receiver, p.cards) for p in pushes(tuple(range(8)))]
+    [(7, 0, 3), (6, 1, 2), (5, 2, 1)]
+    """
     n = len(ranking)
     names = titles(n)
-    seat_of = dict(zip(names, ranking, strict=True))
-    levels = [("Wretch", "Great Lord", 3), ("Pauper", "Lord", 2), ("Burgher", "Squire", 1)]
     out = []
-    for giver, receiver, count in levels:
+    for from_last, place, count in PUSHES_BY_PLACE:
         count -= 1 if n == 5 else 0
-        if count > 0 and giver in seat_of:
-            out.append(Push(seat_of[giver], seat_of[receiver], count, giver, receiver))
+        if count > 0:
+            giver, receiver = n - from_last, place - 1
+            out.append(Push(ranking[giver], ranking[receiver], count, names[giver],
+                            names[receiver]))
     return out
+
+
+def push_strength(card: Card) -> int:
+    """[GS5]: a card's strength when pushing the best cards: Dragon > Phoenix > Mah Jong >
+    A > … > 2 (the seed's "special cards, which rank Dragon, Phoenix, Mah Jong").
+
+    >>> from tichu_scorer.engine.cards import parse_cards
+    >>> sorted(parse_cards(["2j", "MJ", "Aj", "PH", "DR"]), key=push_strength, reverse=True)
+    [DR, PH, MJ, Aj, 2j]
+    """
+    return PUSH_SPECIALS.get(card.rank, card.rank) if not card.suit else card.rank
+
+
+def best_cards(cards: Sequence[Card], count: int) -> tuple[Card, ...]:
+    """[GS5]: the `count` strongest cards, the strongest first."""
+    return tuple(sorted(cards, key=push_strength, reverse=True)[:count])
 
 
 def ranking_problems(order: Sequence[object], players: int) -> list[Problem]:

@@ -1,0 +1,238 @@
+"""The referee's question: a disputed play in its context, read from the API.md body or
+built from notation, and checked for possibility before it is judged.
+
+A question that cannot be judged (bad notation, a card twice, a trick that could not have
+happened) raises `QuestionError` naming the field (API 400).
+
+>>> q = question(["8s"], [["4j"]], hand=["8s", "Kj"], wish="8")
+>>> q.play, q.wish, q.trick[0].cards
+((8s,), 8, (4j,))
+>>> parse_question({"play": ["5j", "5j"]}).play
+(5j, 5j)
+>>> parse_question({"play": ["1j"]})
+Traceback (most recent call last):
+...
+tichu_scorer.engine.questions.QuestionError: '1j' is not a card: ranks are 2-10, J, Q, K, A
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .cards import DOG_CARD, MJ, Card, NotationError, parse_cards, parse_rank, show
+from .combos import Combination, Kind, beats, on_table, readings
+from .plays import Table
+
+VARIANTS = ("nanking", "threechu", "tientsin", "seigneur")
+MAX_SEAT = 11  # the largest table has twelve seats ([GS1])
+
+
+class QuestionError(ValueError):
+    """A question that cannot be judged: bad notation, impossible cards or trick (API 400)."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(message)
+        self.field = field
+        self.message = message
+
+
+@dataclass(frozen=True)
+class TrickPlay:
+    cards: tuple[Card, ...]
+    seat: int | None = None
+
+
+_TABLES = {(seigneur, strict): Table(distinct_suit_fours=seigneur, dragon_beats_dragon=seigneur,
+                                    strict_wish=strict)
+           for seigneur in (False, True) for strict in (False, True)}
+
+
+@dataclass(frozen=True)
+class Question:
+    play: tuple[Card, ...]
+    trick: tuple[TrickPlay, ...] = ()
+    hand: tuple[Card, ...] | None = None
+    wish: int | None = None
+    out_of_turn: bool = False
+    seat: int | None = None
+    variant: str = "nanking"
+    decks: int = 1
+    strict_wish: bool = False
+    phoenix_as: int | None = None  # [C9]: the reading the player names, if any
+    dummy: bool = False  # Threechu: played from the dummy hand, which never owes the wish
+
+    @property
+    def table(self) -> Table:
+        return _TABLES[(self.variant == "seigneur", self.strict_wish)]
+
+
+def question(play: Sequence[object], trick: Sequence[Sequence[object]] = (),
+             hand: Sequence[object] | None = None, wish: object = None,
+             **options: object) -> Question:
+    """A question from notation, for tests and doctests: trick items are card lists."""
+    return Question(play=parse_cards(play),
+                    trick=tuple(TrickPlay(parse_cards(t)) for t in trick),
+                    hand=parse_cards(hand) if hand is not None else None,
+                    wish=parse_rank(wish) if wish is not None else None,
+                    **options)  # type: ignore[arg-type]
+
+
+def copies_allowed(card: Card, variant: str, decks: int) -> int:
+    """How many of this card the game's deck holds ([D1], [GS2])."""
+    if variant != "seigneur":
+        return 1
+    if card == DOG_CARD:
+        return 0
+    return 1 if card == MJ or decks == 1 else decks
+
+
+def check_cards(q: Question) -> None:
+    """Every card at most as often as the deck holds it; the play from the hand."""
+    held = q.hand if q.hand is not None else q.play
+    simple = q.variant != "seigneur"
+    distinct = set(held)
+    total = len(held)
+    for item in q.trick:
+        distinct.update(item.cards)
+        total += len(item.cards)
+    if not simple or len(distinct) != total or len(set(q.play)) != len(q.play):
+        on_table_cards = [c for t in q.trick for c in t.cards]
+        for name, cards in (("trick", on_table_cards), ("play", list(q.play)),
+                            ("hand", list(held) + on_table_cards)):
+            for card, n in Counter(cards).items():
+                allowed = copies_allowed(card, q.variant, q.decks)
+                if n > allowed:
+                    if allowed == 0:
+                        raise QuestionError(name, f"{card!r} is not in this game's deck.")
+                    where = "both in the hand and on the table" if name == "hand" else "twice"
+                    raise QuestionError(name, f"{card!r} appears {where}; the deck has "
+                                        f"{'only one' if allowed == 1 else str(allowed)}.")
+    if q.hand is not None:
+        if simple:
+            held_set = set(q.hand)
+            missing_cards = [c for c in q.play if c not in held_set]
+        else:
+            missing_cards = list((Counter(q.play) - Counter(q.hand)).elements())
+        if missing_cards:
+            raise QuestionError("play", f"{show(missing_cards)} is not in the given hand.")
+    if q.seat is not None and not 0 <= q.seat <= MAX_SEAT:
+        raise QuestionError("seat", "seat must be a number from 0 to 11.")
+
+
+def replay_trick(q: Question) -> tuple[Combination | None, int | None]:
+    """The combination on top of the trick and its player's seat; QuestionError if the
+    trick could not have happened."""
+    top: Combination | None = None
+    owner: int | None = None
+    for i, item in enumerate(q.trick, start=1):
+        if top is not None and top.kind is Kind.DOG:
+            raise QuestionError("trick", "Nothing follows the Dog: it passes the lead at once "
+                                         "(S2).")
+        if not item.cards:
+            if top is None:
+                raise QuestionError("trick", f"Trick item {i} is a pass, but a trick starts "
+                                             "with a lead (H5).")
+            continue
+        options = readings(item.cards, q.table.distinct_suit_fours)
+        if not options:
+            raise QuestionError("trick", f"Trick item {i} ({show(item.cards)}) is not a "
+                                         "combination.")
+        fit = [c for c in options if beats(c, top, q.table.dragon_beats_dragon)]
+        if not fit:
+            raise QuestionError("trick", f"Trick item {i} ({show(item.cards)}) could not "
+                                         f"have been played on {top.describe() if top else ''}.")
+        top = on_table(fit[0], top)
+        owner = item.seat
+    return top, owner
+
+
+def _variant_and_decks(body: dict[str, object]) -> tuple[str, int]:
+    variant = body.get("variant", "nanking")
+    if variant is None:
+        variant = "nanking"
+    if not isinstance(variant, str) or variant not in VARIANTS:
+        raise QuestionError("variant", f"variant must be one of {', '.join(VARIANTS)}.")
+    if body.get("dummy") and variant != "threechu":
+        raise QuestionError("dummy", "Only Threechu has a dummy hand.")
+    decks = body.get("decks", 2 if variant == "seigneur" else 1)
+    if variant != "seigneur":
+        if "decks" in body and decks not in (None, 1):
+            raise QuestionError("decks", "decks applies to Grand Seigneur only.")
+        return variant, 1
+    if not isinstance(decks, int) or isinstance(decks, bool) or decks not in (1, 2):
+        raise QuestionError("decks", "decks must be 1 or 2.")
+    return variant, decks
+
+
+def _cards(name: str, value: object) -> tuple[Card, ...]:
+    if not isinstance(value, list):
+        raise QuestionError(name, f"{name} must be a list of cards like [\"5j\", \"PH\"].")
+    if len(value) > 56:
+        raise QuestionError(name, f"{name} has more cards than a hand can hold.")
+    try:
+        return parse_cards(value)
+    except NotationError as exc:
+        raise QuestionError(name, str(exc)) from None
+
+
+def _seat(value: object, name: str, message: str) -> int | None:
+    if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
+        raise QuestionError(name, message)
+    return value
+
+
+def _trick(body: dict[str, object]) -> tuple[TrickPlay, ...]:
+    raw = body.get("trick") or []
+    if not isinstance(raw, list) or len(raw) > 200:
+        raise QuestionError("trick", "trick must be a list of {\"cards\": [...]} items.")
+    trick = []
+    for i, item in enumerate(raw, start=1):
+        if not isinstance(item, dict) or "cards" not in item:
+            raise QuestionError("trick", f"trick item {i} must be {{\"cards\": [...]}}.")
+        seat = _seat(item.get("seat"), "trick", f"trick item {i}: seat must be a number.")
+        trick.append(TrickPlay(_cards("trick", item["cards"]), seat))
+    return tuple(trick)
+
+
+def _rank(body: dict[str, object], name: str) -> int | None:
+    raw = body.get(name)
+    try:
+        return parse_rank(raw) if raw not in (None, "") else None
+    except NotationError as exc:
+        raise QuestionError(name, str(exc)) from None
+
+
+def _flag(body: dict[str, object], name: str) -> bool:
+    value = body.get(name, False)
+    if value is None:
+        return False
+    if not isinstance(value, bool):
+        raise QuestionError(name, f"{name} must be true or false.")
+    return value
+
+
+def parse_question(body: object) -> Question:
+    """A Question from the API.md JSON body; QuestionError naming the field otherwise."""
+    if not isinstance(body, dict):
+        raise QuestionError("body", "The body must be a JSON object.")
+    variant, decks = _variant_and_decks(body)
+    if "play" not in body:
+        raise QuestionError("play", "play is required: the disputed cards, or [] for a pass.")
+    play = _cards("play", body["play"])
+    trick = _trick(body)
+    hand = body.get("hand")
+    hand_cards = _cards("hand", hand) if hand is not None else None
+    wish = _rank(body, "wish")
+    out_of_turn, strict_wish, dummy = (_flag(body, name)
+                                       for name in ("out_of_turn", "strict_wish", "dummy"))
+    seat = _seat(body.get("seat"), "seat", "seat must be a number.")
+    phoenix_as = _rank(body, "phoenix_as")
+    return Question(play=play, trick=trick, hand=hand_cards, wish=wish, seat=seat,
+                    variant=variant, decks=decks, phoenix_as=phoenix_as,
+                    out_of_turn=out_of_turn, strict_wish=strict_wish, dummy=dummy)
+
+
+__all__ = ["VARIANTS", "QuestionError", "TrickPlay", "Question", "question", "copies_allowed",
+           "check_cards", "replay_trick", "parse_question"]
