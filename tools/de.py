@@ -56,7 +56,6 @@ DE = {
     "Cancel": "Abbrechen",
     "Card points": "Kartenpunkte",
     "Card points must be a list of two numbers (team A, team B); either may be null.": "Kartenpunkte sind eine Liste zweier Zahlen (Team A, Team B); eine davon darf null sein.",
-    "Card strength: Dragon > Phoenix > A > … > 2 > Mah Jong.": "Kartenstärke: Drache > Phönix > A > … > 2 > Mah Jong.",
     "Cards": "Karten",
     "Check": "Prüfen",
     "Check a play": "Spielzug prüfen",
@@ -394,6 +393,10 @@ DE = {
     'Theirs (saved)': 'Ihre (gespeichert)',
     'Yours (not saved)': 'Deine (nicht gespeichert)',
     'as entered below': 'wie unten eingegeben',
+    'Card strength: Dragon > Phoenix > Mah Jong > A > … > 2.': 'Kartenstärke: Drache > Phönix > Mah Jong > A > … > 2.',
+    "Everyone else passed: the trick's owner gathers it and leads; he may, but need not, bomb his own trick.": 'Alle anderen haben gepasst: wer den Stich hält, nimmt ihn und spielt aus; er darf, muss aber nicht, den eigenen Stich bomben.',
+    'Gathering is not a pass: the wish for {rank}s is owed on his lead.': 'Den Stich nehmen ist kein Passen: der Wunsch nach {rank} ist bei seinem Ausspiel zu erfüllen.',
+    'A bomb is exempt from the wish only when it beats a combination on the table (W5); leading, the holder of the wished {rank} must lead a combination containing it: the hand could play {cards}. Missed by mistake, it costs the hand (W6, P4).': 'Eine Bombe ist nur dann vom Wunsch befreit, wenn sie eine Kombination auf dem Tisch schlägt (W5); beim Ausspielen muss, wer die gewünschte {rank} hält, eine Kombination mit ihr ausspielen: die Hand könnte {cards} spielen. Versehentlich verpasst, kostet das die Hand (W6, P4).',
 }
 
 PLURALS = {

@@ -69,7 +69,7 @@ def test_a_viewer_link_cannot_change_anything(live_server, phone, browser):
     viewer = viewer_context.new_page()
     viewer.goto(live_server + "/join")
     viewer.fill("#code", code.lower())
-    viewer.tap("button:has-text('Follow the score')")
+    viewer.tap("button:has-text('Join')")
     viewer.wait_for_selector("text=Viewing only")
     assert viewer.locator("text=/Add hand/").count() == 0
     assert viewer.locator("a[aria-label^='Edit hand']").count() == 0

@@ -226,7 +226,8 @@ def test_gs5_every_pushing_place_pushes_once(players):
 
 def test_gs4_titles_in_rank_order():
     twelve = titles(12)
-    for higher, lower in [("Knight", "Squire"), ("Grand Burgher", "Burgher"),
+    assert twelve[:3] == ("Great Lord", "Lord", "Squire")  # [GS4]: the Squire is third
+    for higher, lower in [("Squire", "Knight"), ("Grand Burgher", "Burgher"),
                           ("Burgher", "Petty Burgher"), ("Grand Pauper", "Pauper"),
                           ("Pauper", "Petty Pauper"), ("Beggar", "Wretch")]:
         assert twelve.index(higher) < twelve.index(lower)

@@ -4,7 +4,7 @@ Grand Seigneur push by place with its card strength ([GS5])."""
 
 import pytest
 
-from tests.conftest import hand_form, match_id
+from tests.conftest import hand_form, match_id, post_hand
 from tichu_scorer.extensions import db
 from tichu_scorer.models import Match
 
@@ -76,14 +76,14 @@ def test_t3_3_score_api_refuses_a_wish_penalty_on_the_dummy(client, offender, st
 
 def test_t3_3_hand_form_refuses_a_wish_penalty_on_the_dummy(client, app):
     url = start(client, "threechu", ["Tom", "Uma", "Vic"], length="hands", hands="3")
-    r = client.post(url + "/hands/new", data=hand_form([1, 0], a=50, wish=3))
+    r = post_hand(client, url, hand_form([1, 0], a=50, wish=3))
     assert r.status_code == 422
     page = r.get_data(as_text=True)
     assert 'href="/rules#T3.3">T3.3</a>' in page
     assert "The dummy never has to fulfil the wish." in page
     with app.app_context():
         assert db.session.get(Match, match_id(url)).hand_count == 0
-    r = client.post(url + "/hands/new", data=hand_form([1, 0], a=50, wish=1))
+    r = post_hand(client, url, hand_form([1, 0], a=50, wish=1))
     assert r.status_code == 303  # a player's own wish penalty is still scored ([P4])
 
 
@@ -93,7 +93,7 @@ def test_gs5_pushes_by_place_with_eight_players(client):
     names = [f"G{i}" for i in range(1, 9)]
     url = start(client, "seigneur", names)
     order = {f"place_{i + 1}": str(s) for i, s in enumerate([3, 1, 0, 7, 6, 5, 2])}
-    assert client.post(url + "/hands/new", data=order).status_code == 303
+    assert post_hand(client, url, order).status_code == 303
     page = client.get(url).get_data(as_text=True)
     # places 8, 7, 6 push 3, 2, 1 cards to places 1, 2, 3
     assert "<strong>G5</strong> (Wretch) pushes 3 best cards to <strong>G4</strong>" in page
@@ -108,7 +108,7 @@ def test_gs5_twelve_players_the_tenth_pushes_one(client):
     names = [f"P{i}" for i in range(12)]
     url = start(client, "seigneur", names)
     order = {f"place_{i + 1}": str(i) for i in range(11)}
-    assert client.post(url + "/hands/new", data=order).status_code == 303
+    assert post_hand(client, url, order).status_code == 303
     page = client.get(url).get_data(as_text=True)
     assert "<strong>P11</strong> (Wretch) pushes 3 best cards to <strong>P0</strong>" in page
     assert "<strong>P10</strong> (Beggar) pushes 2 best cards to <strong>P1</strong>" in page
@@ -116,6 +116,6 @@ def test_gs5_twelve_players_the_tenth_pushes_one(client):
         in page
     seating = page[page.index('class="ranking-list seating"'):]
     shown = [seating.index(f"<strong>{t}</strong>") for t in
-             ("Great Lord", "Lord", "Knight", "Squire", "Grand Burgher", "Burgher",
+             ("Great Lord", "Lord", "Squire", "Knight", "Grand Burgher", "Burgher",
               "Petty Burgher", "Grand Pauper", "Pauper", "Petty Pauper", "Beggar", "Wretch")]
     assert shown == sorted(shown)

@@ -98,7 +98,8 @@ def test_seigneur_match(client, app):
     page = client.get(url).get_data(as_text=True)
     assert "<strong>Great Lord</strong>: G4" in page and "<strong>Wretch</strong>: G5" in page
     assert "<strong>G5</strong> (Wretch) pushes 3 best cards to <strong>G4</strong>" in page
-    assert "<strong>G6</strong> (Pauper) pushes 2 best cards to <strong>G2</strong>" in page
+    assert "<strong>G3</strong> (Petty Pauper) pushes 2 best cards to <strong>G2</strong>" in page
+    assert "<strong>G6</strong> (Pauper) pushes 1 best card to <strong>G1</strong>" in page
     bad = {"place_1": "3", "place_2": "3"}
     r = post_hand(client, url, bad)
     assert r.status_code == 422 and "GS1" in r.get_data(as_text=True)

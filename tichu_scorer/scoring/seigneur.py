@@ -26,9 +26,10 @@ BASE_TITLES = (N_("Great Lord"), N_("Lord"), N_("Squire"), N_("Burgher"), N_("Pa
 # [GS4]: with more than six players, extra middle titles, added in this order
 EXTRA_TITLES = (N_("Grand Burgher"), N_("Petty Pauper"), N_("Knight"), N_("Petty Burgher"),
                 N_("Grand Pauper"), N_("Beggar"))
-# Every title from the highest to the lowest: a Knight above a Squire, each Grand title
+# Every title from the highest to the lowest: the Squire third ([GS4]), then the Knight; each
+# Grand title
 # above its plain one and each Petty title below it, the Beggar just above the Wretch.
-FULL_ORDER = ("Great Lord", "Lord", "Knight", "Squire", "Grand Burgher", "Burgher",
+FULL_ORDER = ("Great Lord", "Lord", "Squire", "Knight", "Grand Burgher", "Burgher",
               "Petty Burgher", "Grand Pauper", "Pauper", "Petty Pauper", "Beggar", "Wretch")
 # [GS5]: (giver's place from the last, receiver's place from the first, cards), by place
 PUSHES_BY_PLACE = ((1, 1, 3), (2, 2, 2), (3, 3, 1))
@@ -42,7 +43,7 @@ def titles(players: int) -> tuple[str, ...]:
     >>> titles(7)[3:]
     ('Grand Burgher', 'Burgher', 'Pauper', 'Wretch')
     >>> titles(9)[:4]
-    ('Great Lord', 'Lord', 'Knight', 'Squire')
+    ('Great Lord', 'Lord', 'Squire', 'Knight')
     """
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise ValueError(f"Grand Seigneur is for {MIN_PLAYERS} to {MAX_PLAYERS} players")
