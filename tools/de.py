@@ -397,6 +397,10 @@ DE = {
     "Everyone else passed: the trick's owner gathers it and leads; he may, but need not, bomb his own trick.": 'Alle anderen haben gepasst: wer den Stich hält, nimmt ihn und spielt aus; er darf, muss aber nicht, den eigenen Stich bomben.',
     'Gathering is not a pass: the wish for {rank}s is owed on his lead.': 'Den Stich nehmen ist kein Passen: der Wunsch nach {rank} ist bei seinem Ausspiel zu erfüllen.',
     'A bomb is exempt from the wish only when it beats a combination on the table (W5); leading, the holder of the wished {rank} must lead a combination containing it: the hand could play {cards}. Missed by mistake, it costs the hand (W6, P4).': 'Eine Bombe ist nur dann vom Wunsch befreit, wenn sie eine Kombination auf dem Tisch schlägt (W5); beim Ausspielen muss, wer die gewünschte {rank} hält, eine Kombination mit ihr ausspielen: die Hand könnte {cards} spielen. Versehentlich verpasst, kostet das die Hand (W6, P4).',
+    '(%(n)s of them not yet scored.)': '(%(n)s davon noch nicht gewertet.)',
+    'Hand %(n)s: another phone saved one meanwhile. Choose': 'Hand %(n)s: ein anderes Handy hat inzwischen eine gespeichert. Wählen',
+    'Matches you score on this phone': 'Partien, die du auf diesem Handy zählst',
+    'Provisional: %(n)s hands waiting to be sent are counted.': 'Vorläufig: %(n)s noch nicht gesendete Hände sind mitgezählt.',
 }
 
 PLURALS = {

@@ -132,6 +132,7 @@
   }
 
   function showScore(res) {
+    form.dataset.previewScores = JSON.stringify(res.scores); // for provisional totals offline
     const sign = (n) => (n > 0 ? "+" + n : String(n));
     preview.replaceChildren();
     res.scores.forEach((score, i) => {
@@ -170,7 +171,11 @@
       const res = await r.json();
       if (mine !== seq) return;
       if (r.ok) { showProblems([]); showScore(res); }
-      else { showProblems(res.errors || []); preview.textContent = form.dataset.fix; }
+      else {
+        delete form.dataset.previewScores;
+        showProblems(res.errors || []);
+        preview.textContent = form.dataset.fix;
+      }
     } catch (err) {
       if (mine === seq) preview.textContent = form.dataset.offlinePreview;
     }

@@ -1,10 +1,16 @@
-// Offline at the table: register the service worker; when the network is gone, a saved
-// hand waits in IndexedDB ("2 hands waiting") and is sent when the network returns,
-// exactly once (each hand carries a client id; a fresh CSRF token is fetched first).
+// Offline at the table, and lie-fi (the phone believes it is online, the request dies).
+// Every new hand goes through the outbox (IndexedDB) before it is sent: it is sent with a
+// timeout; any network failure, timeout or server error leaves it waiting, and it is
+// replayed later, exactly once (each hand carries a client id the server counts once).
+// While hands wait, the match page shows provisional totals, marked as such, and the next
+// hand gets the right number. A hand another phone saved meanwhile (409) waits for the
+// player's choice. The matches this phone scores are remembered for the offline page.
 (function () {
   "use strict";
   const DB = "tichu-scorer";
-  const STORE = "outbox";
+  const OUTBOX = "outbox";
+  const MATCHES = "matches";
+  const TIMEOUT = 8000; // ms: a save that takes longer is treated as lost and queued
 
   if ("serviceWorker" in navigator) {
     navigator.serviceWorker.register("/sw.js").catch(() => {});
@@ -12,77 +18,132 @@
 
   function open() {
     return new Promise((resolve, reject) => {
-      const req = indexedDB.open(DB, 1);
-      req.onupgradeneeded = () => req.result.createObjectStore(STORE, { keyPath: "client_id" });
+      const req = indexedDB.open(DB, 2);
+      req.onupgradeneeded = () => {
+        const db = req.result;
+        if (!db.objectStoreNames.contains(OUTBOX)) db.createObjectStore(OUTBOX, { keyPath: "client_id" });
+        if (!db.objectStoreNames.contains(MATCHES)) db.createObjectStore(MATCHES, { keyPath: "url" });
+      };
       req.onsuccess = () => resolve(req.result);
       req.onerror = () => reject(req.error);
     });
   }
-  async function tx(mode, fn) {
+  async function tx(store, mode, fn) {
     const db = await open();
     return new Promise((resolve, reject) => {
-      const t = db.transaction(STORE, mode);
-      const result = fn(t.objectStore(STORE));
+      const t = db.transaction(store, mode);
+      const result = fn(t.objectStore(store));
       t.oncomplete = () => resolve(result && "result" in result ? result.result : undefined);
       t.onerror = () => reject(t.error);
     });
   }
-  const all = () => tx("readonly", (s) => s.getAll());
-  const put = (item) => tx("readwrite", (s) => s.put(item));
-  const remove = (key) => tx("readwrite", (s) => s.delete(key));
+  const all = (store) => tx(store || OUTBOX, "readonly", (s) => s.getAll());
+  const put = (item, store) => tx(store || OUTBOX, "readwrite", (s) => s.put(item));
+  const remove = (key) => tx(OUTBOX, "readwrite", (s) => s.delete(key));
 
-  async function showCount() {
-    const items = await all().catch(() => []);
-    const box = document.getElementById("outbox");
-    if (!box) return items;
-    const refused = items.filter((i) => i.error);
-    box.hidden = items.length === 0;
-    box.textContent = items.length === 1 ? box.dataset.one
-      : box.dataset.many.replace("{n}", String(items.length));
-    if (refused.length) {
-      box.textContent += " · " + refused.length + " " + box.dataset.refused + ": " + refused[0].error;
+  // Send one queued hand. "saved": the server stored it (or had it already); "later": no
+  // answer, a timeout or a server error, so it waits; "refused": the server answered 4xx
+  // and stored nothing (conflict, a problem in the hand, no rights).
+  async function send(item, token) {
+    const fields = new URLSearchParams(item.fields);
+    if (token) fields.set("csrf_token", token);
+    const abort = new AbortController();
+    const timer = setTimeout(() => abort.abort(), TIMEOUT);
+    try {
+      // A save answers 303 to the match page; not following it keeps its "saved" message
+      // for the page the phone shows next.
+      const response = await fetch(item.action, {
+        method: "POST", body: fields, credentials: "same-origin", signal: abort.signal,
+        headers: { "Content-Type": "application/x-www-form-urlencoded" }, redirect: "manual",
+      });
+      if (response.type === "opaqueredirect") return { kind: "saved", url: item.match };
+      if (response.status >= 500 || response.status === 429 || response.ok) return { kind: "later" };
+      return { kind: "refused", status: response.status, text: await response.text() };
+    } catch (err) {
+      return { kind: "later" };
+    } finally {
+      clearTimeout(timer);
     }
-    return items;
   }
 
-  // Queue a hand form instead of posting it when the phone is offline.
+  async function freshToken() {
+    const abort = new AbortController();
+    const timer = setTimeout(() => abort.abort(), TIMEOUT);
+    try {
+      const r = await fetch("/csrf-token", { cache: "no-store", credentials: "same-origin", signal: abort.signal });
+      return r.ok ? (await r.json()).csrf_token : null;
+    } catch (err) {
+      return null;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  function messageOf(text, status) {
+    const found = /class="problem"[^>]*>([^<]+)/.exec(text) || /<main[^>]*>[\s\S]*?<p>([^<]+)<\/p>/.exec(text);
+    return found ? found[1].trim() : "refused (" + status + ")";
+  }
+
+  // The player's own save: queued first, then sent; nothing is lost whatever the network.
   document.addEventListener("submit", async (event) => {
     const form = event.target;
-    if (!form.matches("form.hand-form[data-offline]") || navigator.onLine) return;
+    if (!form.matches("form.hand-form[data-offline]")) return;
     event.preventDefault();
-    const fields = new URLSearchParams(new FormData(form));
+    const fields = new URLSearchParams(new FormData(form, event.submitter));
     let id = fields.get("client_id");
     if (!id) { id = window.tichuId(); fields.set("client_id", id); }
-    await put({ client_id: id, action: form.action, fields: fields.toString(),
-                match: form.dataset.matchUrl, created: Date.now() });
-    window.location.href = form.dataset.matchUrl;
+    const preview = form.dataset.previewScores ? JSON.parse(form.dataset.previewScores) : null;
+    const item = { client_id: id, action: form.action || window.location.href, fields: fields.toString(),
+                   match: form.dataset.matchUrl, number: Number(fields.get("number")) || 0,
+                   scores: preview, created: Date.now() };
+    await put(item);
+    form.querySelectorAll("button[type=submit]").forEach((b) => { b.disabled = true; });
+    const result = await send(item, null);
+    if (result.kind === "saved") {
+      await remove(id);
+      window.location.href = result.url;
+    } else if (result.kind === "later") {
+      window.location.href = item.match; // the cached match page shows it waiting
+    } else {
+      // Nothing was stored: let the server show its answer (the problem, or the conflict
+      // with the other phone's hand and the choice) as a normal page.
+      await remove(id);
+      if (event.submitter && event.submitter.name) {
+        const keep = document.createElement("input");
+        keep.type = "hidden"; keep.name = event.submitter.name; keep.value = event.submitter.value;
+        form.appendChild(keep);
+      }
+      form.submit();
+    }
   }, true);
+
+  // "Discard mine" after a conflict: the hand leaves the outbox too.
+  document.addEventListener("click", (event) => {
+    const link = event.target.closest("[data-discard]");
+    if (link && link.dataset.discard) remove(link.dataset.discard).catch(() => {});
+  });
 
   let flushing = false;
   async function flush() {
-    if (flushing || !navigator.onLine) return;
+    if (flushing) return;
     flushing = true;
     let sent = 0;
     try {
-      const items = (await all()).filter((i) => !i.error).sort((a, b) => a.created - b.created);
+      const items = (await all()).filter((i) => !i.error && !i.conflict).sort((a, b) => a.created - b.created);
       for (const item of items) {
-        const tokenResponse = await fetch("/csrf-token", { cache: "no-store", credentials: "same-origin" });
-        const { csrf_token } = await tokenResponse.json();
-        const fields = new URLSearchParams(item.fields);
-        fields.set("csrf_token", csrf_token);
-        const response = await fetch(item.action, {
-          method: "POST", body: fields, credentials: "same-origin",
-          headers: { "Content-Type": "application/x-www-form-urlencoded" },
-        });
-        if (response.ok && response.redirected) {
+        const token = await freshToken();
+        if (!token) break; // still no network: the rest waits
+        const result = await send(item, token);
+        if (result.kind === "saved") {
           await remove(item.client_id);
           sent += 1;
-        } else if (response.status === 409 || response.status >= 500 || response.status === 429) {
-          break; // try again later
+        } else if (result.kind === "later") {
+          break;
+        } else if (result.status === 409) {
+          item.conflict = true; // another phone saved this hand: the player chooses
+          await put(item);
         } else {
-          const text = await response.text();
-          const found = /class="problem"[^>]*>([^<]+)/.exec(text);
-          item.error = found ? found[1].trim() : "refused (" + response.status + ")";
+          item.error = messageOf(result.text, result.status);
           await put(item);
         }
       }
@@ -91,11 +152,122 @@
     } finally {
       flushing = false;
     }
-    await showCount();
+    await show();
     if (sent && document.querySelector("[data-live-match]")) window.location.reload();
   }
 
+  // Open a waiting hand's conflict with the server's page: both hands and the choice.
+  function review(item) {
+    const form = document.createElement("form");
+    form.method = "post";
+    form.action = item.action;
+    new URLSearchParams(item.fields).forEach((value, name) => {
+      const input = document.createElement("input");
+      input.type = "hidden"; input.name = name; input.value = value;
+      form.appendChild(input);
+    });
+    document.body.appendChild(form);
+    freshToken().then((token) => {
+      if (token) form.querySelector("input[name=csrf_token]").value = token;
+      remove(item.client_id).then(() => form.submit());
+    });
+  }
+
+  async function show() {
+    const items = await all().catch(() => []);
+    const box = document.getElementById("outbox");
+    if (box) {
+      const waiting = items.filter((i) => !i.conflict && !i.error);
+      const conflicts = items.filter((i) => i.conflict);
+      const refused = items.filter((i) => i.error);
+      box.hidden = items.length === 0;
+      box.replaceChildren();
+      if (waiting.length) {
+        box.append(waiting.length === 1 ? box.dataset.one : box.dataset.many.replace("{n}", String(waiting.length)));
+      }
+      conflicts.forEach((item) => {
+        const button = document.createElement("button");
+        button.type = "button";
+        button.className = "link";
+        button.textContent = box.dataset.conflict.replace("{n}", String(item.number));
+        button.addEventListener("click", () => review(item));
+        box.append(" ", button);
+      });
+      if (refused.length) box.append(" · " + refused.length + " " + box.dataset.refused + ": " + refused[0].error);
+    }
+    provisional(items.filter((i) => !i.conflict && !i.error));
+    return items;
+  }
+
+  // The match page and the hand form while hands of this match wait.
+  function provisional(waiting) {
+    const here = window.location.pathname.replace(/\/hands\/new$/, "");
+    const mine = waiting.filter((i) => i.match === here).sort((a, b) => a.number - b.number);
+    const live = document.querySelector("[data-live-match]");
+    const form = document.querySelector("form.hand-form[data-offline]");
+    if (!mine.length) return;
+    const next = Math.max(...mine.map((i) => i.number)) + 1;
+    document.querySelectorAll("[data-next-hand]").forEach((el) => {
+      if (next > Number(el.dataset.nextHand)) el.textContent = el.textContent.replace(/\d+/, String(next));
+    });
+    if (form) {
+      const number = form.querySelector("input[data-number]");
+      if (number && next > Number(number.value)) {
+        number.value = String(next);
+        const title = form.querySelector("h1");
+        if (title) title.textContent = title.textContent.replace(/\d+/, String(next));
+      }
+    }
+    if (!live) return;
+    const note = document.getElementById("provisional");
+    document.querySelectorAll("[data-total]").forEach((el) => {
+      const side = Number(el.dataset.total);
+      if (!("stored" in el.dataset)) el.dataset.stored = el.textContent.trim();
+      let total = Number(el.dataset.stored);
+      mine.forEach((i) => { if (i.scores && side < i.scores.length) total += i.scores[side]; });
+      el.textContent = String(total);
+      el.classList.add("provisional");
+    });
+    if (note) {
+      const unscored = mine.filter((i) => !i.scores).length;
+      note.hidden = false;
+      note.textContent = note.dataset.text.replace("{n}", String(mine.length)) +
+        (unscored ? " " + note.dataset.unscored.replace("{n}", String(unscored)) : "");
+    }
+  }
+
+  // Remember the matches this phone scores, and keep their pages ready for no signal.
+  async function remember() {
+    const live = document.querySelector("[data-live-match][data-scorer]");
+    if (!live) return;
+    await put({ url: window.location.pathname, title: document.title, at: Date.now() }, MATCHES).catch(() => {});
+    if (navigator.serviceWorker && navigator.serviceWorker.controller) {
+      navigator.serviceWorker.controller.postMessage({ cache: [window.location.pathname, live.dataset.handUrl] });
+    }
+  }
+
+  // The offline page lists them.
+  async function listRemembered() {
+    const list = document.getElementById("offline-matches");
+    if (!list) return;
+    const matches = (await all(MATCHES).catch(() => [])).sort((a, b) => b.at - a.at);
+    matches.forEach((m) => {
+      const li = document.createElement("li");
+      const a = document.createElement("a");
+      a.href = m.url;
+      a.textContent = m.title;
+      li.appendChild(a);
+      list.appendChild(li);
+    });
+    list.hidden = matches.length === 0;
+  }
+
   window.addEventListener("online", flush);
-  document.addEventListener("DOMContentLoaded", () => { showCount().then(flush); });
-  window.tichuOutbox = { all, flush, showCount };
+  document.addEventListener("DOMContentLoaded", () => {
+    remember();
+    listRemembered();
+    show().then(flush);
+  });
+  setInterval(flush, 20000); // lie-fi never fires "online": try again now and then
+  window.tichuOutbox = { all, flush, show };
 })();

@@ -1,18 +1,29 @@
-// Service worker: the app keeps working at a table without signal.
-// Pages: network first, the last good copy when offline. Static files: cached, refreshed in
-// the background. Writes are never cached: offline hands wait in IndexedDB (offline.js).
-const VERSION = "tichu-v1";
+// Service worker: the app keeps working at a table without signal, or with lie-fi.
+// Pages: network first, but a page that does not arrive within a few seconds is served from
+// the last good copy (the network answer still refreshes the copy when it comes). The start
+// page is cached at install, so an installed app opens offline; the pages of matches this
+// phone scores are cached when it opens them (offline.js asks). Static files: cached,
+// refreshed in the background. Writes are never cached: hands wait in IndexedDB (offline.js).
+const VERSION = "tichu-v2";
 const STATIC = VERSION + "-static";
 const PAGES = VERSION + "-pages";
+const PAGE_TIMEOUT = 4000; // ms before a page falls back to its cached copy
 const ASSETS = [
   "/static/app.css", "/static/js/app.js", "/static/js/offline.js", "/static/js/hand.js",
   "/static/js/ranking.js", "/static/js/referee.js", "/static/js/board.js",
   "/static/icons/icon.svg", "/static/icons/icon-192.png", "/static/icons/icon-512.png",
   "/manifest.webmanifest", "/offline",
 ];
+const START = ["/"];
+// Copies fetched in the background say so: the server then keeps its one-time messages
+// ("Hand 3 saved.") for the page the player actually opens.
+const quiet = (url) => new Request(url, { credentials: "same-origin", headers: { "X-Tichu-Prefetch": "1" } });
 
 self.addEventListener("install", (event) => {
-  event.waitUntil(caches.open(STATIC).then((cache) => cache.addAll(ASSETS)).then(() => self.skipWaiting()));
+  event.waitUntil(Promise.all([
+    caches.open(STATIC).then((cache) => cache.addAll(ASSETS.map(quiet))),
+    caches.open(PAGES).then((cache) => cache.addAll(START.map(quiet))),
+  ]).then(() => self.skipWaiting()));
 });
 
 self.addEventListener("activate", (event) => {
@@ -21,6 +32,39 @@ self.addEventListener("activate", (event) => {
       .then((keys) => Promise.all(keys.filter((k) => !k.startsWith(VERSION)).map((k) => caches.delete(k))))
       .then(() => self.clients.claim()));
 });
+
+// A page asks to keep copies of pages it will need without signal (its hand form).
+self.addEventListener("message", (event) => {
+  const urls = (event.data && event.data.cache) || [];
+  event.waitUntil(caches.open(PAGES).then((cache) => Promise.all(urls.filter(Boolean).map((url) =>
+    fetch(quiet(url)).then((response) => {
+      if (response.ok && !response.redirected) return cache.put(url, response);
+      return undefined;
+    }).catch(() => undefined)))));
+});
+
+function fromNetwork(request) {
+  return fetch(request).then((response) => {
+    if (response.ok && !response.redirected) {
+      const copy = response.clone();
+      caches.open(PAGES).then((cache) => cache.put(request, copy));
+    }
+    return response;
+  });
+}
+
+async function page(request) {
+  const network = fromNetwork(request);
+  const cached = await caches.match(request);
+  if (!cached) {  // nothing to fall back on but the offline page, after a longer wait
+    const offline = () => caches.match("/offline");
+    const late = new Promise((resolve) => setTimeout(resolve, 3 * PAGE_TIMEOUT)).then(offline);
+    return Promise.race([network.catch(offline), late]);
+  }
+  // Lie-fi: whichever comes first, a network answer or the timeout with the copy.
+  const timeout = new Promise((resolve) => setTimeout(() => resolve(cached), PAGE_TIMEOUT));
+  return Promise.race([network.catch(() => cached), timeout]);
+}
 
 self.addEventListener("fetch", (event) => {
   const request = event.request;
@@ -39,12 +83,6 @@ self.addEventListener("fetch", (event) => {
     return;
   }
   if (request.mode === "navigate") {
-    event.respondWith(fetch(request).then((response) => {
-      if (response.ok) {
-        const copy = response.clone();
-        caches.open(PAGES).then((cache) => cache.put(request, copy));
-      }
-      return response;
-    }).catch(async () => (await caches.match(request)) || (await caches.match("/offline"))));
+    event.respondWith(page(request));
   }
 });

@@ -35,6 +35,9 @@ def test_offline_hands_wait_and_sync_once(live_server, phone):
     page.wait_for_selector("#outbox:has-text('2 hands waiting')")
     page.reload()  # a reload while offline loses nothing
     page.wait_for_selector("#outbox:has-text('2 hands waiting')")
+    # the waiting hands are numbered 1 and 2: the next is 3, and the totals say provisional
+    assert page.locator("a[data-next-hand]").text_content().strip().endswith("3")
+    page.wait_for_selector("#provisional:not([hidden])")
     shot(page, "offline-waiting")
 
     context.set_offline(False)

@@ -1,0 +1,141 @@
+"""Trust at the table, in a real browser at a phone viewport: a save on lie-fi is queued and
+sent once; the installed start page opens offline; rights survive closing the browser; a
+conflict with another phone is shown, never saved over; a stranger sees no other table."""
+
+from __future__ import annotations
+
+import time
+
+from tests.browser.conftest import PHONE, shot
+from tests.browser.test_phone_companion import add, start_four, totals
+
+
+def fill_hand(page, first, second, points):
+    page.wait_for_selector(".out-buttons:not([hidden])")
+    page.tap(f".out-btn[data-seat='{first}']")
+    page.tap(f".out-btn[data-seat='{second}']")
+    page.tap(f".quick button[data-set='{points}']")
+
+
+def hand_rows(page):
+    return page.locator("table.hands tbody tr").count()
+
+
+def test_a_save_on_lie_fi_is_queued_and_sent_once(live_server, phone):
+    page = phone
+    url = start_four(page, live_server)
+    add(page, 0, 1, "75")
+    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    page.tap("text=Add hand 2")
+    fill_hand(page, 1, 0, "25")
+    page.wait_for_selector(".preview:has-text('B +75')")  # scored before the signal went
+    # Lie-fi: the phone still believes it is online, but the save never gets an answer.
+    stuck = []
+    page.route("**/hands/new", lambda route: stuck.append(route)
+               if route.request.method == "POST" else route.continue_())
+    assert page.evaluate("navigator.onLine") is True
+    started = time.monotonic()
+    page.tap("button[type=submit]")
+    page.wait_for_url(url, timeout=20000)
+    assert time.monotonic() - started < 15  # gave up after the timeout, did not hang
+    page.wait_for_selector("#outbox:has-text('1 hand waiting')")
+    # provisional totals, marked as such, and the next hand numbered after the waiting one
+    page.wait_for_selector("#provisional:not([hidden])")
+    assert totals(page) == [75 + 25, 25 + 75]
+    assert page.locator(".big-score.provisional").count() == 2
+    assert page.locator("a[data-next-hand]").text_content().strip().endswith("3")
+    shot(page, "lie-fi-waiting")
+    # the signal comes back: the hand is sent, once
+    page.unroute("**/hands/new")
+    page.evaluate("window.tichuOutbox.flush()")
+    page.wait_for_selector("#outbox", state="hidden", timeout=15000)
+    page.reload()
+    assert hand_rows(page) == 2 and totals(page) == [100, 100]
+    assert page.locator(".big-score.provisional").count() == 0
+    page.evaluate("window.tichuOutbox.flush()")  # flushing again sends nothing twice
+    page.reload()
+    assert hand_rows(page) == 2
+    shot(page, "lie-fi-sent")
+
+
+def test_the_installed_start_page_opens_offline(live_server, phone):
+    page = phone
+    url = start_four(page, live_server)
+    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    page.goto(live_server + "/")
+    page.wait_for_selector("text=Matches")
+    page.goto(url)  # a match this phone scores: remembered for the offline page
+    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    page.wait_for_timeout(500)
+    page.context.set_offline(True)
+    page.goto(live_server + "/")
+    assert page.locator("h1").first.text_content().strip() == "Matches"
+    assert "No network" not in page.content()
+    page.goto(live_server + "/somewhere-never-visited")
+    page.wait_for_selector("text=No network")
+    page.wait_for_selector("#offline-matches:not([hidden]) a")
+    assert page.locator("#offline-matches a").first.get_attribute("href") in url
+    shot(page, "offline-start")
+    page.context.set_offline(False)
+
+
+def test_closing_the_browser_keeps_scoring_rights(live_server, phone, browser):
+    page = phone
+    url = start_four(page, live_server)
+    state = page.context.storage_state()
+    session = [c for c in state["cookies"] if c["name"] == "session"]
+    assert session and session[0]["expires"] > time.time() + 360 * 24 * 3600
+    # a browser restart keeps only cookies with an expiry
+    state["cookies"] = [c for c in state["cookies"] if c["expires"] != -1]
+    reopened = browser.new_context(storage_state=state, **PHONE)
+    again = reopened.new_page()
+    again.goto(url)
+    again.tap("text=Add hand 1")
+    fill_hand(again, 2, 3, "25")
+    again.tap("button[type=submit]")
+    again.wait_for_selector("table.hands tbody tr")
+    assert totals(again) == [25, 75]
+    reopened.close()
+
+
+def test_a_stranger_sees_no_other_table(live_server, phone, browser):
+    page = phone
+    url = start_four(page, live_server)
+    add(page, 0, 1, "75")
+    stranger_context = browser.new_context(**PHONE)
+    stranger = stranger_context.new_page()
+    for path in ("/", "/stats"):
+        stranger.goto(live_server + path)
+        body = stranger.content()
+        assert "Ann" not in body and "Dee" not in body, path
+    response = stranger.goto(url)
+    assert response.status == 404
+    stranger.goto(live_server + "/")
+    shot(stranger, "stranger-home")
+    stranger_context.close()
+
+
+def test_two_phones_one_hand_the_second_chooses(live_server, phone, browser):
+    page = phone
+    url = start_four(page, live_server)
+    page.tap("a:has-text('Share')")
+    link = page.get_attribute("a[data-scorer-link]", "href")
+    other_context = browser.new_context(**PHONE)
+    other = other_context.new_page()
+    other.goto(link)
+    # both phones open "Hand 1"; the other phone saves first
+    page.goto(url + "/hands/new")
+    other.goto(url + "/hands/new")
+    fill_hand(other, 0, 1, "75")
+    other.tap("button[type=submit]")
+    other.wait_for_selector("text=Hand 1 saved.")
+    fill_hand(page, 2, 3, "25")
+    page.tap("button[type=submit]")
+    page.wait_for_selector("text=Another phone saved hand 1 meanwhile")
+    page.wait_for_timeout(600)  # the live preview must not wipe the message
+    assert page.locator("#conflict").is_visible()
+    shot(page, "conflict-new-hand")
+    page.tap("button:has-text('Save mine as hand 2')")
+    page.wait_for_selector("text=Hand 2 saved.")
+    assert hand_rows(page) == 2 and totals(page) == [75 + 25, 25 + 75]
+    other_context.close()
