@@ -95,7 +95,7 @@ class Match(db.Model):  # type: ignore[name-defined,misc]
                                             default=lambda: secrets.token_urlsafe(16))
     revision: Mapped[int] = mapped_column(default=0)
 
-    group: Mapped[Group] = relationship(lazy="joined")
+    group: Mapped[Group] = relationship(lazy="joined", innerjoin=True)
     seats: Mapped[list[MatchSeat]] = relationship(
         back_populates="match", order_by="MatchSeat.seat", cascade="all, delete-orphan",
         lazy="selectin")

@@ -58,7 +58,7 @@ def lock_match(key: str) -> Match | None:
     between this and its commit, so no two changes of one match interleave."""
     begin_write()
     return db.session.execute(
-        db.select(Match).where(Match.key == key).with_for_update()
+        db.select(Match).where(Match.key == key).with_for_update(of=Match)
         .execution_options(populate_existing=True)).scalar_one_or_none()
 
 

@@ -150,7 +150,7 @@ def test_two_phones_saving_the_same_hand(client, app, url):
     assert r.status_code == 409 and "Another phone saved hand 3 meanwhile" in page
     assert "card points 55 : 45" in page  # hand 3 as the other phone saved it
     assert "card points 50 : 50" in page  # and this phone's, not saved
-    assert f'href="{url}">Discard mine</a>' in page
+    assert f'href="{url}" data-discard="late-phone">Discard mine</a>' in page
     assert 'name="number" value="4"' in page and "Save mine as hand 4" in page
     assert len(state(app, url)[1]) == 3
     r = client.post(url + "/hands/new", data=mine | {"number": "4"})
