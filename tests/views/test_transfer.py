@@ -83,7 +83,7 @@ def test_csv_sheet(client):
          "hands": [{"number": 1, "out_order": [0, 1], "card_points": [33, None]}]}]}).encode(),
      "match 1, hand 1: Team A&#39;s card points (33) must be a multiple of 5. (P1)"),
     (json.dumps({"format": "tichu-scorer", "version": 1, "matches": [
-        {"variant": "nanking", "players": ["A", "B"]}]}).encode(), "players must be 4–4"),
+        {"variant": "nanking", "players": ["A", "B"]}]}).encode(), "players must be a list of 4 names"),
 ])
 def test_bad_imports_store_nothing(client, payload, message):
     r = client.post("/import", data={"file": (io.BytesIO(payload), "x.json")},

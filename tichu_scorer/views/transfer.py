@@ -10,8 +10,13 @@ from flask_babel import gettext, ngettext
 from .. import access, records, transfer
 from ..extensions import db, limit_writes
 from ..models import Match
+from . import jsonbody
+from .errors import body_limit
 
 bp = Blueprint("transfer", __name__)
+# An export of a long history is far larger than any form (MAX_CONTENT_LENGTH, 64 KiB);
+# the import alone takes up to IMPORT_MAX_BYTES.
+IMPORT_MAX_BYTES = 8 * 1024 * 1024
 
 
 def _download(body: str, name: str, mimetype: str) -> Response:
@@ -39,6 +44,7 @@ def history_export(kind: str) -> Response:
 
 
 @bp.post("/import")
+@body_limit("IMPORT_MAX_BYTES", IMPORT_MAX_BYTES)
 @limit_writes
 def import_json() -> Response | tuple[str, int]:
     """Add the matches of a JSON export to this history."""
@@ -48,14 +54,17 @@ def import_json() -> Response | tuple[str, int]:
         error = gettext("Choose a JSON export file to import.")
     else:
         try:
-            data = json.loads(upload.read().decode("utf-8"))
+            data = jsonbody.loads(upload.read(), max_number=jsonbody.MAX_NUMBER)
             created = transfer.import_json(data)
-            for match in created:
-                access.grant(match)
-        except (UnicodeDecodeError, ValueError) as exc:
-            error = str(exc) if isinstance(exc, transfer.ImportError_) else \
-                gettext("The file is not a JSON export of Tichu Scorer.")
+        except jsonbody.BadRequest as exc:
+            error = gettext("The file is not a JSON export of Tichu Scorer: %(why)s",
+                            why=exc.message)
+        except transfer.ImportError_ as exc:
+            error = str(exc)
         else:
+            # after the commit; each grant reads its match again, so only what is kept
+            for match in created[-access.REMEMBERED:]:
+                access.grant(match)
             flash(ngettext("Imported %(num)d match.", "Imported %(num)d matches.",
                            len(created)))
             return redirect(url_for("matches.history"), code=303)
