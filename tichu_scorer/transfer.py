@@ -24,7 +24,7 @@ from sqlalchemy.orm import selectinload
 from . import records, scoring
 from .corrections import ACTIONS
 from .extensions import db
-from .models import NAME_MAX, Hand, HandEvent, Match, MatchSeat, Player, utcnow
+from .models import NAME_MAX, Hand, HandEvent, Match, MatchSeat, Player, new_code, utcnow
 from .scoring.i18n import _
 
 FORMAT, VERSION = "tichu-scorer", 1
@@ -41,7 +41,25 @@ class ImportError_(ValueError):
     """An import that cannot be stored; the message names the match, hand and rule."""
 
 
-def _refuse(where: str, message: str) -> ImportError_:
+@dataclass(frozen=True)
+class _Spot:
+    """Where in the file a problem is: a match, and a hand or log entry in it. Put in
+    words (translated) only when a problem is reported."""
+
+    match: int
+    hand: object = None
+    entry: int | None = None
+
+    def __str__(self) -> str:
+        text = _("match {n}").format(n=self.match)
+        if self.hand is not None:
+            return _("{match}, hand {n}").format(match=text, n=self.hand)
+        if self.entry is not None:
+            return _("{match}, log entry {n}").format(match=text, n=self.entry)
+        return text
+
+
+def _refuse(where: _Spot, message: str) -> ImportError_:
     return ImportError_(_("{where}: {message}").format(where=where, message=message))
 
 
@@ -49,7 +67,7 @@ def _time(value: datetime | None) -> str | None:
     return value.isoformat() if value else None
 
 
-def _parse_time(value: object, where: str) -> datetime | None:
+def _parse_time(value: object, where: _Spot) -> datetime | None:
     """An ISO date and time; one with a time zone is stored as UTC, as the app stores."""
     if value in (None, ""):
         return None
@@ -180,12 +198,12 @@ def import_json(data: object) -> list[Match]:
         raise ImportError_(_("matches must be a list of at most {n}.").format(
             n=MAX_IMPORT_MATCHES))
     state = _Import()
-    checked = [_check_match(raw, _("match {n}").format(n=index), state)
+    checked = [_check_match(raw, _Spot(index), state)
                for index, raw in enumerate(matches, start=1)]
     return _store(checked, state)
 
 
-def _check_match(raw: object, where: str, state: _Import) -> _Checked:
+def _check_match(raw: object, where: _Spot, state: _Import) -> _Checked:
     if not isinstance(raw, Mapping):
         raise _refuse(where, _("a match must be an object."))
     variant = raw.get("variant")
@@ -219,7 +237,7 @@ def _check_match(raw: object, where: str, state: _Import) -> _Checked:
     return _Checked(match, _check_log(raw.get("log"), by_number, where))
 
 
-def _check_length(raw: Mapping[str, Any], variant: str, where: str
+def _check_length(raw: Mapping[str, Any], variant: str, where: _Spot
                   ) -> tuple[int | None, int | None]:
     """How long the match lasts, as the new-match form allows it: Grand Seigneur has no
     points ([GS7]); Threechu a number of hands or a target ([T3.5]); the team games a
@@ -240,7 +258,7 @@ def _check_length(raw: Mapping[str, Any], variant: str, where: str
     return target, limit
 
 
-def _check_players(players: object, variant: str, where: str) -> list[str]:
+def _check_players(players: object, variant: str, where: _Spot) -> list[str]:
     """The names, as the new-match form takes them: text, spaces tidied, none empty or too
     long, each player in one seat only. Threechu's export names its dummy seat null."""
     fewest, most = scoring.PLAYERS[variant]
@@ -254,10 +272,14 @@ def _check_players(players: object, variant: str, where: str) -> list[str]:
     names = []
     for seat, name in enumerate(players):
         clean = " ".join(name.split()) if isinstance(name, str) else ""
-        if not clean or len(clean) > NAME_MAX or len(Player.key(clean)) > KEY_MAX:
+        if not clean or len(clean) > NAME_MAX:
             raise _refuse(where, _("player {seat} must be a name of 1 to {most} "
                                    "characters, not {name}.").format(
                 seat=seat + 1, most=NAME_MAX, name=repr(name)[:50]))
+        if len(Player.key(clean)) > KEY_MAX:  # 'ß' is 'ss' when case is ignored
+            raise _refuse(where, _("player {seat}: {name} is too long to store once case "
+                                   "is ignored (at most {most} characters).").format(
+                seat=seat + 1, most=KEY_MAX, name=repr(name)[:50]))
         names.append(clean)
     keys = [Player.key(n) for n in names]
     if len(set(keys)) < len(keys):
@@ -274,10 +296,10 @@ def _player(state: _Import, name: str) -> Player:
     return state.players[key]
 
 
-def _check_hand(match: Match, raw: object, where: str, state: _Import) -> Hand:
+def _check_hand(match: Match, raw: object, where: _Spot, state: _Import) -> Hand:
     if not isinstance(raw, Mapping) or not _whole(raw.get("number")):
         raise _refuse(where, _("every hand needs its number (a whole number from 1)."))
-    spot = _("{match}, hand {n}").format(match=where, n=raw["number"])
+    spot = _Spot(where.match, hand=raw["number"])
     shuffler = raw.get("shuffler")
     if match.variant == "threechu" and not _whole(shuffler, 0, 2):
         raise _refuse(spot, _("a Threechu hand names its shuffler (0–2). (T3.1)"))
@@ -287,8 +309,9 @@ def _check_hand(match: Match, raw: object, where: str, state: _Import) -> Hand:
             "card_points": raw.get("card_points") or [None, None],
             "wish_penalty": None if raw.get("wish_offender") is None
             else {"offender": raw.get("wish_offender")}}
-    # the hand is scored on its own: the match's hands are attached only after all are read
-    _preview, problems, row = records.score(match, data, editing=Hand(shuffler=shuffler))
+    hand = Hand(number=raw["number"], shuffler=shuffler)
+    # scored on its own: the match's hands are attached only after all of them are read
+    _preview, problems, row = records.score(match, data, editing=hand)
     if problems:
         first = problems[0]
         raise _refuse(spot, f"{first.message} ({first.rule})")
@@ -303,12 +326,15 @@ def _check_hand(match: Match, raw: object, where: str, state: _Import) -> Hand:
     version = raw.get("version", 1)
     if not _whole(version):
         raise _refuse(spot, _("version must be a whole number from 1."))
-    return Hand(number=raw["number"], version=version, client_id=client_id,
-                created_at=_parse_time(raw.get("created_at"), spot) or utcnow(),
-                deleted_at=_parse_time(raw.get("deleted_at"), spot), **row)
+    for name, value in row.items():
+        setattr(hand, name, value)
+    hand.version, hand.client_id = version, client_id
+    hand.created_at = _parse_time(raw.get("created_at"), spot) or utcnow()
+    hand.deleted_at = _parse_time(raw.get("deleted_at"), spot)
+    return hand
 
 
-def _check_log(events: object, hands: Mapping[int, Hand], where: str
+def _check_log(events: object, hands: Mapping[int, Hand], where: _Spot
                ) -> list[tuple[Hand | None, dict[str, Any]]]:
     """The log as the app writes it: known actions, the hand each names, plain text."""
     if events is None:
@@ -318,7 +344,7 @@ def _check_log(events: object, hands: Mapping[int, Hand], where: str
             n=MAX_IMPORT_EVENTS))
     checked = []
     for index, raw in enumerate(events, start=1):
-        spot = _("{match}, log entry {n}").format(match=where, n=index)
+        spot = _Spot(where.match, entry=index)
         if not isinstance(raw, Mapping):
             raise _refuse(spot, _("a log entry must be an object."))
         action, summary = raw.get("action"), raw.get("summary", "")
@@ -344,45 +370,104 @@ def _check_log(events: object, hands: Mapping[int, Hand], where: str
     return checked
 
 
-def _chunks(values: Sequence[str]) -> Iterator[Sequence[str]]:
+def _chunks(values: Sequence[Any]) -> Iterator[Sequence[Any]]:
     for start in range(0, len(values), CHUNK):
         yield values[start:start + CHUNK]
 
 
+def _rows(objects: Iterable[Any], columns: Sequence[str], **extra: Any) -> list[dict[str, Any]]:
+    return [{c: getattr(o, c) for c in columns} | extra for o in objects]
+
+
+MATCH_COLUMNS = ("variant", "target", "hand_limit", "started_at", "finished_at",
+                 "winner_team", "totals", "hand_count", "revision")
+HAND_COLUMNS = ("number", "version", "deleted_at", "client_id", "out_order", "calls",
+                "card_points_entered", "wish_offender", "shuffler", "card_points",
+                "team_scores", "player_scores", "sweep", "created_at")
+
+
 def _store(checked: list[_Checked], state: _Import) -> list[Match]:
-    """Write the checked matches in one transaction: look up the players and client ids
-    already stored, insert everything, commit."""
+    """Write the checked matches in one transaction of a few statements per table (many
+    rows each, whatever the size of the history): players, matches, seats, hands, log.
+    The ids the database gives are read back by keys the import chose (a match's join code,
+    a hand's match and number), so no insert waits for its own result."""
+    matches = [item.match for item in checked]
     try:
         records.begin_write()
-        stored: dict[str, Player] = {}
-        for keys in _chunks(list(state.players)):
-            stored |= {p.name_key: p for p in db.session.execute(
-                db.select(Player).where(Player.name_key.in_(keys))).scalars()}
-        taken: set[str] = set()
-        for ids in _chunks(sorted(state.client_ids)):
-            taken.update(db.session.execute(
-                db.select(Hand.client_id).where(Hand.client_id.in_(ids))).scalars())
-        for item in checked:
-            for seat in item.match.seats:
-                if seat.player is not None and seat.player.name_key in stored:
-                    seat.player = stored[seat.player.name_key]
-            for hand in item.match.all_hands:
-                if hand.client_id in taken:
-                    hand.client_id = None  # already here (an export imported twice)
-        db.session.add_all(item.match for item in checked)
-        db.session.flush()
-        rows = []
-        for item in checked:
-            rows += [{"match_id": item.match.id, "hand_id": hand.id if hand else None,
-                      **fields} for hand, fields in item.events]
-        if rows:
-            db.session.execute(insert(HandEvent), rows)
+        players = _player_ids(state.players)
+        taken = _stored(Hand.client_id, sorted(state.client_ids))
+        codes = _new_codes(len(matches))
+        if matches:
+            _insert(Match, [row | {"code": code} for row, code in zip(
+                _rows(matches, MATCH_COLUMNS), codes, strict=True)])
+        ids = dict(_select(Match.code, Match.id, codes))
+        seats, hands = [], []
+        for match, code in zip(matches, codes, strict=True):
+            match.id = ids[code]  # for the caller; the object itself is never stored
+            seats += [{"match_id": match.id, "seat": s.seat, "team": s.team,
+                       "player_id": players[s.player.name_key] if s.player else None}
+                      for s in match.seats]
+            hands += _rows(match.all_hands, HAND_COLUMNS, match_id=match.id)
+        for row in hands:
+            if row["client_id"] in taken:
+                row["client_id"] = None  # already here (an export imported twice)
+        _insert(MatchSeat, seats)
+        _insert(Hand, hands)
+        hand_ids = {(m, n): i for m, n, i in _select_rows(
+            (Hand.match_id, Hand.number, Hand.id), Hand.match_id, list(ids.values()))}
+        events = [{"match_id": item.match.id, "hand_id": hand_ids[item.match.id, hand.number]
+                   if hand is not None else None, **fields}
+                  for item in checked for hand, fields in item.events]
+        _insert(HandEvent, events)
         db.session.commit()
-    except IntegrityError:  # a player or client id stored by another request meanwhile
+    except IntegrityError:  # a player, client id or code stored by another request meanwhile
         db.session.rollback()
         raise ImportError_(_("Another phone saved at the same moment; nothing was "
                              "imported. Import the file again.")) from None
     except Exception:
         db.session.rollback()
         raise
-    return [item.match for item in checked]
+    return matches
+
+
+def _insert(model: Any, rows: list[dict[str, Any]]) -> None:
+    """Insert many rows with one executemany (pipelined by psycopg, a loop in C for
+    SQLite); measured faster than RETURNING's batched VALUES on both."""
+    if rows:
+        db.session.execute(insert(model.__table__), rows)
+
+
+def _select_rows(columns: Sequence[Any], key: Any, values: Sequence[Any]) -> list[Any]:
+    """`columns` of the rows whose `key` is one of `values`, a chunk at a time."""
+    found = []
+    for chunk in _chunks(values):
+        found += db.session.execute(db.select(*columns).where(key.in_(chunk))).all()
+    return found
+
+
+def _select(key: Any, value: Any, keys: Sequence[Any]) -> list[tuple[Any, Any]]:
+    return [(k, v) for k, v in _select_rows((key, value), key, keys)]
+
+
+def _stored(column: Any, values: Sequence[str]) -> set[str]:
+    return {v for v, _same in _select(column, column, values)}
+
+
+def _player_ids(players: Mapping[str, Player]) -> dict[str, int]:
+    """The id of every player the import names: stored ones found by name key, new ones
+    inserted."""
+    keys = list(players)
+    known = _stored(Player.name_key, keys)
+    new = [{"name": players[k].name, "name_key": k} for k in keys if k not in known]
+    _insert(Player, new)
+    return dict(_select(Player.name_key, Player.id, keys))
+
+
+def _new_codes(count: int) -> list[str]:
+    """Join codes for the imported matches, unused so far (they also tell the matches
+    apart when their ids are read back)."""
+    codes: list[str] = []
+    while len(codes) < count:
+        wanted = {new_code() for _ in range(count - len(codes))} - set(codes)
+        codes += sorted(wanted - _stored(Match.code, sorted(wanted)))
+    return codes

@@ -52,7 +52,9 @@ def _route_values(endpoint: str | None, values: dict[str, Any] | None) -> None:
     view = current_app.view_functions.get(endpoint or "")
     limit = getattr(view, "body_limit", None)
     if limit is not None:
-        request.max_content_length = int(current_app.config.get(limit[0], limit[1]))
+        # Werkzeug's multipart parser also buffers file data under the form memory limit
+        request.max_content_length = request.max_form_memory_size = int(
+            current_app.config.get(limit[0], limit[1]))
     for value in (values or {}).values():
         too_large = isinstance(value, int) and value > DB_INT_MAX
         if too_large or isinstance(value, str) and "\x00" in value:

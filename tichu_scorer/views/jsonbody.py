@@ -48,10 +48,17 @@ def _no_constant(name: str) -> float:
     raise ValueError(name)  # NaN, Infinity, -Infinity: not JSON, and no number of ours
 
 
-def _path(parts: tuple[str | int, ...]) -> str:
-    """`("matches", 0, "hands", 3, "number")` -> `matches[0].hands[3].number`."""
+Link = tuple[str | int, "Link"] | None  # a path into the JSON, innermost key first
+
+
+def _path(link: Link) -> str:
+    """`("number", (3, ("hands", (0, ("matches", None)))))` -> `matches[0].hands[3].number`."""
+    parts: list[str | int] = []
+    while link is not None:
+        key, link = link
+        parts.append(key)
     out = ""
-    for part in parts:
+    for part in reversed(parts):
         out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else part)
     return out or "body"
 
@@ -66,20 +73,20 @@ def check(value: Any, max_number: int | None = None) -> None:
     """BadRequest naming the first part of a parsed JSON value that is nested too deeply,
     holds text with a NUL character or (given `max_number`) a number beyond it. Iterative,
     so linear in size."""
-    stack: list[tuple[Any, tuple[str | int, ...]]] = [(value, ())]
+    stack: list[tuple[Any, int, Link]] = [(value, 0, None)]
     while stack:
-        item, where = stack.pop()
-        if len(where) > MAX_DEPTH:
+        item, depth, where = stack.pop()
+        if isinstance(item, dict | list) and depth >= MAX_DEPTH:
             raise BadRequest(gettext("The JSON is nested more than %(n)d levels deep.",
-                                     n=MAX_DEPTH), _path(where[:MAX_DEPTH]))
+                                     n=MAX_DEPTH), _path(where))
         if isinstance(item, dict):
             for key, child in item.items():
                 if "\x00" in key:
                     raise BadRequest(gettext("A name in the JSON contains a NUL character."),
                                      _path(where))
-                stack.append((child, (*where, key)))
+                stack.append((child, depth + 1, (key, where)))
         elif isinstance(item, list):
-            stack.extend((child, (*where, i)) for i, child in enumerate(item))
+            stack.extend((child, depth + 1, (i, where)) for i, child in enumerate(item))
         elif isinstance(item, str):
             if "\x00" in item:
                 raise BadRequest(gettext("“%(field)s” contains a NUL character.",
