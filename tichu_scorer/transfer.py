@@ -29,7 +29,8 @@ from .scoring.i18n import _
 
 FORMAT, VERSION = "tichu-scorer", 1
 MAX_IMPORT_MATCHES, MAX_IMPORT_HANDS, MAX_IMPORT_EVENTS = 2000, 2000, 20000
-DB_INT_MAX = 2**31 - 1  # PostgreSQL's integer: hand numbers, versions, log positions
+# The largest id, hand number, version or log position: PostgreSQL's `integer` (int4).
+DB_INT_MAX = 2**31 - 1
 # The hand form's rule for a client id (views.hands.CLIENT_ID; a test keeps them equal).
 CLIENT_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 SUMMARY_MAX = HandEvent.__table__.c.summary.type.length

@@ -5,6 +5,7 @@ import html
 import io
 import json
 import random
+import re
 import threading
 import time
 from pathlib import Path
@@ -418,3 +419,23 @@ def test_sheet_cells(cell, shown):
 
 def test_client_id_rule_is_the_forms():
     assert transfer.CLIENT_ID.pattern == hands_view.CLIENT_ID.pattern
+
+
+def test_a_large_import_passes_the_csrf_check(tmp_path):
+    """CSRF reads the form before the view runs: the import's own limit must already
+    apply then."""
+    app = make_app(tmp_path, WTF_CSRF_ENABLED=True)
+    with app.app_context():
+        db.create_all()
+    client = app.test_client()
+    page = client.get("/").get_data(as_text=True)
+    token = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
+    blob = json.dumps(synthetic_history(matches=10)).encode()
+    assert len(blob) > 64 * 1024
+    r = client.post("/import", data={"csrf_token": token,
+                                     "file": (io.BytesIO(blob), "history.json")},
+                    content_type="multipart/form-data")
+    assert r.status_code == 303
+    r = client.post("/import", data={"file": (io.BytesIO(blob), "history.json")},
+                    content_type="multipart/form-data")
+    assert r.status_code == 400  # still checked

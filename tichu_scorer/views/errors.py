@@ -14,12 +14,9 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response
 
 from ..extensions import db
+from ..transfer import DB_INT_MAX
 from .jsonbody import BadRequest
 
-# The largest id or hand number a URL may name: PostgreSQL's `integer` (SQLite's is wider).
-# Beyond it the database itself fails (int4 out of range, or Python's int too large for
-# SQLite), so such a URL is answered 404 before any query.
-DB_INT_MAX = 2**31 - 1
 View = TypeVar("View", bound=Callable[..., Any])
 
 
@@ -48,7 +45,9 @@ def _shown(name: str) -> str:
 
 def _route_values(endpoint: str | None, values: dict[str, Any] | None) -> None:
     """Runs first, right after routing (before CSRF reads the form): set the view's body
-    limit, and answer 404 for an id beyond the database's integers or a path with a NUL."""
+    limit, and answer 404 for an id beyond the database's integers (DB_INT_MAX: beyond it
+    PostgreSQL fails with "out of range" and SQLite with an OverflowError) or a path with
+    a NUL."""
     view = current_app.view_functions.get(endpoint or "")
     limit = getattr(view, "body_limit", None)
     if limit is not None:
