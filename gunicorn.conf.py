@@ -13,6 +13,9 @@ keepalive = 5
 max_requests = 5000  # recycle workers now and then
 max_requests_jitter = 500
 accesslog = os.environ.get("ACCESS_LOG", "-")
+# The path without its query string (%(U)s, not the request line %(r)s) and no referrer:
+# a query or a previous page's address may carry a scorer key, which must not reach a log.
+access_log_format = '%(h)s %(l)s %(u)s %(t)s "%(m)s %(U)s %(H)s" %(s)s %(b)s "%(a)s" %(M)sms'
 errorlog = "-"
 loglevel = os.environ.get("LOG_LEVEL", "info")
 forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")

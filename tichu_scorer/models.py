@@ -33,7 +33,8 @@ class Player(db.Model):  # type: ignore[name-defined,misc]
 
     id: Mapped[int] = mapped_column(primary_key=True)
     name: Mapped[str] = mapped_column(String(NAME_MAX))
-    name_key: Mapped[str] = mapped_column(String(NAME_MAX), unique=True)
+    # casefold() may triple a character ("ß" → "ss", some ligatures more)
+    name_key: Mapped[str] = mapped_column(String(3 * NAME_MAX), unique=True)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
     @staticmethod

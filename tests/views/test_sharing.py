@@ -82,7 +82,7 @@ def test_a_stale_new_hand_offers_discard_or_next(client, shared):
     url, _code, _key = shared
     r = client.post(url + "/hands/new", data=hand_form([0, 1], a=50) | {"number": "1"})
     assert r.status_code == 409
-    assert f'href="{url}">Discard mine</a>' in r.get_data(as_text=True)
+    assert f'href="{url}" data-discard="">Discard mine</a>' in r.get_data(as_text=True)
 
 
 def test_installable_web_app(client):

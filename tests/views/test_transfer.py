@@ -1,13 +1,23 @@
 """Export and import: JSON round-trips losslessly; CSV is a readable sheet."""
 
+import csv
+import html
 import io
 import json
+import random
+import re
+import threading
+import time
 from pathlib import Path
 
 import pytest
+from sqlalchemy import event
 
-from tests.conftest import hand_form, make_app, new_match, post_hand
+from tests.conftest import hand_form, make_app, match_id, new_match, post_hand
+from tichu_scorer import records, transfer
 from tichu_scorer.extensions import db
+from tichu_scorer.models import HandEvent, Match
+from tichu_scorer.views import hands as hands_view
 
 
 def fill_history(client):
@@ -83,7 +93,8 @@ def test_csv_sheet(client):
          "hands": [{"number": 1, "out_order": [0, 1], "card_points": [33, None]}]}]}).encode(),
      "match 1, hand 1: Team A&#39;s card points (33) must be a multiple of 5. (P1)"),
     (json.dumps({"format": "tichu-scorer", "version": 1, "matches": [
-        {"variant": "nanking", "players": ["A", "B"]}]}).encode(), "players must be 4–4"),
+        {"variant": "nanking", "players": ["A", "B"]}]}).encode(),
+     "players must be a list of 4 names"),
 ])
 def test_bad_imports_store_nothing(client, payload, message):
     r = client.post("/import", data={"file": (io.BytesIO(payload), "x.json")},
@@ -106,3 +117,328 @@ def test_print_stylesheet_hides_controls():
     css = (Path(__file__).resolve().parents[2] / "static" / "app.css").read_text()
     block = css[css.index("@media print {\n  :root"):]
     assert ".topbar" in block and ".page-links" in block and ".save-bar" in block
+
+
+# --- a long history: the app's own export re-imports, in one short write -------------------
+
+def synthetic_history(matches=40, hands=30, seed=7):
+    """An export as the app writes it: team games, Threechu and Grand Seigneur matches,
+    calls, double victories, deleted hands and their log; every hand valid."""
+    rng = random.Random(seed)
+    out = []
+    for m in range(matches):
+        variant = ("nanking", "nanking", "threechu", "tientsin", "seigneur")[m % 5]
+        seats = {"nanking": 4, "threechu": 3, "tientsin": 6, "seigneur": 7}[variant]
+        players = [f"P{m}-{s} ünï" for s in range(seats)] + ([None] if seats == 3 else [])
+        players[0] = ["Ann", "Bob", "Cy"][m % 3]  # names shared across matches
+        raw_hands, log = [], []
+        for n in range(1, hands + 1):
+            hand = {"number": n, "version": rng.randint(1, 3), "calls": {},
+                    "client_id": f"m{m}-h{n}" if n % 4 else None,
+                    "created_at": f"2024-03-{1 + m % 28:02d}T20:{n:02d}:00",
+                    "deleted_at": "2024-03-01T23:00:00" if n % 11 == 0 else None,
+                    "shuffler": (n - 1) % 3 if variant == "threechu" else None,
+                    "wish_offender": None, "card_points": [None, None]}
+            if variant == "seigneur":
+                order = rng.sample(range(seats), seats)
+                hand["out_order"] = order[:-1]
+                hand["card_points"] = []
+            else:
+                table = 4 if variant == "threechu" else seats
+                team = ([0 if s in (hand["shuffler"], 3) else 1 for s in range(4)]
+                        if variant == "threechu" else [s % 2 for s in range(seats)])
+                first = rng.randrange(table)
+                if variant != "tientsin" and rng.random() < 0.1:  # a double victory
+                    second = next(s for s in range(table) if s != first
+                                  and team[s] == team[first])
+                else:
+                    second = next(s for s in rng.sample(range(table), table)
+                                  if team[s] != team[first])
+                hand["out_order"] = [first, second]
+                if team[first] != team[second]:
+                    hand["card_points"] = [rng.randrange(-5, 26) * 5, None]
+                if rng.random() < 0.3:
+                    hand["calls"] = {str(first): "tichu"}
+            raw_hands.append(hand)
+            log.append({"hand_number": n, "position": n, "action": "added", "summary": "",
+                        "before": None, "after": {"out_order": hand["out_order"]},
+                        "at": hand["created_at"]})
+            if hand["deleted_at"]:
+                log.append({"hand_number": n, "position": n, "action": "deleted",
+                            "summary": f"hand {n} deleted", "before": None, "after": None,
+                            "at": hand["deleted_at"]})
+        out.append({"variant": variant, "players": players,
+                    "target": 1000 if variant in ("nanking", "tientsin") else None,
+                    "hand_limit": 99 if variant == "threechu" else None,
+                    "started_at": f"2024-03-{1 + m % 28:02d}T19:00:00", "finished_at": None,
+                    "hands": raw_hands, "log": log})
+    return {"format": "tichu-scorer", "version": 1, "matches": out}
+
+
+def upload(client, blob: bytes):
+    return client.post("/import", data={"file": (io.BytesIO(blob), "history.json")},
+                       content_type="multipart/form-data")
+
+
+def fresh_client(tmp_path, name):
+    other = make_app(tmp_path / name)
+    with other.app_context():
+        db.create_all()
+    return other, other.test_client()
+
+
+def stored_results(app):
+    """What the match list shows, as the database keeps it."""
+    with app.app_context():
+        return [(m.variant, m.totals, m.hand_count, m.winner_team, m.finished_at is None)
+                for m in db.session.execute(db.select(Match).order_by(Match.id)).scalars()]
+
+
+def test_a_long_history_round_trips_losslessly(app, client, tmp_path):
+    source = synthetic_history()
+    assert upload(client, json.dumps(source).encode()).status_code == 303
+    blob = client.get("/export.json").get_data()
+    assert len(blob) > 10 * 64 * 1024  # far beyond the forms' limit
+    first = json.loads(blob)
+    assert len(first["matches"]) == 40
+    assert sum(len(m["hands"]) for m in first["matches"]) == 40 * 30
+    for given, kept in zip(source["matches"], first["matches"], strict=True):
+        for key in ("number", "out_order", "calls", "client_id", "version", "deleted_at"):
+            wanted = [h[key] for h in given["hands"]]
+            if key == "out_order":  # stored complete: compare the part that was given
+                assert [h[key][:len(w)] for h, w in zip(kept["hands"], wanted,
+                                                         strict=True)] == wanted
+            else:
+                assert [h[key] for h in kept["hands"]] == wanted, key
+        assert [e["action"] for e in kept["log"]] == [e["action"] for e in given["log"]]
+        assert kept["players"] == given["players"]
+    other, fresh = fresh_client(tmp_path, "other")
+    r = upload(fresh, blob)
+    assert r.status_code == 303, r.get_data(as_text=True)[-600:]
+    assert fresh.get("/export.json").get_json()["matches"] == first["matches"]
+    assert stored_results(other) == stored_results(app)
+
+
+def test_only_the_import_takes_a_large_body(client):
+    big = b"x" * (80 * 1024)
+    r = client.post("/matches/new", data={"seat_0": big.decode()})
+    assert r.status_code == 413
+    r = upload(client, b'{"format": "tichu-scorer", "version": 1, "matches": [], "pad": "'
+               + big + b'"}')
+    assert r.status_code == 303
+
+
+def test_import_limit_is_configurable(tmp_path):
+    app = make_app(tmp_path, IMPORT_MAX_BYTES=100 * 1024)
+    with app.app_context():
+        db.create_all()
+    blob = json.dumps(synthetic_history(matches=10)).encode()
+    assert len(blob) > 100 * 1024
+    assert upload(app.test_client(), blob).status_code == 413
+
+
+def count_statements(app):
+    """SQL statements the app runs (executemany counts once), from now on."""
+    seen = []
+    with app.app_context():
+        event.listen(db.engine, "before_cursor_execute",
+                     lambda *args: seen.append(args[2].split(None, 1)[0].upper()))
+    return seen
+
+
+def test_import_runs_a_fixed_number_of_statements(app, client):
+    """No query per hand, per player or per match: the cost is the data, not round trips."""
+    seen = count_statements(app)
+    assert upload(client, json.dumps(synthetic_history(matches=4)).encode()).status_code == 303
+    small = len(seen)
+    seen.clear()
+    assert upload(client, json.dumps(synthetic_history(matches=40)).encode()).status_code == 303
+    assert len(seen) <= small + 6, seen  # a few more batches, not 10 times the queries
+    assert len(seen) < 40
+
+
+def test_import_writes_nothing_while_checking(app, client, monkeypatch):
+    """Every hand is checked before the write transaction begins."""
+    states = []
+    real = records.score
+
+    def spy(*args, **kwargs):
+        states.append(db.session().in_transaction())
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(records, "score", spy)
+    assert upload(client, json.dumps(synthetic_history(matches=5)).encode()).status_code == 303
+    assert len(states) == 5 * 30 and not any(states)
+
+
+def test_a_save_on_another_match_goes_through_during_a_large_import(app, client):
+    """One table scores while someone imports a long history: while the import is being
+    checked it holds nothing, so the save is answered at once (303), not after the
+    database's busy timeout with "database is locked"."""
+    url = new_match(client)
+    blob = json.dumps(synthetic_history(matches=40)).encode()
+    paused, resume, statuses = threading.Event(), threading.Event(), []
+    real = records.score
+    importer: list[threading.Thread] = []
+
+    def pausing(*args, **kwargs):
+        if threading.current_thread() is importer[0] and not paused.is_set():
+            paused.set()  # the first hand: the import is checking
+            resume.wait(30)
+        return real(*args, **kwargs)
+
+    same_phone = app.test_client()  # another tab of the same phone: imports to its table
+    same_phone.set_cookie("session", client.get_cookie("session").value)
+
+    def run_import():
+        statuses.append(upload(same_phone, blob).status_code)
+
+    importer.append(threading.Thread(target=run_import))
+    try:
+        records.score = pausing
+        importer[0].start()
+        assert paused.wait(30)
+        started = time.monotonic()
+        r = post_hand(client, url, hand_form([0, 1], a=50))
+        took = time.monotonic() - started
+    finally:
+        resume.set()
+        importer[0].join(60)
+        records.score = real
+    assert r.status_code == 303 and took < 2.5  # busy_timeout is 5 s
+    assert statuses == [303]
+    assert len(client.get("/export.json").get_json()["matches"]) == 41
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda m: m["players"].__setitem__(2, m["players"][0]), "Each seat needs a different"),
+    (lambda m: m["players"].__setitem__(1, 7), "player 2 must be a name"),
+    (lambda m: m["players"].__setitem__(1, None), "player 2 must be a name"),
+    (lambda m: m["players"].__setitem__(1, "   "), "player 2 must be a name"),
+    (lambda m: m["players"].__setitem__(1, "x" * 41), "player 2 must be a name"),
+    (lambda m: m.update(target=None, hand_limit=None, variant="threechu",
+                        players=["A", "B", "C", None], hands=[]), "needs one of them"),
+    (lambda m: m.update(target=1000, hand_limit=9, variant="threechu",
+                        players=["A", "B", "C", None], hands=[]), "either a number of hands"),
+    (lambda m: m.update(hand_limit=9), "Only Threechu lasts a number of hands"),
+    (lambda m: m.update(variant="seigneur", target=1000, players=list("ABCDE"), hands=[]),
+     "Grand Seigneur has no target"),
+    (lambda m: m.update(target=1001), "multiple of 50"),
+    (lambda m: m["hands"][0].update(shuffler=2), "only a Threechu hand has a shuffler"),
+    (lambda m: m["hands"][0].update(number=0), "every hand needs its number"),
+    (lambda m: m["hands"][0].update(number=True), "every hand needs its number"),
+    (lambda m: m["hands"][1].update(number=1), "hand number 1 appears twice"),
+    (lambda m: m["hands"][0].update(version="2"), "version must be a whole number"),
+    (lambda m: m["hands"][0].update(version=2**31), "version must be a whole number"),
+    (lambda m: m["hands"][0].update(client_id="x" * 65), "client_id must be 1–64"),
+    (lambda m: m["hands"][0].update(client_id="a b"), "client_id must be 1–64"),
+    (lambda m: m["hands"][0].update(created_at="yesterday"), "is not a date and time"),
+    (lambda m: m["hands"][0].update(created_at=20240301), "is not a date and time"),
+    (lambda m: m["log"][0].update(action="<a href=//evil>x</a>"), "unknown action"),
+    (lambda m: m["log"][0].update(action="50%"), "unknown action"),
+    (lambda m: m["log"][0].update(hand_number=99), "hand_number 99 is not a hand"),
+    (lambda m: m["log"][0].update(summary="x" * 501), "summary must be text"),
+    (lambda m: m["log"][0].update(summary=["x"]), "summary must be text"),
+    (lambda m: m["log"][0].update(position=-1), "position must be a whole number"),
+    (lambda m: m["log"][0].update(after="<b>"), "before and after must be objects"),
+    (lambda m: m.update(log={}), "log must be a list"),
+])
+def test_imports_are_checked_like_the_forms(client, change, message):
+    data = synthetic_history(matches=1, hands=3)
+    change(data["matches"][0])
+    r = upload(client, json.dumps(data).encode())
+    page = html.unescape(r.get_data(as_text=True))
+    assert r.status_code == 422 and message in page, page[-900:]
+    assert "match 1" in page
+    assert client.get("/export.json").get_json()["matches"] == []  # nothing stored
+
+
+def test_a_threechu_export_keeps_its_dummy_seat(client):
+    data = synthetic_history(matches=3, hands=3)
+    assert data["matches"][2]["variant"] == "threechu"
+    assert upload(client, json.dumps(data).encode()).status_code == 303
+    kept = client.get("/export.json").get_json()["matches"][2]
+    assert kept["players"] == data["matches"][2]["players"] and kept["players"][-1] is None
+
+
+def test_a_byte_order_mark_is_accepted(client):
+    blob = "\ufeff".encode() + json.dumps(synthetic_history(matches=1, hands=2)).encode()
+    assert upload(client, blob).status_code == 303
+    assert len(client.get("/export.json").get_json()["matches"]) == 1
+
+
+def test_a_time_zone_is_stored_as_utc(client):
+    data = synthetic_history(matches=1, hands=1)
+    data["matches"][0]["started_at"] = "2024-03-01T21:00:00+02:00"
+    assert upload(client, json.dumps(data).encode()).status_code == 303
+    assert client.get("/export.json").get_json()["matches"][0]["started_at"] == \
+        "2024-03-01T19:00:00"
+
+
+def test_imported_log_text_is_data_not_markup(app, client):
+    """Log entries from an import (or an older version) are shown as text; the log page
+    never treats them as markup or as a format string."""
+    url = new_match(client)
+    post_hand(client, url, hand_form([0, 2]))
+    with app.app_context():
+        for action, summary in (("<a href=/x>", "<b>bold</b> 100%"),  # 16 characters
+                                ("50%", "%(n)s %s"), ("added", "<i>x</i>")):
+            db.session.add(HandEvent(match_id=match_id(url), hand_id=None, position=1,
+                                     action=action, summary=summary))
+        db.session.commit()
+    r = client.get(url + "/log")
+    page = r.get_data(as_text=True)
+    assert r.status_code == 200
+    assert "<a href=/x>" not in page and "hand 1 &lt;a href=/x&gt;" in page
+    assert "<b>bold</b>" not in page and "&lt;b&gt;bold&lt;/b&gt; 100%" in page
+    assert "hand 1 50%: %(n)s %s" in page and "&lt;i&gt;x&lt;/i&gt;" in page
+    german = client.get(url + "/log", headers={"Accept-Language": "de"}).get_data(as_text=True)
+    assert "eingetragen" in german  # known actions are still translated
+
+
+def test_csv_cells_cannot_become_formulas(client):
+    url = new_match(client, names=["=HYPERLINK(\"//x\")", "@SUM(A1)", "+Cy", "-Dee"])
+    post_hand(client, url, hand_form([1, 0], a=-25))  # team A: -25 card points
+    rows = list(csv.reader(io.StringIO(client.get(url + "/export.csv").get_data(
+        as_text=True))))
+    cells = [c for row in rows[1:] for c in row]
+    assert not [c for c in cells if c.startswith(transfer.FORMULA_START)
+                and not transfer.PLAIN_NUMBER.fullmatch(c)]
+    row = dict(zip(rows[0], rows[1], strict=True))
+    assert row["players"].startswith("'=HYPERLINK")
+    assert row["out_order"] == "'@SUM(A1) > =HYPERLINK(\"//x\")"
+    assert row["scores"].startswith("'-") and row["scores"][1:] == "-25 : 125"
+    assert row["hand"] == "1"
+
+
+@pytest.mark.parametrize("cell, shown", [
+    ("-35", "-35"), ("+5", "+5"), ("12.5", "12.5"), ("-35 : 135", "'-35 : 135"),
+    ("=1+1", "'=1+1"), ("\t=1", "'\t=1"), ("\r=1", "'\r=1"), ("-1+1", "'-1+1"),
+    ("Ann", "Ann"), ("", ""), (-35, "-35"),
+])
+def test_sheet_cells(cell, shown):
+    assert transfer.sheet_cell(cell) == shown
+
+
+def test_client_id_rule_is_the_forms():
+    assert transfer.CLIENT_ID.pattern == hands_view.CLIENT_ID.pattern
+
+
+def test_a_large_import_passes_the_csrf_check(tmp_path):
+    """CSRF reads the form before the view runs: the import's own limit must already
+    apply then."""
+    app = make_app(tmp_path, WTF_CSRF_ENABLED=True)
+    with app.app_context():
+        db.create_all()
+    client = app.test_client()
+    page = client.get("/").get_data(as_text=True)
+    token = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
+    blob = json.dumps(synthetic_history(matches=10)).encode()
+    assert len(blob) > 64 * 1024
+    r = client.post("/import", data={"csrf_token": token,
+                                     "file": (io.BytesIO(blob), "history.json")},
+                    content_type="multipart/form-data")
+    assert r.status_code == 303
+    r = client.post("/import", data={"file": (io.BytesIO(blob), "history.json")},
+                    content_type="multipart/form-data")
+    assert r.status_code == 400  # still checked

@@ -1,21 +1,78 @@
-"""Error pages: JSON under /api, HTML elsewhere; never a bare 500 for bad input."""
+"""Error pages (JSON under /api, HTML elsewhere) and the input guards that run before every
+view, so that bad input gets a 4xx naming the field and never a bare 500."""
 
 from __future__ import annotations
 
-from flask import Flask, jsonify, render_template, request
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from flask import Flask, abort, current_app, jsonify, render_template, request
 from flask_babel import gettext
 from flask_wtf.csrf import CSRFError
+from sqlalchemy.exc import DataError
 from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response
 
+from ..extensions import db
+from ..transfer import DB_INT_MAX
 from .jsonbody import BadRequest
+
+View = TypeVar("View", bound=Callable[..., Any])
+
+
+def body_limit(config_key: str, default: int) -> Callable[[View], View]:
+    """Let one view accept a larger request body than MAX_CONTENT_LENGTH (an import of a
+    long history): the limit is read from `config_key`, else `default`. Put it right under
+    the route decorator."""
+    def mark(view: View) -> View:
+        view.body_limit = (config_key, default)  # type: ignore[attr-defined]
+        return view
+    return mark
 
 
 def _wants_json() -> bool:
     return request.path.startswith("/api/")
 
 
+def _route() -> str:
+    """The URL rule, not the path: a path may carry a secret (the scorer link)."""
+    return request.url_rule.rule if request.url_rule is not None else "(no route)"
+
+
+def _shown(name: str) -> str:
+    return name.replace("\x00", "\\0")[:40]
+
+
+def _route_values(endpoint: str | None, values: dict[str, Any] | None) -> None:
+    """Runs first, right after routing (before CSRF reads the form): set the view's body
+    limit, and answer 404 for an id beyond the database's integers (DB_INT_MAX: beyond it
+    PostgreSQL fails with "out of range" and SQLite with an OverflowError) or a path with
+    a NUL."""
+    view = current_app.view_functions.get(endpoint or "")
+    limit = getattr(view, "body_limit", None)
+    if limit is not None:
+        # Werkzeug's multipart parser also buffers file data under the form memory limit
+        request.max_content_length = request.max_form_memory_size = int(
+            current_app.config.get(limit[0], limit[1]))
+    for value in (values or {}).values():
+        too_large = isinstance(value, int) and value > DB_INT_MAX
+        if too_large or isinstance(value, str) and "\x00" in value:
+            abort(404)
+
+
+def _no_nul() -> None:
+    """PostgreSQL cannot store a NUL character in text; no form or query needs one."""
+    for fields in (request.args, request.form):
+        for name, value in fields.items(multi=True):
+            if "\x00" in name or "\x00" in value:
+                abort(400, gettext("The field “%(field)s” contains a NUL character; nothing "
+                                   "was saved.", field=_shown(name)))
+
+
 def register(app: Flask) -> None:
+    app.url_value_preprocessor(_route_values)
+    app.before_request(_no_nul)
+
     @app.errorhandler(BadRequest)
     def bad_request(exc: BadRequest) -> tuple[Response, int]:
         return jsonify(error=exc.message, field=exc.field), 400
@@ -36,9 +93,23 @@ def register(app: Flask) -> None:
             return jsonify(error=exc.name + ": " + message, field="request"), code
         return render_template("errors/error.html", code=code, message=message), code
 
+    @app.errorhandler(DataError)
+    @app.errorhandler(OverflowError)
+    def out_of_range(exc: Exception) -> tuple[Response | str, int]:
+        """The last line of defence: a value the database refused (too long, out of range),
+        where no check before it named the field. Logged, so that one can be added."""
+        db.session.rollback()
+        app.logger.warning("Value refused by the database on %s %s: %s", request.method,
+                           _route(), (str(exc).splitlines() or [""])[0][:200])
+        message = gettext("A value in the request is too long or too large to be stored; "
+                          "nothing was saved.")
+        if _wants_json():
+            return jsonify(error=message, field="request"), 400
+        return render_template("errors/error.html", code=400, message=message), 400
+
     @app.errorhandler(Exception)
     def unexpected(exc: Exception) -> tuple[Response | str, int]:
-        app.logger.exception("Unhandled error on %s %s", request.method, request.path)
+        app.logger.exception("Unhandled error on %s %s", request.method, _route())
         message = gettext("Something went wrong on our side; nothing was saved. Please try "
                           "again.")
         if _wants_json():

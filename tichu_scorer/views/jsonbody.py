@@ -1,11 +1,24 @@
-"""Reading a JSON object from a request; a `BadRequest` becomes a 400 naming the field."""
+"""Reading JSON from a request; a `BadRequest` becomes a 400 naming the field.
+
+Every JSON the app reads (API bodies, the preview, imports) goes through `loads`, which
+refuses what no honest client sends and what would fail later, deep in the database:
+nesting deeper than MAX_DEPTH, NaN and Infinity, and NUL characters (PostgreSQL cannot store
+them in text). Imports also refuse numbers beyond ±MAX_NUMBER; API bodies leave numbers to
+the scoring core, which names the field and the rule (422).
+"""
 
 from __future__ import annotations
 
 import json
+import math
+from collections.abc import Callable
 from typing import Any
 
 from flask import request
+from flask_babel import gettext
+
+MAX_DEPTH = 32  # an export nests 8 deep, an API body 4
+MAX_NUMBER = 2**53 - 1  # what a browser's JSON keeps exactly; no score comes near it
 
 
 class BadRequest(Exception):
@@ -31,13 +44,79 @@ def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return obj
 
 
+def _no_constant(name: str) -> float:
+    raise ValueError(name)  # NaN, Infinity, -Infinity: not JSON, and no number of ours
+
+
+Link = tuple[str | int, "Link"] | None  # a path into the JSON, innermost key first
+
+
+def _path(link: Link) -> str:
+    """`("number", (3, ("hands", (0, ("matches", None)))))` -> `matches[0].hands[3].number`."""
+    parts: list[str | int] = []
+    while link is not None:
+        key, link = link
+        parts.append(key)
+    out = ""
+    for part in reversed(parts):
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else part)
+    return out or "body"
+
+
+def _too_large(item: object, limit: int) -> bool:
+    if isinstance(item, bool) or not isinstance(item, int | float):
+        return False
+    return not (math.isfinite(item) and abs(item) <= limit)
+
+
+def check(value: Any, max_number: int | None = None) -> None:
+    """BadRequest naming the first part of a parsed JSON value that is nested too deeply,
+    holds text with a NUL character or (given `max_number`) a number beyond it. Iterative,
+    so linear in size."""
+    stack: list[tuple[Any, int, Link]] = [(value, 0, None)]
+    while stack:
+        item, depth, where = stack.pop()
+        if isinstance(item, dict | list) and depth >= MAX_DEPTH:
+            raise BadRequest(gettext("The JSON is nested more than %(n)d levels deep.",
+                                     n=MAX_DEPTH), _path(where))
+        if isinstance(item, dict):
+            for key, child in item.items():
+                if "\x00" in key:
+                    raise BadRequest(gettext("A name in the JSON contains a NUL character."),
+                                     _path(where))
+                stack.append((child, depth + 1, (key, where)))
+        elif isinstance(item, list):
+            stack.extend((child, depth + 1, (i, where)) for i, child in enumerate(item))
+        elif isinstance(item, str):
+            if "\x00" in item:
+                raise BadRequest(gettext("“%(field)s” contains a NUL character.",
+                                         field=_path(where)), _path(where))
+        elif max_number is not None and _too_large(item, max_number):
+            raise BadRequest(gettext("“%(field)s” is too large a number.",
+                                     field=_path(where)), _path(where))
+
+
+def loads(raw: bytes, hook: Callable[[list[tuple[str, Any]]], Any] | None = None,
+          max_number: int | None = None) -> Any:
+    """Parse JSON from UTF-8 bytes (a byte-order mark is allowed) and `check` it."""
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise BadRequest(gettext("The JSON must be UTF-8 text.")) from None
+    try:
+        value = json.loads(text, object_pairs_hook=hook, parse_constant=_no_constant)
+    except RecursionError:  # deeper than Python's own limit (about 1000)
+        raise BadRequest(gettext("The JSON is nested more than %(n)d levels deep.",
+                                 n=MAX_DEPTH)) from None
+    except ValueError:  # not JSON, or an integer of thousands of digits
+        raise BadRequest(gettext("The body is not valid JSON.")) from None
+    check(value, max_number)
+    return value
+
+
 def json_body() -> dict[str, Any]:
     """The request's JSON object, or BadRequest naming what is wrong."""
-    raw = request.get_data(cache=False)
-    try:
-        body = json.loads(raw.decode("utf-8"), object_pairs_hook=_pairs)
-    except (UnicodeDecodeError, ValueError, RecursionError):
-        raise BadRequest("The body must be a JSON object (UTF-8).") from None
+    body = loads(request.get_data(cache=False), hook=_pairs)
     if not isinstance(body, dict):
         raise BadRequest("The body must be a JSON object, not a "
                          f"{type(body).__name__}.")

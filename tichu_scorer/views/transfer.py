@@ -8,10 +8,16 @@ from flask import Blueprint, Response, flash, redirect, render_template, request
 from flask_babel import gettext, ngettext
 
 from .. import access, records, transfer
-from ..extensions import limit_creation, limit_writes
+from ..extensions import db, limit_creation, limit_writes
+from ..models import Group
+from . import jsonbody
+from .errors import body_limit
 from .matches import visible
 
 bp = Blueprint("transfer", __name__)
+# An export of a long history is far larger than any form (MAX_CONTENT_LENGTH, 64 KiB);
+# the import alone takes up to IMPORT_MAX_BYTES.
+IMPORT_MAX_BYTES = 8 * 1024 * 1024
 
 
 def _download(body: str, name: str, mimetype: str) -> Response:
@@ -41,6 +47,7 @@ def history_export(kind: str) -> Response:
 
 
 @bp.post("/import")
+@body_limit("IMPORT_MAX_BYTES", IMPORT_MAX_BYTES)
 @limit_writes
 @limit_creation
 def import_json() -> Response | tuple[str, int]:
@@ -51,16 +58,18 @@ def import_json() -> Response | tuple[str, int]:
         error = gettext("Choose a JSON export file to import.")
     else:
         try:
-            data = json.loads(upload.read().decode("utf-8"))
+            data = jsonbody.loads(upload.read(), max_number=jsonbody.MAX_NUMBER)
             tables = access.groups("scorer")
             group = tables[0] if tables else None
             created = transfer.import_json(data, group)
-            if group is None and created:
-                access.join(created[0].group, "scorer")
-        except (UnicodeDecodeError, ValueError) as exc:
-            error = str(exc) if isinstance(exc, transfer.ImportError_) else \
-                gettext("The file is not a JSON export of Tichu Scorer.")
+        except jsonbody.BadRequest as exc:
+            error = gettext("The file is not a JSON export of Tichu Scorer: %(why)s",
+                            why=exc.message)
+        except transfer.ImportError_ as exc:
+            error = str(exc)
         else:
+            if group is None and created:  # imported into a new table: this device scores it
+                access.join(db.session.get_one(Group, created[0].group_id), "scorer")
             flash(ngettext("Imported %(num)d match.", "Imported %(num)d matches.",
                            len(created)))
             return redirect(url_for("matches.history"), code=303)
