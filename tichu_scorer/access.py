@@ -3,7 +3,9 @@
 A table (`Group`) is a private space: a device sees its matches, log, exports, statistics and
 names only after joining it, through the invite link or code (member) or the scorer link
 (scorer: may also enter hands). What a device joined is kept in its session cookie, signed,
-permanent for a year (`PERMANENT_SESSION_LIFETIME`), so closing the browser changes nothing,
+permanent for a year from the last right given (`PERMANENT_SESSION_LIFETIME`; the cookie is
+sent only when it changes, so a slow request never puts an older one back), so closing the
+browser changes nothing,
 and still valid after a key rotation (`SECRET_KEY_FALLBACKS`). Rotating a table's links ends
 the rights they gave: each right remembers the table's `generation` it was given in.
 
@@ -31,7 +33,7 @@ def single_table() -> bool:
 
 
 def _keep() -> None:
-    session.permanent = True  # a year, renewed on every visit
+    session.permanent = True  # a year from the last right given
 
 
 def join(group: Group, role: str) -> None:

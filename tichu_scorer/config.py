@@ -68,6 +68,10 @@ def defaults(instance_path: str) -> dict[str, object]:
         "SINGLE_TABLE": os.environ.get("SINGLE_TABLE", "").lower() in ("1", "true", "yes"),
         # Rights live in the session cookie: kept a year, valid across key rotations.
         "PERMANENT_SESSION_LIFETIME": 365 * 24 * 3600,
+        # Only a changed session is sent back: a response to a request that began before
+        # another one changed the session (a preview racing a save) must not put the older
+        # session back, and with it lose a right just given or a "saved" message.
+        "SESSION_REFRESH_EACH_REQUEST": False,
         "SECRET_KEY_FALLBACKS": [k for k in os.environ.get(
             "SECRET_KEY_FALLBACKS", "").split(",") if k.strip()],
         "RATELIMIT_ENABLED": os.environ.get("RATELIMIT_ENABLED", "true").lower() != "false",

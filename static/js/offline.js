@@ -14,6 +14,10 @@
 
   if ("serviceWorker" in navigator) {
     navigator.serviceWorker.register("/sw.js").catch(() => {});
+    // a page served from the phone's copy because the network was slow: the fresh one came
+    navigator.serviceWorker.addEventListener("message", (event) => {
+      if (event.data && event.data.fresh === window.location.pathname) window.location.reload();
+    });
   }
 
   function open() {
@@ -103,7 +107,7 @@
       await remove(id);
       window.location.href = result.url;
     } else if (result.kind === "later") {
-      window.location.href = item.match; // the cached match page shows it waiting
+      window.location.href = item.match + "?queued=1"; // the phone's copy shows it waiting
     } else {
       // Nothing was stored: let the server show its answer (the problem, or the conflict
       // with the other phone's hand and the choice) as a normal page.
@@ -153,7 +157,7 @@
       flushing = false;
     }
     await show();
-    if (sent && document.querySelector("[data-live-match]")) window.location.reload();
+    if (sent && document.querySelector("[data-live-match]")) window.location.replace(window.location.pathname);
   }
 
   // Open a waiting hand's conflict with the server's page: both hands and the choice.
@@ -201,7 +205,7 @@
 
   // The match page and the hand form while hands of this match wait.
   function provisional(waiting) {
-    const here = window.location.pathname.replace(/\/hands\/new$/, "");
+    const here = window.location.pathname.replace(/\/hands\/new$/, "");  // (?queued=1 aside)
     const mine = waiting.filter((i) => i.match === here).sort((a, b) => a.number - b.number);
     const live = document.querySelector("[data-live-match]");
     const form = document.querySelector("form.hand-form[data-offline]");
@@ -263,6 +267,10 @@
   }
 
   window.addEventListener("online", flush);
+  if (new URLSearchParams(window.location.search).has("queued")) {
+    // shown from the phone's copy once; a reload asks the network again
+    window.history.replaceState(null, "", window.location.pathname);
+  }
   document.addEventListener("DOMContentLoaded", () => {
     remember();
     listRemembered();

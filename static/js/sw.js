@@ -7,7 +7,7 @@
 const VERSION = "tichu-v2";
 const STATIC = VERSION + "-static";
 const PAGES = VERSION + "-pages";
-const PAGE_TIMEOUT = 4000; // ms before a page falls back to its cached copy
+const PAGE_TIMEOUT = 7000; // ms before a page falls back to its cached copy
 const ASSETS = [
   "/static/app.css", "/static/js/app.js", "/static/js/offline.js", "/static/js/hand.js",
   "/static/js/ranking.js", "/static/js/referee.js", "/static/js/board.js",
@@ -53,7 +53,14 @@ function fromNetwork(request) {
   });
 }
 
-async function page(request) {
+async function page(event) {
+  const request = event.request;
+  const url = new URL(request.url);
+  if (url.searchParams.has("queued")) {
+    // offline.js just queued a hand the network did not take: the copy, at once
+    const copy = await caches.match(request, { ignoreSearch: true });
+    if (copy) return copy;
+  }
   const network = fromNetwork(request);
   const cached = await caches.match(request);
   if (!cached) {  // nothing to fall back on but the offline page, after a longer wait
@@ -61,8 +68,15 @@ async function page(request) {
     const late = new Promise((resolve) => setTimeout(resolve, 3 * PAGE_TIMEOUT)).then(offline);
     return Promise.race([network.catch(offline), late]);
   }
-  // Lie-fi: whichever comes first, a network answer or the timeout with the copy.
-  const timeout = new Promise((resolve) => setTimeout(() => resolve(cached), PAGE_TIMEOUT));
+  // Lie-fi: whichever comes first, a network answer or the timeout with the copy. When the
+  // network answers after all, the page is told, and reloads with the fresh copy.
+  let late = false;
+  const timeout = new Promise((resolve) => setTimeout(() => { late = true; resolve(cached); }, PAGE_TIMEOUT));
+  network.then(async (response) => {
+    if (!late || !response.ok) return;
+    const client = await self.clients.get(event.resultingClientId);
+    if (client) client.postMessage({ fresh: url.pathname });
+  }).catch(() => undefined);
   return Promise.race([network.catch(() => cached), timeout]);
 }
 
@@ -83,6 +97,6 @@ self.addEventListener("fetch", (event) => {
     return;
   }
   if (request.mode === "navigate") {
-    event.respondWith(page(request));
+    event.respondWith(page(event));
   }
 });

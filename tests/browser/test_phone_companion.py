@@ -90,6 +90,9 @@ def test_the_board_follows_a_saved_hand(live_server, phone, browser):
     url = start_four(page, live_server)
     tv_context = browser.new_context(viewport={"width": 1280, "height": 720})
     tv = tv_context.new_page()
+    page.tap("a:has-text('Share')")  # the TV opens the match's viewer link first
+    tv.goto(page.get_attribute("a[href*='/v/']", "href"))
+    page.goto(url)
     tv.goto(url + "/board")
     assert tv.locator(".board-side strong").all_text_contents() == ["0", "0"]
     add(page, 0, 2, "50")  # a double victory for Ann & Cy

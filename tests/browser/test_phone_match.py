@@ -122,6 +122,6 @@ def test_rematch_from_the_banner(live_server, phone):
     first = page.url
     page.tap("button:has-text('Rematch')")
     page.wait_for_selector("text=Add hand 1")
-    assert page.url != first and re.search(r"/matches/\d+$", page.url)
+    assert page.url != first and re.search(r"/matches/[A-Za-z0-9_-]{16}$", page.url)
     assert totals(page) == [0, 0]
     assert page.errors == []

@@ -31,7 +31,7 @@ def test_offline_hands_wait_and_sync_once(live_server, phone):
         page.tap(f".out-btn[data-seat='{second}']")
         page.tap(f".quick button[data-set='{points}']")
         page.tap("button[type=submit]")
-        page.wait_for_url(match_url)
+        page.wait_for_url(match_url + "*")
     page.wait_for_selector("#outbox:has-text('2 hands waiting')")
     page.reload()  # a reload while offline loses nothing
     page.wait_for_selector("#outbox:has-text('2 hands waiting')")

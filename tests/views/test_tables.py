@@ -168,3 +168,14 @@ def test_creation_is_rate_limited_per_client(tmp_path):
     page = phone.get("/").get_data(as_text=True)
     url = re.search(r'href="(/matches/[A-Za-z0-9_-]{16})"', page).group(1)
     assert post_hand(phone, url, hand_form([0, 1], a=50)).status_code == 303
+
+
+def test_a_response_that_changes_no_right_sends_no_cookie(client, table):
+    """A slow request (a score preview) that began before a right was given must not put
+    the older session back: only a changed session is sent."""
+    url, *_ = table
+    for response in (client.get(url), client.get("/"),
+                     client.post(url + "/hands/preview", json={"out_order": [0, 1],
+                                                               "card_points": [50, None]})):
+        assert response.status_code == 200
+        assert "Set-Cookie" not in response.headers
