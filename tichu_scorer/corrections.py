@@ -156,5 +156,7 @@ def summarize(match: Match, row: Hand | Mapping[str, Any]) -> str:
         by_seat = get("player_scores") or {}
         scores = [by_seat.get(str(s), 0) for s in range(len(names))]
     if scores:
-        parts.append(" / ".join(f"{n:+d}" for n in scores))
+        labels = records.side_labels(match)
+        parts.append(" / ".join(f"{label} {n:+d}" for label, n in zip(labels, scores,
+                                                                        strict=False)))
     return " · ".join(parts)

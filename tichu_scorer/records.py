@@ -371,6 +371,13 @@ class MatchPage:
     records: list[tuple[str, seigneur.PlayerRecord]] = field(default_factory=list)
 
 
+def side_labels(match: Match) -> list[str]:
+    """A short label per total: the team letters, or the players' names."""
+    if is_team_game(match):
+        return list(TEAM_NAMES)
+    return list(match.names)
+
+
 def sides_of(match: Match) -> list[Side]:
     names = match.names
     totals = match.totals or [0] * match.sides

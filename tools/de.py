@@ -441,6 +441,7 @@ DE = {
     '{where}: {message}': '{where}: {message}',
     '“%(field)s” contains a NUL character.': '„%(field)s“ enthält ein NUL-Zeichen.',
     '“%(field)s” is too large a number.': '„%(field)s“ ist eine zu große Zahl.',
+    'Provisional: the hand waiting to be sent is counted.': 'Vorläufig: die noch nicht gesendete Hand ist mitgezählt.',
 }
 
 PLURALS = {

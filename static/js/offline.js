@@ -235,7 +235,7 @@
     if (note) {
       const unscored = mine.filter((i) => !i.scores).length;
       note.hidden = false;
-      note.textContent = note.dataset.text.replace("{n}", String(mine.length)) +
+      note.textContent = (mine.length === 1 ? note.dataset.textOne : note.dataset.text.replace("{n}", String(mine.length))) +
         (unscored ? " " + note.dataset.unscored.replace("{n}", String(unscored)) : "");
     }
   }
