@@ -25,6 +25,7 @@ from .models import Group, Match
 TABLES = "tables"  # str(group id) -> [role, generation]
 VIEWER_OF = "viewer_of"  # match ids opened through their viewer link
 REMEMBERED = 200  # matches a device remembers; the oldest are forgotten first
+TABLES_KEPT = 60  # tables a device stays in (the cookie must stay small); the oldest go first
 ROLES = ("member", "scorer")
 
 
@@ -40,11 +41,11 @@ def join(group: Group, role: str) -> None:
     """This device is a member (sees the table) or a scorer (also enters hands) from now on;
     joining again never lowers a role."""
     tables = dict(session.get(TABLES, {}))
-    current = role_in(group)
-    if current == "scorer":
+    if role_in(group) == "scorer":
         role = "scorer"
-    tables[str(group.id)] = [role, group.generation]
-    session[TABLES] = tables
+    tables.pop(str(group.id), None)
+    tables[str(group.id)] = [role, group.generation]  # the newest last
+    session[TABLES] = dict(list(tables.items())[-TABLES_KEPT:])
     _keep()
 
 

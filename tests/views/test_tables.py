@@ -180,3 +180,13 @@ def test_a_response_that_changes_no_right_sends_no_cookie(client, table):
                                                                "card_points": [50, None]})):
         assert response.status_code == 200
         assert "Set-Cookie" not in response.headers
+
+
+def test_a_device_stays_in_its_newest_tables_and_the_cookie_stays_small(app):
+    from tichu_scorer import access
+    phone = app.test_client()
+    for n in range(access.TABLES_KEPT + 5):
+        assert phone.post("/tables/new", data={"name": f"T{n}"}).status_code == 303
+    assert len(phone.get_cookie("session").value) < 4000
+    page = phone.get("/").get_data(as_text=True)
+    assert f">T{access.TABLES_KEPT + 4}<" in page and ">T0<" not in page
