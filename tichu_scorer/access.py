@@ -86,14 +86,17 @@ def default_group() -> Group:
 
 
 def view_match(match: Match) -> None:
-    """This device may read `match` (its viewer link), without joining its table."""
-    ids = [i for i in session.get(VIEWER_OF, []) if i != match.id]
-    session[VIEWER_OF] = (ids + [match.id])[-REMEMBERED:]
+    """This device may read `match` (its viewer link), without joining its table, for as
+    long as the match keeps that code (rotating the table's links renews it)."""
+    kept = [v for v in session.get(VIEWER_OF, []) if isinstance(v, list) and v[0] != match.id]
+    session[VIEWER_OF] = (kept + [[match.id, match.code]])[-REMEMBERED:]
     _keep()
 
 
 def can_view(match: Match) -> bool:
-    return role_in(match.group) is not None or match.id in session.get(VIEWER_OF, [])
+    if role_in(match.group) is not None:
+        return True
+    return [match.id, match.code] in session.get(VIEWER_OF, [])
 
 
 def can_score(match: Match) -> bool:

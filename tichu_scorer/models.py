@@ -66,12 +66,15 @@ class Group(db.Model):  # type: ignore[name-defined,misc]
     generation: Mapped[int] = mapped_column(default=1)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
-    def rotate(self) -> None:
-        """New invite code and scorer link; devices that joined through the old ones lose
-        their rights (a device keeps the generation it joined with)."""
+    def rotate(self, matches: list[Match]) -> None:
+        """New invite code and scorer link, and new viewer codes for its `matches`: devices
+        that joined or watched through the old ones lose their rights (a device keeps the
+        generation, or the code, it was let in with)."""
         self.invite_code = new_code(8)
         self.scorer_key = secrets.token_urlsafe(16)
         self.generation += 1
+        for match in matches:
+            match.code = new_code(8)
 
 
 class Match(db.Model):  # type: ignore[name-defined,misc]
@@ -91,7 +94,7 @@ class Match(db.Model):  # type: ignore[name-defined,misc]
     rematch_of_id: Mapped[int | None] = mapped_column(ForeignKey("match.id"), default=None)
     # Sharing without accounts: the join code opens a read-only view; the scorer key (a
     # secret link) lets another phone enter hands. `revision` counts changes, for live views.
-    code: Mapped[str] = mapped_column(String(8), unique=True, default=lambda: new_code())
+    code: Mapped[str] = mapped_column(String(8), unique=True, default=lambda: new_code(8))
     scorer_key: Mapped[str] = mapped_column(String(32), unique=True,
                                             default=lambda: secrets.token_urlsafe(16))
     revision: Mapped[int] = mapped_column(default=0)

@@ -438,7 +438,7 @@ def match_ids(groups: Sequence[Group]) -> list[int]:
         Match.group_id.in_([g.id for g in groups])).order_by(Match.id)).scalars())
 
 
-def history(groups: Sequence[Group], limit: int = 200) -> list[Match]:
+def history(groups: Sequence[Group], limit: int | None = 200) -> list[Match]:
     """The matches of these tables, newest first."""
     if not groups:
         return []

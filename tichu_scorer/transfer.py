@@ -485,6 +485,6 @@ def _new_codes(count: int) -> list[str]:
     apart when their ids are read back)."""
     codes: list[str] = []
     while len(codes) < count:
-        wanted = {new_code() for _ in range(count - len(codes))} - set(codes)
+        wanted = {new_code(8) for _ in range(count - len(codes))} - set(codes)
         codes += sorted(wanted - _stored(Match.code, sorted(wanted)))
     return codes

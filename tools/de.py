@@ -442,6 +442,7 @@ DE = {
     '“%(field)s” contains a NUL character.': '„%(field)s“ enthält ein NUL-Zeichen.',
     '“%(field)s” is too large a number.': '„%(field)s“ ist eine zu große Zahl.',
     'Provisional: the hand waiting to be sent is counted.': 'Vorläufig: die noch nicht gesendete Hand ist mitgezählt.',
+    'Viewing only': 'Nur ansehen',
 }
 
 PLURALS = {

@@ -6,6 +6,15 @@ window.tichuId = function () {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
   return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 };
+// A form that creates or changes something is sent once: a double tap on a slow network
+// must not start two matches (hand forms are guarded by the outbox, offline.js).
+document.addEventListener("submit", function (event) {
+  const form = event.target;
+  if (event.defaultPrevented || form.method !== "post" || form.matches(".hand-form")) return;
+  if (form.dataset.sent) { event.preventDefault(); return; }
+  form.dataset.sent = "1";
+  setTimeout(function () { delete form.dataset.sent; }, 8000); // the page did not go: allow again
+});
 // A new hand gets a client id once, so a resent form (or an offline replay) counts once.
 document.addEventListener("DOMContentLoaded", function () {
   document.querySelectorAll("input[data-client-id]").forEach(function (input) {

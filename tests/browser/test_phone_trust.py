@@ -135,6 +135,13 @@ def test_two_phones_one_hand_the_second_chooses(live_server, phone, browser):
     page.wait_for_timeout(600)  # the live preview must not wipe the message
     assert page.locator("#conflict").is_visible()
     shot(page, "conflict-new-hand")
+    # Enter (the phone keyboard's "Go") in a field chooses nothing
+    page.focus("#card_a")
+    page.keyboard.press("Enter")
+    page.wait_for_timeout(700)
+    assert page.locator("#conflict").is_visible()
+    other.reload()
+    assert hand_rows(other) == 1
     page.tap("button:has-text('Save mine as hand 2')")
     page.wait_for_selector("text=Hand 2 saved.")
     assert hand_rows(page) == 2 and totals(page) == [75 + 25, 25 + 75]

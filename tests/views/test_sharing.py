@@ -23,7 +23,7 @@ def test_share_page_has_code_links_and_qr(client, shared):
     page = client.get(url + "/share").get_data(as_text=True)
     assert f">{code}<" in page and f"/v/{code}" in page and f"/join?key={key}" in page
     assert page.count('<svg xmlns="http://www.w3.org/2000/svg"') == 2
-    assert re.fullmatch(r"[A-HJ-NP-Z2-9]{6}", code)
+    assert re.fullmatch(r"[A-HJ-NP-Z2-9]{8}", code)
 
 
 def test_viewer_is_read_only_on_the_server(app, shared):

@@ -190,3 +190,29 @@ def test_a_device_stays_in_its_newest_tables_and_the_cookie_stays_small(app):
     assert len(phone.get_cookie("session").value) < 4000
     page = phone.get("/").get_data(as_text=True)
     assert f">T{access.TABLES_KEPT + 4}<" in page and ">T0<" not in page
+
+
+def test_rotating_links_also_ends_match_viewer_codes(app, client, table):
+    url, group_key, code, _key = table
+    with app.app_context():
+        old = db.session.execute(db.select(Match)).scalar_one().code
+    member, watcher = app.test_client(), app.test_client()
+    member.get("/join", query_string={"code": code})
+    assert old not in member.get(url).get_data(as_text=True)  # members are not shown it
+    assert watcher.get(f"/v/{old}").status_code == 200
+    assert watcher.get(url).status_code == 200
+    assert client.post(f"/tables/{group_key}/rotate").status_code == 303
+    assert watcher.get(url).status_code == 404
+    assert watcher.get(f"/v/{old}").status_code == 404
+    with app.app_context():
+        new = db.session.execute(db.select(Match)).scalar_one().code
+    assert len(new) == 8 and new != old
+
+
+def test_viewer_codes_cannot_be_tried_one_after_another(tmp_path):
+    app = make_app(tmp_path, RATELIMIT_ENABLED=True, JOIN_RATE_LIMIT="5 per minute")
+    with app.app_context():
+        db.create_all()
+    guesser = app.test_client()
+    statuses = [guesser.get(f"/v/AAAA{n:04d}").status_code for n in range(7)]
+    assert statuses[:5] == [404] * 5 and statuses[-1] == 429

@@ -76,6 +76,7 @@ def show(match_id: str) -> str:
 
 
 @bp.get("/v/<code>")
+@limiter.limit(join_limit)
 def view(code: str) -> str:
     """The viewer link: the match, read-only, without joining its table."""
     match = db.first_or_404(db.select(Match).filter_by(code=code.strip().upper()[:8]))

@@ -66,7 +66,7 @@ def rotate(key: str) -> Response:
     _group(key, "scorer")
     records.begin_write()
     group = _group(key, "scorer")
-    group.rotate()
+    group.rotate(records.history([group], limit=None))
     db.session.commit()
     access.join(group, "scorer")
     flash(gettext("New links made. The old invite code and scorer link no longer work; "
