@@ -443,6 +443,10 @@ DE = {
     '“%(field)s” is too large a number.': '„%(field)s“ ist eine zu große Zahl.',
     'Provisional: the hand waiting to be sent is counted.': 'Vorläufig: die noch nicht gesendete Hand ist mitgezählt.',
     'Viewing only': 'Nur ansehen',
+    'Hand %(n)s was refused:': 'Hand %(n)s wurde abgelehnt:',
+    'Hand %(n)s: another phone saved one meanwhile.': 'Hand %(n)s: ein anderes Handy hat inzwischen eine gespeichert.',
+    'Show': 'Zeigen',
+    'Discard': 'Verwerfen',
 }
 
 PLURALS = {

@@ -110,8 +110,12 @@
       window.location.href = item.match + "?queued=1"; // the phone's copy shows it waiting
     } else {
       // Nothing was stored: let the server show its answer (the problem, or the conflict
-      // with the other phone's hand and the choice) as a normal page.
-      await remove(id);
+      // with the other phone's hand and the choice) as a normal page. The hand stays in the
+      // outbox, marked, until it is saved or discarded: if that page never comes (the
+      // network went), nothing is lost.
+      if (result.status === 409) item.conflict = true;
+      else item.error = messageOf(result.text, result.status);
+      await put(item);
       if (event.submitter && event.submitter.name) {
         const keep = document.createElement("input");
         keep.type = "hidden"; keep.name = event.submitter.name; keep.value = event.submitter.value;
@@ -160,7 +164,9 @@
     if (sent && document.querySelector("[data-live-match]")) window.location.replace(window.location.pathname);
   }
 
-  // Open a waiting hand's conflict with the server's page: both hands and the choice.
+  // Show a waiting hand's refusal with the server's page: the conflict with both hands and
+  // the choice, or the problem in the form. The hand stays in the outbox until it is saved
+  // (a save from that page replaces it) or discarded.
   function review(item) {
     const form = document.createElement("form");
     form.method = "post";
@@ -173,10 +179,11 @@
     document.body.appendChild(form);
     freshToken().then((token) => {
       if (token) form.querySelector("input[name=csrf_token]").value = token;
-      remove(item.client_id).then(() => form.submit());
+      form.submit();
     });
   }
 
+  const show_ = () => show();
   async function show() {
     const items = await all().catch(() => []);
     const box = document.getElementById("outbox");
@@ -189,15 +196,24 @@
       if (waiting.length) {
         box.append(waiting.length === 1 ? box.dataset.one : box.dataset.many.replace("{n}", String(waiting.length)));
       }
-      conflicts.forEach((item) => {
-        const button = document.createElement("button");
-        button.type = "button";
-        button.className = "link";
-        button.textContent = box.dataset.conflict.replace("{n}", String(item.number));
-        button.addEventListener("click", () => review(item));
-        box.append(" ", button);
+      conflicts.concat(refused).forEach((item) => {
+        const line = document.createElement("span");
+        line.className = "outbox-item";
+        line.textContent = item.conflict ? box.dataset.conflict.replace("{n}", String(item.number))
+          : box.dataset.refused.replace("{n}", String(item.number)) + " " + item.error;
+        const show = document.createElement("button");
+        show.type = "button";
+        show.className = "link";
+        show.textContent = box.dataset.show;
+        show.addEventListener("click", () => review(item));
+        const drop = document.createElement("button");
+        drop.type = "button";
+        drop.className = "link";
+        drop.textContent = box.dataset.drop;
+        drop.addEventListener("click", () => remove(item.client_id).then(show_));
+        line.append(" ", show, " ", drop);
+        box.append(line);
       });
-      if (refused.length) box.append(" · " + refused.length + " " + box.dataset.refused + ": " + refused[0].error);
     }
     provisional(items.filter((i) => !i.conflict && !i.error));
     return items;

@@ -146,3 +146,46 @@ def test_two_phones_one_hand_the_second_chooses(live_server, phone, browser):
     page.wait_for_selector("text=Hand 2 saved.")
     assert hand_rows(page) == 2 and totals(page) == [75 + 25, 25 + 75]
     other_context.close()
+
+
+def test_a_waiting_hand_that_meets_another_phones_hand_is_never_lost(live_server, phone,
+                                                                      browser):
+    page = phone
+    url = start_four(page, live_server)
+    page.tap("a:has-text('Share')")
+    link = page.get_attribute("a[data-scorer-link]", "href")
+    page.goto(url)
+    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    page.goto(url + "/hands/new")  # opened as hand 1, then the signal goes
+    page.context.set_offline(True)
+    fill_hand(page, 2, 3, "25")
+    page.tap("button[type=submit]")
+    page.wait_for_selector("#outbox:has-text('1 hand waiting')")
+    other_context = browser.new_context(**PHONE)
+    other = other_context.new_page()
+    other.goto(link)
+    other.goto(url + "/hands/new")
+    fill_hand(other, 0, 1, "75")
+    other.tap("button[type=submit]")
+    other.wait_for_selector("text=Hand 1 saved.")
+    # back online: the waiting hand meets hand 1 and waits for a choice, with its controls
+    page.context.set_offline(False)
+    page.evaluate("window.tichuOutbox.flush()")
+    page.wait_for_selector("#outbox:has-text('another phone saved one meanwhile')")
+    shot(page, "outbox-conflict")
+    # lie-fi while opening the choice: the page never comes, the hand stays on the phone
+    page.route("**/hands/new", lambda route: route.abort()
+               if route.request.method == "POST" else route.continue_())
+    page.tap("#outbox button:has-text('Show')")
+    page.wait_for_timeout(1500)
+    page.unroute("**/hands/new")
+    page.goto(url)
+    assert len(page.evaluate("window.tichuOutbox.all()")) == 1
+    page.wait_for_selector("#outbox button:has-text('Show')")
+    page.tap("#outbox button:has-text('Show')")
+    page.wait_for_selector("text=Another phone saved hand 1 meanwhile")
+    page.tap("button:has-text('Save mine as hand 2')")
+    page.wait_for_selector("text=Hand 2 saved.")
+    assert hand_rows(page) == 2 and totals(page) == [75 + 25, 25 + 75]
+    assert page.evaluate("window.tichuOutbox.all()") == []
+    other_context.close()
