@@ -92,6 +92,13 @@ def run_migrations_online():
     connectable = get_engine()
 
     with connectable.connect() as connection:
+        sqlite = connection.dialect.name == "sqlite"
+        if sqlite:
+            # SQLite's batch mode rebuilds a table (copy, drop, rename). With foreign keys
+            # on, dropping the old `match` would cascade and delete every seat and hand of
+            # every match: switch them off (only possible outside a transaction) and check
+            # them once the migration is done.
+            connection.connection.driver_connection.execute("PRAGMA foreign_keys=OFF")
         context.configure(
             connection=connection,
             target_metadata=get_metadata(),
@@ -100,6 +107,12 @@ def run_migrations_online():
 
         with context.begin_transaction():
             context.run_migrations()
+        if sqlite:
+            raw = connection.connection.driver_connection
+            broken = raw.execute("PRAGMA foreign_key_check").fetchall()
+            raw.execute("PRAGMA foreign_keys=ON")
+            if broken:
+                raise RuntimeError(f"the migration broke foreign keys: {broken[:5]}")
 
 
 if context.is_offline_mode():

@@ -24,3 +24,50 @@ def test_upgrade_builds_the_models_schema(tmp_path):
         with db.engine.connect() as conn:
             assert conn.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
             assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+
+
+def test_upgrading_an_existing_history_keeps_it_in_one_table(tmp_path):
+    """A database from before tables: its matches move into one table, its players with
+    them, every match gets a key, and the app serves them."""
+    from datetime import datetime
+
+    from sqlalchemy import text
+
+    def day(n):
+        return datetime(2026, 1, n)
+
+    app = make_app(tmp_path, SINGLE_TABLE=True)
+    with app.app_context():
+        upgrade(revision="2a3d59e77db5")
+        with db.engine.begin() as conn:
+            for pid, name in ((1, "Ann"), (2, "Bob"), (3, "Cy"), (4, "Dee"), (5, "Lonely")):
+                conn.execute(text("INSERT INTO player (id, name, name_key, created_at) "
+                                  "VALUES (:i, :n, :k, :t)"),
+                             {"i": pid, "n": name, "k": name.lower(), "t": day(1)})
+            for mid in (1, 2):
+                conn.execute(text(
+                    "INSERT INTO match (id, variant, target, started_at, totals, hand_count, "
+                    "code, scorer_key, revision) VALUES (:i, 'nanking', 1000, :t, '[0, 0]', 0, "
+                    ":c, :k, 0)"), {"i": mid, "c": f"CODE{mid}", "k": f"K{mid}", "t": day(mid)})
+                for seat in range(4):
+                    conn.execute(text("INSERT INTO match_seat (match_id, seat, team, player_id) "
+                                      "VALUES (:m, :s, :t, :p)"),
+                                 {"m": mid, "s": seat, "t": seat % 2, "p": seat + 1})
+                conn.execute(text(
+                    "INSERT INTO hand (match_id, number, version, out_order, calls, "
+                    "card_points_entered, card_points, team_scores, sweep, created_at) VALUES "
+                    "(:m, 1, 1, '[0, 1, 2, 3]', '{}', '[60, null]', '[60, 40]', '[60, 40]', "
+                    "false, :t)"), {"m": mid, "t": day(mid)})
+        upgrade()
+        with db.engine.connect() as conn:
+            groups = conn.execute(text("SELECT id FROM tichu_group")).scalars().all()
+            keys = conn.execute(text("SELECT key, group_id FROM match")).all()
+            players = conn.execute(text("SELECT name, group_id FROM player")).all()
+            hands = conn.execute(text("SELECT match_id, team_scores FROM hand")).all()
+    assert len(groups) == 1
+    assert all(len(k) == 16 and g == groups[0] for k, g in keys)
+    assert sorted(p.name for p in players) == ["Ann", "Bob", "Cy", "Dee"]  # never seated: gone
+    assert all(p.group_id == groups[0] for p in players)
+    assert sorted(h.match_id for h in hands) == [1, 2]  # rebuilding `match` deleted no hand
+    page = app.test_client().get(f"/matches/{keys[0][0]}").get_data(as_text=True)
+    assert "Ann" in page and "Dee" in page

@@ -29,12 +29,17 @@ def utcnow() -> datetime:
 
 
 class Player(db.Model):  # type: ignore[name-defined,misc]
-    """A person, reused across matches by name (matched without regard to case)."""
+    """A person at one table, reused across its matches by name (matched without regard to
+    case). Each table has its own players: a name at one table tells nothing about another."""
+
+    __table_args__ = (UniqueConstraint("group_id", "name_key"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
+    group_id: Mapped[int] = mapped_column(ForeignKey("tichu_group.id", ondelete="CASCADE"),
+                                          index=True)
     name: Mapped[str] = mapped_column(String(NAME_MAX))
     # casefold() may triple a character ("ß" → "ss", some ligatures more)
-    name_key: Mapped[str] = mapped_column(String(3 * NAME_MAX), unique=True)
+    name_key: Mapped[str] = mapped_column(String(3 * NAME_MAX))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
     @staticmethod

@@ -118,15 +118,19 @@ def position(match: Match, hand: Hand) -> int:
     return next((i for i, h in enumerate(match.hands, start=1) if h is hand), 0)
 
 
-def player_named(name: str) -> Player:
+def player_named(group_id: int, name: str) -> Player:
     """The player with this name (any case, any spacing), created when new."""
     clean = " ".join(name.split())
     key = Player.key(clean)
-    player = db.session.execute(db.select(Player).filter_by(name_key=key)).scalar_one_or_none()
+    found = db.select(Player).filter_by(group_id=group_id, name_key=key)
+    player = db.session.execute(found).scalar_one_or_none()
     if player is None:
-        player = Player(name=clean, name_key=key)
-        db.session.add(player)
-        db.session.flush()
+        try:  # another table may bring the same new name at the same moment (PostgreSQL)
+            with db.session.begin_nested():
+                player = Player(group_id=group_id, name=clean, name_key=key)
+                db.session.add(player)
+        except IntegrityError:
+            player = db.session.execute(found).scalar_one()
     return player
 
 
@@ -136,11 +140,8 @@ def known_names(groups: Sequence[Group], limit: int = 200) -> list[str]:
     if not groups:
         return []
     rows = db.session.execute(
-        db.select(Player.name).join(MatchSeat, MatchSeat.player_id == Player.id)
-        .join(Match, Match.id == MatchSeat.match_id)
-        .where(Match.group_id.in_([g.id for g in groups]))
-        .group_by(Player.id, Player.name).order_by(func.max(Match.started_at).desc())
-        .limit(limit)).scalars()
+        db.select(Player.name).where(Player.group_id.in_([g.id for g in groups]))
+        .order_by(Player.created_at.desc(), Player.id.desc()).limit(limit)).scalars()
     return list(rows)
 
 
@@ -156,7 +157,7 @@ def create_match(group: Group, names: Sequence[str], target: int | None,
         team_game = variant in ("nanking", "tientsin")
         for seat, name in enumerate(names):
             match.seats.append(MatchSeat(seat=seat, team=seat % 2 if team_game else None,
-                                         player=player_named(name)))
+                                         player=player_named(group.id, name)))
         if variant == "threechu":
             match.seats.append(MatchSeat(seat=scoring.DUMMY, team=None, player=None))
         match.totals = [0] * match.sides if variant != "seigneur" else []

@@ -447,6 +447,8 @@ DE = {
     'Hand %(n)s: another phone saved one meanwhile.': 'Hand %(n)s: ein anderes Handy hat inzwischen eine gespeichert.',
     'Show': 'Zeigen',
     'Discard': 'Verwerfen',
+    'An import holds at most {n} hands ({given} given): import a long history in parts.': 'Ein Import enthält höchstens {n} Hände ({given} angegeben): importiere eine lange Geschichte in Teilen.',
+    'The server is busy; nothing was saved. Try again in a moment.': 'Der Server ist ausgelastet; nichts wurde gespeichert. Versuche es gleich noch einmal.',
 }
 
 PLURALS = {

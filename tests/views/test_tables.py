@@ -216,3 +216,15 @@ def test_viewer_codes_cannot_be_tried_one_after_another(tmp_path):
     guesser = app.test_client()
     statuses = [guesser.get(f"/v/AAAA{n:04d}").status_code for n in range(7)]
     assert statuses[:5] == [404] * 5 and statuses[-1] == 429
+
+
+def test_a_name_at_another_table_tells_nothing(app, table):
+    """Players belong to their table: a stranger typing a name used elsewhere gets his own
+    spelling back, not the other table's."""
+    stranger = app.test_client()
+    url = new_match(stranger, ["ANN", "bob", "Cy", "Dee"])
+    page = stranger.get(url).get_data(as_text=True)
+    assert "ANN" in page and "bob" in page and ">Ann<" not in page
+    with app.app_context():
+        from tichu_scorer.models import Player
+        assert len(db.session.execute(db.select(Player).filter_by(name_key="ann")).all()) == 2

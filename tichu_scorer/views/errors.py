@@ -9,7 +9,7 @@ from typing import Any, TypeVar
 from flask import Flask, abort, current_app, jsonify, render_template, request
 from flask_babel import gettext
 from flask_wtf.csrf import CSRFError
-from sqlalchemy.exc import DataError
+from sqlalchemy.exc import DataError, OperationalError
 from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response
 
@@ -106,6 +106,23 @@ def register(app: Flask) -> None:
         if _wants_json():
             return jsonify(error=message, field="request"), 400
         return render_template("errors/error.html", code=400, message=message), 400
+
+    @app.errorhandler(OperationalError)
+    def busy(exc: OperationalError) -> tuple[Response | str, int]:
+        """SQLite's write lock still held after the busy timeout: a passing overload, not a
+        fault. 503 with Retry-After (the outbox keeps the hand and sends it again)."""
+        db.session.rollback()
+        if "locked" not in str(exc.orig):
+            return unexpected(exc)
+        app.logger.warning("Database busy on %s %s", request.method, _route())
+        message = gettext("The server is busy; nothing was saved. Try again in a moment.")
+        if _wants_json():
+            response = jsonify(error=message, field="server")
+        else:
+            response = Response(render_template("errors/error.html", code=503,
+                                                message=message), mimetype="text/html")
+        response.headers["Retry-After"] = "2"
+        return response, 503
 
     @app.errorhandler(Exception)
     def unexpected(exc: Exception) -> tuple[Response | str, int]:

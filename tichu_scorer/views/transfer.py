@@ -17,7 +17,7 @@ from .matches import visible
 bp = Blueprint("transfer", __name__)
 # An export of a long history is far larger than any form (MAX_CONTENT_LENGTH, 64 KiB);
 # the import alone takes up to IMPORT_MAX_BYTES.
-IMPORT_MAX_BYTES = 8 * 1024 * 1024
+IMPORT_MAX_BYTES = 4 * 1024 * 1024
 
 
 def _download(body: str, name: str, mimetype: str) -> Response:

@@ -1,0 +1,37 @@
+"""A database too busy to write is a passing overload: 503 with Retry-After, never a 500,
+and an import is bounded so that it cannot hold the write lock for long."""
+
+import io
+import json
+import sqlite3
+
+from sqlalchemy.exc import OperationalError
+
+from tests.conftest import hand_form, new_match, post_hand
+from tests.views.test_transfer import synthetic_history
+from tichu_scorer import records, transfer
+
+
+def test_a_locked_database_answers_503_and_the_hand_can_be_sent_again(client, monkeypatch):
+    url = new_match(client)
+    real = records.lock_match
+
+    def locked(key):
+        raise OperationalError("BEGIN IMMEDIATE", {}, sqlite3.OperationalError(
+            "database is locked"))
+    monkeypatch.setattr(records, "lock_match", locked)
+    r = post_hand(client, url, hand_form([0, 1], a=50) | {"client_id": "busy-1"})
+    assert r.status_code == 503 and r.headers["Retry-After"] == "2"
+    assert "nothing was saved" in r.get_data(as_text=True)
+    monkeypatch.setattr(records, "lock_match", real)
+    assert post_hand(client, url, hand_form([0, 1], a=50) | {"client_id": "busy-1"}
+                     ).status_code == 303
+
+
+def test_an_import_holds_a_bounded_number_of_hands(client, monkeypatch):
+    monkeypatch.setattr(transfer, "MAX_IMPORT_TOTAL_HANDS", 50)
+    data = synthetic_history(matches=3, hands=20)
+    r = client.post("/import", data={"file": (io.BytesIO(json.dumps(data).encode()), "x.json")},
+                    content_type="multipart/form-data")
+    assert r.status_code == 422 and "at most 50 hands (60 given)" in r.get_data(as_text=True)
+    assert client.get("/export.json").get_json()["matches"] == []
