@@ -16,6 +16,8 @@ on the server; a refused read is a 404, so that a stranger learns nothing about 
 
 from __future__ import annotations
 
+from datetime import date
+
 from flask import abort, current_app, session
 from flask_babel import gettext
 
@@ -46,6 +48,7 @@ def join(group: Group, role: str) -> None:
     tables.pop(str(group.id), None)
     tables[str(group.id)] = [role, group.generation]  # the newest last
     session[TABLES] = dict(list(tables.items())[-TABLES_KEPT:])
+    session["renewed"] = date.today().toordinal()
     _keep()
 
 
@@ -60,10 +63,23 @@ def role_in(group: Group) -> str | None:
     return entry[0] if entry[0] in ROLES else None
 
 
+RENEW_DAYS = 30  # a device in use keeps its rights: the year starts again this often
+
+
+def renew() -> None:
+    """A device that comes back keeps its tables for a year from now (the cookie is only
+    sent when it changes, so it is changed about once a month)."""
+    today = date.today().toordinal()
+    if session.get(TABLES) and today - int(session.get("renewed", 0)) >= RENEW_DAYS:
+        session["renewed"] = today
+        _keep()
+
+
 def groups(role: str = "member") -> list[Group]:
     """The tables this device joined (with at least `role`), most recently created first."""
     if single_table():
         return [default_group()]
+    renew()
     ids = [int(i) for i in session.get(TABLES, {}) if str(i).isdigit()]
     if not ids:
         return []

@@ -45,6 +45,7 @@ MAX_IMPORT_MATCHES, MAX_IMPORT_HANDS, MAX_IMPORT_EVENTS = 2000, 2000, 20000
 MAX_IMPORT_TOTAL_HANDS = 10_000
 # The largest id, hand number, version or log position: PostgreSQL's `integer` (int4).
 DB_INT_MAX = 2**31 - 1
+MAX_HAND_NUMBER = 100_000
 # The hand form's rule for a client id (views.hands.CLIENT_ID; a test keeps them equal).
 CLIENT_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 SUMMARY_MAX = HandEvent.__table__.c.summary.type.length
@@ -318,7 +319,8 @@ def _player(state: _Import, name: str) -> Player:
 
 
 def _check_hand(match: Match, raw: object, where: _Spot, state: _Import) -> Hand:
-    if not isinstance(raw, Mapping) or not _whole(raw.get("number")):
+    # a hand number far beyond any match would leave no room for the next hand's number
+    if not isinstance(raw, Mapping) or not _whole(raw.get("number"), high=MAX_HAND_NUMBER):
         raise _refuse(where, _("every hand needs its number (a whole number from 1)."))
     spot = _Spot(where.match, hand=raw["number"])
     shuffler = raw.get("shuffler")

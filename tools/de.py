@@ -113,7 +113,7 @@ DE = {
     "Import a JSON export": "JSON-Export importieren",
     "It holds the wished {rank}: the wish is fulfilled.": "Er enthält die gewünschte {rank}: der Wunsch ist erfüllt.",
     "Jade": "Jade",
-    "Join": "Folgen",
+    "Join": "Beitreten",
     "Join a match": "Einer Partie folgen",
     "Join code": "Beitrittscode",
     "Kind of game": "Spielart",

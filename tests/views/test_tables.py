@@ -228,3 +228,22 @@ def test_a_name_at_another_table_tells_nothing(app, table):
     with app.app_context():
         from tichu_scorer.models import Player
         assert len(db.session.execute(db.select(Player).filter_by(name_key="ann")).all()) == 2
+
+
+def test_a_device_in_use_keeps_its_tables_a_year_from_its_last_visit(app, client, table,
+                                                                       monkeypatch):
+    from datetime import date, timedelta
+
+    from tichu_scorer import access
+    url, *_ = table
+    client.get(url)
+    assert "Set-Cookie" not in client.get("/").headers  # renewed at most once a month
+    later = date.today() + timedelta(days=access.RENEW_DAYS + 1)
+
+    class Later(date):
+        @classmethod
+        def today(cls):
+            return later
+    monkeypatch.setattr(access, "date", Later)
+    cookie = client.get("/").headers.get("Set-Cookie", "")
+    assert "Expires=" in cookie and str(later.year + 1) in cookie
