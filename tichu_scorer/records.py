@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -52,6 +53,19 @@ def begin_write() -> None:
         db.session.connection(execution_options={"sqlite_immediate": True})
 
 
+@contextmanager
+def writing() -> Iterator[None]:
+    """One write transaction (`begin_write`), committed at the end, rolled back on any
+    error."""
+    begin_write()
+    try:
+        yield
+        db.session.commit()
+    except Exception:
+        db.session.rollback()
+        raise
+
+
 def lock_match(key: str) -> Match | None:
     """Begin a write holding this match (SQLite: the database's write lock; PostgreSQL:
     the match's row, SELECT … FOR UPDATE) and read it afresh. Every change to a match runs
@@ -95,14 +109,9 @@ def match_by_key(key: str) -> Match | None:
 
 def create_group(name: str) -> Group:
     """A new table; the caller's device becomes its scorer (`access.join`)."""
-    begin_write()
-    try:
+    with writing():
         group = Group(name=" ".join(name.split())[:NAME_MAX] or "Tichu")
         db.session.add(group)
-        db.session.commit()
-    except Exception:
-        db.session.rollback()
-        raise
     return group
 
 
@@ -150,8 +159,7 @@ def create_match(group: Group, names: Sequence[str], target: int | None,
                  rematch_of: Match | None = None) -> Match:
     """A new match of table `group` with these players in seats 0, 1, …; team games
     alternate teams (partners opposite, [H1], [T6.1]); Threechu adds the dummy in seat 3."""
-    begin_write()
-    try:
+    with writing():
         match = Match(group_id=group.id, variant=variant, target=target,
                       hand_limit=hand_limit, rematch_of_id=rematch_of.id if rematch_of else None)
         team_game = variant in ("nanking", "tientsin")
@@ -162,10 +170,6 @@ def create_match(group: Group, names: Sequence[str], target: int | None,
             match.seats.append(MatchSeat(seat=scoring.DUMMY, team=None, player=None))
         match.totals = [0] * match.sides if variant != "seigneur" else []
         db.session.add(match)
-        db.session.commit()
-    except Exception:
-        db.session.rollback()
-        raise
     return match
 
 

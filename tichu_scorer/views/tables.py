@@ -46,15 +46,13 @@ def new() -> Response:
 @bp.post("/tables/<key>/rename")
 @limit_writes
 def rename(key: str) -> Response:
-    group = _group(key, "scorer")
+    _group(key, "scorer")
     name = " ".join((request.form.get("name") or "").split())
     if not name or len(name) > NAME_MAX or "\x00" in name:
         flash(gettext("A table's name is 1 to %(n)s characters.", n=NAME_MAX), "error")
     else:
-        records.begin_write()
-        group = _group(key, "scorer")
-        group.name = name
-        db.session.commit()
+        with records.writing():
+            _group(key, "scorer").name = name
     return redirect(url_for("tables.show", key=key), code=303)
 
 
@@ -64,10 +62,9 @@ def rotate(key: str) -> Response:
     """New invite code and scorer link: phones that joined with the old ones must join
     again (this one stays a scorer)."""
     _group(key, "scorer")
-    records.begin_write()
-    group = _group(key, "scorer")
-    group.rotate(records.history([group], limit=None))
-    db.session.commit()
+    with records.writing():
+        group = _group(key, "scorer")
+        group.rotate(records.history([group], limit=None))
     access.join(group, "scorer")
     flash(gettext("New links made. The old invite code and scorer link no longer work; "
                   "phones that joined with them must join again."))
