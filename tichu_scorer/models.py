@@ -7,6 +7,7 @@ and the scores derived from it by `tichu_scorer.scoring`, per team and per playe
 
 from __future__ import annotations
 
+import re
 import secrets
 from datetime import datetime, timezone
 from typing import Any
@@ -17,6 +18,8 @@ from sqlalchemy.orm import Mapped, mapped_column, relationship
 from .extensions import db
 
 NAME_MAX = 40
+# What a phone may send as a hand's client id (the form and the import check it alike).
+CLIENT_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L: read aloud at a table
 
 

@@ -25,6 +25,7 @@ from . import records, scoring
 from .corrections import ACTIONS
 from .extensions import db
 from .models import (
+    CLIENT_ID,
     NAME_MAX,
     Group,
     Hand,
@@ -46,8 +47,6 @@ MAX_IMPORT_TOTAL_HANDS = 10_000
 # The largest id, hand number, version or log position: PostgreSQL's `integer` (int4).
 DB_INT_MAX = 2**31 - 1
 MAX_HAND_NUMBER = 100_000
-# The hand form's rule for a client id (views.hands.CLIENT_ID; a test keeps them equal).
-CLIENT_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 SUMMARY_MAX = HandEvent.__table__.c.summary.type.length
 KEY_MAX = Player.__table__.c.name_key.type.length
 CHUNK = 500  # values per IN (…): far below every database's limit on parameters

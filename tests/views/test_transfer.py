@@ -17,7 +17,6 @@ from tests.conftest import hand_form, make_app, match_id, new_match, post_hand
 from tichu_scorer import records, transfer
 from tichu_scorer.extensions import db
 from tichu_scorer.models import HandEvent, Match
-from tichu_scorer.views import hands as hands_view
 
 
 def fill_history(client):
@@ -418,10 +417,6 @@ def test_csv_cells_cannot_become_formulas(client):
 ])
 def test_sheet_cells(cell, shown):
     assert transfer.sheet_cell(cell) == shown
-
-
-def test_client_id_rule_is_the_forms():
-    assert transfer.CLIENT_ID.pattern == hands_view.CLIENT_ID.pattern
 
 
 def test_a_large_import_passes_the_csrf_check(tmp_path):

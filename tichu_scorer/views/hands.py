@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from flask import Blueprint, abort, flash, jsonify, redirect, render_template, request, url_for
@@ -12,15 +11,12 @@ from werkzeug.wrappers import Response
 from .. import access, corrections, records
 from ..extensions import csrf, db, limit_writes
 from ..forms import hand_form_class, ranking_form_class
-from ..models import Hand, Match
+from ..models import CLIENT_ID, Hand, Match
 from ..scoring import seigneur
 from .jsonbody import json_body
 from .matches import visible
 
 bp = Blueprint("hands", __name__)
-
-CLIENT_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
-
 
 def _form_int(name: str) -> int:
     """A whole number the page put in a hidden field (a version, a hand number): a missing
