@@ -150,6 +150,7 @@
         } else if (result.status === 409) {
           item.conflict = true; // another phone saved this hand: the player chooses
           await put(item);
+          sent += 1; // the match changed: show it as it is now
         } else {
           item.error = messageOf(result.text, result.status);
           await put(item);
@@ -225,9 +226,21 @@
     const mine = waiting.filter((i) => i.match === here).sort((a, b) => a.number - b.number);
     const live = document.querySelector("[data-live-match]");
     const form = document.querySelector("form.hand-form[data-offline]");
+    // back to what the page says, then count what still waits (a hand may have been sent,
+    // or now wait for a choice, since the last count)
+    document.querySelectorAll("[data-next-hand]").forEach((el) => {
+      if ("shown" in el.dataset) el.textContent = el.dataset.shown;
+    });
+    document.querySelectorAll("[data-total]").forEach((el) => {
+      if ("stored" in el.dataset) el.textContent = el.dataset.stored;
+      el.classList.remove("provisional");
+    });
+    const note = document.getElementById("provisional");
+    if (note) note.hidden = true;
     if (!mine.length) return;
     const next = Math.max(...mine.map((i) => i.number)) + 1;
     document.querySelectorAll("[data-next-hand]").forEach((el) => {
+      if (!("shown" in el.dataset)) el.dataset.shown = el.textContent;
       if (next > Number(el.dataset.nextHand)) el.textContent = el.textContent.replace(/\d+/, String(next));
     });
     if (form) {
@@ -239,7 +252,6 @@
       }
     }
     if (!live) return;
-    const note = document.getElementById("provisional");
     document.querySelectorAll("[data-total]").forEach((el) => {
       const side = Number(el.dataset.total);
       if (!("stored" in el.dataset)) el.dataset.stored = el.textContent.trim();

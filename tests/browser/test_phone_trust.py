@@ -172,6 +172,9 @@ def test_a_waiting_hand_that_meets_another_phones_hand_is_never_lost(live_server
     page.context.set_offline(False)
     page.evaluate("window.tichuOutbox.flush()")
     page.wait_for_selector("#outbox:has-text('another phone saved one meanwhile')")
+    # a hand waiting for a choice is not counted as if it were going to be sent
+    page.wait_for_selector("#provisional", state="hidden")
+    assert page.locator(".big-score.provisional").count() == 0
     shot(page, "outbox-conflict")
     # lie-fi while opening the choice: the page never comes, the hand stays on the phone
     page.route("**/hands/new", lambda route: route.abort()
