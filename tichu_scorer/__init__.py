@@ -7,7 +7,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, Response
+from flask import Flask, Response, request
+from flask.sessions import SecureCookieSessionInterface, SessionMixin
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
 
@@ -34,6 +35,7 @@ def create_app(test_config: Mapping[str, Any] | None = None,
                            "set SECRET_KEY or let instance/secret_key be created.")
 
     app.json.sort_keys = False  # type: ignore[attr-defined]  # keep API.md field order
+    app.session_interface = QuietSessionInterface()
     logging.basicConfig(level=logging.INFO,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
 
@@ -56,6 +58,17 @@ def create_app(test_config: Mapping[str, Any] | None = None,
     register(app)
     app.after_request(_security_headers)
     return app
+
+
+class QuietSessionInterface(SecureCookieSessionInterface):
+    """A copy the service worker fetches in the background (X-Tichu-Prefetch) never sends
+    the session cookie back: it began with the cookie of its moment, and sending it (with a
+    new CSRF token, say) could put back an older session over a right just given."""
+
+    def should_set_cookie(self, app: Flask, session: SessionMixin) -> bool:
+        if request.headers.get("X-Tichu-Prefetch"):
+            return False
+        return super().should_set_cookie(app, session)
 
 
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "

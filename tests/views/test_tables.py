@@ -247,3 +247,15 @@ def test_a_device_in_use_keeps_its_tables_a_year_from_its_last_visit(app, client
     monkeypatch.setattr(access, "date", Later)
     cookie = client.get("/").headers.get("Set-Cookie", "")
     assert "Expires=" in cookie and str(later.year + 1) in cookie
+
+
+def test_a_background_copy_never_sends_the_session_back(tmp_path):
+    """The service worker's copies (X-Tichu-Prefetch) began with an older cookie: even when
+    the page makes a CSRF token, the response must not put that older session back."""
+    app = make_app(tmp_path, WTF_CSRF_ENABLED=True)
+    with app.app_context():
+        db.create_all()
+    fresh = app.test_client()
+    r = fresh.get("/matches/new", headers={"X-Tichu-Prefetch": "1"})
+    assert r.status_code == 200 and "Set-Cookie" not in r.headers
+    assert "Set-Cookie" in fresh.get("/matches/new").headers  # a page the player opens does
