@@ -69,6 +69,17 @@ def _no_nul() -> None:
                                    "was saved.", field=_shown(name)))
 
 
+def _answer(code: int, message: str, field: str) -> Response:
+    """An error as the caller reads it: JSON under /api, the error page elsewhere."""
+    if _wants_json():
+        response = jsonify(error=message, field=field)
+    else:
+        response = Response(render_template("errors/error.html", code=code, message=message),
+                            mimetype="text/html")
+    response.status_code = code
+    return response
+
+
 def register(app: Flask) -> None:
     app.url_value_preprocessor(_route_values)
     app.before_request(_no_nul)
@@ -78,57 +89,43 @@ def register(app: Flask) -> None:
         return jsonify(error=exc.message, field=exc.field), 400
 
     @app.errorhandler(CSRFError)
-    def csrf_error(exc: CSRFError) -> tuple[Response | str, int]:
-        message = gettext("The form expired or came from elsewhere (CSRF check failed). Go "
-                          "back, reload the page and submit again; nothing was saved.")
-        if _wants_json():
-            return jsonify(error=message, field="csrf_token"), 400
-        return render_template("errors/error.html", code=400, message=message), 400
+    def csrf_error(exc: CSRFError) -> Response:
+        return _answer(400, gettext("The form expired or came from elsewhere (CSRF check "
+                                    "failed). Go back, reload the page and submit again; "
+                                    "nothing was saved."), "csrf_token")
 
     @app.errorhandler(HTTPException)
-    def http_error(exc: HTTPException) -> tuple[Response | str, int]:
-        code = exc.code or 500
+    def http_error(exc: HTTPException) -> Response:
         message = exc.description or exc.name
-        if _wants_json():
-            return jsonify(error=exc.name + ": " + message, field="request"), code
-        return render_template("errors/error.html", code=code, message=message), code
+        return _answer(exc.code or 500, exc.name + ": " + message if _wants_json() else message,
+                       "request")
 
     @app.errorhandler(DataError)
     @app.errorhandler(OverflowError)
-    def out_of_range(exc: Exception) -> tuple[Response | str, int]:
+    def out_of_range(exc: Exception) -> Response:
         """The last line of defence: a value the database refused (too long, out of range),
         where no check before it named the field. Logged, so that one can be added."""
         db.session.rollback()
         app.logger.warning("Value refused by the database on %s %s: %s", request.method,
                            _route(), (str(exc).splitlines() or [""])[0][:200])
-        message = gettext("A value in the request is too long or too large to be stored; "
-                          "nothing was saved.")
-        if _wants_json():
-            return jsonify(error=message, field="request"), 400
-        return render_template("errors/error.html", code=400, message=message), 400
+        return _answer(400, gettext("A value in the request is too long or too large to be "
+                                    "stored; nothing was saved."), "request")
 
     @app.errorhandler(OperationalError)
-    def busy(exc: OperationalError) -> tuple[Response | str, int]:
+    def busy(exc: OperationalError) -> Response:
         """SQLite's write lock still held after the busy timeout: a passing overload, not a
         fault. 503 with Retry-After (the outbox keeps the hand and sends it again)."""
         db.session.rollback()
         if "locked" not in str(exc.orig):
             return unexpected(exc)
         app.logger.warning("Database busy on %s %s", request.method, _route())
-        message = gettext("The server is busy; nothing was saved. Try again in a moment.")
-        if _wants_json():
-            response = jsonify(error=message, field="server")
-        else:
-            response = Response(render_template("errors/error.html", code=503,
-                                                message=message), mimetype="text/html")
+        response = _answer(503, gettext("The server is busy; nothing was saved. Try again in "
+                                        "a moment."), "server")
         response.headers["Retry-After"] = "2"
-        return response, 503
+        return response
 
     @app.errorhandler(Exception)
-    def unexpected(exc: Exception) -> tuple[Response | str, int]:
+    def unexpected(exc: Exception) -> Response:
         app.logger.exception("Unhandled error on %s %s", request.method, _route())
-        message = gettext("Something went wrong on our side; nothing was saved. Please try "
-                          "again.")
-        if _wants_json():
-            return jsonify(error=message, field="server"), 500
-        return render_template("errors/error.html", code=500, message=message), 500
+        return _answer(500, gettext("Something went wrong on our side; nothing was saved. "
+                                    "Please try again."), "server")
