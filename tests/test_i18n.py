@@ -13,11 +13,14 @@ KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "_l": None, "N_": No
 
 
 def extracted() -> set[str]:
+    """Every message id, the templates' `_partials` and `_macros` folders included (Babel
+    skips folders that begin with "_" unless told otherwise)."""
     found = set()
     for folder, method in (("tichu_scorer", "python"), ("templates", "jinja2")):
         pattern = [("**.py", "python")] if method == "python" else [("**.html", "jinja2")]
         for _file, _line, message, _comments, _context in extract_from_dir(
-                ROOT / folder, method_map=pattern, keywords=KEYWORDS):
+                ROOT / folder, method_map=pattern, keywords=KEYWORDS,
+                directory_filter=lambda path: not Path(path).name.startswith(".")):
             found.add(message[0] if isinstance(message, tuple) else message)
     return found
 

@@ -16,6 +16,7 @@ from .models import Hand, Match, utcnow
 from .records import Conflict
 from .scoring import Call, Problem
 from .scoring.i18n import N_
+from .scoring.layouts import TEAM_LETTERS
 
 # The log's actions, as the log page shows them (translated there).
 ACTIONS = (N_("added"), N_("edited"), N_("deleted"), N_("undone"), N_("restored"))
@@ -29,13 +30,12 @@ def describe_change(match: Match, before: Mapping[str, Any], after: Mapping[str,
     """What an edit changed, in words a player reads: names, calls, card points, wish."""
     names = match.names
     parts = []
-    team_game = match.variant in ("nanking", "tientsin", "threechu")
 
     def order(seats: list[int]) -> str:
         return ", ".join(names[s] for s in seats) or "nobody"
 
     if list(before.get("out_order", [])) != list(after.get("out_order", [])):
-        label = "finishing order" if match.variant == "seigneur" else "out-order"
+        label = "finishing order" if match.game.ranked else "out-order"
         parts.append(f"{label} {order(before.get('out_order', []))} → "
                      f"{order(after.get('out_order', []))}")
     calls_before, calls_after = before.get("calls") or {}, after.get("calls") or {}
@@ -43,13 +43,13 @@ def describe_change(match: Match, before: Mapping[str, Any], after: Mapping[str,
         if calls_before.get(seat) != calls_after.get(seat):
             parts.append(f"{names[int(seat)]}'s call {_call_label(calls_before.get(seat))} → "
                          f"{_call_label(calls_after.get(seat))}")
-    if team_game:
+    if match.game.scored:
         # compare the points as counted (an edit may enter the other team's figure)
         old_points = before.get("counted_points") or before.get("card_points") or [None, None]
         new_points = after.get("counted_points") or after.get("card_points") or [None, None]
         for team, (a, b) in enumerate(zip(old_points, new_points, strict=False)):
             if a != b:
-                parts.append(f"team {'AB'[team]} card points {'—' if a is None else a} → "
+                parts.append(f"team {TEAM_LETTERS[team]} card points {'—' if a is None else a} → "
                              f"{'—' if b is None else b}")
     wish_before = (before.get("wish_penalty") or {}).get("offender")
     wish_after = (after.get("wish_penalty") or {}).get("offender")
@@ -151,10 +151,8 @@ def summarize(match: Match, row: Hand | Mapping[str, Any]) -> str:
         parts.append(gettext("card points %(a)s : %(b)s", a=points[0], b=points[1]))
     if get("wish_offender") is not None:
         parts.append(gettext("missed wish: %(name)s", name=names[get("wish_offender")]))
-    scores = get("team_scores") or []
-    if match.variant == "threechu":
-        by_seat = get("player_scores") or {}
-        scores = [by_seat.get(str(s), 0) for s in range(len(names))]
+    scores = match.game.side_scores(get("team_scores") or [], get("player_scores"),
+                                    len(names))
     if scores:
         labels = records.side_labels(match)
         parts.append(" / ".join(f"{label} {n:+d}" for label, n in zip(labels, scores,

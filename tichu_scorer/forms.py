@@ -23,8 +23,9 @@ from wtforms import (
 from wtforms.validators import Length, NumberRange, Optional
 
 from .models import NAME_MAX
-from .scoring import DEFAULT_TARGET, PLAYERS, Problem, hands_problem, target_problem
+from .scoring import DEFAULT_TARGET, VARIANTS, Problem, Variant, hands_problem, target_problem
 from .scoring.i18n import N_
+from .scoring.variants import DEFAULT, MAX_SEATS, SEIGNEUR, THREECHU, find
 
 TARGET_CHOICES = [SelectChoice("1000"), SelectChoice("500"), SelectChoice("custom", N_("Custom"))]
 CALL_CHOICES = [SelectChoice("", N_("No call")), SelectChoice("tichu", N_("Tichu")),
@@ -49,15 +50,13 @@ class ProblemsMixin:
                 self.problems[group].append(Problem(name, rule, message))
 
 
-VARIANT_CHOICES = [SelectChoice("nanking", "4 players"), SelectChoice("threechu", "3 + dummy"),
-                   SelectChoice("tientsin", "6 players"), SelectChoice("seigneur", "5–12")]
+VARIANT_CHOICES = [SelectChoice(v.key, v.choice) for v in VARIANTS.values()]
 LENGTH_CHOICES = [SelectChoice("hands", N_("A number of hands")),
                   SelectChoice("target", N_("To a target"))]
-MAX_SEATS = 12
 
 
 class NewMatchForm(ProblemsMixin, FlaskForm):
-    variant = RadioField("Game", choices=VARIANT_CHOICES, default="nanking")
+    variant = RadioField("Game", choices=VARIANT_CHOICES, default=DEFAULT.key)
     target = RadioField("Play to", choices=TARGET_CHOICES, default=str(DEFAULT_TARGET))
     custom_target = IntegerField("Custom target", validators=[Optional()])
     length = RadioField("The match lasts", choices=LENGTH_CHOICES, default="hands")
@@ -76,9 +75,14 @@ class NewMatchForm(ProblemsMixin, FlaskForm):
         return [self[f"seat_{s}"] for s in range(MAX_SEATS)]
 
     @property
-    def players(self) -> tuple[int, int]:
-        """How many names this game needs (fewest, most)."""
-        return PLAYERS.get(self.variant.data or "nanking", (4, 4))
+    def game(self) -> Variant:
+        """The game chosen (the default one until a valid choice is made)."""
+        return find(self.variant.data) or DEFAULT
+
+    @property
+    def by_hands(self) -> bool:
+        """The match lasts a number of hands (a Threechu choice, [T3.5])."""
+        return self.game.lasts_hands and self.length.data != "target"
 
     @property
     def names(self) -> list[str]:
@@ -88,17 +92,15 @@ class NewMatchForm(ProblemsMixin, FlaskForm):
 
     @property
     def target_value(self) -> int | None:
-        if self.variant.data == "seigneur":
-            return None  # [GS7]: no points
-        if self.variant.data == "threechu" and self.length.data != "target":
-            return None
+        if self.game.ranked or self.by_hands:
+            return None  # [GS7]: no points; or a number of hands
         if self.target.data == "custom":
             return int(self.custom_target.data or 0)
         return int(self.target.data or DEFAULT_TARGET)
 
     @property
     def hand_limit(self) -> int | None:
-        if self.variant.data == "threechu" and self.length.data != "target":
+        if self.by_hands:
             return int(self.hands.data or 9)
         return None
 
@@ -111,10 +113,9 @@ class NewMatchForm(ProblemsMixin, FlaskForm):
                                "table_name": ("table", "H1")})
         if self.problems:
             return False
-        fewest, most = self.players
+        fewest, most = self.game.players
         names = self.names
-        rule = {"threechu": "T3.1", "tientsin": "T6.1", "seigneur": "GS1"}.get(
-            self.variant.data or "", "H1")
+        rule = self.game.players_rule
         if not fewest <= len(names) <= most:
             need = str(fewest) if fewest == most else f"{fewest}–{most}"
             self.add_problem("players", Problem("players", rule, gettext(
@@ -124,11 +125,11 @@ class NewMatchForm(ProblemsMixin, FlaskForm):
         if len(set(keys)) < len(keys):
             self.add_problem("players", Problem("players", "H1",
                                                 gettext("Each seat needs a different player.")))
-        if self.variant.data == "threechu" and self.length.data != "target":
+        if self.by_hands:
             why = hands_problem(self.hands.data)
             if why:
                 self.add_problem("target", Problem("hands", "T3.5", why))
-        elif self.variant.data != "seigneur":
+        elif not self.game.ranked:
             if self.target.data == "custom" and self.custom_target.data is None:
                 self.add_problem("target", Problem("custom_target", "E1",
                                                    gettext("Enter the custom target score.")))
@@ -139,9 +140,9 @@ class NewMatchForm(ProblemsMixin, FlaskForm):
         return not any(self.problems.values())
 
 
-for _seat in range(MAX_SEATS):
-    setattr(NewMatchForm, f"seat_{_seat}",
-            StringField(f"Player {_seat + 1}", validators=[Optional(), Length(max=NAME_MAX)]))
+for _number in range(MAX_SEATS):
+    setattr(NewMatchForm, f"seat_{_number}",
+            StringField(f"Player {_number + 1}", validators=[Optional(), Length(max=NAME_MAX)]))
 
 
 def _seat(value: object) -> int | None:
@@ -151,7 +152,7 @@ def _seat(value: object) -> int | None:
     return int(text) if text.isascii() and text.isdigit() else None
 
 
-def _field_group(field: str) -> str:
+def field_group(field: str) -> str:
     """The form group of an API field name (`calls.2` -> `call_2`)."""
     if field.startswith("calls."):
         return "call_" + field.split(".", 1)[1]
@@ -224,8 +225,8 @@ class HandFormBase(ProblemsMixin, FlaskForm):
     def attach(self, problems: list[Problem]) -> None:
         """Attach problems found by the scoring core next to their fields."""
         for problem in problems:
-            if problem not in self.problems[_field_group(problem.field)]:
-                self.add_problem(_field_group(problem.field), problem)
+            if problem not in self.problems[field_group(problem.field)]:
+                self.add_problem(field_group(problem.field), problem)
 
 
 class RankingFormBase(ProblemsMixin, FlaskForm):
@@ -260,7 +261,7 @@ class RankingFormBase(ProblemsMixin, FlaskForm):
 
     def attach(self, problems: list[Problem]) -> None:
         for problem in problems:
-            self.add_problem(_field_group(problem.field), problem)
+            self.add_problem(field_group(problem.field), problem)
 
 
 @cache
@@ -302,9 +303,9 @@ class RefereeForm(FlaskForm):
     hand = StringField("Rest of the hand (optional)",
                        validators=[Optional(), Length(max=400)])
     wish = SelectField("Mah Jong wish in force", choices=WISH_CHOICES, default="")
-    variant = SelectField("Game", default="nanking", choices=[
-        SelectChoice("nanking", _l("Tichu (4, 3 or 6 players)")),
-        SelectChoice("seigneur", _l("Grand Seigneur"))])
+    variant = SelectField("Game", default=DEFAULT.key, choices=[
+        SelectChoice(DEFAULT.key, _l("Tichu (4, 3 or 6 players)")),
+        SelectChoice(SEIGNEUR.key, _l("Grand Seigneur"))])
     decks = SelectField("Decks (Grand Seigneur)", default="2", choices=[
         SelectChoice("2", _l("Two decks (7–12 players)")), SelectChoice("1", _l("One deck (5–6)"))])
     out_of_turn = BooleanField("Played out of turn")
@@ -332,8 +333,8 @@ class RefereeForm(FlaskForm):
                                 "strict_wish": bool(self.strict_wish.data)}
         if rest:
             body["hand"] = play + rest
-        if self.variant.data == "seigneur":
+        if self.variant.data == SEIGNEUR.key:
             body["decks"] = int(self.decks.data or 2)
         if self.dummy.data:
-            body["variant"], body["dummy"] = "threechu", True
+            body["variant"], body["dummy"] = THREECHU.key, True
         return body

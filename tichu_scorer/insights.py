@@ -10,17 +10,16 @@ from . import chart, records, scoring
 from .extensions import db
 from .models import Group, Hand, Match, MatchSeat
 from .scoring.stats import HandFacts, MatchFacts, Tally, partnership_stats, player_stats
+from .scoring.variants import VARIANTS
+
+SCORED = [v.key for v in VARIANTS.values() if v.scored]  # statistics count card points
 
 
 def _hand_facts(match: Match, hand: Hand) -> HandFacts:
     seats = len(match.seats)
-    if match.variant == "threechu":
-        layout = scoring.threechu_hand(hand.shuffler or 0)
-        teams = tuple(layout.team_of(s) for s in range(seats))
-        scores = tuple(int((hand.player_scores or {}).get(str(s), 0)) for s in range(seats))
-    else:
-        teams = tuple(s % 2 for s in range(seats))
-        scores = tuple(hand.team_scores[s % 2] for s in range(seats))
+    layout = match.game.layout(shuffler=hand.shuffler)
+    teams = tuple(layout.team_of(s) for s in range(seats))
+    scores = match.game.seat_scores(hand.team_scores, hand.player_scores, seats, layout)
     calls = {int(seat): call for seat, call in hand.calls.items()}
     return HandFacts(tuple(hand.out_order), calls, scores, teams, hand.sweep)
 
@@ -29,11 +28,8 @@ def match_facts(match: Match) -> MatchFacts:
     names = match.names
     winners: tuple[str, ...] = ()
     if match.winner_team is not None:
-        if match.variant == "threechu":
-            winners = (names[match.winner_team],)
-        else:
-            winners = tuple(names[s] for s in range(len(names)) if s % 2 == match.winner_team)
-    return MatchFacts(match.variant, names, tuple(_hand_facts(match, h) for h in match.hands),
+        winners = match.game.sides(names)[match.winner_team].names
+    return MatchFacts(match.game, names, tuple(_hand_facts(match, h) for h in match.hands),
                       winners, match.finished)
 
 
@@ -42,7 +38,7 @@ def all_stats(groups: Sequence[Group]) -> tuple[list[tuple[str, Tally]],
     """Per player and per partnership over these tables' matches, most matches first
     (three queries in all)."""
     matches = db.session.execute(
-        db.select(Match).where(Match.variant != "seigneur",
+        db.select(Match).where(Match.variant.in_(SCORED),
                                Match.group_id.in_([g.id for g in groups])).options(
             selectinload(Match.all_hands),
             selectinload(Match.seats).joinedload(MatchSeat.player))).scalars().all()
@@ -58,12 +54,12 @@ def match_chart(page: records.MatchPage) -> chart.Chart | None:
     if not page.rows:
         return None
     names = match.names
-    team_game = records.is_team_game(match)
+    side_of = {seat: side.index for side in match.game.sides(names) for seat in side.seats}
     calls = []
     for row in page.rows:
         marks = []
         for seat, call in row.hand.calls.items():
-            side = int(seat) % 2 if team_game else int(seat)
+            side = side_of[int(seat)]
             made = bool(row.hand.out_order) and row.hand.out_order[0] == int(seat)
             outcome = "made" if made else "failed"
             label = f"{names[int(seat)]}'s {scoring.Call(call).label} {outcome}"

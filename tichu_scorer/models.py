@@ -15,7 +15,9 @@ from typing import Any
 from sqlalchemy import JSON, ForeignKey, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
+from . import scoring
 from .extensions import db
+from .scoring import Variant
 
 NAME_MAX = 40
 # What a phone may send as a hand's client id (the form and the import check it alike).
@@ -90,7 +92,7 @@ class Match(db.Model):  # type: ignore[name-defined,misc]
     key: Mapped[str] = mapped_column(String(24), unique=True, default=new_key)
     group_id: Mapped[int] = mapped_column(ForeignKey("tichu_group.id", ondelete="CASCADE"),
                                           index=True)
-    variant: Mapped[str] = mapped_column(String(16), default="nanking")
+    variant: Mapped[str] = mapped_column(String(16), default=scoring.variants.DEFAULT.key)
     target: Mapped[int | None] = mapped_column(default=None)  # None: no target score
     hand_limit: Mapped[int | None] = mapped_column(default=None)  # Threechu: fixed hand count
     started_at: Mapped[datetime] = mapped_column(default=utcnow, index=True)
@@ -122,13 +124,18 @@ class Match(db.Model):  # type: ignore[name-defined,misc]
         return [h for h in self.all_hands if h.deleted_at is None]
 
     @property
+    def game(self) -> Variant:
+        """The way this match is played: every variant rule is asked of it."""
+        return scoring.variant(self.variant)
+
+    @property
     def names(self) -> tuple[str, ...]:
         return tuple(s.player.name if s.player else "Dummy" for s in self.seats)
 
     @property
     def sides(self) -> int:
-        """How many totals the match keeps: two teams, or one per seat."""
-        return 2 if self.variant in ("nanking", "tientsin") else len(self.seats)
+        """How many totals the match keeps: two teams, one per seat, or none."""
+        return self.game.side_count(len(self.seats))
 
     @property
     def finished(self) -> bool:

@@ -13,12 +13,9 @@ from sqlalchemy.exc import IntegrityError
 from . import scoring
 from .extensions import db
 from .models import NAME_MAX, Group, Hand, HandEvent, Match, MatchSeat, Player, utcnow
-from .scoring import Layout, Problem, seigneur
-from .scoring.i18n import N_, _
+from .scoring import Layout, Problem, Side, Variant, seigneur
+from .scoring.i18n import _
 
-TEAM_NAMES = ("A", "B")
-VARIANT_LABELS = {"nanking": N_("Four players"), "threechu": N_("Threechu: three and a dummy"),
-                  "tientsin": N_("Tientsin: six players"), "seigneur": N_("Grand Seigneur: 5–12")}
 DEFAULT_THREECHU_HANDS = 9
 
 
@@ -76,28 +73,15 @@ def lock_match(key: str) -> Match | None:
         .execution_options(populate_existing=True)).scalar_one_or_none()
 
 
-def is_team_game(match: Match) -> bool:
-    return match.variant in ("nanking", "tientsin")
-
-
 def next_shuffler(match: Match) -> int | None:
     """Threechu: who shuffles (and plays the dummy) in the next hand ([T3.1])."""
-    if match.variant != "threechu":
-        return None
-    return scoring.threechu_shuffler((match.hand_count or 0) + 1)
+    return match.game.shuffler((match.hand_count or 0) + 1)
 
 
 def layout_for(match: Match, shuffler: int | None = None) -> Layout:
     """The scoring layout of a match with its names; for Threechu, of the hand that
     `shuffler` shuffles (by default the next hand)."""
-    names = match.names
-    if match.variant == "tientsin":
-        return scoring.TIENTSIN.named(names)
-    if match.variant == "threechu":
-        if shuffler is None:
-            shuffler = next_shuffler(match) or 0
-        return scoring.threechu_hand(shuffler).named(names)
-    return scoring.NANKING.named(names)
+    return match.game.layout(match.names, (match.hand_count or 0) + 1, shuffler)
 
 
 def match_by_key(key: str) -> Match | None:
@@ -154,28 +138,32 @@ def known_names(groups: Sequence[Group], limit: int = 200) -> list[str]:
     return list(rows)
 
 
+def seat_rows(game: Variant, players: Sequence[Player]) -> list[MatchSeat]:
+    """The seats of a new match: the players in seats 0, 1, … with their fixed team (team
+    games alternate, partners opposite, [H1], [T6.1]); Threechu adds the dummy's seat."""
+    rows = [MatchSeat(seat=seat, team=game.team_of(seat), player=player)
+            for seat, player in enumerate(players)]
+    if game.dummy_seat is not None:
+        rows.append(MatchSeat(seat=game.dummy_seat, team=None, player=None))
+    return rows
+
+
 def create_match(group: Group, names: Sequence[str], target: int | None,
-                 variant: str = "nanking", hand_limit: int | None = None,
+                 game: Variant = scoring.variants.DEFAULT, hand_limit: int | None = None,
                  rematch_of: Match | None = None) -> Match:
-    """A new match of table `group` with these players in seats 0, 1, …; team games
-    alternate teams (partners opposite, [H1], [T6.1]); Threechu adds the dummy in seat 3."""
+    """A new match of table `group` with these players in seats 0, 1, …"""
     with writing():
-        match = Match(group_id=group.id, variant=variant, target=target,
+        match = Match(group_id=group.id, variant=game.key, target=target,
                       hand_limit=hand_limit, rematch_of_id=rematch_of.id if rematch_of else None)
-        team_game = variant in ("nanking", "tientsin")
-        for seat, name in enumerate(names):
-            match.seats.append(MatchSeat(seat=seat, team=seat % 2 if team_game else None,
-                                         player=player_named(group.id, name)))
-        if variant == "threechu":
-            match.seats.append(MatchSeat(seat=scoring.DUMMY, team=None, player=None))
-        match.totals = [0] * match.sides if variant != "seigneur" else []
+        match.seats = seat_rows(game, [player_named(group.id, name) for name in names])
+        match.totals = [0] * match.sides
         db.session.add(match)
     return match
 
 
 def rematch(match: Match) -> Match:
     names = [s.player.name for s in match.seats if s.player is not None]
-    return create_match(match.group, names, match.target, match.variant, match.hand_limit,
+    return create_match(match.group, names, match.target, match.game, match.hand_limit,
                         rematch_of=match)
 
 
@@ -194,7 +182,7 @@ def score(match: Match, data: Mapping[str, Any], editing: Hand | None = None) ->
         Preview | None, list[Problem], dict[str, Any]]:
     """Score the next hand of `match` (or a new version of `editing`) from `data` without
     storing it: the preview, every problem, and the row's fields."""
-    if match.variant == "seigneur":
+    if match.game.ranked:
         return _score_seigneur(match, data, editing)
     shuffler = editing.shuffler if editing is not None else next_shuffler(match)
     layout = layout_for(match, shuffler)
@@ -215,9 +203,20 @@ def score(match: Match, data: Mapping[str, Any], editing: Hand | None = None) ->
         "sweep": result.sweep,
         "shuffler": shuffler,
         "player_scores": ({str(s): n for s, n in result.player_scores(layout).items()}
-                          if match.variant == "threechu" else None),
+                          if not match.game.teams else None),
     }
     return _preview(match, row, editing, result.sweep), [], row
+
+
+def derive(match: Match, data: Mapping[str, Any],
+           editing: Hand | None = None) -> scoring.Derived | None:
+    """What follows from the hand entered so far ([H7], [P1], [P2]), problems or not; None
+    for a ranked game."""
+    if match.game.ranked:
+        return None
+    layout = layout_for(match, editing.shuffler if editing is not None else None)
+    hand_input, _problems = scoring.read_hand(data, layout)
+    return scoring.derive(hand_input, layout) if hand_input is not None else None
 
 
 def _preview(match: Match, row: dict[str, Any], editing: Hand | None,
@@ -227,7 +226,7 @@ def _preview(match: Match, row: dict[str, Any], editing: Hand | None,
     if editing is None:  # a new hand: the stored totals suffice, no hand is loaded
         totals = list(match.totals or [0] * len(mine))
         after = [a + b for a, b in zip(totals, mine, strict=True)]
-        limit = match.hand_limit if match.variant == "threechu" else None
+        limit = match.hand_limit if match.game.lasts_hands else None
         state = scoring.result_after(after, (match.hand_count or 0) + 1, match.target, limit)
         return Preview(mine, after, sweep, state.winner, state.over)
     sides = [mine if h is editing else _side_scores(match, h) for h in match.hands]
@@ -252,14 +251,11 @@ def _score_seigneur(match: Match, data: Mapping[str, Any], editing: Hand | None)
 def _side_scores(match: Match, hand: Hand | Mapping[str, Any]) -> list[int]:
     """What a hand adds to each of the match's totals (teams, or seats in Threechu)."""
     get = hand.get if isinstance(hand, Mapping) else lambda k: getattr(hand, k)
-    if match.variant == "threechu":
-        scores = get("player_scores") or {}
-        return [int(scores.get(str(s), 0)) for s in range(len(match.seats))]
-    return list(get("team_scores"))
+    return match.game.side_scores(get("team_scores"), get("player_scores"), len(match.seats))
 
 
 def _state(match: Match, side_scores: Sequence[Sequence[int]]) -> scoring.MatchState:
-    if match.variant == "threechu":
+    if not match.game.teams:
         return scoring.fixed_length_state(side_scores, match.hand_limit, match.target,
                                           len(match.seats))
     return scoring.match_state(side_scores, match.target or scoring.DEFAULT_TARGET)
@@ -289,7 +285,7 @@ def add_hand(match: Match, data: Mapping[str, Any], number: int,
                 **row)
     try:
         db.session.add(hand)
-        if match.variant == "seigneur":
+        if match.game.ranked:
             match.hand_count = (match.hand_count or 0) + 1
             match.revision = (match.revision or 0) + 1
         else:  # from the preview: the stored totals plus this hand
@@ -320,7 +316,7 @@ def recompute(match: Match) -> None:
     """Totals, hand count and result from the hands ([E1], [E2], [T3.5])."""
     match.hand_count = len(match.hands)
     match.revision = (match.revision or 0) + 1
-    if match.variant == "seigneur":
+    if match.game.ranked:
         return
     state = _state(match, [_side_scores(match, h) for h in match.hands])
     _settle(match, list(state.totals), match.hand_count, state.winner, state.over, counted=True)
@@ -342,14 +338,17 @@ def _settle(match: Match, totals: list[int], hands: int, winner: int | None, ove
 
 
 @dataclass(frozen=True)
-class Side:
-    """One total on the match page: a team, or a player (the Threechu dummy included)."""
+class Total:
+    """One total on the match page: its side (a team, a player or the dummy), the points
+    and whether it won."""
 
-    label: str
-    names: tuple[str, ...]
+    side: Side
     total: int
     won: bool
-    css: str
+
+    @property
+    def css(self) -> str:
+        return self.side.css
 
 
 @dataclass(frozen=True)
@@ -366,11 +365,11 @@ class HandRow:
 @dataclass(frozen=True)
 class MatchPage:
     match: Match
-    sides: list[Side]
+    sides: list[Total]
     rows: list[HandRow]
     next_shuffler: str | None
     dummy_partner: str | None = None  # Threechu: who plays the dummy next hand
-    ranking: list[Side] = field(default_factory=list)
+    ranking: list[Total] = field(default_factory=list)
     titles: list[tuple[str, str]] = field(default_factory=list)  # (title, name), next seating
     pushes: list[seigneur.Push] = field(default_factory=list)
     records: list[tuple[str, seigneur.PlayerRecord]] = field(default_factory=list)
@@ -378,30 +377,22 @@ class MatchPage:
 
 def side_labels(match: Match) -> list[str]:
     """A short label per total: the team letters, or the players' names."""
-    if is_team_game(match):
-        return list(TEAM_NAMES)
-    return list(match.names)
+    return [side.label for side in match.game.sides(match.names)]
 
 
-def sides_of(match: Match) -> list[Side]:
-    names = match.names
+def sides_of(match: Match) -> list[Total]:
+    """The match's totals with who holds each (none in a ranked game)."""
     totals = match.totals or [0] * match.sides
-    if is_team_game(match):
-        layout = layout_for(match)
-        return [Side(f"Team {TEAM_NAMES[t]}", tuple(names[s] for s in layout.members(t)),
-                     totals[t], match.winner_team == t, f"team-{'ab'[t]}") for t in (0, 1)]
-    if match.variant == "threechu":
-        return [Side(names[s], (names[s],), totals[s] if s < len(totals) else 0,
-                     match.winner_team == s, "player" if s != scoring.DUMMY else "dummy")
-                for s in range(len(match.seats))]
-    return []
+    return [Total(side, totals[side.index] if side.index < len(totals) else 0,
+                  match.winner_team == side.index)
+            for side in match.game.sides(match.names)]
 
 
 def match_page(match: Match) -> MatchPage:
     """Everything the match page shows, computed in one pass over the hands."""
     names = match.names
     sides = sides_of(match)
-    if match.variant == "seigneur":
+    if match.game.ranked:
         return _seigneur_page(match, names)
     state = _state(match, [_side_scores(match, h) for h in match.hands])
     rows = []
@@ -412,7 +403,7 @@ def match_page(match: Match) -> MatchPage:
                   first == int(seat)) for seat, call in hand.calls.items()]
         rows.append(HandRow(number, hand, running, tuple(_side_scores(match, hand)),
                             names[first] if first is not None else None, notes))
-    if match.variant == "threechu":
+    if match.game.has_dummy:
         shuffler = names[next_shuffler(match) or 0]
         ranking = sorted(sides, key=lambda s: -s.total)
         return MatchPage(match, sides, rows, shuffler, shuffler, ranking)

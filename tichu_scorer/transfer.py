@@ -227,19 +227,15 @@ def import_json(data: object, group: Group | None = None) -> list[Match]:
 def _check_match(raw: object, where: _Spot, state: _Import) -> _Checked:
     if not isinstance(raw, Mapping):
         raise _refuse(where, _("a match must be an object."))
-    variant = raw.get("variant")
-    if variant not in scoring.VARIANTS:
+    game = scoring.find(raw.get("variant"))
+    if game is None:
         raise _refuse(where, _("unknown variant {variant}.").format(
-            variant=repr(variant)[:20]))
-    target, limit = _check_length(raw, variant, where)
-    match = Match(variant=variant, target=target, hand_limit=limit,
+            variant=repr(raw.get("variant"))[:20]))
+    target, limit = _check_length(raw, game, where)
+    match = Match(variant=game.key, target=target, hand_limit=limit,
                   started_at=_parse_time(raw.get("started_at"), where) or utcnow())
-    team_game = variant in ("nanking", "tientsin")
-    for seat, name in enumerate(_check_players(raw.get("players"), variant, where)):
-        match.seats.append(MatchSeat(seat=seat, team=seat % 2 if team_game else None,
-                                     player=_player(state, name)))
-    if variant == "threechu":
-        match.seats.append(MatchSeat(seat=scoring.DUMMY, team=None, player=None))
+    names = _check_players(raw.get("players"), game, where)
+    match.seats = records.seat_rows(game, [_player(state, name) for name in names])
     match.totals = []
     hands = raw.get("hands") or []
     if not isinstance(hands, list) or len(hands) > MAX_IMPORT_HANDS:
@@ -258,7 +254,7 @@ def _check_match(raw: object, where: _Spot, state: _Import) -> _Checked:
     return _Checked(match, _check_log(raw.get("log"), by_number, where))
 
 
-def _check_length(raw: Mapping[str, Any], variant: str, where: _Spot
+def _check_length(raw: Mapping[str, Any], game: scoring.Variant, where: _Spot
                   ) -> tuple[int | None, int | None]:
     """How long the match lasts, as the new-match form allows it: Grand Seigneur has no
     points ([GS7]); Threechu a number of hands or a target ([T3.5]); the team games a
@@ -268,24 +264,24 @@ def _check_length(raw: Mapping[str, Any], variant: str, where: _Spot
         raise _refuse(where, f"{why} (E1)")
     if limit is not None and (why := scoring.hands_problem(limit)):
         raise _refuse(where, f"{why} (T3.5)")
-    if variant == "seigneur" and (target is not None or limit is not None):
+    if game.ranked and (target is not None or limit is not None):
         raise _refuse(where, _("Grand Seigneur has no target and no number of hands. (GS7)"))
-    if variant == "threechu" and (target is None) == (limit is None):
+    if game.lasts_hands and (target is None) == (limit is None):
         raise _refuse(where, _("A Threechu match lasts either a number of hands or to a "
                                "target, and needs one of them. (T3.5)"))
-    if variant in ("nanking", "tientsin") and limit is not None:
+    if not game.lasts_hands and limit is not None:
         raise _refuse(where, _("Only Threechu lasts a number of hands; this game plays to a "
                                "target. (E1)"))
     return target, limit
 
 
-def _check_players(players: object, variant: str, where: _Spot) -> list[str]:
+def _check_players(players: object, game: scoring.Variant, where: _Spot) -> list[str]:
     """The names, as the new-match form takes them: text, spaces tidied, none empty or too
     long, each player in one seat only. Threechu's export names its dummy seat null."""
-    fewest, most = scoring.PLAYERS[variant]
+    fewest, most = game.players
     if not isinstance(players, list):
         players = None
-    elif variant == "threechu" and len(players) == fewest + 1 and players[-1] is None:
+    elif game.has_dummy and len(players) == fewest + 1 and players[-1] is None:
         players = players[:-1]
     if players is None or not fewest <= len(players) <= most:
         need = str(fewest) if fewest == most else f"{fewest}–{most}"
@@ -323,9 +319,9 @@ def _check_hand(match: Match, raw: object, where: _Spot, state: _Import) -> Hand
         raise _refuse(where, _("every hand needs its number (a whole number from 1)."))
     spot = _Spot(where.match, hand=raw["number"])
     shuffler = raw.get("shuffler")
-    if match.variant == "threechu" and not _whole(shuffler, 0, 2):
+    if match.game.has_dummy and not _whole(shuffler, 0, match.game.fewest - 1):
         raise _refuse(spot, _("a Threechu hand names its shuffler (0–2). (T3.1)"))
-    if match.variant != "threechu" and shuffler is not None:
+    if not match.game.has_dummy and shuffler is not None:
         raise _refuse(spot, _("only a Threechu hand has a shuffler. (T3.1)"))
     data = {"out_order": raw.get("out_order"), "calls": raw.get("calls") or {},
             "card_points": raw.get("card_points") or [None, None],

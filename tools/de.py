@@ -449,6 +449,16 @@ DE = {
     'Discard': 'Verwerfen',
     'An import holds at most {n} hands ({given} given): import a long history in parts.': 'Ein Import enthält höchstens {n} Hände ({given} angegeben): importiere eine lange Geschichte in Teilen.',
     'The server is busy; nothing was saved. Try again in a moment.': 'Der Server ist ausgelastet; nichts wurde gespeichert. Versuche es gleich noch einmal.',
+    "%(who)s: %(sweep)s, %(bonus)s to 0; no card points counted.": "%(who)s: %(sweep)s, %(bonus)s zu 0; Kartenpunkte zählen nicht.",
+    "Running totals after each hand; circles mark calls made, crosses calls failed.": "Zwischenstände nach jeder Hand; Kreise markieren erfüllte Ansagen, Kreuze gescheiterte.",
+    "Score progression": "Punkteverlauf",
+    "Team %(team)s card points": "Kartenpunkte Team %(team)s",
+    "The other team scores %(bonus)s, the offender's team 0 card points; calls still count (P4).": "Das andere Team erhält %(bonus)s, das Team des Verursachers 0 Kartenpunkte; Ansagen zählen weiter (P4).",
+    'Threechu needs the dummy\'s seat (0–%(last)s): {"dummy": seat}.': 'Threechu braucht den Platz des Dummys (0–%(last)s): {"dummy": Platz}.',
+    "Unknown variant %(given)s: use one of %(known)s.": "Unbekannte Variante %(given)s: erlaubt sind %(known)s.",
+    "minus %(n)s": "minus %(n)s",
+    "plus %(n)s": "plus %(n)s",
+    "● made ✕ failed": "● erfüllt ✕ gescheitert",
 }
 
 PLURALS = {

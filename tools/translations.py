@@ -24,7 +24,8 @@ PO = FOLDER / "de" / "LC_MESSAGES" / "messages.po"
 def main() -> int:
     pybabel = Path(sys.executable).parent / "pybabel"
     subprocess.run([str(pybabel), "extract", "-F", "babel.cfg", "-k", "_l", "-k", "N_",
-                    "--no-location", "--sort-output", "--omit-header", "-o", str(POT), "."],
+                    "--no-location", "--sort-output", "--omit-header",
+                    "--ignore-dirs", ".*", "-o", str(POT), "."],
                    cwd=ROOT, check=True, capture_output=True)
     template = read_po(POT.open("rb"))
     template.locale = "de"  # type: ignore[assignment]

@@ -1,5 +1,6 @@
 // Hand entry: tap players in out-order, quick card points, a live preview of the score.
-// The rules live on the server: the preview asks POST /api/v1/score and shows its problems.
+// No rule lives here: the server's preview says what follows from the hand (the last place,
+// the sweep, the other team's card points), and each problem with the group it belongs to.
 (function () {
   "use strict";
   const form = document.getElementById("hand-form");
@@ -11,13 +12,11 @@
   const cardFieldset = form.querySelector(".card-points");
   const inputs = [form.querySelector("#card_a"), form.querySelector("#card_b")];
   const preview = form.querySelector(".preview");
-  const teams = JSON.parse(form.dataset.teams || "[0, 1, 0, 1]");
-  const teamSize = Number(form.dataset.teamSize || 2);
+  const limits = JSON.parse(form.dataset.points || "{}");
   const sideLabels = JSON.parse(form.dataset.sides || "[]");
   const sideCss = JSON.parse(form.dataset.sideCss || "[]");
   const rulesUrl = form.dataset.rulesUrl;
   const ordinal = JSON.parse(form.dataset.places || '["1st","2nd","3rd","4th","5th","6th"]');
-  const teamOf = (seat) => teams[seat];
   let order = selects.map((s) => s.value).filter((v) => v !== "").map(Number);
   let active = 0; // the team the quick buttons set
 
@@ -25,27 +24,42 @@
   form.querySelector(".quick").hidden = false;
   form.classList.add("enhanced");
 
+  let derived = null; // the server's last word on what follows from the hand
+
   function renderOrder() {
     selects.forEach((s, i) => { s.value = i < order.length ? String(order[i]) : ""; });
-    const derived = order.length === seats.length - 1 ? seats.find((s) => !order.includes(s)) : null;
+    const full = derived && derived.out_order.length > order.length &&
+      order.every((s, i) => derived.out_order[i] === s) ? derived.out_order : order;
     form.querySelectorAll(".out-btn").forEach((btn) => {
       const seat = Number(btn.dataset.seat);
-      const i = order.indexOf(seat);
-      const place = btn.querySelector(".place");
-      btn.setAttribute("aria-pressed", i >= 0 ? "true" : "false");
-      btn.classList.toggle("derived", seat === derived);
-      place.textContent = i >= 0 ? ordinal[i] : seat === derived ? ordinal[seats.length - 1] : "";
+      const i = full.indexOf(seat);
+      btn.setAttribute("aria-pressed", order.includes(seat) ? "true" : "false");
+      btn.classList.toggle("derived", i >= order.length);
+      btn.querySelector(".place").textContent = i >= 0 ? ordinal[i] : "";
     });
-    const first = order.slice(0, teamSize);
-    const sweep = first.length === teamSize && first.every((s) => teamOf(s) === teamOf(first[0]));
-    sweepNote.hidden = !sweep;
-    sweepNote.textContent = sweep ? form.dataset.teamWord + " " + "AB"[teamOf(first[0])] + ": " + form.dataset.sweep : "";
-    cardFieldset.classList.toggle("faded", sweep);
+  }
+
+  function renderDerived(d) {
+    derived = d || null;
+    renderOrder();
+    const note = derived && derived.note;
+    sweepNote.hidden = !note;
+    sweepNote.textContent = note || "";
+    cardFieldset.classList.toggle("faded", Boolean(note));
+    if (derived && !note) { // the other team's figure, as the server counts it
+      const other = 1 - active;
+      const value = derived.card_points[other];
+      if (inputs[active].value.trim() !== "" && value !== null && document.activeElement !== inputs[other]) {
+        inputs[other].value = String(value);
+      }
+    }
   }
 
   function setPoints(team, value) {
-    inputs[team].value = String(value);
-    inputs[1 - team].value = String(100 - value);
+    const low = limits.min ?? -Infinity;
+    const high = limits.max ?? Infinity;
+    inputs[team].value = String(Math.min(high, Math.max(low, value)));
+    inputs[1 - team].value = "";
   }
 
   function markActive(team) {
@@ -66,6 +80,7 @@
       if (i >= 0) order = order.slice(0, i); // tap again: take back this place and later ones
       else if (order.length < seats.length) order.push(seat);
     }
+    derived = null;
     renderOrder();
     schedule();
   });
@@ -83,9 +98,7 @@
     input.addEventListener("focus", () => markActive(team));
     input.addEventListener("input", () => {
       markActive(team);
-      const v = input.value.trim();
-      if (/^-?\d+$/.test(v)) inputs[1 - team].value = String(100 - Number(v));
-      else if (v === "") inputs[1 - team].value = "";
+      inputs[1 - team].value = ""; // the preview fills in the other team's figure
       schedule();
     });
   });
@@ -98,26 +111,21 @@
     });
     const num = (i) => (/^-?\d+$/.test(i.value.trim()) ? Number(i.value.trim()) : null);
     const wish = form.querySelector("#wish_offender").value;
+    const points = [null, null];
+    points[active] = num(inputs[active]); // the figure the player entered, not the derived one
+    if (points[active] === null) points[1 - active] = num(inputs[1 - active]);
     return {
       out_order: order,
       calls: calls,
-      card_points: [num(inputs[0]), inputs[0].value.trim() === "" ? num(inputs[1]) : null],
+      card_points: points,
       wish_penalty: wish === "" ? null : { offender: Number(wish) },
     };
-  }
-
-  function groupOf(field) {
-    if (field.startsWith("calls.")) return "call_" + field.slice(6);
-    if (field.startsWith("card_points")) return "card_points";
-    if (field.startsWith("wish_penalty")) return "wish";
-    if (field === "out_order") return "out_order";
-    return "match";
   }
 
   function showProblems(errors) {
     form.querySelectorAll(".problems").forEach((box) => { box.replaceChildren(); });
     errors.forEach((e) => {
-      const box = form.querySelector('.problems[data-group="' + groupOf(e.field) + '"]');
+      const box = form.querySelector('.problems[data-group="' + (e.group || "match") + '"]');
       if (!box) return;
       const p = document.createElement("p");
       p.className = "problem";
@@ -160,7 +168,8 @@
   async function update() {
     const mine = ++seq;
     const b = body();
-    if (!b.out_order.length && !b.wish_penalty) {
+    const early = !b.out_order.length && !b.wish_penalty; // nothing to judge yet
+    if (early && b.card_points.every((p) => p === null)) {
       preview.textContent = form.dataset.noOrder;
       return;
     }
@@ -170,6 +179,8 @@
       });
       const res = await r.json();
       if (mine !== seq) return;
+      renderDerived(res.derived);
+      if (early) { preview.textContent = form.dataset.noOrder; return; }
       if (r.ok) { showProblems([]); showScore(res); }
       else {
         delete form.dataset.previewScores;

@@ -99,7 +99,7 @@ def test_play_a_match_to_1000_and_find_it_in_history(live_server, phone):
 
     page.tap("text=Matches")
     item = page.text_content(".match-list li")
-    assert "Won by team A" in item and "1325" in item and "6 hands" in item
+    assert "Won by Team A" in item and "1325" in item and "6 hands" in item
     shot(page, "history")
     assert page.errors == []
 

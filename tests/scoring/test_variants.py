@@ -14,8 +14,6 @@ from tichu_scorer.scoring import (
     read_hand,
     score_hand,
     threechu,
-    threechu_hand,
-    threechu_shuffler,
 )
 from tichu_scorer.scoring.seigneur import (
     best_cards,
@@ -26,6 +24,7 @@ from tichu_scorer.scoring.seigneur import (
     records,
     titles,
 )
+from tichu_scorer.scoring.variants import THREECHU
 
 T, G = Call.TICHU, Call.GRAND
 
@@ -38,11 +37,11 @@ def hand(out, calls=None, points=(None, None), wish=None):
 
 @pytest.mark.parametrize("number, shuffler", [(1, 0), (2, 1), (3, 2), (4, 0), (9, 2)])
 def test_t3_1_the_shuffle_passes_left(number, shuffler):
-    assert threechu_shuffler(number) == shuffler
+    assert THREECHU.shuffler(number) == shuffler
 
 
 def test_t3_1_the_shuffler_partners_the_dummy():
-    layout = threechu_hand(shuffler=2)
+    layout = threechu(DUMMY, shuffler=2)
     assert layout.members(0) == (2, 3) and layout.members(1) == (0, 1)
 
 
@@ -52,7 +51,7 @@ def test_t3_1_the_shuffler_partners_the_dummy():
 ])
 def test_t3_3_no_grand_tichu_for_shuffler_or_dummy(shuffler, caller, call, ok):
     h = hand([1, 0], {caller: call}, (50, 50))
-    layout = threechu_hand(shuffler)
+    layout = threechu(DUMMY, shuffler)
     if ok:
         score_hand(h, layout)
     else:
@@ -62,7 +61,7 @@ def test_t3_3_no_grand_tichu_for_shuffler_or_dummy(shuffler, caller, call, ok):
 
 
 def test_t3_4_every_player_and_the_dummy_scores_his_side():
-    layout = threechu_hand(shuffler=1)  # Uma (1) + dummy (3) against seats 0 and 2
+    layout = threechu(DUMMY, shuffler=1)  # Uma (1) + dummy (3) against seats 0 and 2
     result = score_hand(hand([3, 0], {3: T}, (70, None)), layout)
     assert result.team_scores == (170, 30)
     assert result.player_scores(layout) == {0: 30, 1: 170, 2: 30, 3: 170}
@@ -72,10 +71,10 @@ def test_t3_4_every_player_and_the_dummy_scores_his_side():
 
 # [T3.3] the dummy never owes the wish, so no wish penalty can be charged to it
 @pytest.mark.parametrize("layout, offender, refused", [
-    (threechu_hand(shuffler=0), DUMMY, True),
-    (threechu_hand(shuffler=2), DUMMY, True),
-    (threechu_hand(shuffler=0), 0, False),   # the shuffler himself may owe it
-    (threechu_hand(shuffler=0), 1, False),
+    (threechu(DUMMY, shuffler=0), DUMMY, True),
+    (threechu(DUMMY, shuffler=2), DUMMY, True),
+    (threechu(DUMMY, shuffler=0), 0, False),   # the shuffler himself may owe it
+    (threechu(DUMMY, shuffler=0), 1, False),
     (threechu(dummy=1), 1, True),            # the API's seating names the dummy's seat
     (threechu(dummy=1), 3, False),
 ])

@@ -96,7 +96,7 @@ def test_a_whole_match_to_1000_then_rematch(client, app):
         assert db.session.scalar(db.select(func.count()).select_from(Hand)) == 4
     # History lists it with the winner
     history = client.get("/").get_data(as_text=True)
-    assert "Won by team A" in history and "4 hands" in history
+    assert "Won by Team A" in history and "4 hands" in history
     # Rematch: same players and seats, fresh totals
     r = client.post(url + "/rematch")
     assert r.status_code == 303

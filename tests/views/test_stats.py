@@ -5,6 +5,7 @@ import re
 from tests.conftest import hand_form, new_match, post_hand
 from tichu_scorer.chart import build
 from tichu_scorer.scoring.stats import HandFacts, MatchFacts, partnership_stats, player_stats
+from tichu_scorer.scoring.variants import NANKING
 
 
 def test_player_and_partnership_stats():
@@ -13,7 +14,7 @@ def test_player_and_partnership_stats():
         HandFacts((1, 0), {1: "grand", 2: "tichu"}, (-50, 250, -50, 250), (0, 1, 0, 1), False),
         HandFacts((3, 1), {}, (0, 200, 0, 200), (0, 1, 0, 1), True),
     )
-    facts = [MatchFacts("nanking", ("Ann", "Bob", "Cy", "Dee"), hands, ("Bob", "Dee"), True)]
+    facts = [MatchFacts(NANKING, ("Ann", "Bob", "Cy", "Dee"), hands, ("Bob", "Dee"), True)]
     players = player_stats(facts)
     assert (players["Ann"].tichu_called, players["Ann"].tichu_made) == (1, 1)
     assert (players["Cy"].tichu_called, players["Cy"].tichu_made) == (1, 0)

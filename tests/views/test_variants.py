@@ -118,7 +118,33 @@ def test_preview_for_each_variant(client):
     url = start(client, "tientsin", ["A1", "B1", "A2", "B2", "A3", "B3"])
     r = client.post(url + "/hands/preview", json={"out_order": [1, 3, 5], "calls": {}})
     assert r.get_json() == {"scores": [0, 300], "totals": [0, 300], "sweep": True,
-                            "winner": None, "finished": False}
+                            "winner": None, "finished": False, "derived": {
+                                "out_order": [1, 3, 5], "sweep_team": 1,
+                                "card_points": [0, 300],
+                                "note": "B1 & B2 & B3: Triple victory, 300 to 0; no card "
+                                        "points counted."}}
     r = client.post(url + "/hands/preview", json={"out_order": [1, 3], "card_points": [33, None]})
     assert r.status_code == 422 and r.get_json()["errors"][0]["rule"] == "P1"
+    assert r.get_json()["errors"][0]["group"] == "card_points"
+    assert r.get_json()["derived"]["card_points"] == [33, None]  # 33 is no figure to follow
+
+
+def test_preview_says_what_follows_from_the_hand(client):
+    """The page holds no rule: the server derives the tailender, the other team's card
+    points (from the figure the player typed) and groups each problem by its field."""
+    url = start(client, "nanking", ["Ann", "Bob", "Cy", "Dee"])
+    r = client.post(url + "/hands/preview", json={"out_order": [1, 0, 3],
+                                                   "card_points": [None, 35]})
+    assert r.status_code == 200
+    assert r.get_json()["derived"] == {"out_order": [1, 0, 3, 2], "sweep_team": None,
+                                       "card_points": [65, 35]}
+    r = client.post(url + "/hands/preview", json={"out_order": [1], "card_points": [None, 130],
+                                                   "calls": {"2": "grand"}})
+    errors = r.get_json()["errors"]
+    assert r.status_code == 422
+    assert [(e["field"], e["group"]) for e in errors] == [("card_points.1", "card_points")]
+    assert "Team B" in errors[0]["message"]  # the team the player typed, not the other one
+    r = client.post(url + "/hands/preview", json={"out_order": [1], "calls": {"7": "tichu"},
+                                                   "card_points": [50, None]})
+    assert {(e["field"], e["group"]) for e in r.get_json()["errors"]} == {("calls.7", "call_7")}
     assert client.post(url + "/hands/preview", data=b"{").status_code == 400

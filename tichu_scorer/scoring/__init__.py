@@ -3,11 +3,13 @@
 from .hand import (
                    Call,
                    CallResult,
+                   Derived,
                    HandInput,
                    HandResult,
                    InvalidHand,
                    Problem,
                    card_point_problems,
+                   derive,
                    full_out_order,
                    hand_problems,
                    is_sweep,
@@ -16,13 +18,9 @@ from .hand import (
 from .layouts import (
                    DUMMY,
                    NANKING,
-                   PLAYERS,
                    TIENTSIN,
-                   VARIANTS,
                    Layout,
                    threechu,
-                   threechu_hand,
-                   threechu_shuffler,
 )
 from .match import (
                    DEFAULT_TARGET,
@@ -35,11 +33,13 @@ from .match import (
                    winner,
 )
 from .read import read_hand
+from .variants import VARIANTS, Side, SideKind, Variant, find, variant
 
 __all__ = [
-    "Call", "CallResult", "HandInput", "HandResult", "InvalidHand", "Problem",
+    "Call", "CallResult", "Derived", "derive", "HandInput", "HandResult", "InvalidHand", "Problem",
     "card_point_problems", "full_out_order", "hand_problems", "is_sweep", "score_hand",
-    "DUMMY", "NANKING", "PLAYERS", "TIENTSIN", "VARIANTS", "Layout", "threechu", "threechu_hand",
-    "threechu_shuffler", "DEFAULT_TARGET", "MatchState", "fixed_length_state", "hands_problem",
+    "DUMMY", "NANKING", "TIENTSIN", "Layout", "threechu", "DEFAULT_TARGET", "MatchState",
+    "fixed_length_state", "hands_problem",
     "match_state", "result_after", "target_problem", "winner", "read_hand",
+    "VARIANTS", "Side", "SideKind", "Variant", "find", "variant",
 ]

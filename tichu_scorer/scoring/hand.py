@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from .i18n import N_, _
-from .layouts import NANKING, Layout
+from .layouts import NANKING, TEAM_LETTERS, Layout
 
 CARD_POINTS_TOTAL = 100  # [D2] / [P1]
 CARD_POINTS_MIN = -25  # [P1]: a team holding only the Phoenix
@@ -128,6 +128,46 @@ def is_sweep(out_order: tuple[int, ...], layout: Layout = NANKING) -> bool:
     return len(teams) == 1
 
 
+@dataclass(frozen=True)
+class Derived:
+    """What follows from a hand as far as it is entered, problems or not: the whole
+    out-order once only the tailender is missing, the team that swept, and the card points
+    as they count (the other team's 100 minus a valid figure; the sweep's bonus)."""
+
+    out_order: tuple[int, ...]
+    sweep_team: int | None
+    card_points: tuple[int | None, int | None]
+
+    def as_dict(self) -> dict[str, object]:
+        return {"out_order": list(self.out_order), "sweep_team": self.sweep_team,
+                "card_points": list(self.card_points)}
+
+
+def derive(hand: HandInput, layout: Layout = NANKING) -> Derived:
+    """[H7], [P1], [P2]: what the form may fill in for the players while they enter a hand.
+
+    >>> derive(HandInput((0, 2), {}, (None, None))).card_points
+    (200, 0)
+    >>> derive(HandInput((1, 0, 3), {}, (None, 35))).as_dict()
+    {'out_order': [1, 0, 3, 2], 'sweep_team': None, 'card_points': [65, 35]}
+    >>> derive(HandInput((1,), {}, (130, None))).card_points
+    (130, None)
+    """
+    order = hand.out_order if len(set(hand.out_order)) == len(hand.out_order) else ()
+    order = full_out_order(order, layout)
+    if hand.wish_offender is None and is_sweep(order, layout):
+        team = layout.team_of(order[0])
+        bonus = (layout.sweep_bonus, 0) if team == 0 else (0, layout.sweep_bonus)
+        return Derived(order, team, bonus)
+    a, b = hand.card_points
+    if (a is None) != (b is None):
+        given = a if a is not None else b
+        if given is not None and not card_point_problems((given, None)):
+            other = CARD_POINTS_TOTAL - given
+            return Derived(order, None, (given, other) if a is not None else (other, given))
+    return Derived(order, None, hand.card_points)
+
+
 def hand_problems(hand: HandInput, layout: Layout = NANKING) -> list[Problem]:
     """Every rule the recorded hand breaks; empty when it can be scored."""
     problems: list[Problem] = []
@@ -188,12 +228,12 @@ def card_point_problems(points: tuple[int | None, int | None]) -> list[Problem]:
         if p % CARD_POINTS_STEP:
             problems.append(Problem(name, "P1", _("Team {team}'s card points ({points}) must "
                                                   "be a multiple of 5.").format(
-                                                      team="AB"[team], points=p)))
+                                                      team=TEAM_LETTERS[team], points=p)))
         if not CARD_POINTS_MIN <= p <= CARD_POINTS_MAX:
             problems.append(Problem(name, "P1",
                                     _("Team {team}'s card points ({points}) must lie between "
                                       "{low} and {high}.").format(
-                                          team="AB"[team], points=p, low=CARD_POINTS_MIN,
+                                          team=TEAM_LETTERS[team], points=p, low=CARD_POINTS_MIN,
                                           high=CARD_POINTS_MAX)))
     if len(given) == 2 and given[0][1] + given[1][1] != CARD_POINTS_TOTAL:
         a, b = given[0][1], given[1][1]

@@ -5,7 +5,7 @@ team 1 the odd ones, so partners alternate around the table.
 
 >>> NANKING.team_of(2), NANKING.members(1)
 (0, (1, 3))
->>> threechu_hand(shuffler=1).members(0)
+>>> threechu(dummy=3, shuffler=1).members(0)
 (1, 3)
 >>> TIENTSIN.team_size, TIENTSIN.sweep_bonus
 (3, 300)
@@ -17,10 +17,7 @@ from dataclasses import dataclass, replace
 
 from .i18n import _
 
-VARIANTS = ("nanking", "threechu", "tientsin", "seigneur")
-# How many players each game takes (fewest, most): [H1], [T3.1], [T6.1], [GS1]
-PLAYERS = {"nanking": (4, 4), "threechu": (3, 3), "tientsin": (6, 6), "seigneur": (5, 12)}
-
+TEAM_LETTERS = ("A", "B")  # how the pages and messages name team 0 and team 1
 
 @dataclass(frozen=True)
 class Layout:
@@ -63,24 +60,20 @@ TIENTSIN = Layout("tientsin", seats=6, sweep_bonus=300)
 DUMMY = 3  # in a Threechu match the dummy hand holds seat 3; the players seats 0–2
 
 
-def threechu_shuffler(hand_number: int) -> int:
-    """[T3.1]: the shuffle passes to the left each hand: seat 0, 1, 2, 0, …"""
-    return (hand_number - 1) % 3
+def threechu(dummy: int, shuffler: int | None = None) -> Layout:
+    """A Threechu seating for one hand ([T3.1]): the shuffler plays the dummy, so the two
+    are partners against the other two players; neither may call Grand Tichu ([T3.3]).
+    Without a shuffler, the dummy's partner sits opposite and the teams alternate as in the
+    four-player game (the API's seating); with one, the shuffler's team is team 0.
 
-
-def threechu_hand(shuffler: int) -> Layout:
-    """A Threechu match's seating for one hand: the shuffler and the dummy (seat 3) against
-    the other two players; neither the shuffler nor the dummy may call Grand Tichu."""
-    team_map = tuple(0 if s in (shuffler, DUMMY) else 1 for s in range(4))
+    >>> threechu(dummy=1).members(1), threechu(dummy=3, shuffler=0).members(0)
+    ((1, 3), (0, 3))
+    """
+    team_map: tuple[int, ...] = ()
+    if shuffler is None:
+        shuffler = (dummy + 2) % 4
+    else:
+        team_map = tuple(0 if s in (shuffler, dummy) else 1 for s in range(4))
     return Layout("threechu", seats=4, sweep_bonus=200, team_map=team_map,
-                  no_grand_seats=frozenset({shuffler, DUMMY}), no_grand_rule="T3.3",
-                  dummy=DUMMY)
-
-
-def threechu(dummy: int) -> Layout:
-    """Threechu seating for one hand: the dummy's partner shuffles ([T3.1]); neither the
-    shuffler nor the dummy may call Grand Tichu ([T3.3])."""
-    shuffler = (dummy + 2) % 4
-    return Layout("threechu", seats=4, sweep_bonus=200,
-                  no_grand_seats=frozenset({dummy, shuffler}), no_grand_rule="T3.3",
+                  no_grand_seats=frozenset({shuffler, dummy}), no_grand_rule="T3.3",
                   dummy=dummy)

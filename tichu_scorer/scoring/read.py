@@ -19,9 +19,8 @@ from typing import Any
 
 from .hand import Call, HandInput, Problem, hand_problems
 from .i18n import _
-from .layouts import NANKING, Layout
-
-MAX_SEATS = 12  # the largest table of any game ([GS1])
+from .layouts import NANKING, TEAM_LETTERS, Layout
+from .variants import MAX_SEATS
 
 
 def _is_int(value: object) -> bool:
@@ -118,7 +117,7 @@ def _read_card_points(data: Mapping[str, Any],
         else:
             problems.append(Problem(f"card_points.{team}", "P1",
                                     _("Team {team}'s card points must be a whole number, not "
-                                      "{item}.").format(team="AB"[team],
+                                      "{item}.").format(team=TEAM_LETTERS[team],
                                                         item=repr(item)[:20])))
             values.append(None)
     return (values[0], values[1])

@@ -16,11 +16,12 @@ from dataclasses import dataclass
 from ..engine.cards import DRAGON, MAHJONG, PHOENIX, Card
 from .hand import Problem
 from .i18n import N_, _
+from .variants import SEIGNEUR
 
 # [GS5] push strength of the special cards: above the ace (14), Dragon first
 PUSH_SPECIALS = {DRAGON: 17, PHOENIX: 16, MAHJONG: 15}
 
-MIN_PLAYERS, MAX_PLAYERS = 5, 12
+MIN_PLAYERS, MAX_PLAYERS = SEIGNEUR.players
 BASE_TITLES = (N_("Great Lord"), N_("Lord"), N_("Squire"), N_("Burgher"), N_("Pauper"),
                N_("Wretch"))
 # [GS4]: with more than six players, extra middle titles, added in this order

@@ -3,7 +3,8 @@
 A match is given as a `MatchFacts`: the variant, the players' names by seat, the team of
 each seat in each hand, the hands (out-order, calls, per-seat scores) and the winner.
 
->>> facts = MatchFacts("nanking", ("Ann", "Bob", "Cy", "Dee"), winners=("Ann", "Cy"),
+>>> from tichu_scorer.scoring.variants import NANKING
+>>> facts = MatchFacts(NANKING, ("Ann", "Bob", "Cy", "Dee"), winners=("Ann", "Cy"),
 ...     hands=(HandFacts((0, 2), {0: "tichu"}, (300, 0, 300, 0), (0, 1, 0, 1), True),))
 >>> ann = player_stats([facts])["Ann"]
 >>> ann.tichu_called, ann.tichu_made, ann.first_out, ann.double_victories, ann.won
@@ -14,6 +15,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+
+from .variants import Variant
 
 
 @dataclass(frozen=True)
@@ -27,7 +30,7 @@ class HandFacts:
 
 @dataclass(frozen=True)
 class MatchFacts:
-    variant: str
+    variant: Variant
     names: tuple[str, ...]
     hands: tuple[HandFacts, ...]
     winners: tuple[str, ...] = ()  # the winning team's players, or the winning player
@@ -73,11 +76,11 @@ def player_stats(matches: Iterable[MatchFacts]) -> dict[str, Tally]:
     out: dict[str, Tally] = {}
     for match in matches:
         for seat, name in enumerate(match.names):
-            if name == "Dummy" and match.variant == "threechu" and seat == 3:
+            if seat == match.variant.dummy_seat:
                 continue
             tally = out.setdefault(name, Tally())
             tally.matches += 1
-            tally.variants.add(match.variant)
+            tally.variants.add(match.variant.key)
             tally.won += 1 if name in match.winners else 0
             for hand in match.hands:
                 _count_hand(tally, hand, (seat,))
@@ -88,15 +91,14 @@ def partnership_stats(matches: Iterable[MatchFacts]) -> dict[tuple[str, ...], Ta
     """Per partnership of the team games (the same two or three players as a team)."""
     out: dict[tuple[str, ...], Tally] = {}
     for match in matches:
-        if match.variant not in ("nanking", "tientsin"):
+        if not match.variant.teams:
             continue
-        seats = range(len(match.names))
-        for team in (0, 1):
-            members = tuple(s for s in seats if s % 2 == team)
-            key = tuple(sorted(match.names[s] for s in members))
+        for side in match.variant.sides(match.names):
+            members = side.seats
+            key = tuple(sorted(side.names))
             tally = out.setdefault(key, Tally())
             tally.matches += 1
-            tally.variants.add(match.variant)
+            tally.variants.add(match.variant.key)
             tally.won += 1 if set(key) <= set(match.winners) and match.winners else 0
             for hand in match.hands:
                 _count_hand(tally, hand, members)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, jsonify
+from flask_babel import gettext
 from werkzeug.wrappers import Response
 
 from .. import engine, scoring
@@ -19,22 +20,26 @@ def _unprocessable(problems: list[scoring.Problem]) -> tuple[Response, int]:
     return jsonify(errors=[p.as_dict() for p in problems]), 422
 
 
+SCORED = [v for v in scoring.VARIANTS.values() if v.scored]
+
+
 def _score_layout(body: dict[str, Any]) -> tuple[scoring.Layout | None, list[scoring.Problem]]:
     """The seating the body describes: its variant, and for Threechu the dummy's seat."""
-    variant = body.get("variant", "nanking")
-    if variant in (None, "nanking"):
-        return scoring.NANKING, []
-    if variant == "tientsin":
-        return scoring.TIENTSIN, []
-    if variant == "threechu":
-        dummy = body.get("dummy")
-        if isinstance(dummy, int) and not isinstance(dummy, bool) and 0 <= dummy <= 3:
-            return scoring.threechu(dummy), []
-        return None, [scoring.Problem("dummy", "T3.1", "Threechu needs the dummy's seat "
-                                                       '(0–3): {"dummy": seat}.')]
-    return None, [scoring.Problem("variant", "H1",
-                                  f"Unknown variant {str(variant)!r:.30}: use 'nanking', "
-                                  "'threechu' or 'tientsin'.")]
+    name = body.get("variant")
+    game = scoring.variants.DEFAULT if name is None else scoring.find(name)
+    if game is None or not game.scored:
+        known = ", ".join(f"'{v.key}'" for v in SCORED)
+        return None, [scoring.Problem("variant", "H1", gettext(
+            "Unknown variant %(given)s: use one of %(known)s.",
+            given=repr(str(name))[:30], known=known))]
+    if game.dummy_seat is None:
+        return game.layout(), []
+    dummy = body.get("dummy")
+    seats = game.seat_count(game.fewest)
+    if isinstance(dummy, int) and not isinstance(dummy, bool) and 0 <= dummy < seats:
+        return scoring.threechu(dummy), []
+    return None, [scoring.Problem("dummy", "T3.1", gettext(
+        'Threechu needs the dummy\'s seat (0–%(last)s): {"dummy": seat}.', last=seats - 1))]
 
 
 @bp.post("/score")
@@ -50,12 +55,9 @@ def score() -> Response | tuple[Response, int]:
     result = scoring.score_hand(hand, layout)
     out: dict[str, Any] = {"team_scores": list(result.team_scores),
                            "card_points": list(result.card_points)}
-    if layout.variant == "tientsin":
-        out["triple_victory"] = result.sweep
-    else:
-        out["double_victory"] = result.sweep
+    out[f"{'triple' if layout.team_size == 3 else 'double'}_victory"] = result.sweep
     out["calls"] = [c.as_dict() for c in result.calls]
-    if layout.variant == "threechu":
+    if layout.dummy is not None:
         out["player_scores"] = {str(s): n for s, n in result.player_scores(layout).items()}
     return jsonify(out)
 

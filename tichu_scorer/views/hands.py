@@ -8,11 +8,13 @@ from flask import Blueprint, abort, flash, jsonify, redirect, render_template, r
 from flask_babel import gettext
 from werkzeug.wrappers import Response
 
-from .. import access, corrections, records
+from .. import access, corrections, records, scoring
 from ..extensions import csrf, db, limit_writes
-from ..forms import hand_form_class, ranking_form_class
+from ..forms import field_group, hand_form_class, ranking_form_class
 from ..models import CLIENT_ID, Hand, Match
 from ..scoring import seigneur
+from ..scoring.hand import CARD_POINTS_MAX, CARD_POINTS_MIN, CARD_POINTS_STEP
+from ..scoring.layouts import TEAM_LETTERS
 from .jsonbody import json_body
 from .matches import visible
 
@@ -46,9 +48,13 @@ def _held(match_id: str) -> Match:
     return match
 
 
+# [P1] what a team's card points may be: the hand form's limits, sent to the page as data
+CARD_POINTS = {"min": CARD_POINTS_MIN, "max": CARD_POINTS_MAX, "step": CARD_POINTS_STEP}
+
+
 def _form(match: Match, hand: Hand | None = None) -> Any:
     seats = len(match.seats)
-    cls = ranking_form_class(seats) if match.variant == "seigneur" else hand_form_class(seats)
+    cls = ranking_form_class(seats) if match.game.ranked else hand_form_class(seats)
     form = cls(names=match.names)
     if hand is not None and not form.is_submitted():
         form.fill(hand.recorded())
@@ -67,13 +73,14 @@ def _page(match: Match, form: Any, status: int, hand: Hand | None = None,
           ) -> tuple[str, int]:
     shuffler = hand.shuffler if hand is not None else records.next_shuffler(match)
     shown = records.position(match, hand) if hand is not None else match.hand_count + 1
-    template = "hands/ranking.html" if match.variant == "seigneur" else "hands/new.html"
-    titles = seigneur.titles(len(match.seats)) if match.variant == "seigneur" else ()
+    template = "hands/ranking.html" if match.game.ranked else "hands/new.html"
+    titles = seigneur.titles(len(match.seats)) if match.game.ranked else ()
+    layout = records.layout_for(match, shuffler) if match.game.scored else None
     theirs, yours, summaries = _versions(match, form, hand, conflict)
     body = render_template(template, form=form, match=match, number=shown, titles=titles,
-                           layout=records.layout_for(match, shuffler), editing=hand,
+                           layout=layout, editing=hand,
                            sides=records.sides_of(match), shuffler=shuffler,
-                           teams=records.TEAM_NAMES, conflict=conflict,
+                           conflict=conflict, teams=TEAM_LETTERS, points=CARD_POINTS,
                            conflict_theirs=theirs, conflict_yours=yours, summaries=summaries,
                            opened_for=number if number is not None else shown,
                            version=(hand.version if hand is not None and conflict is None
@@ -220,11 +227,27 @@ def preview(match_id: str) -> Response | tuple[Response, int]:
     match = visible(match_id)
     editing = _hand(match, request.args.get("edit", type=int) or 0) \
         if request.args.get("edit") else None
-    result, problems, _row = records.score(match, json_body(), editing)
+    body = json_body()
+    result, problems, _row = records.score(match, body, editing)
+    derived = records.derive(match, body, editing)
+    extra = {"derived": _derived(match, derived, editing)} if derived is not None else {}
     if problems or result is None:
-        return jsonify(errors=[p.as_dict() for p in problems]), 422
+        return jsonify(errors=[p.as_dict() | {"group": field_group(p.field)}
+                               for p in problems], **extra), 422
     return jsonify(scores=result.scores, totals=result.totals, sweep=result.sweep,
-                   winner=result.winner, finished=result.finished)
+                   winner=result.winner, finished=result.finished, **extra)
+
+
+def _derived(match: Match, derived: scoring.Derived, editing: Hand | None) -> dict[str, Any]:
+    """What the form fills in for the players, with the sweep said in words."""
+    out = derived.as_dict()
+    if derived.sweep_team is not None:
+        layout = records.layout_for(match, editing.shuffler if editing is not None else None)
+        who = " & ".join(layout.seat_name(s) for s in layout.members(derived.sweep_team))
+        out["note"] = gettext("%(who)s: %(sweep)s, %(bonus)s to 0; no card points counted.",
+                              who=who, sweep=gettext(match.game.sweep_title),
+                              bonus=layout.sweep_bonus)
+    return out
 
 
 @bp.get("/matches/<match_id>/log")

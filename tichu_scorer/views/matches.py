@@ -10,11 +10,10 @@ from flask_babel import gettext
 from markupsafe import Markup
 from werkzeug.wrappers import Response
 
-from .. import access, insights, records
+from .. import access, insights, records, scoring
 from ..extensions import db, join_limit, limit_creation, limit_writes, limiter
 from ..forms import NewMatchForm
 from ..models import Group, Match
-from ..scoring import PLAYERS, VARIANTS
 
 bp = Blueprint("matches", __name__)
 
@@ -24,7 +23,7 @@ def history() -> str:
     """The matches of the tables this device joined, newest first; or how to start."""
     groups = access.groups()
     return render_template("matches/history.html", matches=records.history(groups),
-                           groups=groups, labels=records.VARIANT_LABELS)
+                           groups=groups)
 
 
 @bp.route("/matches/new", methods=["GET", "POST"])
@@ -37,7 +36,7 @@ def new() -> str | Response | tuple[str, int]:
     form.table.choices = [(g.key, g.name) for g in tables] + [("new", gettext("A new table"))]
     if request.method == "GET" or not form.table.data:
         form.table.data = request.args.get("table") or (tables[0].key if tables else "new")
-        if request.args.get("variant") in VARIANTS:
+        if scoring.find(request.args.get("variant")):
             form.variant.data = request.args["variant"]
     if form.validate_on_submit():
         group = next((g for g in tables if g.key == form.table.data), None)
@@ -45,13 +44,12 @@ def new() -> str | Response | tuple[str, int]:
             group = records.create_group(form.table_name.data or gettext(
                 "%(name)s's table", name=form.names[0]))
             access.join(group, "scorer")
-        match = records.create_match(group, form.names, form.target_value, form.variant.data,
+        match = records.create_match(group, form.names, form.target_value, form.game,
                                      form.hand_limit)
         return redirect(url_for("matches.show", match_id=match.key), code=303)
     status = 422 if form.is_submitted() else 200
-    variant = form.variant.data if form.variant.data in VARIANTS else "nanking"
-    return render_template("matches/new.html", form=form, variant=variant,
-                           players=PLAYERS[variant], labels=records.VARIANT_LABELS,
+    return render_template("matches/new.html", form=form, game=form.game,
+                           variants=scoring.VARIANTS.values(),
                            known_names=records.known_names(tables)), status
 
 
@@ -61,12 +59,11 @@ def visible(match_id: str) -> Match:
 
 
 def _show(match: Match, viewer: bool) -> str:
-    template = "matches/seigneur.html" if match.variant == "seigneur" else "matches/show.html"
+    template = "matches/seigneur.html" if match.game.ranked else "matches/show.html"
     page = records.match_page(match)
-    chart = insights.match_chart(page) if match.variant != "seigneur" else None
+    chart = insights.match_chart(page) if match.game.scored else None
     return render_template(template, page=page, chart=chart, sides=page.sides,
-                           can_score=not viewer and access.can_score(match),
-                           teams=records.TEAM_NAMES, labels=records.VARIANT_LABELS)
+                           can_score=not viewer and access.can_score(match))
 
 
 @bp.get("/matches/<match_id>")
@@ -141,8 +138,7 @@ def qr_svg(text: str) -> Markup:
 def board(match_id: str) -> str:
     """A big-screen scoreboard for a TV or laptop; it refreshes itself after every change."""
     page = records.match_page(visible(match_id))
-    return render_template("matches/board.html", page=page, sides=page.sides,
-                           teams=records.TEAM_NAMES, labels=records.VARIANT_LABELS)
+    return render_template("matches/board.html", page=page, sides=page.sides)
 
 
 @bp.get("/matches/<match_id>/revision")

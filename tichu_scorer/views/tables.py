@@ -27,7 +27,7 @@ def show(key: str) -> str:
     invite = url_for("matches.join", code=group.invite_code, _external=True)
     link = url_for("matches.join", key=group.scorer_key, _external=True) if scorer else None
     return render_template("tables/show.html", group=group, scorer=scorer,
-                           matches=records.history([group]), labels=records.VARIANT_LABELS,
+                           matches=records.history([group]),
                            invite=invite, invite_qr=qr_svg(invite),
                            scorer_link=link, scorer_qr=qr_svg(link) if link else None)
 

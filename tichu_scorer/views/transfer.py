@@ -76,4 +76,4 @@ def import_json() -> Response | tuple[str, int]:
     groups = access.groups()
     return render_template("matches/history.html", matches=records.history(groups),
                            groups=groups,
-                           labels=records.VARIANT_LABELS, import_error=error), 422
+                           import_error=error), 422
