@@ -62,7 +62,7 @@ def test_play_a_match_to_1000_and_find_it_in_history(live_server, phone):
     tap = open_hand_form(page)
     tap(".out-btn[data-seat='1']")
     tap(".out-btn[data-seat='3']")
-    assert page.is_visible(".sweep-note")
+    page.wait_for_selector(".sweep-note:visible")  # the server's preview says so
     assert "faded" in page.get_attribute(".card-points", "class")
     tap("button[type=submit]")
     page.wait_for_selector("text=Hand 2 saved.")

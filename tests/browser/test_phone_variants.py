@@ -62,11 +62,14 @@ def test_tientsin_triple_victory(live_server, phone):
     start(page, live_server, "tientsin", ["A1", "B1", "A2", "B2", "A3", "B3"])
     page.tap("text=Add hand 1")
     page.wait_for_selector(".out-buttons:not([hidden])")
-    for seat in (1, 3):
-        page.tap(f".out-btn[data-seat='{seat}']")
+    page.tap(".out-btn[data-seat='1']")
+    with page.expect_response("**/hands/preview"):
+        page.tap(".out-btn[data-seat='3']")
+    page.wait_for_function("document.querySelector('.preview').textContent.trim() !== ''")
     assert page.is_hidden(".sweep-note")  # no double-victory bonus with six
     page.tap(".out-btn[data-seat='5']")
-    assert "Triple victory: 300" in page.text_content(".sweep-note")
+    page.wait_for_selector(".sweep-note:visible")
+    assert "Triple victory, 300 to 0" in page.text_content(".sweep-note")
     page.wait_for_selector(".preview:has-text('B +300 → 300')")
     shot(page, "tientsin-hand")
     page.tap("button[type=submit]")
