@@ -1,4 +1,4 @@
-"""The pure core type-checks (mypy --strict) and the code passes the linter."""
+"""The whole package type-checks (mypy --strict) and the code passes the linter."""
 
 import shutil
 import subprocess

@@ -149,8 +149,9 @@ def summarize(match: Match, row: Hand | Mapping[str, Any]) -> str:
     points = get("card_points") or []
     if len(points) == 2:
         parts.append(gettext("card points %(a)s : %(b)s", a=points[0], b=points[1]))
-    if get("wish_offender") is not None:
-        parts.append(gettext("missed wish: %(name)s", name=names[get("wish_offender")]))
+    offender = get("wish_offender")
+    if isinstance(offender, int):
+        parts.append(gettext("missed wish: %(name)s", name=names[offender]))
     scores = match.game.side_scores(get("team_scores") or [], get("player_scores"),
                                     len(names))
     if scores:

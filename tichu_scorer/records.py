@@ -251,7 +251,8 @@ def _score_seigneur(match: Match, data: Mapping[str, Any], editing: Hand | None)
 def _side_scores(match: Match, hand: Hand | Mapping[str, Any]) -> list[int]:
     """What a hand adds to each of the match's totals (teams, or seats in Threechu)."""
     get = hand.get if isinstance(hand, Mapping) else lambda k: getattr(hand, k)
-    return match.game.side_scores(get("team_scores"), get("player_scores"), len(match.seats))
+    return match.game.side_scores(get("team_scores") or [], get("player_scores"),
+                                  len(match.seats))
 
 
 def _state(match: Match, side_scores: Sequence[Sequence[int]]) -> scoring.MatchState:
@@ -404,11 +405,10 @@ def match_page(match: Match) -> MatchPage:
         rows.append(HandRow(number, hand, running, tuple(_side_scores(match, hand)),
                             names[first] if first is not None else None, notes))
     if match.game.has_dummy:
-        shuffler = names[next_shuffler(match) or 0]
+        dealer = names[next_shuffler(match) or 0]
         ranking = sorted(sides, key=lambda s: -s.total)
-        return MatchPage(match, sides, rows, shuffler, shuffler, ranking)
-    shuffler = rows[-1].first_out if rows else None
-    return MatchPage(match, sides, rows, shuffler)
+        return MatchPage(match, sides, rows, dealer, dealer, ranking)
+    return MatchPage(match, sides, rows, rows[-1].first_out if rows else None)
 
 
 def _seigneur_page(match: Match, names: tuple[str, ...]) -> MatchPage:

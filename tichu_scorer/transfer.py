@@ -118,7 +118,7 @@ def match_dict(match: Match) -> dict[str, Any]:
             "created_at": _time(h.created_at), "deleted_at": _time(h.deleted_at),
             "team_scores": h.team_scores, "player_scores": h.player_scores,
         } for h in match.all_hands],
-        "log": [{"hand_number": numbers.get(e.hand_id), "position": e.position,
+        "log": [{"hand_number": numbers.get(e.hand_id or 0), "position": e.position,
                  "action": e.action, "summary": e.summary, "before": e.before,
                  "after": e.after, "at": _time(e.at)} for e in match.events],
     }
@@ -462,7 +462,7 @@ def _insert(model: Any, rows: list[dict[str, Any]]) -> None:
 
 def _select_rows(columns: Sequence[Any], key: Any, values: Sequence[Any]) -> list[Any]:
     """`columns` of the rows whose `key` is one of `values`, a chunk at a time."""
-    found = []
+    found: list[Any] = []
     for chunk in _chunks(values):
         found += db.session.execute(db.select(*columns).where(key.in_(chunk))).all()
     return found

@@ -71,6 +71,7 @@ def _no_nul() -> None:
 
 def _answer(code: int, message: str, field: str) -> Response:
     """An error as the caller reads it: JSON under /api, the error page elsewhere."""
+    response: Response
     if _wants_json():
         response = jsonify(error=message, field=field)
     else:

@@ -6,6 +6,7 @@ import json
 
 from flask import Blueprint, Response, flash, redirect, render_template, request, url_for
 from flask_babel import gettext, ngettext
+from werkzeug.wrappers import Response as BaseResponse
 
 from .. import access, records, transfer
 from ..extensions import db, limit_creation, limit_writes
@@ -50,7 +51,7 @@ def history_export(kind: str) -> Response:
 @body_limit("IMPORT_MAX_BYTES", IMPORT_MAX_BYTES)
 @limit_writes
 @limit_creation
-def import_json() -> Response | tuple[str, int]:
+def import_json() -> BaseResponse | tuple[str, int]:
     """Add the matches of a JSON export to this history."""
     upload = request.files.get("file")
     error = None
