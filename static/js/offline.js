@@ -58,11 +58,13 @@
       // for the page the phone shows next.
       const response = await fetch(item.action, {
         method: "POST", body: fields, credentials: "same-origin", signal: abort.signal,
-        headers: { "Content-Type": "application/x-www-form-urlencoded" }, redirect: "manual",
+        headers: { "Content-Type": "application/x-www-form-urlencoded", Accept: "application/json" },
+        redirect: "manual",
       });
       if (response.type === "opaqueredirect") return { kind: "saved", url: item.match };
       if (response.status >= 500 || response.status === 429 || response.ok) return { kind: "later" };
-      return { kind: "refused", status: response.status, text: await response.text() };
+      const answer = await response.json().catch(() => null); // the server's reasons, as data
+      return { kind: "refused", status: response.status, answer: answer };
     } catch (err) {
       return { kind: "later" };
     } finally {
@@ -83,9 +85,10 @@
     }
   }
 
-  function messageOf(text, status) {
-    const found = /class="problem"[^>]*>([^<]+)/.exec(text) || /<main[^>]*>[\s\S]*?<p>([^<]+)<\/p>/.exec(text);
-    return found ? found[1].trim() : "refused (" + status + ")";
+  function messageOf(answer, status) {
+    const first = answer && answer.errors && answer.errors[0];
+    if (first) return first.message + (first.rule ? " (" + first.rule + ")" : "");
+    return answer && answer.error ? answer.error : "refused (" + status + ")";
   }
 
   // The player's own save: queued first, then sent; nothing is lost whatever the network.
@@ -114,7 +117,7 @@
       // outbox, marked, until it is saved or discarded: if that page never comes (the
       // network went), nothing is lost.
       if (result.status === 409) item.conflict = true;
-      else item.error = messageOf(result.text, result.status);
+      else item.error = messageOf(result.answer, result.status);
       await put(item);
       if (event.submitter && event.submitter.name) {
         const keep = document.createElement("input");
@@ -152,7 +155,7 @@
           await put(item);
           sent += 1; // the match changed: show it as it is now
         } else {
-          item.error = messageOf(result.text, result.status);
+          item.error = messageOf(result.answer, result.status);
           await put(item);
         }
       }

@@ -51,3 +51,18 @@ def test_offline_hands_wait_and_sync_once(live_server, phone):
     page.reload()
     assert page.locator("table.hands tbody tr").count() == 2
     shot(page, "offline-synced")
+
+    # a hand the server refuses when it arrives stays on the phone, with the server's reason
+    context.set_offline(True)
+    page.goto(match_url + "/hands/new")
+    page.wait_for_selector(".out-buttons:not([hidden])")
+    page.tap(".out-btn[data-seat='2']")
+    page.fill("#card_a", "33")
+    page.tap("button[type=submit]")
+    page.wait_for_url(match_url + "*")
+    page.wait_for_selector("#outbox:has-text('1 hand waiting')")
+    context.set_offline(False)
+    page.evaluate("window.tichuOutbox.flush()")
+    page.wait_for_selector("#outbox:has-text('Hand 3 was refused')")
+    assert "must be a multiple of 5. (P1)" in page.text_content("#outbox")
+    assert page.locator("table.hands tbody tr").count() == 2

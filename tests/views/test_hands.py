@@ -110,3 +110,23 @@ def test_malformed_form_bodies_never_500(client, app, url):
                                   {"wish_offender": "\t", "place_1": "0"}])
 def test_whitespace_selects_count_as_blank(client, url, data):
     assert post_hand(client, url, data).status_code == 422
+
+
+def test_a_script_asking_for_json_reads_the_refusal_as_data(client, app):
+    """The outbox replays a queued hand asking for JSON: a refusal comes back as each
+    problem with its rule and field group (no page to pick apart), and nothing is stored."""
+    url = new_match(client)
+    json_accept = {"Accept": "application/json"}
+    r = post_hand(client, url, hand_form(out=[0, 1], a=33), headers=json_accept)
+    assert r.status_code == 422 and r.is_json
+    assert {(e["rule"], e["group"]) for e in r.get_json()["errors"]} == {("P1", "card_points")}
+    assert "multiple of 5" in r.get_json()["errors"][0]["message"]
+    assert post_hand(client, url, hand_form(out=[0, 1], a=50)).status_code == 303
+    r = post_hand(client, url, hand_form(out=[1, 0], a=50) | {"number": "1"},
+                  headers=json_accept)
+    assert r.status_code == 409 and r.get_json()["conflict"] is True
+    assert r.get_json()["current"] == 2
+    page = post_hand(client, url, hand_form(out=[0, 1], a=33))  # a page still gets the page
+    assert page.status_code == 422 and "text/html" in page.content_type
+    with app.app_context():
+        assert db.session.scalar(db.select(func.count(Hand.id))) == 1

@@ -30,8 +30,11 @@ def body_limit(config_key: str, default: int) -> Callable[[View], View]:
     return mark
 
 
-def _wants_json() -> bool:
-    return request.path.startswith("/api/")
+def wants_json() -> bool:
+    """The caller reads JSON: the API, or a page's script that asked for it (the outbox
+    replaying a hand reads the refusal's reason, not a page)."""
+    return (request.path.startswith("/api/")
+            or request.accept_mimetypes.best == "application/json")
 
 
 def _route() -> str:
@@ -72,7 +75,7 @@ def _no_nul() -> None:
 def _answer(code: int, message: str, field: str) -> Response:
     """An error as the caller reads it: JSON under /api, the error page elsewhere."""
     response: Response
-    if _wants_json():
+    if wants_json():
         response = jsonify(error=message, field=field)
     else:
         response = Response(render_template("errors/error.html", code=code, message=message),
@@ -98,7 +101,7 @@ def register(app: Flask) -> None:
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException) -> Response:
         message = exc.description or exc.name
-        return _answer(exc.code or 500, exc.name + ": " + message if _wants_json() else message,
+        return _answer(exc.code or 500, exc.name + ": " + message if wants_json() else message,
                        "request")
 
     @app.errorhandler(DataError)

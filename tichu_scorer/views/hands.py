@@ -15,6 +15,7 @@ from ..models import CLIENT_ID, Hand, Match
 from ..scoring import seigneur
 from ..scoring.hand import CARD_POINTS_MAX, CARD_POINTS_MIN, CARD_POINTS_STEP
 from ..scoring.layouts import TEAM_LETTERS
+from .errors import wants_json
 from .jsonbody import json_body
 from .matches import visible
 
@@ -89,6 +90,20 @@ def _page(match: Match, form: Any, status: int, hand: Hand | None = None,
     return body, status
 
 
+def _refusal(match: Match, form: Any, status: int, conflict: records.Conflict | None = None,
+             number: int | None = None) -> tuple[str, int] | tuple[Response, int]:
+    """A new hand that was not stored: the form again with its problems (or the conflict),
+    or, for a script that asked for JSON, each problem with its field group."""
+    if not wants_json():
+        return _page(match, form, status, conflict=conflict, number=number)
+    db.session.rollback()
+    errors = [p.as_dict() | {"group": group}
+              for group, problems in form.problems.items() for p in problems]
+    if conflict is not None:
+        return jsonify(conflict=True, current=conflict.current, errors=errors), status
+    return jsonify(errors=errors), status
+
+
 def _versions(match: Match, form: Any, hand: Hand | None,
               conflict: records.Conflict | None) -> tuple[str, str | None, list[str]]:
     """For a conflict: the other phone's version, this phone's (scored, when it scores),
@@ -104,7 +119,7 @@ def _versions(match: Match, form: Any, hand: Hand | None,
 
 @bp.route("/matches/<match_id>/hands/new", methods=["GET", "POST"])
 @limit_writes
-def new(match_id: str) -> Response | tuple[str, int]:
+def new(match_id: str) -> Response | tuple[str, int] | tuple[Response, int]:
     """Calls, out-order, card points and wish penalty on one screen. The form carries the
     hand number it was opened for: a hand another phone saved meanwhile is not doubled."""
     if request.method == "GET":
@@ -115,14 +130,14 @@ def new(match_id: str) -> Response | tuple[str, int]:
     form = _form(match)
     number, client_id = _form_int("number"), _client_id()
     if not form.validate():
-        return _page(match, form, 422, number=number)
+        return _refusal(match, form, 422, number=number)
     try:
         hand, problems = records.add_hand(match, form.to_api(), number, client_id)
     except records.Conflict as exc:
-        return _page(match, form, 409, conflict=exc, number=number)
+        return _refusal(match, form, 409, conflict=exc, number=number)
     if hand is None:
         form.attach(problems)
-        return _page(match, form, 422, number=number)
+        return _refusal(match, form, 422, number=number)
     flash(gettext("Hand %(n)s saved.", n=records.position(match, hand)))
     return redirect(url_for("matches.show", match_id=match.key), code=303)
 
