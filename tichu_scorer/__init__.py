@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+import jinja2
 from flask import Flask, Response, request
 from flask.sessions import SecureCookieSessionInterface, SessionMixin
 from sqlalchemy import event
@@ -17,6 +18,14 @@ from .extensions import babel, csrf, db, limiter, migrate
 from .i18n import LANGUAGES, select_locale
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+class LoudUndefined(jinja2.StrictUndefined):
+    """A misspelt name or attribute in a template fails loudly instead of printing nothing;
+    `{% if optional %}` still reads a value the view did not pass as false."""
+
+    def __bool__(self) -> bool:
+        return False
 
 
 def create_app(test_config: Mapping[str, Any] | None = None,
@@ -48,6 +57,7 @@ def create_app(test_config: Mapping[str, Any] | None = None,
     babel.init_app(app, locale_selector=select_locale)
     from flask_babel import get_locale, gettext
 
+    app.jinja_env.undefined = LoudUndefined
     app.jinja_env.globals.update(LANGUAGES=LANGUAGES, get_locale=get_locale)
     app.jinja_env.filters["translate"] = gettext
 
