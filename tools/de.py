@@ -459,6 +459,13 @@ DE = {
     "minus %(n)s": "minus %(n)s",
     "plus %(n)s": "plus %(n)s",
     "● made ✕ failed": "● erfüllt ✕ gescheitert",
+    "Card points of the selected team": "Kartenpunkte des gewählten Teams",
+    "Finish the hand to see its score.": "Vervollständige die Hand, um ihre Punkte zu sehen.",
+    "Hand %(n)s: who went out first?": "Hand %(n)s: Wer ging zuerst raus?",
+    "Hand %(n)s undone.": "Hand %(n)s rückgängig gemacht.",
+    "More": "Mehr",
+    "More for this match": "Mehr zu dieser Partie",
+    "Hand %(n)s deleted.": "Hand %(n)s gelöscht.",
 }
 
 PLURALS = {

@@ -18,13 +18,27 @@
   const rulesUrl = form.dataset.rulesUrl;
   const ordinal = JSON.parse(form.dataset.places || '["1st","2nd","3rd","4th","5th","6th"]');
   let order = selects.map((s) => s.value).filter((v) => v !== "").map(Number);
+  const hinted = /^#first=(\d+)$/.exec(window.location.hash); // tapped on the match page
+  if (hinted && !order.length && seats.includes(Number(hinted[1]))) order = [Number(hinted[1])];
   let active = 0; // the team the quick buttons set
 
   buttons.hidden = false;
   form.querySelector(".quick").hidden = false;
   form.classList.add("enhanced");
+  // the pad sets the points: no phone keyboard (a hardware keyboard still types)
+  inputs.forEach((input) => input.setAttribute("inputmode", "none"));
 
   let derived = null; // the server's last word on what follows from the hand
+  // A problem shows once the player has worked on its field, or after a refused Save (the
+  // page then comes with its problems, and the first one is brought into view).
+  const touched = new Set(["match"]);
+  const refused = form.querySelector(".problems .problem");
+  let showAll = Boolean(refused);
+  if (refused) {
+    refused.setAttribute("tabindex", "-1");
+    refused.scrollIntoView({ block: "center" });
+    refused.focus({ preventScroll: true });
+  }
 
   function renderOrder() {
     selects.forEach((s, i) => { s.value = i < order.length ? String(order[i]) : ""; });
@@ -81,6 +95,7 @@
       else if (order.length < seats.length) order.push(seat);
     }
     derived = null;
+    touched.add("out_order");
     renderOrder();
     schedule();
   });
@@ -88,9 +103,8 @@
   form.querySelector(".quick").addEventListener("click", (ev) => {
     const btn = ev.target.closest("button");
     if (!btn) return;
-    const current = Number(inputs[active].value || 0);
-    const value = btn.dataset.set !== undefined ? Number(btn.dataset.set) : current + Number(btn.dataset.add);
-    setPoints(active, value);
+    setPoints(active, Number(btn.dataset.set));
+    touched.add("card_points");
     schedule();
   });
 
@@ -99,10 +113,16 @@
     input.addEventListener("input", () => {
       markActive(team);
       inputs[1 - team].value = ""; // the preview fills in the other team's figure
+      touched.add("card_points");
       schedule();
     });
   });
-  form.addEventListener("change", schedule);
+  form.addEventListener("change", (ev) => {
+    const name = ev.target.name || "";
+    if (name.startsWith("call_")) touched.add(name);
+    if (name === "wish_offender") touched.add("wish");
+    schedule();
+  });
 
   function body() {
     const calls = {};
@@ -110,7 +130,8 @@
       if (r.value) calls[r.name.replace("call_", "")] = r.value;
     });
     const num = (i) => (/^-?\d+$/.test(i.value.trim()) ? Number(i.value.trim()) : null);
-    const wish = form.querySelector("#wish_offender").value;
+    const picked = form.querySelector("input[name=wish_offender]:checked");
+    const wish = picked ? picked.value : "";
     const points = [null, null];
     points[active] = num(inputs[active]); // the figure the player entered, not the derived one
     if (points[active] === null) points[1 - active] = num(inputs[1 - active]);
@@ -122,9 +143,11 @@
     };
   }
 
+  // Show the problems of the fields worked on; returns how many show.
   function showProblems(errors) {
     form.querySelectorAll(".problems").forEach((box) => { box.replaceChildren(); });
-    errors.forEach((e) => {
+    const shown = errors.filter((e) => showAll || touched.has(e.group || "match"));
+    shown.forEach((e) => {
       const box = form.querySelector('.problems[data-group="' + (e.group || "match") + '"]');
       if (!box) return;
       const p = document.createElement("p");
@@ -137,6 +160,7 @@
       p.appendChild(a);
       box.appendChild(p);
     });
+    return shown.length;
   }
 
   function showScore(res) {
@@ -184,8 +208,8 @@
       if (r.ok) { showProblems([]); showScore(res); }
       else {
         delete form.dataset.previewScores;
-        showProblems(res.errors || []);
-        preview.textContent = form.dataset.fix;
+        const marked = showProblems(res.errors || []);
+        preview.textContent = marked ? form.dataset.fix : form.dataset.incomplete;
       }
     } catch (err) {
       if (mine === seq) preview.textContent = form.dataset.offlinePreview;

@@ -8,6 +8,8 @@
   const seats = Array.from(form.querySelectorAll(".out-btn")).map((b) => Number(b.dataset.seat));
   const titles = JSON.parse(buttons.dataset.titles || "[]");
   let order = selects.map((s) => s.value).filter((v) => v !== "").map(Number);
+  const hinted = /^#first=(\d+)$/.exec(window.location.hash); // tapped on the match page
+  if (hinted && !order.length && seats.includes(Number(hinted[1]))) order = [Number(hinted[1])];
 
   function render() {
     const full = order.length === seats.length - 1 ? order.concat(seats.filter((s) => !order.includes(s))) : order;

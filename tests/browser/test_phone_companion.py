@@ -47,6 +47,7 @@ def test_edit_an_old_hand_and_undo(live_server, phone):
     page.tap("button:has-text('Undo hand 3')")
     page.wait_for_selector("text=Hand 3 undone.")
     assert totals(page) == [85, 115]
+    page.tap("summary:has-text('More')")
     page.tap("a:has-text('Log')")
     page.wait_for_selector("text=hand 1 edited: team A card points 75 → 60; "
                            "team B card points 25 → 40")
@@ -61,6 +62,7 @@ def test_a_viewer_link_cannot_change_anything(live_server, phone, browser):
     page = phone
     url = start_four(page, live_server)
     add(page, 0, 1, "75")
+    page.tap("summary:has-text('More')")
     page.tap("a:has-text('Share')")
     code = page.text_content(".join-code").strip()
     shot(page, "share")
@@ -90,6 +92,7 @@ def test_the_board_follows_a_saved_hand(live_server, phone, browser):
     url = start_four(page, live_server)
     tv_context = browser.new_context(viewport={"width": 1280, "height": 720})
     tv = tv_context.new_page()
+    page.tap("summary:has-text('More')")
     page.tap("a:has-text('Share')")  # the TV opens the match's viewer link first
     tv.goto(page.get_attribute("a[href*='/v/']", "href"))
     page.goto(url)

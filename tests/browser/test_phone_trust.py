@@ -118,6 +118,7 @@ def test_a_stranger_sees_no_other_table(live_server, phone, browser):
 def test_two_phones_one_hand_the_second_chooses(live_server, phone, browser):
     page = phone
     url = start_four(page, live_server)
+    page.tap("summary:has-text('More')")
     page.tap("a:has-text('Share')")
     link = page.get_attribute("a[data-scorer-link]", "href")
     other_context = browser.new_context(**PHONE)
@@ -152,6 +153,7 @@ def test_a_waiting_hand_that_meets_another_phones_hand_is_never_lost(live_server
                                                                       browser):
     page = phone
     url = start_four(page, live_server)
+    page.tap("summary:has-text('More')")
     page.tap("a:has-text('Share')")
     link = page.get_attribute("a[data-scorer-link]", "href")
     page.goto(url)

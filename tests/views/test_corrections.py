@@ -1,5 +1,7 @@
 """Fix any mistake, lose nothing: edit, delete, undo, restore, and the append-only log."""
 
+import re
+
 import pytest
 
 from tests.conftest import hand_form, match_id, new_match, post_hand
@@ -179,3 +181,19 @@ def test_log_is_append_only(client, app, url):
 def test_unknown_hand_is_404(client, url):
     assert client.get(url + "/hands/99/edit").status_code == 404
     assert client.post(url + "/hands/99/delete").status_code == 404
+
+
+def test_an_undo_offers_restore_at_once(client, app, url):
+    """Undo needs no confirmation: the match page says what was undone with a Restore
+    button that brings the hand back in its place."""
+    page = client.post(url + "/undo", data={"number": "3"}, follow_redirects=True)
+    html = page.get_data(as_text=True)
+    assert "Hand 3 undone." in html
+    action = re.search(r'<form class="snack" method="post" action="([^"]+)"', html).group(1)
+    assert action.endswith("/hands/3/restore")
+    assert len(state(app, url)[1]) == 2
+    restored = client.post(action, follow_redirects=True).get_data(as_text=True)
+    assert "Hand restored." in restored
+    assert len(state(app, url)[1]) == 3
+    # the next page no longer offers it
+    assert 'class="snack"' not in client.get(url).get_data(as_text=True)

@@ -205,7 +205,7 @@ def delete(match_id: str, number: int) -> Response | tuple[str, int]:
             "Another phone changed hand %(n)s meanwhile, so it was not deleted. Check it and "
             "try again.", n=shown) if exc.hand is not None else gettext(
             "This hand was already deleted by another phone."))
-    flash(gettext("Hand %(n)s deleted. It can be restored from the log.", n=shown))
+    flash(gettext("Hand %(n)s deleted.", n=shown), f"restore:{hand.number}")
     return redirect(url_for("matches.show", match_id=match.key), code=303)
 
 
@@ -227,11 +227,11 @@ def undo(match_id: str) -> Response | tuple[str, int]:
     match = _held(match_id)
     shown = len(match.hands)
     try:
-        corrections.undo_last(match, _form_int("number"))
+        undone = corrections.undo_last(match, _form_int("number"))
     except records.Conflict:
         return _refused(match, gettext("That hand was already undone, or another phone added "
                                        "a hand after it; nothing was undone."))
-    flash(gettext("Hand %(n)s undone. It can be restored from the log.", n=shown))
+    flash(gettext("Hand %(n)s undone.", n=shown), f"restore:{undone.number}")
     return redirect(url_for("matches.show", match_id=match.key), code=303)
 
 
