@@ -1,0 +1,134 @@
+"""Issue 10's table flow at 360×640: each common kind of hand from the match page to saved,
+with its taps counted and no phone keyboard raised; no problem before input; a refused
+Save brings its first problem into view."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.browser.conftest import shot
+from tests.browser.test_phone_variants import start, totals
+
+# Any focus on a field that would raise the phone's keyboard is remembered.
+KEYBOARD_WATCH = """
+window.__keyboard = false;
+document.addEventListener('focusin', (e) => {
+  const el = e.target;
+  const typed = el.matches('input:not([type=radio]):not([type=checkbox]):not([type=hidden]), textarea');
+  if (typed && el.getAttribute('inputmode') !== 'none') window.__keyboard = true;
+});
+"""
+
+
+expect = pytest.importorskip("playwright.sync_api", reason="browser tests skipped: playwright "
+                             "not installed").expect
+
+
+class Taps:
+    """Counts every tap from the match page on."""
+
+    def __init__(self, page):
+        self.page = page
+        self.count = 0
+
+    def __call__(self, selector: str) -> None:
+        self.page.tap(selector)
+        self.count += 1
+
+
+def save(tap, page, number):
+    tap("button[type=submit]")
+    page.wait_for_selector(f"text=Hand {number} saved.")
+    assert not page.evaluate("window.__keyboard"), "a tap raised the phone keyboard"
+
+
+def test_four_player_hands_in_few_taps(live_server, phone):
+    page = phone
+    page.add_init_script(KEYBOARD_WATCH)
+    start(page, live_server, "nanking", ["Ann", "Bob", "Cy", "Dee"])
+    counts = {}
+
+    # plain hand: Cy out first, team A counted 65: the other team follows (35)
+    tap = Taps(page)
+    tap(".first-btn >> nth=2")
+    page.wait_for_selector(".preview:has-text('Finish the hand')")
+    assert page.locator(".problem").count() == 0  # nothing is wrong before any input
+    tap(".quick button[data-set='65']")
+    expect(page.locator("#card_b")).to_have_value("35")
+    shot(page, "flow-plain-hand")
+    save(tap, page, 1)
+    counts["plain"] = tap.count
+    assert totals(page) == [65, 35]
+
+    # double victory: Bob and Dee out first and second
+    tap = Taps(page)
+    tap(".first-btn >> nth=1")
+    tap(".out-btn[data-seat='3']")
+    page.wait_for_selector(".sweep-note:visible")
+    save(tap, page, 2)
+    counts["double"] = tap.count
+    assert totals(page) == [65, 235]
+
+    # one Tichu made: Ann calls and goes out first, team A 50
+    tap = Taps(page)
+    tap(".first-btn >> nth=0")
+    tap("label[for='call_0-1']")
+    tap(".quick button[data-set='50']")
+    save(tap, page, 3)
+    counts["tichu"] = tap.count
+    assert totals(page) == [65 + 150, 235 + 50]
+
+    # Grand Tichu and card points: Dee calls Grand Tichu and goes out first, team B 60
+    tap = Taps(page)
+    tap(".first-btn >> nth=3")
+    tap("label[for='call_3-2']")
+    tap("label[data-team='1']")  # count for team B
+    tap(".quick button[data-set='60']")
+    expect(page.locator("#card_a")).to_have_value("40")
+    save(tap, page, 4)
+    counts["grand"] = tap.count
+    assert totals(page) == [215 + 40, 285 + 260]
+
+    # a missed wish: Bob failed it; no out-order or card points needed
+    tap = Taps(page)
+    tap("text=Add hand 5")
+    tap("details.wish summary")
+    tap("label[for='wish_1']")
+    save(tap, page, 5)
+    counts["wish"] = tap.count
+    assert totals(page) == [255 + 200, 545]
+
+    assert counts == {"plain": 3, "double": 3, "tichu": 4, "grand": 5, "wish": 4}, counts
+    assert page.errors == []
+
+
+def test_a_refused_save_brings_the_first_problem_into_view(live_server, phone):
+    page = phone
+    start(page, live_server, "nanking", ["Ann", "Bob", "Cy", "Dee"])
+    page.tap("text=Add hand 1")
+    page.wait_for_selector(".out-buttons:not([hidden])")
+    page.tap("label[for='call_1-2']")  # a Grand Tichu, and nothing else
+    page.wait_for_timeout(400)
+    assert page.locator(".problem").count() == 0  # a call alone is no mistake yet
+    page.tap("button[type=submit]")
+    page.wait_for_selector(".problem")
+    first = page.locator(".problem").first
+    assert first.is_visible()
+    assert page.evaluate("document.activeElement.classList.contains('problem')")
+    box = first.bounding_box()
+    assert box is not None and 0 <= box["y"] and box["y"] + box["height"] <= 640
+    shot(page, "flow-refused-save")
+
+
+def test_a_five_player_grand_seigneur_hand_in_players_plus_one_taps(live_server, phone):
+    page = phone
+    page.add_init_script(KEYBOARD_WATCH)
+    start(page, live_server, "seigneur", ["Ann", "Bob", "Cy", "Dee", "Eve"])
+    tap = Taps(page)
+    tap(".first-btn >> nth=2")
+    page.wait_for_selector(".out-buttons:not([hidden])")
+    for seat in (0, 4, 1):  # the last one is filled in
+        tap(f".out-btn[data-seat='{seat}']")
+    save(tap, page, 1)
+    assert tap.count <= 5 + 1, tap.count
+    assert "Great Lord" in page.text_content("main")
