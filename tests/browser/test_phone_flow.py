@@ -14,7 +14,8 @@ KEYBOARD_WATCH = """
 window.__keyboard = false;
 document.addEventListener('focusin', (e) => {
   const el = e.target;
-  const typed = el.matches('input:not([type=radio]):not([type=checkbox]):not([type=hidden]), textarea');
+  const typed = el.matches(
+    'input:not([type=radio]):not([type=checkbox]):not([type=hidden]), textarea');
   if (typed && el.getAttribute('inputmode') !== 'none') window.__keyboard = true;
 });
 """
