@@ -369,6 +369,7 @@ class MatchPage:
     sides: list[Total]
     rows: list[HandRow]
     next_shuffler: str | None
+    tied_at: int | None = None  # [E2]: tied at the top at or above the target, play goes on
     dummy_partner: str | None = None  # Threechu: who plays the dummy next hand
     ranking: list[Total] = field(default_factory=list)
     titles: list[tuple[str, str]] = field(default_factory=list)  # (title, name), next seating
@@ -408,7 +409,9 @@ def match_page(match: Match) -> MatchPage:
         dealer = names[next_shuffler(match) or 0]
         ranking = sorted(sides, key=lambda s: -s.total)
         return MatchPage(match, sides, rows, dealer, dealer, ranking)
-    return MatchPage(match, sides, rows, rows[-1].first_out if rows else None)
+    tied = None if match.finished or not match.target else scoring.tied_at_top(
+        [t.total for t in sides], match.target)
+    return MatchPage(match, sides, rows, rows[-1].first_out if rows else None, tied_at=tied)
 
 
 def _seigneur_page(match: Match, names: tuple[str, ...]) -> MatchPage:

@@ -466,6 +466,7 @@ DE = {
     "More": "Mehr",
     "More for this match": "Mehr zu dieser Partie",
     "Hand %(n)s deleted.": "Hand %(n)s gelöscht.",
+    "Tied at %(total)s at the top: play goes on until one side leads alone at or above %(target)s.": "Gleichstand bei %(total)s an der Spitze: Es wird weitergespielt, bis eine Seite allein mit %(target)s oder mehr führt.",
 }
 
 PLURALS = {

@@ -141,3 +141,18 @@ def test_csrf_enabled_refuses_a_form_without_token(app):
     token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page).group(1)
     r = post_hand(client, r.headers["Location"], hand_form([0, 1], a=50) | {"csrf_token": token})
     assert r.status_code == 303
+
+
+def test_a_tie_at_the_target_says_why_play_goes_on(client):
+    """[E2]: 500 : 500 with a target of 500 is no win; the page says so instead of leaving
+    the table to wonder."""
+    url = new_match(client, target="500")
+    for out in ([0, 2], [1, 3], [0, 2], [1, 3]):  # four double victories: 400 : 400
+        assert post_hand(client, url, hand_form(out=out)).status_code == 303
+    assert "Tied at" not in client.get(url).get_data(as_text=True)
+    for _ in range(2):  # 50 : 50 twice: 500 : 500
+        assert post_hand(client, url, hand_form(out=[0, 1], a=50)).status_code == 303
+    page = client.get(url).get_data(as_text=True)
+    assert "Tied at 500 at the top: play goes on until one side leads alone at or above 500." \
+        in page
+    assert "wins!" not in page

@@ -30,6 +30,7 @@ from .match import (
                    match_state,
                    result_after,
                    target_problem,
+                   tied_at_top,
                    winner,
 )
 from .read import read_hand
@@ -40,6 +41,6 @@ __all__ = [
     "card_point_problems", "full_out_order", "hand_problems", "is_sweep", "score_hand",
     "DUMMY", "NANKING", "TIENTSIN", "Layout", "threechu", "DEFAULT_TARGET", "MatchState",
     "fixed_length_state", "hands_problem",
-    "match_state", "result_after", "target_problem", "winner", "read_hand",
+    "match_state", "result_after", "target_problem", "tied_at_top", "winner", "read_hand",
     "VARIANTS", "Side", "SideKind", "Variant", "find", "variant",
 ]

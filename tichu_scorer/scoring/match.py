@@ -51,6 +51,19 @@ def winner(totals: Sequence[int], target: int = DEFAULT_TARGET) -> int | None:
     return list(totals).index(top)
 
 
+def tied_at_top(totals: Sequence[int], target: int = DEFAULT_TARGET) -> int | None:
+    """[E2]: the total that two or more sides share at the top at or above the target (play
+    goes on until one side leads alone), None otherwise.
+
+    >>> tied_at_top((1050, 1050)), tied_at_top((1050, 990)), tied_at_top((950, 950))
+    (1050, None, None)
+    """
+    if not totals:
+        return None
+    top = max(totals)
+    return top if top >= target and list(totals).count(top) > 1 else None
+
+
 def match_state(hand_scores: Iterable[Sequence[int]], target: int = DEFAULT_TARGET,
                 sides: int = 2) -> MatchState:
     """Running totals after each hand and the winner: the first hand after which [E1] holds."""
