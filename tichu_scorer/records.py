@@ -369,12 +369,12 @@ class MatchPage:
     sides: list[Total]
     rows: list[HandRow]
     next_shuffler: str | None
-    tied_at: int | None = None  # [E2]: tied at the top at or above the target, play goes on
     dummy_partner: str | None = None  # Threechu: who plays the dummy next hand
     ranking: list[Total] = field(default_factory=list)
     titles: list[tuple[str, str]] = field(default_factory=list)  # (title, name), next seating
     pushes: list[seigneur.Push] = field(default_factory=list)
     records: list[tuple[str, seigneur.PlayerRecord]] = field(default_factory=list)
+    tied_at: int | None = None  # [E2]: tied at the top at or above the target, play goes on
 
 
 def side_labels(match: Match) -> list[str]:
@@ -408,7 +408,7 @@ def match_page(match: Match) -> MatchPage:
     if match.game.has_dummy:
         dealer = names[next_shuffler(match) or 0]
         ranking = sorted(sides, key=lambda s: -s.total)
-        return MatchPage(match, sides, rows, dealer, dealer, ranking)
+        return MatchPage(match, sides, rows, dealer, dummy_partner=dealer, ranking=ranking)
     tied = None if match.finished or not match.target else scoring.tied_at_top(
         [t.total for t in sides], match.target)
     return MatchPage(match, sides, rows, rows[-1].first_out if rows else None, tied_at=tied)
