@@ -15,7 +15,11 @@ _RULE_ID = re.compile(r"<code>\[([A-Z][A-Z0-9]*(?:\.[0-9]+)?)\]</code>")
 
 @cache
 def rulebook_html() -> Markup:
-    html = markdown.markdown(RULES_PATH.read_text(encoding="utf-8"))
+    """The rules from the first section on: the book's title and its note to the app's
+    developers are for them, not for players (the page has its own introduction)."""
+    text = RULES_PATH.read_text(encoding="utf-8")
+    start = text.find("\n## ")
+    html = markdown.markdown(text[start + 1:] if start >= 0 else text)
     html = _RULE_ID.sub(lambda m: f'<a class="rule-id" id="{m[1]}" href="#{m[1]}">{m[1]}</a>',
                         html)
     return Markup(html)  # nosec B704: our own rule book, rendered by Markdown

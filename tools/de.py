@@ -467,10 +467,12 @@ DE = {
     "More for this match": "Mehr zu dieser Partie",
     "Hand %(n)s deleted.": "Hand %(n)s gelöscht.",
     "Tied at %(total)s at the top: play goes on until one side leads alone at or above %(target)s.": "Gleichstand bei %(total)s an der Spitze: Es wird weitergespielt, bis eine Seite allein mit %(target)s oder mehr führt.",
+    "Rules of Tichu": "Tichu-Regeln",
+    "The rules as this app scores and referees them. Every rule has an id such as P1; the app's messages and the referee's verdicts link to it here.": "Die Regeln, nach denen diese App zählt und entscheidet. Jede Regel hat eine Kennung wie P1; die Meldungen der App und die Urteile des Schiedsrichters verweisen hierher.",
 }
 
 PLURALS = {
-    "%(giver)s (%(gt)s) pushes %(num)d best card to %(receiver)s (%(rt)s), who pushes %(num)d card of his choice back.": (
+    "%(giver)s (%(gt)s) pushes %(num)d best card to %(receiver)s (%(rt)s), who pushes %(num)d card of their choice back.": (
         "%(giver)s (%(gt)s) schiebt %(num)d beste Karte an %(receiver)s (%(rt)s), der %(num)d Karte seiner Wahl zurückschiebt.",
         "%(giver)s (%(gt)s) schiebt %(num)d beste Karten an %(receiver)s (%(rt)s), der %(num)d Karten seiner Wahl zurückschiebt."),
     "%(num)d hand": ("%(num)d Hand", "%(num)d Hände"),

@@ -117,6 +117,9 @@ def test_rules_page_has_anchors(client):
     page = client.get("/rules").get_data(as_text=True)
     for rule in ("P1", "P4", "E1", "W2", "T6.6"):
         assert f'id="{rule}"' in page
+    # players see the rules, not the rule book's note to the app's developers
+    assert "should cite these ids" not in page and "Rules of Tichu" in page
+    assert page.index("Rules of Tichu") < page.index('id="D1"')
 
 
 def test_hostile_names_are_escaped(client):
