@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from flask_babel import gettext
+from flask_babel import force_locale, gettext
 from sqlalchemy.orm.exc import StaleDataError
 
 from . import records
@@ -23,40 +23,46 @@ ACTIONS = (N_("added"), N_("edited"), N_("deleted"), N_("undone"), N_("restored"
 
 
 def _call_label(value: str | None) -> str:
-    return Call(value).label if value else "no call"
+    return gettext(Call(value).label) if value else gettext("no call")
 
 
 def describe_change(match: Match, before: Mapping[str, Any], after: Mapping[str, Any]) -> str:
-    """What an edit changed, in words a player reads: names, calls, card points, wish."""
+    """What an edit changed, in words a player reads, in the reader's language: names,
+    calls, card points, wish. The log stores what changed (before and after) and says it
+    in words when it is read."""
     names = match.names
     parts = []
 
     def order(seats: list[int]) -> str:
-        return ", ".join(names[s] for s in seats) or "nobody"
+        return ", ".join(names[s] for s in seats) or gettext("nobody")
 
-    if list(before.get("out_order", [])) != list(after.get("out_order", [])):
-        label = "finishing order" if match.game.ranked else "out-order"
-        parts.append(f"{label} {order(before.get('out_order', []))} → "
-                     f"{order(after.get('out_order', []))}")
+    old_order, new_order = before.get("out_order", []), after.get("out_order", [])
+    if list(old_order) != list(new_order):
+        parts.append(gettext("finishing order %(before)s → %(after)s", before=order(old_order),
+                             after=order(new_order)) if match.game.ranked else
+                     gettext("out-order %(before)s → %(after)s", before=order(old_order),
+                             after=order(new_order)))
     calls_before, calls_after = before.get("calls") or {}, after.get("calls") or {}
     for seat in sorted({*calls_before, *calls_after}, key=int):
         if calls_before.get(seat) != calls_after.get(seat):
-            parts.append(f"{names[int(seat)]}'s call {_call_label(calls_before.get(seat))} → "
-                         f"{_call_label(calls_after.get(seat))}")
+            parts.append(gettext("%(name)s's call %(before)s → %(after)s", name=names[int(seat)],
+                                 before=_call_label(calls_before.get(seat)),
+                                 after=_call_label(calls_after.get(seat))))
     if match.game.scored:
         # compare the points as counted (an edit may enter the other team's figure)
         old_points = before.get("counted_points") or before.get("card_points") or [None, None]
         new_points = after.get("counted_points") or after.get("card_points") or [None, None]
         for team, (a, b) in enumerate(zip(old_points, new_points, strict=False)):
             if a != b:
-                parts.append(f"team {TEAM_LETTERS[team]} card points {'—' if a is None else a} → "
-                             f"{'—' if b is None else b}")
+                parts.append(gettext("team %(team)s card points %(before)s → %(after)s",
+                                     team=TEAM_LETTERS[team], before="—" if a is None else a,
+                                     after="—" if b is None else b))
     wish_before = (before.get("wish_penalty") or {}).get("offender")
     wish_after = (after.get("wish_penalty") or {}).get("offender")
     if wish_before != wish_after:
-        who = [("nobody" if w is None else names[w]) for w in (wish_before, wish_after)]
-        parts.append(f"missed wish {who[0]} → {who[1]}")
-    return "; ".join(parts) or "no change"
+        who = [(gettext("nobody") if w is None else names[w]) for w in (wish_before, wish_after)]
+        parts.append(gettext("missed wish %(before)s → %(after)s", before=who[0], after=who[1]))
+    return "; ".join(parts) or gettext("no change")
 
 
 def _check(hand: Hand, version: int) -> None:
@@ -96,7 +102,9 @@ def edit_hand(match: Match, hand: Hand, data: Mapping[str, Any],
     hand.version += 1
     records.recompute(match)
     after = hand.recorded() | {"counted_points": list(hand.card_points)}
-    records.log(match, hand, "edited", describe_change(match, before, after), before, after)
+    with force_locale("en"):  # the stored words are for exports; the log page says it anew
+        summary = describe_change(match, before, after)
+    records.log(match, hand, "edited", summary, before, after)
     _commit()
     return []
 

@@ -469,6 +469,19 @@ DE = {
     "Tied at %(total)s at the top: play goes on until one side leads alone at or above %(target)s.": "Gleichstand bei %(total)s an der Spitze: Es wird weitergespielt, bis eine Seite allein mit %(target)s oder mehr führt.",
     "Rules of Tichu": "Tichu-Regeln",
     "The rules as this app scores and referees them. Every rule has an id such as P1; the app's messages and the referee's verdicts link to it here.": "Die Regeln, nach denen diese App zählt und entscheidet. Jede Regel hat eine Kennung wie P1; die Meldungen der App und die Urteile des Schiedsrichters verweisen hierher.",
+    "Follow our Tichu match": "Verfolge unsere Tichu-Partie",
+    "Link copied": "Link kopiert",
+    "Score our Tichu match": "Zähle unsere Tichu-Partie mit",
+    "Share the scorer link": "Zähler-Link teilen",
+    "Share the viewer link": "Zuschauer-Link teilen",
+    "%(name)s's call %(before)s → %(after)s": "Ansage von %(name)s %(before)s → %(after)s",
+    "finishing order %(before)s → %(after)s": "Reihenfolge %(before)s → %(after)s",
+    "missed wish %(before)s → %(after)s": "verfehlter Wunsch %(before)s → %(after)s",
+    "no call": "keine Ansage",
+    "no change": "keine Änderung",
+    "nobody": "niemand",
+    "out-order %(before)s → %(after)s": "Ausspielreihenfolge %(before)s → %(after)s",
+    "team %(team)s card points %(before)s → %(after)s": "Kartenpunkte Team %(team)s %(before)s → %(after)s",
 }
 
 PLURALS = {

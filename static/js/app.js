@@ -21,3 +21,18 @@ document.addEventListener("DOMContentLoaded", function () {
     if (!input.value) input.value = window.tichuId();
   });
 });
+// Share buttons: the phone's share sheet, or the link copied where there is none.
+document.addEventListener("DOMContentLoaded", function () {
+  document.querySelectorAll("button[data-share]").forEach(function (button) {
+    if (!navigator.share && !(navigator.clipboard && navigator.clipboard.writeText)) return;
+    button.hidden = false;
+    button.addEventListener("click", async function () {
+      const url = button.dataset.share;
+      try {
+        if (navigator.share) { await navigator.share({ title: button.dataset.shareTitle, url: url }); return; }
+        await navigator.clipboard.writeText(url);
+        button.textContent = button.dataset.copied;
+      } catch (err) { /* the player closed the share sheet: nothing to do */ }
+    });
+  });
+});

@@ -117,7 +117,8 @@ def test_german_at_the_table(live_server, browser):
     page.wait_for_selector(".out-buttons:not([hidden])")
     page.tap(".out-btn[data-seat='0']")
     page.tap(".out-btn[data-seat='2']")
-    assert "Doppelsieg: 200 zu 0" in page.text_content(".sweep-note")
+    page.wait_for_selector(".sweep-note:visible")  # the server's preview, in German
+    assert "Anna & Clara: Doppelsieg, 200 zu 0" in page.text_content(".sweep-note")
     shot(page, "german-hand")
     page.tap("button:has-text('Hand speichern')")
     page.wait_for_selector("text=Hand 1 gespeichert.")

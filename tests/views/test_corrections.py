@@ -197,3 +197,19 @@ def test_an_undo_offers_restore_at_once(client, app, url):
     assert len(state(app, url)[1]) == 3
     # the next page no longer offers it
     assert 'class="snack"' not in client.get(url).get_data(as_text=True)
+
+
+def test_the_log_says_an_edit_in_the_readers_language(client, app, url):
+    """The log stores what changed and says it when read: a German reader sees German, an
+    English one English, whoever made the edit; the stored words (for exports) are English."""
+    client.post(url + "/hands/1/edit", data=hand_form([0, 1], {0: "tichu"}, a=65)
+                | {"version": "1"}, headers={"Accept-Language": "de"})
+    english = client.get(url + "/log", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    german = client.get(url + "/log", headers={"Accept-Language": "de"}).get_data(as_text=True)
+    assert "Ann&#39;s call no call → Tichu" in english
+    assert "Ansage von Ann keine Ansage → Tichu" in german
+    assert "team A card points" in english and "Kartenpunkte Team A" in german
+    with app.app_context():
+        stored = db.session.execute(db.select(HandEvent.summary).where(
+            HandEvent.action == "edited")).scalar_one()
+    assert stored.startswith("Ann's call no call → Tichu")

@@ -270,5 +270,8 @@ def log(match_id: str) -> str:
     """The match's append-only log; deleted hands can be restored from here."""
     match = visible(match_id)
     hands = {h.id: h for h in match.all_hands}
+    # an edit is said in the reader's language from what it changed
+    summaries = {e.id: corrections.describe_change(match, e.before, e.after)
+                 for e in match.events if e.action == "edited" and e.before and e.after}
     return render_template("hands/log.html", match=match, events=list(reversed(match.events)),
-                           hands=hands, can_score=access.can_score(match))
+                           hands=hands, summaries=summaries, can_score=access.can_score(match))
