@@ -23,7 +23,7 @@ ACTIONS = (N_("added"), N_("edited"), N_("deleted"), N_("undone"), N_("restored"
 
 
 def _call_label(value: str | None) -> str:
-    return gettext(Call(value).label) if value else gettext("no call")
+    return str(gettext(Call(value).label) if value else gettext("no call"))
 
 
 def describe_change(match: Match, before: Mapping[str, Any], after: Mapping[str, Any]) -> str:
