@@ -64,3 +64,28 @@ def test_core_messages_are_translated(client):
 def test_offsite_referrer_is_not_followed(client):
     r = client.get("/lang/de", headers={"Referer": "http://evil.example/x"})
     assert r.headers["Location"].endswith("/")
+
+
+def test_german_pages_show_no_english_template_string(client):
+    """Every page a German table sees, partials included: no English sentence from any
+    template shows (a string the same in both languages, or a name, is no finding)."""
+    from tests.conftest import hand_form, new_match, post_hand
+
+    translations = Translations.load(str(ROOT / "tichu_scorer" / "translations"), ["de"])
+    english = {m for m in extracted() if len(m) >= 12 and " " in m and "%" not in m
+               and "{" not in m and translations.gettext(m) != m}
+    assert len(english) > 100
+    de = {"Accept-Language": "de"}
+    url = new_match(client)
+    assert post_hand(client, url, hand_form([0, 1], {0: "tichu"}, a=65)).status_code == 303
+    client.post(url + "/hands/1/edit", data=hand_form([1, 0], a=65) | {"version": "1"})
+    pages = ["/", "/matches/new", url, url + "/hands/new", url + "/hands/1/edit", url + "/log",
+             url + "/share", url + "/board", "/stats", "/referee", "/join"]
+    seen_in_english = 0
+    for path in pages:
+        html = client.get(path, headers=de).get_data(as_text=True)
+        shown = [m for m in english if m in html]
+        assert not shown, f"{path} shows English: {shown[:5]}"
+        plain = client.get(path, headers={"Accept-Language": "en"}).get_data(as_text=True)
+        seen_in_english += sum(m in plain for m in english)
+    assert seen_in_english > 30  # the same check finds these sentences on English pages
