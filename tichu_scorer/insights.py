@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from flask_babel import gettext
 from sqlalchemy.orm import selectinload
 
 from . import chart, records, scoring
@@ -61,8 +62,9 @@ def match_chart(page: records.MatchPage) -> chart.Chart | None:
         for seat, call in row.hand.calls.items():
             side = side_of[int(seat)]
             made = bool(row.hand.out_order) and row.hand.out_order[0] == int(seat)
-            outcome = "made" if made else "failed"
-            label = f"{names[int(seat)]}'s {scoring.Call(call).label} {outcome}"
+            what = gettext(scoring.Call(call).label)
+            label = (gettext("%(name)s: %(call)s made", name=names[int(seat)], call=what) if made
+                     else gettext("%(name)s: %(call)s failed", name=names[int(seat)], call=what))
             marks.append((side, label, made))
         calls.append(marks)
     classes = [side.css for side in page.sides]

@@ -482,6 +482,8 @@ DE = {
     "nobody": "niemand",
     "out-order %(before)s → %(after)s": "Ausspielreihenfolge %(before)s → %(after)s",
     "team %(team)s card points %(before)s → %(after)s": "Kartenpunkte Team %(team)s %(before)s → %(after)s",
+    "%(name)s: %(call)s failed": "%(name)s: %(call)s gescheitert",
+    "%(name)s: %(call)s made": "%(name)s: %(call)s erfüllt",
 }
 
 PLURALS = {

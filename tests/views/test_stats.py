@@ -51,7 +51,7 @@ def test_match_chart_marks_calls(client):
     page = client.get(url).get_data(as_text=True)
     assert '<svg viewBox="0 0 340 200" role="img"' in page
     assert page.count("<polyline") == 2
-    assert "hand 1: Ann&#39;s Tichu made" in page and "hand 1: Bob&#39;s Grand Tichu failed" in page
+    assert "hand 1: Ann: Tichu made" in page and "hand 1: Bob: Grand Tichu failed" in page
     assert 'class="target"' in page or "1000" not in page
 
 
