@@ -140,7 +140,47 @@ class NewMatchForm(ProblemsMixin, FlaskForm):
         return not any(self.problems.values())
 
 
+class MatchSettingsForm(ProblemsMixin, FlaskForm):
+    """Change a match after its start: the target and the players' names."""
+
+    target = IntegerField("Play to", validators=[Optional()])
+    confirm = BooleanField("Yes, delete this match and all its hands")
+
+    def __init__(self, *args: Any, seats: int = 0, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.problems = defaultdict(list)
+        self.seats = seats
+
+    def seat_fields(self) -> list[Field]:
+        return [self[f"seat_{s}"] for s in range(self.seats)]
+
+    @property
+    def names(self) -> list[str]:
+        return [" ".join((f.data or "").split()) for f in self.seat_fields()]
+
+    def check(self, game: Variant, hand_limit: int | None) -> bool:
+        """The target as the new-match form takes it ([E1]); a name in every seat, each
+        player once ([H1])."""
+        self.validate()
+        if not game.ranked and hand_limit is None:
+            why = target_problem(self.target.data)
+            if why:
+                self.add_problem("target", Problem("target", "E1", why))
+        names = self.names
+        if any(not n for n in names):
+            self.add_problem("players", Problem("players", "H1",
+                                                gettext("Every seat needs a name.")))
+        keys = [n.casefold() for n in names]
+        if len(set(keys)) < len(keys):
+            self.add_problem("players", Problem("players", "H1",
+                                                gettext("Each seat needs a different player.")))
+        return not any(self.problems.values())
+
+
 for _number in range(MAX_SEATS):
+    setattr(MatchSettingsForm, f"seat_{_number}",
+            StringField(f"Player {_number + 1}", validators=[Length(max=NAME_MAX)]))
+
     setattr(NewMatchForm, f"seat_{_number}",
             StringField(f"Player {_number + 1}", validators=[Optional(), Length(max=NAME_MAX)]))
 

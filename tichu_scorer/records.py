@@ -444,3 +444,31 @@ def history(groups: Sequence[Group], limit: int | None = 200) -> list[Match]:
     return list(db.session.execute(
         db.select(Match).where(Match.group_id.in_([g.id for g in groups]))
         .order_by(Match.started_at.desc(), Match.id.desc()).limit(limit)).scalars())
+
+
+def change_settings(match: Match, target: int | None, names: Sequence[str]) -> None:
+    """A new target (the result follows from the hands again, [E1]) and the players' names
+    in this match: a seat whose name changes takes the table's player of that name, or a
+    new one (other matches keep their players). `match` must be held (`lock_match`)."""
+    try:
+        if target is not None and not match.game.ranked:
+            match.target = target
+        seats = [s for s in match.seats if s.player is not None]
+        for seat, name in zip(seats, names, strict=True):
+            if seat.player is None or Player.key(" ".join(name.split())) != seat.player.name_key:
+                seat.player = player_named(match.group_id, name)
+        recompute(match)
+        db.session.commit()
+    except Exception:
+        db.session.rollback()
+        raise
+
+
+def delete_match(match: Match) -> None:
+    """Remove a match with its hands and log (the scorer confirmed it). `match` is held."""
+    try:
+        db.session.delete(match)
+        db.session.commit()
+    except Exception:
+        db.session.rollback()
+        raise

@@ -484,6 +484,19 @@ DE = {
     "team %(team)s card points %(before)s → %(after)s": "Kartenpunkte Team %(team)s %(before)s → %(after)s",
     "%(name)s: %(call)s failed": "%(name)s: %(call)s gescheitert",
     "%(name)s: %(call)s made": "%(name)s: %(call)s erfüllt",
+    "Correct a name here; other matches keep theirs.": "Korrigiere hier einen Namen; andere Partien behalten ihre.",
+    "Delete match": "Partie löschen",
+    "Delete this match": "Diese Partie löschen",
+    "Every seat needs a name.": "Jeder Platz braucht einen Namen.",
+    "Match settings": "Einstellungen der Partie",
+    "Match settings saved.": "Einstellungen gespeichert.",
+    "New seats": "Neue Plätze",
+    "Save settings": "Einstellungen speichern",
+    "Settings": "Einstellungen",
+    "The match was deleted.": "Die Partie wurde gelöscht.",
+    "The result follows from the hands under the new target (E1).": "Das Ergebnis ergibt sich aus den Händen mit dem neuen Ziel (E1).",
+    "Tick the box to confirm: a deleted match cannot be restored.": "Setze zur Bestätigung das Häkchen: Eine gelöschte Partie lässt sich nicht wiederherstellen.",
+    "Yes, delete this match and all its hands": "Ja, diese Partie mit allen Händen löschen",
 }
 
 PLURALS = {

@@ -6,10 +6,11 @@ from flask import Flask
 
 
 def register(app: Flask) -> None:
-    from . import api, errors, hands, matches, pages, referee, stats, tables, transfer
+    from . import api, errors, hands, matches, pages, referee, settings, stats, tables, transfer
 
     app.register_blueprint(matches.bp)
     app.register_blueprint(hands.bp)
+    app.register_blueprint(settings.bp)
     app.register_blueprint(tables.bp)
     app.register_blueprint(pages.bp)
     app.register_blueprint(referee.bp)

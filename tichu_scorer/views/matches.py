@@ -38,6 +38,7 @@ def new() -> str | Response | tuple[str, int]:
         form.table.data = request.args.get("table") or (tables[0].key if tables else "new")
         if scoring.find(request.args.get("variant")):
             form.variant.data = request.args["variant"]
+        _again(form, request.args.get("again", ""))
     if form.validate_on_submit():
         group = next((g for g in tables if g.key == form.table.data), None)
         if group is None:
@@ -51,6 +52,26 @@ def new() -> str | Response | tuple[str, int]:
     return render_template("matches/new.html", form=form, game=form.game,
                            variants=scoring.VARIANTS.values(),
                            known_names=records.known_names(tables)), status
+
+
+def _again(form: NewMatchForm, key: str) -> None:
+    """A rematch with other seats: the form filled in as the match `key` was, for the
+    players to swap seats or partners before it starts."""
+    match = records.match_by_key(key) if key else None
+    if match is None or not access.can_view(match):
+        return
+    form.variant.data = match.variant
+    form.table.data = match.group.key
+    players = [s.player.name for s in match.seats if s.player is not None]
+    for field, name in zip(form.seat_fields(), players, strict=False):
+        field.data = name
+    if match.hand_limit:
+        form.length.data, form.hands.data = "hands", match.hand_limit
+    elif match.target:
+        form.length.data = "target"
+        known = {c.value for c in form.target.choices}
+        form.target.data = str(match.target) if str(match.target) in known else "custom"
+        form.custom_target.data = match.target
 
 
 def visible(match_id: str) -> Match:

@@ -1,0 +1,61 @@
+"""A match after its start: change its target and its players' names, or delete it."""
+
+from __future__ import annotations
+
+from flask import Blueprint, flash, redirect, render_template, request, url_for
+from flask_babel import gettext
+from werkzeug.wrappers import Response
+
+from .. import access, records
+from ..extensions import limit_writes
+from ..forms import MatchSettingsForm
+from ..models import Match
+from ..scoring import Problem
+
+bp = Blueprint("settings", __name__)
+
+
+def _form(match: Match) -> MatchSettingsForm:
+    players = [s.player.name for s in match.seats if s.player is not None]
+    form = MatchSettingsForm(seats=len(players))
+    if request.method == "GET":
+        form.target.data = match.target
+        for field, name in zip(form.seat_fields(), players, strict=True):
+            field.data = name
+    return form
+
+
+@bp.route("/matches/<match_id>/settings", methods=["GET", "POST"])
+@limit_writes
+def edit(match_id: str) -> Response | tuple[str, int]:
+    """The target and the names; the result follows from the hands under the new target."""
+    if request.method == "GET":
+        match = access.require_view(records.match_by_key(match_id))
+    else:
+        match = access.require_view(records.lock_match(match_id))
+    access.require_scorer(match)
+    form = _form(match)
+    if request.method == "POST" and form.check(match.game, match.hand_limit):
+        target = form.target.data if match.hand_limit is None else None
+        records.change_settings(match, target, form.names)
+        flash(gettext("Match settings saved."))
+        return redirect(url_for("matches.show", match_id=match.key), code=303)
+    status = 422 if request.method == "POST" else 200
+    return render_template("matches/settings.html", match=match, form=form), status
+
+
+@bp.post("/matches/<match_id>/delete")
+@limit_writes
+def delete(match_id: str) -> Response | tuple[str, int]:
+    """Delete a match, only with the box ticked that says so."""
+    match = access.require_view(records.lock_match(match_id))
+    access.require_scorer(match)
+    form = _form(match)
+    form.validate()
+    if not form.confirm.data:
+        form.add_problem("delete", Problem("confirm", "E1", gettext(
+            "Tick the box to confirm: a deleted match cannot be restored.")))
+        return render_template("matches/settings.html", match=match, form=form), 422
+    records.delete_match(match)
+    flash(gettext("The match was deleted."))
+    return redirect(url_for("matches.history"), code=303)
