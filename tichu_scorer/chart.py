@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 WIDTH, HEIGHT, PAD = 340, 200, 28
+STEPS = (25, 50, 100, 250, 500, 1000, 2500, 5000, 10000, 25000, 50000)
 
 
 @dataclass(frozen=True)
@@ -48,13 +49,17 @@ def build(running: Sequence[Sequence[int]], classes: Sequence[str], target: int 
         return round(HEIGHT - PAD - (HEIGHT - 2 * PAD) * (v - low) / span, 1)
 
     lines = []
+    sides = len(classes)
     for side, css in enumerate(classes):
-        points = [f"{x(0)},{y(0)}"] + [f"{x(i + 1)},{y(row[side])}"
-                                       for i, row in enumerate(running)]
+        # with more than two sides, partners often share a total: a small offset per side
+        # keeps every line visible where they run together
+        nudge = (side - (sides - 1) / 2) * 2 if sides > 2 else 0
+        points = [f"{x(0)},{y(0) + nudge}"] + [f"{x(i + 1)},{round(y(row[side]) + nudge, 1)}"
+                                               for i, row in enumerate(running)]
         lines.append((css, " ".join(points)))
     markers = [Marker(x(i + 1), y(running[i][side]), made, f"hand {i + 1}: {label}")
                for i, hand_calls in enumerate(calls) for side, label, made in hand_calls]
-    step = 250 if span <= 1500 else 500
+    step = next((s for s in STEPS if span / s <= 6), STEPS[-1])  # three to six lines
     first = (low // step) * step
     y_labels = [(y(v), v) for v in range(int(first), int(high) + step, step) if low <= v <= high]
     every = max(1, hands // 6)

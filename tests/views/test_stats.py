@@ -71,3 +71,16 @@ def test_no_inline_style_in_svg(client):
     page = client.get(url).get_data(as_text=True)
     svg = page[page.index("<svg"):page.index("</svg>")]
     assert not re.search(r"\sstyle=", svg)
+
+
+def test_a_small_scale_still_has_labels_and_shared_totals_stay_apart():
+    """Issue 10: a three-player match scores little per hand (the scale had one label) and
+    partners share a total (their lines lay on top of each other)."""
+    chart = build([(0, 0, 20, 20), (100, 0, 120, 100)], ["player", "player", "player", "dummy"],
+                  None, [[], []])
+    assert [v for _y, v in chart.y_labels] == [0, 25, 50, 75, 100, 125][:len(chart.y_labels)]
+    assert len(chart.y_labels) >= 3
+    finals = [line.split()[-1] for _css, line in chart.lines]
+    assert len(set(finals)) == 4  # seats 0 and 3 both at 100: drawn apart
+    big = build([(0, 0), (4000, 1000)], ["team-a", "team-b"], 5000, [[], []])
+    assert 3 <= len(big.y_labels) <= 7
