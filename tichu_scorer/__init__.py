@@ -12,8 +12,8 @@ from flask.sessions import SecureCookieSessionInterface, SessionMixin
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
 
-from . import config
-from .extensions import babel, csrf, db, limiter, migrate
+from . import assets, config
+from .extensions import babel, compress, csrf, db, limiter, migrate
 from .i18n import LANGUAGES, select_locale
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -27,6 +27,7 @@ def create_app(test_config: Mapping[str, Any] | None = None,
                 instance_path=instance_path or str(ROOT / "instance"))
     Path(app.instance_path).mkdir(parents=True, exist_ok=True)
     app.config.from_mapping(config.defaults(app.instance_path))
+    app.config.from_mapping(assets.compression_defaults())
     if test_config:
         app.config.from_mapping(test_config)
     if app.config["TICHU_PRODUCTION"] and app.config["SECRET_KEY"] in (
@@ -43,6 +44,8 @@ def create_app(test_config: Mapping[str, Any] | None = None,
     migrate.init_app(app, db, directory=str(ROOT / "migrations"))
     csrf.init_app(app)
     limiter.init_app(app)
+    compress.init_app(app)
+    assets.init_app(app)
     app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES",
                           str(Path(__file__).resolve().parent / "translations"))
     babel.init_app(app, locale_selector=select_locale)

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 from flask import (
     Blueprint,
     current_app,
@@ -9,12 +12,12 @@ from flask import (
     redirect,
     render_template,
     request,
-    send_from_directory,
     url_for,
 )
 from flask_wtf.csrf import generate_csrf
 from werkzeug.wrappers import Response
 
+from ..assets import assets, cache_control
 from ..i18n import COOKIE, LANGUAGES
 
 bp = Blueprint("pages", __name__)
@@ -29,17 +32,31 @@ def rules() -> str:
 
 @bp.get("/sw.js")
 def service_worker() -> Response:
-    """The service worker, served from the root so that it may control every page."""
-    response = send_from_directory(current_app.static_folder or "static", "js/sw.js",
-                                   mimetype="text/javascript", max_age=0)
+    """The service worker, served from the root so that it may control every page. Its first
+    lines name this deploy's version (a hash over every static file) and the hashed URLs to
+    keep: a deploy changes the script, so phones install it and replace their caches."""
+    found = assets()
+    script = (Path(current_app.static_folder or "static") / "js" / "sw.js").read_text()
+    build = {"version": "tichu-" + found.version,
+             "assets": [url_for("static", filename=name) for name in found.precached()]
+             + [url_for("pages.manifest"), url_for("pages.offline")]}
+    response = Response(f"const BUILD = {json.dumps(build)};\n{script}",
+                        mimetype="text/javascript")
     response.headers["Cache-Control"] = "no-cache"
     return response
 
 
 @bp.get("/manifest.webmanifest")
 def manifest() -> Response:
-    return send_from_directory(current_app.static_folder or "static", "manifest.webmanifest",
-                               mimetype="application/manifest+json", max_age=3600)
+    """The manifest, its icons under their hashed URLs; itself linked with its hash."""
+    path = Path(current_app.static_folder or "static") / "manifest.webmanifest"
+    data = json.loads(path.read_text())
+    for icon in data.get("icons", []):
+        if icon.get("src", "").startswith("/static/"):
+            icon["src"] = url_for("static", filename=icon["src"][len("/static/"):])
+    response = Response(json.dumps(data, indent=1), mimetype="application/manifest+json")
+    response.headers["Cache-Control"] = cache_control(request.args.get("v") == assets().version)
+    return response
 
 
 @bp.get("/offline")
