@@ -7,7 +7,11 @@ bind = os.environ.get("BIND", "127.0.0.1:8000")
 workers = int(os.environ.get("WEB_CONCURRENCY", "4"))
 worker_class = "gthread"
 threads = int(os.environ.get("THREADS", "2"))
-timeout = 30
+# A worker silent for `timeout` seconds is killed and replaced; a restart or deploy lets
+# requests in flight finish for `graceful_timeout`. Each request is bounded well below that
+# by the database's own bounds (config.py: connect 3 s, a pooled connection 5 s, a statement
+# 10 s), so that a stalled database gives 503s, not hung workers.
+timeout = int(os.environ.get("TIMEOUT", "30"))
 graceful_timeout = 20
 keepalive = 5
 max_requests = 5000  # recycle workers now and then

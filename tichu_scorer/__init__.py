@@ -14,6 +14,7 @@ from sqlalchemy.engine import Engine
 
 from . import assets, config
 from .extensions import babel, compress, csrf, db, limiter, migrate
+from .health import SQLITE_BUSY_MS
 from .i18n import LANGUAGES, select_locale
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -30,6 +31,7 @@ def create_app(test_config: Mapping[str, Any] | None = None,
     app.config.from_mapping(assets.compression_defaults())
     if test_config:
         app.config.from_mapping(test_config)
+    app.config["SQLALCHEMY_ENGINE_OPTIONS"] = config.database_timeouts(app.config)
     if app.config["TICHU_PRODUCTION"] and app.config["SECRET_KEY"] in (
             config.DEV_SECRET_KEY, "", None, "dev", "test"):
         raise RuntimeError("Refusing to start in production with the development secret key: "
@@ -100,7 +102,7 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     # In WAL mode NORMAL survives any crash of the process (a killed server loses nothing
     # it acknowledged); only a power cut may drop the last commits.
     cursor.execute("PRAGMA synchronous=NORMAL")
-    cursor.execute("PRAGMA busy_timeout=5000")
+    cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_MS}")
     cursor.close()
     # SQLAlchemy, not the driver, begins transactions (below): reads get a consistent
     # snapshot, and a write can begin IMMEDIATE, taking the write lock before it reads.

@@ -6,7 +6,7 @@ from flask import Flask
 
 
 def register(app: Flask) -> None:
-    from . import api, errors, hands, matches, pages, referee, stats, tables, transfer
+    from . import api, errors, hands, health, matches, pages, referee, stats, tables, transfer
 
     app.register_blueprint(matches.bp)
     app.register_blueprint(hands.bp)
@@ -16,4 +16,5 @@ def register(app: Flask) -> None:
     app.register_blueprint(stats.bp)
     app.register_blueprint(transfer.bp)
     app.register_blueprint(api.bp)
+    app.register_blueprint(health.bp)
     errors.register(app)
