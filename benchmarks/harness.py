@@ -70,10 +70,11 @@ class Session:
         self.timeout = timeout
         self.conn: http.client.HTTPConnection | None = None
         self.cookie: str | None = None
+        self.headers: dict[str, str] = {}  # sent with every request (X-Forwarded-For, …)
 
     def request(self, method: str, path: str, body: bytes | None = None,
                 content_type: str | None = None) -> tuple[int, bytes, dict[str, str]]:
-        headers = {"Connection": "keep-alive"}
+        headers = {"Connection": "keep-alive"} | self.headers
         if self.cookie:
             headers["Cookie"] = self.cookie
         if content_type:

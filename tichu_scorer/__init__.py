@@ -11,6 +11,7 @@ from flask import Flask, Response, request
 from flask.sessions import SecureCookieSessionInterface, SessionMixin
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from . import assets, config
 from .extensions import babel, compress, csrf, db, limiter, migrate
@@ -37,6 +38,9 @@ def create_app(test_config: Mapping[str, Any] | None = None,
         raise RuntimeError("Refusing to start in production with the development secret key: "
                            "set SECRET_KEY or let instance/secret_key be created.")
 
+    if app.config["PROXY_COUNT"] > 0:  # the client's address and scheme, as the proxy saw them
+        hops = int(app.config["PROXY_COUNT"])
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops)  # type: ignore[method-assign]
     app.json.sort_keys = False  # type: ignore[attr-defined]  # keep API.md field order
     app.session_interface = QuietSessionInterface()
     logging.basicConfig(level=logging.INFO,

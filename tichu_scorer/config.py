@@ -42,6 +42,12 @@ def database_url(instance_path: str) -> str:
     return url
 
 
+def rate_limit_storage() -> str:
+    """RATELIMIT_STORAGE_URI, else REDIS_URL (redis://host:port/db), else in memory."""
+    return (os.environ.get("RATELIMIT_STORAGE_URI", "").strip()
+            or os.environ.get("REDIS_URL", "").strip() or "memory://")
+
+
 def defaults(instance_path: str) -> dict[str, object]:
     secure = production()
     return {
@@ -83,7 +89,17 @@ def defaults(instance_path: str) -> dict[str, object]:
         "SECRET_KEY_FALLBACKS": [k for k in os.environ.get(
             "SECRET_KEY_FALLBACKS", "").split(",") if k.strip()],
         "RATELIMIT_ENABLED": os.environ.get("RATELIMIT_ENABLED", "true").lower() != "false",
-        "RATELIMIT_STORAGE_URI": os.environ.get("RATELIMIT_STORAGE_URI", "memory://"),
+        # Limits hold across workers and servers only in a shared store (Redis): in memory,
+        # each worker counts alone (gunicorn.conf.py then runs one worker).
+        "RATELIMIT_STORAGE_URI": rate_limit_storage(),
+        # a Redis that does not answer within half a second is skipped: each worker counts
+        # in memory meanwhile, rather than every write waiting on it (logged)
+        "RATELIMIT_STORAGE_OPTIONS": {"socket_timeout": 0.5, "socket_connect_timeout": 0.5},
+        "RATELIMIT_IN_MEMORY_FALLBACK_ENABLED": True,
+        "RATELIMIT_SWALLOW_ERRORS": True,
+        # How many proxies in front set X-Forwarded-For/-Proto: 0 trusts none (a client could
+        # name any address); 1 for one TLS proxy or load balancer. See README, Production.
+        "PROXY_COUNT": int(os.environ.get("PROXY_COUNT", "0")),
         "RATELIMIT_HEADERS_ENABLED": True,
     }
 
