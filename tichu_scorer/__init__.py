@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -45,6 +46,7 @@ def create_app(test_config: Mapping[str, Any] | None = None,
     app.session_interface = QuietSessionInterface()
     logging.basicConfig(level=logging.INFO,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.getLogger("werkzeug").addFilter(_plain_text)
 
     db.init_app(app)
     migrate.init_app(app, db, directory=str(ROOT / "migrations"))
@@ -78,6 +80,19 @@ class QuietSessionInterface(SecureCookieSessionInterface):
         if request.headers.get("X-Tichu-Prefetch"):
             return False
         return super().should_set_cookie(app, session)
+
+
+ANSI_STYLE = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def _plain_text(record: logging.LogRecord) -> bool:
+    """The development server colours its lines with terminal codes even in a log file or
+    a pipe: logs stay plain text."""
+    record.msg = ANSI_STYLE.sub("", str(record.msg))
+    if isinstance(record.args, tuple):
+        record.args = tuple(ANSI_STYLE.sub("", a) if isinstance(a, str) else a
+                            for a in record.args)
+    return True
 
 
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
