@@ -112,3 +112,22 @@ def test_the_service_worker_version_hashes_every_static_file(client, tmp_path):
     assert changed.version != assets.version
     assert changed.hashes["app.css"] != assets.hashes["app.css"]
     assert changed.hashes["js/app.js"] == assets.hashes["js/app.js"]
+
+
+@pytest.mark.parametrize("encoding", ["br", "gzip"])
+def test_a_hashed_static_file_is_compressed_once_at_the_highest_level(client, encoding):
+    hashes = scan(ROOT / "static").hashes
+    url = f"/static/app.css?v={hashes['app.css']}"
+    raw = (ROOT / "static" / "app.css").read_bytes()
+    first = client.get(url, headers={"Accept-Encoding": encoding})
+    assert first.headers["Content-Encoding"] == encoding
+    assert DECODE[encoding](first.get_data()) == raw
+    assert first.headers["Cache-Control"] == IMMUTABLE
+    assert first.headers["X-Content-Type-Options"] == "nosniff"
+    assert "Content-Security-Policy" not in first.headers  # a document's policy, not a file's
+    again = client.get(url, headers={"Accept-Encoding": encoding,
+                                     "If-None-Match": first.headers["ETag"]})
+    assert again.status_code == 304
+    other = "gzip" if encoding == "br" else "br"
+    assert client.get(url, headers={"Accept-Encoding": other}).headers["ETag"] != first.headers[
+        "ETag"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from benchmarks.harness import controlled
 from tests.browser.conftest import browser_app, serving, start_match
 
 
@@ -38,9 +39,8 @@ def test_a_repeat_view_of_the_match_page_is_one_request(counted_server, phone):
     base, counter = counted_server
     page = phone
     match_url = start_match(page, base)
-    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
     page.goto(match_url)
-    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    controlled(page)
     settle(page)
     page.goto(match_url)  # the copies of the match and its hand form are made now
     settle(page)
