@@ -56,13 +56,21 @@ def client(base: str, deadline: float, think: float, seed: int,
     session = Session(base)
     if os.environ.get("PROXY_COUNT"):  # this table's own address, as a proxy would say
         session.headers["X-Forwarded-For"] = f"198.18.{seed // 250}.{seed % 250 + 1}"
-    match = session.new_match([f"T{seed}a", f"T{seed}b", f"T{seed}c", f"T{seed}d"])
-    token = session.token(f"{match}/hands/new")
-    saved = 0
+    match, saved = "", HANDS_PER_MATCH
     while time.monotonic() < deadline:
         if saved >= HANDS_PER_MATCH:
-            match = session.new_match([f"T{seed}a", f"T{seed}b", f"T{seed}c", f"T{seed}d"])
-            saved = 0
+            started = time.perf_counter()
+            try:  # a failed start is an error like any other, and is tried again
+                match = session.new_match([f"T{seed}a", f"T{seed}b", f"T{seed}c", f"T{seed}d"])
+                token = session.token(f"{match}/hands/new")
+                saved = 0
+            except (OSError, RuntimeError):
+                with lock:
+                    errors["start match"] = errors.get("start match", 0) + 1
+            with lock:
+                results.setdefault("start match", []).append(
+                    (time.perf_counter() - started) * 1000)
+            continue
         roll = rng.random()
         started = time.perf_counter()
         try:
@@ -183,7 +191,7 @@ def main() -> None:
     print(f"{total} requests in {wall:.1f} s: {total / wall:.0f} req/s, {failed} errors "
           + str({k: v for k, v in errors.items() if k.startswith("status")} or ""))
     print(f"{'request':<14} {'count':>7} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} {'errors':>7}")
-    for kind in ("match page", "save hand", "referee check"):
+    for kind in ("match page", "save hand", "referee check", "start match"):
         values = results.get(kind, [])
         print(f"{kind:<14} {len(values):>7} {statistics.median(values) if values else 0:>8.1f} "
               f"{percentile(values, 0.95):>8.1f} {percentile(values, 0.99):>8.1f} "

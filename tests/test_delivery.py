@@ -13,6 +13,7 @@ import pytest
 
 from tests.conftest import new_match
 from tichu_scorer.assets import IMMUTABLE, scan
+from tichu_scorer.views.pages import SW_MAX_AGE
 
 ROOT = Path(__file__).resolve().parent.parent
 STATIC_URL = re.compile(r'(?:href|src)="(/static/[^"]+)"')
@@ -89,7 +90,8 @@ def test_the_manifest_is_versioned_and_names_hashed_icons(client):
 
 def test_the_service_worker_version_hashes_every_static_file(client, tmp_path):
     r = client.get("/sw.js")
-    assert r.headers["Cache-Control"] == "no-cache"
+    assert r.headers["Cache-Control"] == f"max-age={SW_MAX_AGE}"  # a deploy arrives within
+    assert client.get("/sw.js", headers={"If-None-Match": r.headers["ETag"]}).status_code == 304
     first_line, _, rest = r.get_data(as_text=True).partition("\n")
     build = json.loads(first_line.removeprefix("const BUILD = ").rstrip(";"))
     assets = scan(ROOT / "static")

@@ -13,7 +13,8 @@
   const TIMEOUT = 8000; // ms: a save that takes longer is treated as lost and queued
 
   if ("serviceWorker" in navigator) {
-    navigator.serviceWorker.register("/sw.js").catch(() => {});
+    // a new worker is looked for after every page; the server says how long its answer lasts
+    navigator.serviceWorker.register("/sw.js", { updateViaCache: "all" }).catch(() => {});
     // a page served from the phone's copy because the network was slow: the fresh one came
     navigator.serviceWorker.addEventListener("message", (event) => {
       if (event.data && event.data.fresh === window.location.pathname) window.location.reload();

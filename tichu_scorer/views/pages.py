@@ -21,6 +21,7 @@ from ..assets import assets, cache_control
 from ..i18n import COOKIE, LANGUAGES
 
 bp = Blueprint("pages", __name__)
+SW_MAX_AGE = 600  # seconds a phone may go on with the service worker it has
 
 
 @bp.get("/rules")
@@ -42,8 +43,13 @@ def service_worker() -> Response:
              + [url_for("pages.manifest"), url_for("pages.offline")]}
     response = Response(f"const BUILD = {json.dumps(build)};\n{script}",
                         mimetype="text/javascript")
-    response.headers["Cache-Control"] = "no-cache"
-    return response
+    # The browser looks for a new worker after every page it opens; offline.js lets it take
+    # this answer from its HTTP cache for a while (updateViaCache "all"), so that a repeat
+    # view is one request. A deploy reaches a phone within SW_MAX_AGE; meanwhile its pages
+    # still name the new files by their hashes, which the older worker fetches and keeps.
+    response.headers["Cache-Control"] = f"max-age={SW_MAX_AGE}"
+    response.add_etag()
+    return response.make_conditional(request)
 
 
 @bp.get("/manifest.webmanifest")
