@@ -153,10 +153,12 @@ def main() -> None:
             sys.exit("The load test needs an empty database (it adds hundreds of matches).")
         upgrade()
 
+    access_log = Path(folder) / "access.log"  # for the time each request took inside gunicorn
     servers, bases = [], []
     for _ in range(args.servers):
         port = free_port()
-        servers.append(start_gunicorn(env, port, args.workers, args.threads))
+        servers.append(start_gunicorn(env | {"ACCESS_LOG": str(access_log)}, port,
+                                      args.workers, args.threads))
         bases.append(f"http://127.0.0.1:{port}")
     try:
         results: dict[str, list[float]] = {}
@@ -196,6 +198,35 @@ def main() -> None:
         print(f"{kind:<14} {len(values):>7} {statistics.median(values) if values else 0:>8.1f} "
               f"{percentile(values, 0.95):>8.1f} {percentile(values, 0.99):>8.1f} "
               f"{errors.get(kind, 0):>7}")
+    inside = server_times(access_log)
+    print("inside gunicorn (access log):")
+    for kind in ("match page", "save hand", "referee check"):
+        values = inside.get(kind, [])
+        print(f"{kind:<14} {len(values):>7} {statistics.median(values) if values else 0:>8.1f} "
+              f"{percentile(values, 0.95):>8.1f} {percentile(values, 0.99):>8.1f}")
+
+
+def server_times(log: Path) -> dict[str, list[float]]:
+    """Milliseconds from gunicorn's access log (the last field, `%(M)sms`): the time inside
+    the worker, without the wait for a free thread or the client's own side."""
+    kinds = {("GET", "match"): "match page", ("POST", "hands"): "save hand",
+             ("POST", "referee"): "referee check"}
+    times: dict[str, list[float]] = {}
+    for line in log.read_text().splitlines():
+        try:
+            method, path = line.split('"')[1].split()[:2]
+            ms = float(line.rsplit(" ", 1)[1].removesuffix("ms"))
+        except (IndexError, ValueError):
+            continue
+        if path.startswith("/matches/") and path.count("/") == 2 and path != "/matches/new":
+            kind = kinds.get((method, "match"))
+        elif path.endswith("/hands/new"):
+            kind = kinds.get((method, "hands"))
+        else:
+            kind = kinds.get((method, "referee")) if "referee" in path else None
+        if kind:
+            times.setdefault(kind, []).append(ms)
+    return times
 
 
 if __name__ == "__main__":
