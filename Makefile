@@ -8,18 +8,25 @@ PORT ?= 5000
 
 .PHONY: run serve test db bench load clean
 
-# Direct dependencies are pinned in pyproject.toml, every transitive one in constraints.txt.
+# Direct dependencies are pinned in pyproject.toml, every transitive one in constraints.txt,
+# pip itself here. The set-up speaks only to say what it does once, or when it fails.
+PIP_VERSION := 26.3
+PIP := $(BIN)/pip --quiet --quiet --disable-pip-version-check --no-input
+# setuptools warns on every editable install; the warning is about other set-ups than this one
+QUIET_BUILD := PYTHONWARNINGS="ignore:Editable installation"
+
 $(STAMP): pyproject.toml constraints.txt
-	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -c constraints.txt -e ".[test]"
-	touch $(STAMP)
+	@echo "Installing the pinned dependencies into $(VENV) (once)"
+	@$(PYTHON) -m venv $(VENV)
+	@$(PIP) install "pip==$(PIP_VERSION)"
+	@$(QUIET_BUILD) $(PIP) install -c constraints.txt -e ".[test]"
+	@touch $(STAMP)
 
 db: $(STAMP)
-	$(BIN)/flask --app wsgi db upgrade
+	@$(BIN)/flask --app wsgi db upgrade
 
 run: db
-	$(BIN)/flask --app wsgi run --host $(HOST) --port $(PORT)
+	@$(BIN)/flask --app wsgi run --host $(HOST) --port $(PORT)
 
 # Production: gunicorn (set TICHU_ENV=production, SECRET_KEY and, for PostgreSQL, DATABASE_URL).
 serve: db

@@ -4,10 +4,18 @@ import os
 
 bind = os.environ.get("BIND", "127.0.0.1:8000")
 # Threads serve the many small requests of a table well; the work per request is tiny.
-workers = int(os.environ.get("WEB_CONCURRENCY", "4"))
+# Rate limits hold across workers only in a shared store (REDIS_URL): without one, a single
+# worker (with more threads) keeps them exact; WEB_CONCURRENCY overrides, and is warned about.
+SHARED_LIMITS = bool(os.environ.get("REDIS_URL") or os.environ.get(
+    "RATELIMIT_STORAGE_URI", "memory://").strip() not in ("", "memory://"))
+workers = int(os.environ.get("WEB_CONCURRENCY", "4" if SHARED_LIMITS else "1"))
 worker_class = "gthread"
-threads = int(os.environ.get("THREADS", "2"))
-timeout = 30
+threads = int(os.environ.get("THREADS", "2" if SHARED_LIMITS else "8"))
+# A worker silent for `timeout` seconds is killed and replaced; a restart or deploy lets
+# requests in flight finish for `graceful_timeout`. Each request is bounded well below that
+# by the database's own bounds (config.py: connect 3 s, a pooled connection 5 s, a statement
+# 10 s), so that a stalled database gives 503s, not hung workers.
+timeout = int(os.environ.get("TIMEOUT", "30"))
 graceful_timeout = 20
 keepalive = 5
 max_requests = 5000  # recycle workers now and then
@@ -19,3 +27,10 @@ access_log_format = '%(h)s %(l)s %(u)s %(t)s "%(m)s %(U)s %(H)s" %(s)s %(b)s "%(
 errorlog = "-"
 loglevel = os.environ.get("LOG_LEVEL", "info")
 forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
+
+
+def on_starting(server):  # noqa: ARG001 (gunicorn's hook signature)
+    limits_on = os.environ.get("RATELIMIT_ENABLED", "true").lower() != "false"
+    if workers > 1 and limits_on and not SHARED_LIMITS:
+        server.log.warning("Rate limits are counted per worker (%d workers, no REDIS_URL): "
+                           "set REDIS_URL to share them", workers)

@@ -28,8 +28,8 @@ def start_gunicorn(env: dict[str, str], port: int, workers: int = 3,
                    threads: int = 8, log: Path | None = None) -> subprocess.Popen[bytes]:
     """gunicorn with the project's config on 127.0.0.1:port; waits until /healthz answers.
     Its error log goes to `log` when given."""
-    full = os.environ | env | {"BIND": f"127.0.0.1:{port}", "WEB_CONCURRENCY": str(workers),
-                               "THREADS": str(threads), "ACCESS_LOG": "/dev/null"}
+    full = os.environ | {"ACCESS_LOG": "/dev/null"} | env | {
+        "BIND": f"127.0.0.1:{port}", "WEB_CONCURRENCY": str(workers), "THREADS": str(threads)}
     proc = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py",
                              "wsgi:app"], cwd=ROOT, env=full, stdout=subprocess.DEVNULL,
                             stderr=log.open("ab") if log else subprocess.DEVNULL,
@@ -70,10 +70,11 @@ class Session:
         self.timeout = timeout
         self.conn: http.client.HTTPConnection | None = None
         self.cookie: str | None = None
+        self.headers: dict[str, str] = {}  # sent with every request (X-Forwarded-For, …)
 
     def request(self, method: str, path: str, body: bytes | None = None,
                 content_type: str | None = None) -> tuple[int, bytes, dict[str, str]]:
-        headers = {"Connection": "keep-alive"}
+        headers = {"Connection": "keep-alive"} | self.headers
         if self.cookie:
             headers["Cookie"] = self.cookie
         if content_type:
@@ -131,3 +132,14 @@ class Session:
         if status != 303:
             raise RuntimeError(f"could not start a match ({status})")
         return urllib.parse.urlsplit(headers["location"]).path
+
+
+def controlled(page) -> None:
+    """Wait until the service worker controls a Playwright page (polled from outside the
+    page: a predicate evaluated inside it would be refused by the page's CSP)."""
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    for _ in range(100):
+        if page.evaluate("navigator.serviceWorker.controller !== null"):
+            return
+        page.wait_for_timeout(100)
+    raise RuntimeError("the service worker never took control")

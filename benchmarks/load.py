@@ -1,12 +1,16 @@
 """Load: gunicorn on loopback, N concurrent clients for a fixed time, mixing match pages,
 hand submissions and referee checks. Prints throughput, latency percentiles and errors.
 
-    python benchmarks/load.py [--clients 50] [--seconds 60] [--think 0.0]
+    python benchmarks/load.py [--clients 50] [--seconds 60] [--think 0.0] [--servers 1]
 
 Each client is a phone: its own session cookie and CSRF token, keep-alive connection, and
 an optional think time between requests. Uses SQLite in a temporary folder unless
-DATABASE_URL is set. The write rate limit is lifted for the run (every client shares the
-loopback address, where a real table has one address per phone).
+DATABASE_URL is set. Without REDIS_URL the rate limits are lifted for the run (every client
+shares the loopback address, where a real table has one address per phone). With REDIS_URL
+they stay on, counted in Redis, and each table comes through a pretend proxy
+(PROXY_COUNT=1) with its own X-Forwarded-For address, so each has its own budget, as behind
+a real proxy. With --servers 2 the tables are spread over two gunicorn instances sharing
+the database and Redis (the two-server deployment of the README).
 """
 
 from __future__ import annotations
@@ -50,13 +54,23 @@ def client(base: str, deadline: float, think: float, seed: int,
     """One table: its own match, scored from one phone, checking a play now and then."""
     rng = random.Random(seed)
     session = Session(base)
-    match = session.new_match([f"T{seed}a", f"T{seed}b", f"T{seed}c", f"T{seed}d"])
-    token = session.token(f"{match}/hands/new")
-    saved = 0
+    if os.environ.get("PROXY_COUNT"):  # this table's own address, as a proxy would say
+        session.headers["X-Forwarded-For"] = f"198.18.{seed // 250}.{seed % 250 + 1}"
+    match, saved = "", HANDS_PER_MATCH
     while time.monotonic() < deadline:
         if saved >= HANDS_PER_MATCH:
-            match = session.new_match([f"T{seed}a", f"T{seed}b", f"T{seed}c", f"T{seed}d"])
-            saved = 0
+            started = time.perf_counter()
+            try:  # a failed start is an error like any other, and is tried again
+                match = session.new_match([f"T{seed}a", f"T{seed}b", f"T{seed}c", f"T{seed}d"])
+                token = session.token(f"{match}/hands/new")
+                saved = 0
+            except (OSError, RuntimeError):
+                with lock:
+                    errors["start match"] = errors.get("start match", 0) + 1
+            with lock:
+                results.setdefault("start match", []).append(
+                    (time.perf_counter() - started) * 1000)
+            continue
         roll = rng.random()
         started = time.perf_counter()
         try:
@@ -67,10 +81,11 @@ def client(base: str, deadline: float, think: float, seed: int,
             elif roll < 0.75:
                 kind = "save hand"
                 fields = {"csrf_token": token, "place_1": "1", "place_2": "2",
-                          "card_a": "50"}  # level teams: the match never ends
+                          "card_a": "50",  # level teams: the match never ends
+                          "number": str(saved + 1)}  # the hand the form was opened for
                 status, _ = session.post_form(f"{match}/hands/new", fields)
                 ok = status == 303
-                saved += 1
+                saved += ok
             else:
                 kind = "referee check"
                 body = json.dumps(rng.choice(QUESTIONS)).encode()
@@ -88,7 +103,7 @@ def client(base: str, deadline: float, think: float, seed: int,
             time.sleep(rng.uniform(0, 2 * think))
 
 
-def run_clients(base: str, seeds: list[int], deadline_in: float, think: float,
+def run_clients(bases: list[str], seeds: list[int], deadline_in: float, think: float,
                 out: multiprocessing.Queue) -> None:  # type: ignore[type-arg]
     """One load process: a few client threads (several processes keep the clients' own
     interpreter lock from adding to the latencies they measure)."""
@@ -96,8 +111,9 @@ def run_clients(base: str, seeds: list[int], deadline_in: float, think: float,
     errors: dict[str, int] = {}
     lock = threading.Lock()
     deadline = time.monotonic() + deadline_in
-    threads = [threading.Thread(target=client, args=(base, deadline, think, seed, results,
-                                                     errors, lock)) for seed in seeds]
+    threads = [threading.Thread(target=client, args=(bases[seed % len(bases)], deadline, think,
+                                                     seed, results, errors, lock))
+               for seed in seeds]
     for t in threads:
         t.start()
     for t in threads:
@@ -114,12 +130,18 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=4)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--procs", type=int, default=5, help="load-generating processes")
+    parser.add_argument("--servers", type=int, default=1, help="gunicorn instances")
     args = parser.parse_args()
 
     folder = tempfile.mkdtemp(prefix="tichu-load-")
     url = os.environ.get("DATABASE_URL") or f"sqlite:///{folder}/load.sqlite3"
     env = {"DATABASE_URL": url, "SECRET_KEY": "load-test", "RATELIMIT_ENABLED": "false",
            "LOG_LEVEL": "warning"}
+    if os.environ.get("REDIS_URL"):
+        env |= {"REDIS_URL": os.environ["REDIS_URL"], "RATELIMIT_ENABLED": "true",
+                "PROXY_COUNT": "1"}
+        import redis
+        redis.Redis.from_url(os.environ["REDIS_URL"]).flushdb()
     os.environ.update(env)
     from flask_migrate import upgrade
 
@@ -131,16 +153,20 @@ def main() -> None:
             sys.exit("The load test needs an empty database (it adds hundreds of matches).")
         upgrade()
 
-    port = free_port()
-    server = start_gunicorn(env, port, args.workers, args.threads)
-    base = f"http://127.0.0.1:{port}"
+    access_log = Path(folder) / "access.log"  # for the time each request took inside gunicorn
+    servers, bases = [], []
+    for _ in range(args.servers):
+        port = free_port()
+        servers.append(start_gunicorn(env | {"ACCESS_LOG": str(access_log)}, port,
+                                      args.workers, args.threads))
+        bases.append(f"http://127.0.0.1:{port}")
     try:
         results: dict[str, list[float]] = {}
         errors: dict[str, int] = {}
         queue: multiprocessing.Queue = multiprocessing.Queue()  # type: ignore[type-arg]
         seeds = list(range(args.clients))
         procs = [multiprocessing.Process(target=run_clients, args=(
-            base, seeds[i::args.procs], args.seconds, args.think, queue))
+            bases, seeds[i::args.procs], args.seconds, args.think, queue))
             for i in range(args.procs)]
         started = time.monotonic()
         for proc in procs:
@@ -155,21 +181,52 @@ def main() -> None:
             proc.join()
         wall = time.monotonic() - started
     finally:
-        kill(server)
+        for server in servers:
+            kill(server)
 
     total = sum(len(v) for v in results.values())
     print(f"{args.clients} clients in {args.procs} processes, {args.seconds:.0f} s, think "
-          f"{args.think} s, gunicorn {args.workers} workers x {args.threads} threads, "
-          f"{url.split(':')[0]}")
+          f"{args.think} s, {args.servers} x gunicorn {args.workers} workers x {args.threads} "
+          f"threads, {url.split(':')[0]}, rate limits "
+          f"{'in Redis' if env.get('REDIS_URL') else 'off'}, load before {os.getloadavg()[0]:.1f}")
     failed = sum(v for k, v in errors.items() if not k.startswith("status"))
     print(f"{total} requests in {wall:.1f} s: {total / wall:.0f} req/s, {failed} errors "
           + str({k: v for k, v in errors.items() if k.startswith("status")} or ""))
     print(f"{'request':<14} {'count':>7} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} {'errors':>7}")
-    for kind in ("match page", "save hand", "referee check"):
+    for kind in ("match page", "save hand", "referee check", "start match"):
         values = results.get(kind, [])
         print(f"{kind:<14} {len(values):>7} {statistics.median(values) if values else 0:>8.1f} "
               f"{percentile(values, 0.95):>8.1f} {percentile(values, 0.99):>8.1f} "
               f"{errors.get(kind, 0):>7}")
+    inside = server_times(access_log)
+    print("inside gunicorn (access log):")
+    for kind in ("match page", "save hand", "referee check"):
+        values = inside.get(kind, [])
+        print(f"{kind:<14} {len(values):>7} {statistics.median(values) if values else 0:>8.1f} "
+              f"{percentile(values, 0.95):>8.1f} {percentile(values, 0.99):>8.1f}")
+
+
+def server_times(log: Path) -> dict[str, list[float]]:
+    """Milliseconds from gunicorn's access log (the last field, `%(M)sms`): the time inside
+    the worker, without the wait for a free thread or the client's own side."""
+    kinds = {("GET", "match"): "match page", ("POST", "hands"): "save hand",
+             ("POST", "referee"): "referee check"}
+    times: dict[str, list[float]] = {}
+    for line in log.read_text().splitlines():
+        try:
+            method, path = line.split('"')[1].split()[:2]
+            ms = float(line.rsplit(" ", 1)[1].removesuffix("ms"))
+        except (IndexError, ValueError):
+            continue
+        if path.startswith("/matches/") and path.count("/") == 2 and path != "/matches/new":
+            kind = kinds.get((method, "match"))
+        elif path.endswith("/hands/new"):
+            kind = kinds.get((method, "hands"))
+        else:
+            kind = kinds.get((method, "referee")) if "referee" in path else None
+        if kind:
+            times.setdefault(kind, []).append(ms)
+    return times
 
 
 if __name__ == "__main__":

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -12,9 +13,11 @@ from flask import Flask, Response, request
 from flask.sessions import SecureCookieSessionInterface, SessionMixin
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
+from werkzeug.middleware.proxy_fix import ProxyFix
 
-from . import config
-from .extensions import babel, csrf, db, limiter, migrate
+from . import assets, config
+from .extensions import babel, compress, csrf, db, limiter, migrate
+from .health import SQLITE_BUSY_MS
 from .i18n import LANGUAGES, select_locale
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -36,22 +39,30 @@ def create_app(test_config: Mapping[str, Any] | None = None,
                 instance_path=instance_path or str(ROOT / "instance"))
     Path(app.instance_path).mkdir(parents=True, exist_ok=True)
     app.config.from_mapping(config.defaults(app.instance_path))
+    app.config.from_mapping(assets.compression_defaults())
     if test_config:
         app.config.from_mapping(test_config)
+    app.config["SQLALCHEMY_ENGINE_OPTIONS"] = config.database_timeouts(app.config)
     if app.config["TICHU_PRODUCTION"] and app.config["SECRET_KEY"] in (
             config.DEV_SECRET_KEY, "", None, "dev", "test"):
         raise RuntimeError("Refusing to start in production with the development secret key: "
                            "set SECRET_KEY or let instance/secret_key be created.")
 
+    if app.config["PROXY_COUNT"] > 0:  # the client's address and scheme, as the proxy saw them
+        hops = int(app.config["PROXY_COUNT"])
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops)  # type: ignore[method-assign]
     app.json.sort_keys = False  # type: ignore[attr-defined]  # keep API.md field order
     app.session_interface = QuietSessionInterface()
     logging.basicConfig(level=logging.INFO,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.getLogger("werkzeug").addFilter(_plain_text)
 
     db.init_app(app)
     migrate.init_app(app, db, directory=str(ROOT / "migrations"))
     csrf.init_app(app)
     limiter.init_app(app)
+    compress.init_app(app)
+    assets.init_app(app)
     app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES",
                           str(Path(__file__).resolve().parent / "translations"))
     babel.init_app(app, locale_selector=select_locale)
@@ -81,14 +92,34 @@ class QuietSessionInterface(SecureCookieSessionInterface):
         return super().should_set_cookie(app, session)
 
 
+ANSI_STYLE = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def _plain_text(record: logging.LogRecord) -> bool:
+    """The development server colours its lines with terminal codes even in a log file or
+    a pipe: logs stay plain text."""
+    record.msg = ANSI_STYLE.sub("", str(record.msg))
+    if isinstance(record.args, tuple):
+        record.args = tuple(ANSI_STYLE.sub("", a) if isinstance(a, str) else a
+                            for a in record.args)
+    return True
+
+
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
        "connect-src 'self'; frame-ancestors 'none'; base-uri 'self'; form-action 'self'")
 
 
+# Never shown as a document: a document's policies mean nothing on them (an SVG, which can
+# be opened as one, keeps them); they would cost every phone their bytes on each file.
+SUBRESOURCE_TYPES = frozenset({"text/css", "text/javascript", "image/png"})
+
+
 def _security_headers(response: Response) -> Response:
     """No inline script, no framing, no sniffing; same-origin referrers keep CSRF working."""
-    response.headers.setdefault("Content-Security-Policy", CSP)
     response.headers.setdefault("X-Content-Type-Options", "nosniff")
+    if request.endpoint == "static" and response.mimetype in SUBRESOURCE_TYPES:
+        return response
+    response.headers.setdefault("Content-Security-Policy", CSP)
     response.headers.setdefault("Referrer-Policy", "same-origin")
     response.headers.setdefault("X-Frame-Options", "DENY")
     response.headers.setdefault("Permissions-Policy", "camera=(), microphone=(), geolocation=()")
@@ -107,7 +138,7 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     # In WAL mode NORMAL survives any crash of the process (a killed server loses nothing
     # it acknowledged); only a power cut may drop the last commits.
     cursor.execute("PRAGMA synchronous=NORMAL")
-    cursor.execute("PRAGMA busy_timeout=5000")
+    cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_MS}")
     cursor.close()
     # SQLAlchemy, not the driver, begins transactions (below): reads get a consistent
     # snapshot, and a write can begin IMMEDIATE, taking the write lock before it reads.

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import os
 import secrets
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 DEV_SECRET_KEY = "dev-only-not-secret"  # nosec B105: a placeholder production refuses
 
@@ -40,13 +42,25 @@ def database_url(instance_path: str) -> str:
     return url
 
 
+def rate_limit_storage() -> str:
+    """RATELIMIT_STORAGE_URI, else REDIS_URL (redis://host:port/db), else in memory."""
+    return (os.environ.get("RATELIMIT_STORAGE_URI", "").strip()
+            or os.environ.get("REDIS_URL", "").strip() or "memory://")
+
+
 def defaults(instance_path: str) -> dict[str, object]:
     secure = production()
     return {
         "SECRET_KEY": secret_key(instance_path),
         "SQLALCHEMY_DATABASE_URI": database_url(instance_path),
-        # recycle rather than ping: a ping costs a round trip on every request
+        # recycle rather than ping: a ping costs a round trip on every request; a request
+        # waits at most POOL_TIMEOUT seconds for a connection (see database_timeouts)
         "SQLALCHEMY_ENGINE_OPTIONS": {"pool_recycle": 1800},
+        "DB_CONNECT_TIMEOUT": int(os.environ.get("DB_CONNECT_TIMEOUT", "3")),  # seconds
+        "DB_STATEMENT_TIMEOUT_MS": int(os.environ.get("DB_STATEMENT_TIMEOUT_MS", "10000")),
+        "DB_POOL_TIMEOUT": int(os.environ.get("DB_POOL_TIMEOUT", "5")),  # seconds
+        # /healthz: how long the database may take to accept its write
+        "HEALTH_TIMEOUT_MS": int(os.environ.get("HEALTH_TIMEOUT_MS", "2000")),
         "MAX_CONTENT_LENGTH": 64 * 1024,  # no hand or question is anywhere near this
         "MAX_FORM_MEMORY_SIZE": 64 * 1024,
         "MAX_FORM_PARTS": 200,
@@ -75,6 +89,34 @@ def defaults(instance_path: str) -> dict[str, object]:
         "SECRET_KEY_FALLBACKS": [k for k in os.environ.get(
             "SECRET_KEY_FALLBACKS", "").split(",") if k.strip()],
         "RATELIMIT_ENABLED": os.environ.get("RATELIMIT_ENABLED", "true").lower() != "false",
-        "RATELIMIT_STORAGE_URI": os.environ.get("RATELIMIT_STORAGE_URI", "memory://"),
+        # Limits hold across workers and servers only in a shared store (Redis): in memory,
+        # each worker counts alone (gunicorn.conf.py then runs one worker).
+        "RATELIMIT_STORAGE_URI": rate_limit_storage(),
+        # a Redis that does not answer within half a second is skipped: each worker counts
+        # in memory meanwhile, rather than every write waiting on it (logged)
+        "RATELIMIT_STORAGE_OPTIONS": {"socket_timeout": 0.5, "socket_connect_timeout": 0.5},
+        "RATELIMIT_IN_MEMORY_FALLBACK_ENABLED": True,
+        "RATELIMIT_SWALLOW_ERRORS": True,
+        # How many proxies in front set X-Forwarded-For/-Proto: 0 trusts none (a client could
+        # name any address); 1 for one TLS proxy or load balancer. See README, Production.
+        "PROXY_COUNT": int(os.environ.get("PROXY_COUNT", "0")),
         "RATELIMIT_HEADERS_ENABLED": True,
     }
+
+
+def database_timeouts(config: Mapping[str, Any]) -> dict[str, Any]:
+    """The engine options with the bounds that keep a stalled database from stalling every
+    request: a connect timeout and a statement timeout on PostgreSQL (each request's longest
+    statement; lock waits included), and a bounded wait for a pooled connection. SQLite
+    keeps its busy timeout (set on each connection). Options set explicitly win."""
+    options = dict(config.get("SQLALCHEMY_ENGINE_OPTIONS") or {})
+    uri = str(config.get("SQLALCHEMY_DATABASE_URI", ""))
+    if not uri.startswith("sqlite:///:memory:") and uri != "sqlite://":
+        options.setdefault("pool_timeout", config["DB_POOL_TIMEOUT"])
+    if uri.startswith("postgresql"):
+        connect_args = dict(options.get("connect_args") or {})
+        connect_args.setdefault("connect_timeout", config["DB_CONNECT_TIMEOUT"])
+        connect_args.setdefault(
+            "options", f"-c statement_timeout={int(config['DB_STATEMENT_TIMEOUT_MS'])}")
+        options["connect_args"] = connect_args
+    return options

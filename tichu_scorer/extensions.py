@@ -1,6 +1,7 @@
 """Extensions, created unbound; `create_app` binds them."""
 
 from flask_babel import Babel
+from flask_compress import Compress
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from flask_migrate import Migrate
@@ -26,6 +27,7 @@ db = SQLAlchemy(model_class=Base)
 migrate = Migrate(render_as_batch=True)
 csrf = CSRFProtect()
 babel = Babel()
+compress = Compress()
 # Writes are limited per client address (see WRITE_RATE_LIMIT); nothing is limited by default.
 limiter = Limiter(key_func=get_remote_address, default_limits=[])
 

@@ -13,7 +13,8 @@
   const TIMEOUT = 8000; // ms: a save that takes longer is treated as lost and queued
 
   if ("serviceWorker" in navigator) {
-    navigator.serviceWorker.register("/sw.js").catch(() => {});
+    // a new worker is looked for after every page; the server says how long its answer lasts
+    navigator.serviceWorker.register("/sw.js", { updateViaCache: "all" }).catch(() => {});
     // a page served from the phone's copy because the network was slow: the fresh one came
     navigator.serviceWorker.addEventListener("message", (event) => {
       if (event.data && event.data.fresh === window.location.pathname) window.location.reload();
@@ -271,14 +272,23 @@
     }
   }
 
-  // Remember the matches this phone scores, and keep their pages ready for no signal.
+  // Remember the matches this phone scores, and keep their pages ready for no signal. The
+  // copies are fetched again only when the match moved on (another hand, other totals): a
+  // repeat view of an unchanged match costs one request, the page itself.
   async function remember() {
     const live = document.querySelector("[data-live-match][data-scorer]");
     if (!live) return;
-    await put({ url: window.location.pathname, title: document.title, at: Date.now() }, MATCHES).catch(() => {});
-    if (navigator.serviceWorker && navigator.serviceWorker.controller) {
-      navigator.serviceWorker.controller.postMessage({ cache: [window.location.pathname, live.dataset.handUrl] });
-    }
+    const url = window.location.pathname;
+    const state = Array.from(document.querySelectorAll("[data-next-hand], [data-total]"),
+      (el) => el.dataset.nextHand || el.dataset.stored || el.textContent.trim()).join(" ");
+    const known = (await all(MATCHES).catch(() => [])).find((m) => m.url === url);
+    await put({ url, title: document.title, at: Date.now(), state }, MATCHES).catch(() => {});
+    const controller = navigator.serviceWorker && navigator.serviceWorker.controller;
+    if (!controller) return;
+    const urls = [url, live.dataset.handUrl];
+    const kept = await Promise.all(urls.map((u) => caches.match(u).catch(() => undefined)));
+    if (known && known.state === state && kept.every(Boolean)) return;
+    controller.postMessage({ cache: urls });
   }
 
   // The offline page lists them.

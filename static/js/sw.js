@@ -2,18 +2,19 @@
 // Pages: network first, but a page that does not arrive within a few seconds is served from
 // the last good copy (the network answer still refreshes the copy when it comes). The start
 // page is cached at install, so an installed app opens offline; the pages of matches this
-// phone scores are cached when it opens them (offline.js asks). Static files: cached,
-// refreshed in the background. Writes are never cached: hands wait in IndexedDB (offline.js).
-const VERSION = "tichu-v2";
+// phone scores are cached when it opens them (offline.js asks). Static files: under URLs
+// that carry their content's hash, kept from the install on and never asked for again.
+// Writes are never cached: hands wait in IndexedDB (offline.js).
+// BUILD is prepended by the server (views/pages.py): this deploy's version, a hash over
+// every static file, and the hashed URLs to keep. A deploy changes it, so the phone installs
+// this script anew, keeps the new files and drops the old ones: a page never meets an older
+// CSS or script. The page copies are kept across deploys (a table may have no signal), and
+// fetched again when the new version takes over.
+const VERSION = BUILD.version;
 const STATIC = VERSION + "-static";
-const PAGES = VERSION + "-pages";
+const PAGES = "tichu-pages";
 const PAGE_TIMEOUT = 7000; // ms before a page falls back to its cached copy
-const ASSETS = [
-  "/static/app.css", "/static/js/app.js", "/static/js/offline.js", "/static/js/hand.js",
-  "/static/js/ranking.js", "/static/js/referee.js", "/static/js/board.js",
-  "/static/icons/icon.svg", "/static/icons/icon-192.png", "/static/icons/icon-512.png",
-  "/manifest.webmanifest", "/offline",
-];
+const ASSETS = BUILD.assets;
 const START = ["/"];
 // Copies fetched in the background say so: the server then keeps its one-time messages
 // ("Hand 3 saved.") for the page the player actually opens.
@@ -26,11 +27,32 @@ self.addEventListener("install", (event) => {
   ]).then(() => self.skipWaiting()));
 });
 
+// The new version takes over: older static caches go; page copies, from a cache of an
+// older version too, are fetched again (their HTML names this version's files) for a few
+// seconds at most (activation holds every page's requests), and a copy that cannot be
+// fetched by then is kept as it was.
+async function takeOver() {
+  const pages = await caches.open(PAGES);
+  let replaced = false;
+  for (const key of await caches.keys()) {
+    if (key === PAGES || key === STATIC) continue;
+    if (key.endsWith("-pages")) {
+      const old = await caches.open(key);
+      for (const request of await old.keys()) await pages.put(request, await old.match(request));
+    }
+    await caches.delete(key);
+    replaced = true;
+  }
+  if (!replaced) return;
+  const refresh = Promise.all((await pages.keys()).map((request) => fetch(quiet(request.url)).then((response) => {
+    if (response.ok && !response.redirected) return pages.put(request, response);
+    return undefined;
+  }).catch(() => undefined)));
+  await Promise.race([refresh, new Promise((resolve) => setTimeout(resolve, PAGE_TIMEOUT / 2))]);
+}
+
 self.addEventListener("activate", (event) => {
-  event.waitUntil(
-    caches.keys()
-      .then((keys) => Promise.all(keys.filter((k) => !k.startsWith(VERSION)).map((k) => caches.delete(k))))
-      .then(() => self.clients.claim()));
+  event.waitUntil(takeOver().catch(() => undefined).then(() => self.clients.claim()));
 });
 
 // A page asks to keep copies of pages it will need without signal (its hand form).
@@ -88,10 +110,12 @@ self.addEventListener("fetch", (event) => {
   if (url.pathname.startsWith("/static/") || url.pathname === "/manifest.webmanifest") {
     event.respondWith(caches.open(STATIC).then(async (cache) => {
       const cached = await cache.match(request);
+      // a hashed URL never changes: the copy is the file, no need to ask again
+      if (cached && url.searchParams.has("v")) return cached;
       const fresh = fetch(request).then((response) => {
         if (response.ok) cache.put(request, response.clone());
         return response;
-      }).catch(() => cached);
+      }).catch(() => cached || caches.match(request, { ignoreSearch: true }));
       return cached || fresh;
     }));
     return;

@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 import shutil
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -21,16 +23,39 @@ PHONE = {"viewport": {"width": 360, "height": 640}, "is_mobile": True, "has_touc
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 
 
-@pytest.fixture()
-def live_server(tmp_path):
+def browser_app(tmp_path):
     app = make_app(tmp_path, WTF_CSRF_ENABLED=True, SECRET_KEY="browser")
     with app.app_context():
         db.create_all()
+    return app
+
+
+@contextmanager
+def serving(app) -> Iterator[str]:
+    """`app` on a free loopback port, in a thread; yields its base URL."""
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
-    yield f"http://127.0.0.1:{server.server_port}"
-    server.shutdown()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}"
+    finally:
+        server.shutdown()
+
+
+@pytest.fixture()
+def live_server(tmp_path):
+    with serving(browser_app(tmp_path)) as base:
+        yield base
+
+
+def start_match(page, base: str, names=("Ann", "Bob", "Cy", "Dee")) -> str:
+    """Start a four-player match through the form; returns the match page's URL."""
+    page.goto(base + "/matches/new")
+    for seat, name in enumerate(names):
+        page.fill(f"#seat_{seat}", name)
+    page.tap("button:has-text('Start match')")
+    page.wait_for_selector("text=Add hand 1")
+    return page.url
 
 
 @pytest.fixture(scope="session")

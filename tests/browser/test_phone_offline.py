@@ -2,18 +2,13 @@
 
 from __future__ import annotations
 
-from tests.browser.conftest import shot
+from tests.browser.conftest import shot, start_match
 
 
 def test_offline_hands_wait_and_sync_once(live_server, phone):
     page = phone
     context = page.context
-    page.goto(live_server + "/matches/new")
-    for seat, name in enumerate(["Ann", "Bob", "Cy", "Dee"]):
-        page.fill(f"#seat_{seat}", name)
-    page.tap("button:has-text('Start match')")
-    page.wait_for_selector("text=Add hand 1")
-    match_url = page.url
+    match_url = start_match(page, live_server)
     # visit the hand form once online, and let the service worker take control
     page.tap("text=Add hand 1")
     page.wait_for_selector(".out-buttons:not([hidden])")

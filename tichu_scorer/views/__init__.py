@@ -6,7 +6,8 @@ from flask import Flask
 
 
 def register(app: Flask) -> None:
-    from . import api, errors, hands, matches, pages, referee, settings, stats, tables, transfer
+    from . import (api, errors, hands, health, matches, pages, referee, settings, stats, tables,
+                   transfer)
 
     app.register_blueprint(matches.bp)
     app.register_blueprint(hands.bp)
@@ -17,4 +18,5 @@ def register(app: Flask) -> None:
     app.register_blueprint(stats.bp)
     app.register_blueprint(transfer.bp)
     app.register_blueprint(api.bp)
+    app.register_blueprint(health.bp)
     errors.register(app)

@@ -14,6 +14,7 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response
 
 from ..extensions import db
+from ..health import state_of
 from ..transfer import DB_INT_MAX
 from .jsonbody import BadRequest
 
@@ -117,12 +118,14 @@ def register(app: Flask) -> None:
 
     @app.errorhandler(OperationalError)
     def busy(exc: OperationalError) -> Response:
-        """SQLite's write lock still held after the busy timeout: a passing overload, not a
-        fault. 503 with Retry-After (the outbox keeps the hand and sends it again)."""
+        """SQLite's write lock still held after the busy timeout, or PostgreSQL past its
+        connect or statement timeout: a passing overload or stall, not a fault. 503 with
+        Retry-After (the outbox keeps the hand and sends it again)."""
         db.session.rollback()
-        if "locked" not in str(exc.orig):
+        state = state_of(exc)
+        if state not in ("busy", "timeout"):
             return unexpected(exc)
-        app.logger.warning("Database busy on %s %s", request.method, _route())
+        app.logger.warning("Database %s on %s %s", state, request.method, _route())
         response = _answer(503, gettext("The server is busy; nothing was saved. Try again in "
                                         "a moment."), "server")
         response.headers["Retry-After"] = "2"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 
 import segno
-from flask import Blueprint, current_app, flash, redirect, render_template, request, url_for
+from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask_babel import gettext
 from markupsafe import Markup
 from werkzeug.wrappers import Response
@@ -178,14 +178,3 @@ def rematch(match_id: str) -> Response:
     access.require_scorer(match)
     new_match = records.rematch(match)
     return redirect(url_for("matches.show", match_id=new_match.key), code=303)
-
-
-@bp.get("/healthz")
-def health() -> tuple[dict[str, str], int]:
-    """For load balancers and monitors: the app answers and the database responds."""
-    try:
-        db.session.execute(db.text("SELECT 1"))
-    except Exception:  # any database failure means unhealthy
-        current_app.logger.exception("Health check: the database did not answer")
-        return {"status": "error", "database": "unreachable"}, 503
-    return {"status": "ok", "database": "ok"}, 200

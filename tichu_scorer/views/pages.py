@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 from flask import (
     Blueprint,
     current_app,
@@ -9,15 +12,16 @@ from flask import (
     redirect,
     render_template,
     request,
-    send_from_directory,
     url_for,
 )
 from flask_wtf.csrf import generate_csrf
 from werkzeug.wrappers import Response
 
+from ..assets import assets, cache_control
 from ..i18n import COOKIE, LANGUAGES
 
 bp = Blueprint("pages", __name__)
+SW_MAX_AGE = 600  # seconds a phone may go on with the service worker it has
 
 
 @bp.get("/rules")
@@ -29,17 +33,36 @@ def rules() -> str:
 
 @bp.get("/sw.js")
 def service_worker() -> Response:
-    """The service worker, served from the root so that it may control every page."""
-    response = send_from_directory(current_app.static_folder or "static", "js/sw.js",
-                                   mimetype="text/javascript", max_age=0)
-    response.headers["Cache-Control"] = "no-cache"
-    return response
+    """The service worker, served from the root so that it may control every page. Its first
+    lines name this deploy's version (a hash over every static file) and the hashed URLs to
+    keep: a deploy changes the script, so phones install it and replace their caches."""
+    found = assets()
+    script = (Path(current_app.static_folder or "static") / "js" / "sw.js").read_text()
+    build = {"version": "tichu-" + found.version,
+             "assets": [url_for("static", filename=name) for name in found.precached()]
+             + [url_for("pages.manifest"), url_for("pages.offline")]}
+    response = Response(f"const BUILD = {json.dumps(build)};\n{script}",
+                        mimetype="text/javascript")
+    # The browser looks for a new worker after every page it opens; offline.js lets it take
+    # this answer from its HTTP cache for a while (updateViaCache "all"), so that a repeat
+    # view is one request. A deploy reaches a phone within SW_MAX_AGE; meanwhile its pages
+    # still name the new files by their hashes, which the older worker fetches and keeps.
+    response.headers["Cache-Control"] = f"max-age={SW_MAX_AGE}"
+    response.add_etag()
+    return response.make_conditional(request)
 
 
 @bp.get("/manifest.webmanifest")
 def manifest() -> Response:
-    return send_from_directory(current_app.static_folder or "static", "manifest.webmanifest",
-                               mimetype="application/manifest+json", max_age=3600)
+    """The manifest, its icons under their hashed URLs; itself linked with its hash."""
+    path = Path(current_app.static_folder or "static") / "manifest.webmanifest"
+    data = json.loads(path.read_text())
+    for icon in data.get("icons", []):
+        if icon.get("src", "").startswith("/static/"):
+            icon["src"] = url_for("static", filename=icon["src"][len("/static/"):])
+    response = Response(json.dumps(data, indent=1), mimetype="application/manifest+json")
+    response.headers["Cache-Control"] = cache_control(request.args.get("v") == assets().version)
+    return response
 
 
 @bp.get("/offline")

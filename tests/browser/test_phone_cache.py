@@ -1,0 +1,99 @@
+"""A phone that opened a match before asks the server for one thing when it opens it again:
+the page itself. Styles, scripts and icons come from its copies under hashed URLs."""
+
+from __future__ import annotations
+
+import pytest
+
+from benchmarks.harness import controlled
+from tests.browser.conftest import browser_app, serving, start_match
+
+
+class Counted:
+    """WSGI middleware that remembers every path the server was asked for."""
+
+    def __init__(self, app) -> None:
+        self.app = app
+        self.paths: list[str] = []
+
+    def __call__(self, environ, start_response):
+        self.paths.append(environ.get("PATH_INFO", ""))
+        return self.app(environ, start_response)
+
+
+@pytest.fixture()
+def counted_server(tmp_path):
+    app = browser_app(tmp_path)
+    counter = Counted(app.wsgi_app)
+    counter.flask_app = app
+    app.wsgi_app = counter
+    with serving(app) as base:
+        yield base, counter
+
+
+def settle(page) -> None:
+    page.wait_for_load_state("networkidle")
+    page.wait_for_timeout(3000)  # the outbox and the service worker have had their say
+
+
+def test_a_repeat_view_of_the_match_page_is_one_request(counted_server, phone):
+    base, counter = counted_server
+    page = phone
+    match_url = start_match(page, base)
+    page.goto(match_url)
+    controlled(page)
+    settle(page)
+    page.goto(match_url)  # the copies of the match and its hand form are made now
+    settle(page)
+
+    counter.paths.clear()
+    seen: list[str] = []
+    page.context.on("request", lambda request: seen.append(request.url))
+    page.goto(match_url)
+    settle(page)
+    assert counter.paths == [match_url.removeprefix(base)], (counter.paths, seen)
+    assert page.locator("a[data-next-hand]").is_visible()
+    assert not page.errors
+
+
+def test_a_deploy_replaces_the_static_cache_and_keeps_the_match_for_offline(
+        counted_server, phone, monkeypatch):
+    from dataclasses import replace
+
+    from tichu_scorer.views import pages
+
+    base, counter = counted_server
+    app = counter.flask_app
+    monkeypatch.setattr(pages, "SW_MAX_AGE", 0)  # the phone looks for a new worker at once
+    page = phone
+    match_url = start_match(page, base)
+    page.goto(match_url)
+    controlled(page)
+    settle(page)
+    caches = "caches.keys()"
+    before = app.extensions["tichu_assets"]
+    assert f"tichu-{before.version}-static" in page.evaluate(caches)
+
+    # a deploy that changes app.css: a new hash for it, a new version for the worker
+    deployed = replace(before, version="0123456789ab",
+                       hashes=before.hashes | {"app.css": "ba9876543210"})
+    app.extensions["tichu_assets"] = deployed
+    page.goto(match_url)
+    settle(page)
+    page.evaluate("navigator.serviceWorker.getRegistration().then((r) => r.update())")
+    after = {"tichu-pages", "tichu-0123456789ab-static"}  # the old static cache is gone
+    for _ in range(100):
+        if set(page.evaluate(caches)) == after:
+            break
+        page.wait_for_timeout(100)
+    assert set(page.evaluate(caches)) == after
+    page.goto(match_url)
+    settle(page)
+    assert "app.css?v=ba9876543210" in page.content()
+
+    # no signal: the match still opens, styled by the CSS its HTML names
+    page.context.set_offline(True)
+    page.goto(match_url)
+    page.wait_for_selector("a[data-next-hand]")
+    assert "app.css?v=ba9876543210" in page.content()
+    assert page.evaluate("document.styleSheets[0].cssRules.length") > 10

@@ -1,0 +1,135 @@
+"""What goes over the wire: compressed bodies, content-hashed static URLs kept a year, and a
+service worker whose caches follow the deploy."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import re
+from pathlib import Path
+
+import brotli
+import pytest
+
+from tests.conftest import new_match
+from tichu_scorer.assets import IMMUTABLE, scan
+from tichu_scorer.views.pages import SW_MAX_AGE
+
+ROOT = Path(__file__).resolve().parent.parent
+STATIC_URL = re.compile(r'(?:href|src)="(/static/[^"]+)"')
+DECODE = {"br": brotli.decompress, "gzip": gzip.decompress}
+
+
+def plain_and_encoded(client, url: str, encoding: str):
+    plain = client.get(url)
+    encoded = client.get(url, headers={"Accept-Encoding": encoding})
+    return plain, encoded
+
+
+@pytest.mark.parametrize("encoding", ["br", "gzip"])
+@pytest.mark.parametrize("kind", ["home", "match", "css", "js", "svg", "json", "sw"])
+def test_responses_are_compressed_when_asked_and_decode_to_the_same_bytes(client, kind,
+                                                                           encoding):
+    match = new_match(client)
+    home = client.get("/").get_data(as_text=True)
+    css = next(u for u in STATIC_URL.findall(home) if "app.css" in u)
+    url = {"home": "/", "match": match, "css": css,
+           "js": css.replace("app.css", "js/offline.js").split("?")[0],
+           "svg": "/static/icons/icon.svg", "json": "/export.json", "sw": "/sw.js"}[kind]
+    plain, encoded = plain_and_encoded(client, url, encoding)
+    assert plain.status_code == encoded.status_code == 200
+    assert "Content-Encoding" not in plain.headers
+    assert "Accept-Encoding" in encoded.headers["Vary"]
+    body = plain.get_data()
+    if len(body) < 500:  # too small to be worth it: sent as it is
+        assert "Content-Encoding" not in encoded.headers
+        return
+    assert encoded.headers["Content-Encoding"] == encoding
+    raw = encoded.get_data()
+    assert len(raw) < len(body)
+    assert DECODE[encoding](raw) == body
+
+
+def test_a_tiny_body_is_not_compressed(client):
+    r = client.get("/csrf-token", headers={"Accept-Encoding": "br, gzip"})
+    assert len(r.get_data()) < 500 and "Content-Encoding" not in r.headers
+
+
+def test_every_static_url_of_every_page_carries_its_hash_and_is_kept_a_year(client):
+    hashes = scan(ROOT / "static").hashes
+    match = new_match(client)
+    seen = set()
+    for page in ("/", match, match + "/hands/new", match + "/board", "/referee", "/rules",
+                 "/offline", "/stats", "/matches/new"):
+        html = client.get(page).get_data(as_text=True)
+        for url in STATIC_URL.findall(html):
+            path, _, query = url.partition("?")
+            name = path.removeprefix("/static/")
+            assert query == f"v={hashes[name]}", (page, url)
+            seen.add(url)
+    assert len(seen) >= 6
+    for url in seen:
+        r = client.get(url)
+        assert r.status_code == 200 and r.headers["Cache-Control"] == IMMUTABLE, url
+
+
+def test_an_unhashed_or_outdated_static_url_is_revalidated(client):
+    for url in ("/static/app.css", "/static/app.css?v=0123456789ab"):
+        r = client.get(url)
+        assert r.status_code == 200 and r.headers["Cache-Control"] == "no-cache", url
+
+
+def test_the_manifest_is_versioned_and_names_hashed_icons(client):
+    html = client.get("/").get_data(as_text=True)
+    link = re.search(r'rel="manifest" href="([^"]+)"', html).group(1)
+    assert "?v=" in link
+    r = client.get(link)
+    assert r.headers["Cache-Control"] == IMMUTABLE
+    assert all("?v=" in icon["src"] for icon in r.get_json()["icons"])
+
+
+def test_the_service_worker_version_hashes_every_static_file(client, tmp_path):
+    r = client.get("/sw.js")
+    assert r.headers["Cache-Control"] == f"max-age={SW_MAX_AGE}"  # a deploy arrives within
+    assert client.get("/sw.js", headers={"If-None-Match": r.headers["ETag"]}).status_code == 304
+    first_line, _, rest = r.get_data(as_text=True).partition("\n")
+    build = json.loads(first_line.removeprefix("const BUILD = ").rstrip(";"))
+    assets = scan(ROOT / "static")
+    assert build["version"] == "tichu-" + assets.version
+    assert "const VERSION = BUILD.version" in rest
+    # the precache list is the hashed URLs the pages use
+    home = client.get("/").get_data(as_text=True)
+    assert set(STATIC_URL.findall(home)) <= set(build["assets"])
+    assert "/offline" in build["assets"]
+    assert all("?v=" in url for url in build["assets"] if url.startswith("/static/"))
+    # a deploy that changes one byte of one file changes the version
+    copy = tmp_path / "static"
+    for path in (ROOT / "static").rglob("*"):
+        if path.is_file():
+            target = copy / path.relative_to(ROOT / "static")
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(path.read_bytes())
+    (copy / "app.css").write_text((copy / "app.css").read_text() + "\n")
+    changed = scan(copy)
+    assert changed.version != assets.version
+    assert changed.hashes["app.css"] != assets.hashes["app.css"]
+    assert changed.hashes["js/app.js"] == assets.hashes["js/app.js"]
+
+
+@pytest.mark.parametrize("encoding", ["br", "gzip"])
+def test_a_hashed_static_file_is_compressed_once_at_the_highest_level(client, encoding):
+    hashes = scan(ROOT / "static").hashes
+    url = f"/static/app.css?v={hashes['app.css']}"
+    raw = (ROOT / "static" / "app.css").read_bytes()
+    first = client.get(url, headers={"Accept-Encoding": encoding})
+    assert first.headers["Content-Encoding"] == encoding
+    assert DECODE[encoding](first.get_data()) == raw
+    assert first.headers["Cache-Control"] == IMMUTABLE
+    assert first.headers["X-Content-Type-Options"] == "nosniff"
+    assert "Content-Security-Policy" not in first.headers  # a document's policy, not a file's
+    again = client.get(url, headers={"Accept-Encoding": encoding,
+                                     "If-None-Match": first.headers["ETag"]})
+    assert again.status_code == 304
+    other = "gzip" if encoding == "br" else "br"
+    assert client.get(url, headers={"Accept-Encoding": other}).headers["ETag"] != first.headers[
+        "ETag"]

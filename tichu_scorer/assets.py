@@ -1,0 +1,144 @@
+"""Static files under content-hashed URLs, and compressed responses.
+
+Every `url_for('static', filename=...)` carries `?v=<hash of the file>`, computed once when
+the app starts; a response to such a URL may be kept a year without asking again
+(`immutable`), any other static response is revalidated. A deploy changes the hash of
+every file it changes, so a page never pairs its HTML with an older CSS or script.
+`version` is one hash over every static file: it names the service worker's caches, so
+that a deploy replaces them."""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import brotli
+from flask import Flask, current_app, request
+from werkzeug.wrappers import Response
+
+IMMUTABLE = "public, max-age=31536000, immutable"
+REVALIDATE = "no-cache"
+HASH_LENGTH = 12
+NOT_PRECACHED = ("js/sw.js", "manifest.webmanifest")  # served from their own routes
+
+
+@dataclass(frozen=True)
+class Assets:
+    hashes: dict[str, str]  # path below static/ ("js/app.js") -> hash of its bytes
+    version: str  # hash over every file's path and hash
+
+    def precached(self) -> list[str]:
+        """The static files the service worker keeps from its install on."""
+        return [name for name in self.hashes if name not in NOT_PRECACHED]
+
+
+def scan(folder: Path) -> Assets:
+    """Hash every file below `folder` (sorted, so that the version is stable)."""
+    hashes: dict[str, str] = {}
+    whole = hashlib.sha256()
+    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+        name = path.relative_to(folder).as_posix()
+        digest = hashlib.sha256(path.read_bytes()).hexdigest()
+        hashes[name] = digest[:HASH_LENGTH]
+        whole.update(f"{name}\0{digest}\n".encode())
+    return Assets(hashes, whole.hexdigest()[:HASH_LENGTH])
+
+
+def assets() -> Assets:
+    """The hashes of the running app."""
+    found: Assets = current_app.extensions["tichu_assets"]
+    return found
+
+
+MANIFEST = "pages.manifest"  # built from static files: versioned by all of them
+
+
+def _add_hash(endpoint: str, values: dict[str, Any]) -> None:
+    if "v" in values:
+        return
+    if endpoint == "static":
+        digest = assets().hashes.get(str(values.get("filename", "")))
+        if digest:
+            values["v"] = digest
+    elif endpoint == MANIFEST:
+        values["v"] = assets().version
+
+
+def cache_control(hashed: bool) -> str:
+    return IMMUTABLE if hashed else REVALIDATE
+
+
+STATIC_ENCODINGS = {"br": lambda raw: brotli.compress(raw, quality=11),
+                    "gzip": lambda raw: gzip.compress(raw, 9, mtime=0)}
+
+
+def _precompressed(response: Response) -> Response:
+    """A hashed static file never changes: it is compressed once, at the highest level
+    (brotli 11, gzip 9, too slow for pages made per request), and kept in memory. Runs
+    before Flask-Compress, which leaves an encoded response alone."""
+    if request.endpoint != "static" or response.status_code != 200:
+        return response
+    filename = str((request.view_args or {}).get("filename", ""))
+    current = assets().hashes.get(filename)
+    encoding = request.accept_encodings.best_match(list(STATIC_ENCODINGS))
+    if not current or request.args.get("v") != current or encoding is None:
+        return response
+    kept: dict[tuple[str, str], bytes | None] = current_app.extensions["tichu_compressed"]
+    key = (filename, encoding)
+    if key not in kept:
+        raw = (Path(current_app.static_folder or "static") / filename).read_bytes()
+        body = STATIC_ENCODINGS[encoding](raw)
+        kept[key] = body if len(body) < len(raw) else None
+    body = kept[key]
+    if body is None:
+        return response
+    response.direct_passthrough = False
+    response.set_data(body)
+    response.headers["Content-Encoding"] = encoding
+    response.headers["Vary"] = "Accept-Encoding"
+    response.set_etag(f"{current}-{encoding}")
+    for name in ("Accept-Ranges", "Content-Disposition", "Last-Modified"):
+        response.headers.pop(name, None)
+    return response.make_conditional(request)
+
+
+def _cache_control(response: Response) -> Response:
+    """A year for the URL of the file's current hash; revalidation for anything else
+    (a page from before a deploy asking for an old hash gets today's file, not kept)."""
+    if request.endpoint != "static" or response.status_code not in (200, 304):
+        return response
+    filename = str((request.view_args or {}).get("filename", ""))
+    current = assets().hashes.get(filename)
+    response.headers["Cache-Control"] = cache_control(
+        bool(current) and request.args.get("v") == current)
+    return response
+
+
+COMPRESSED_TYPES = ["text/html", "text/css", "text/javascript", "application/javascript",
+                    "application/json", "application/manifest+json", "image/svg+xml",
+                    "text/csv", "text/plain", "text/markdown"]
+
+
+def compression_defaults() -> dict[str, object]:
+    """Flask-Compress: brotli where the browser takes it, else gzip; bodies under 500 bytes
+    are sent as they are (the headers would outweigh the saving)."""
+    return {
+        "COMPRESS_MIMETYPES": COMPRESSED_TYPES,
+        "COMPRESS_ALGORITHM": ["br", "gzip"],
+        "COMPRESS_ALGORITHM_STREAMING": ["br", "gzip"],  # static files, streamed exports
+        "COMPRESS_BR_LEVEL": 5,
+        "COMPRESS_LEVEL": 6,
+        "COMPRESS_MIN_SIZE": 500,
+    }
+
+
+def init_app(app: Flask) -> None:
+    """After Flask-Compress is bound: the hooks registered later run first."""
+    app.extensions["tichu_assets"] = scan(Path(app.static_folder or "static"))
+    app.extensions["tichu_compressed"] = {}
+    app.url_defaults(_add_hash)
+    app.after_request(_cache_control)
+    app.after_request(_precompressed)
