@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import gzip
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -71,8 +72,15 @@ def cache_control(hashed: bool) -> str:
     return IMMUTABLE if hashed else REVALIDATE
 
 
-STATIC_ENCODINGS = {"br": lambda raw: brotli.compress(raw, quality=11),
-                    "gzip": lambda raw: gzip.compress(raw, 9, mtime=0)}
+def _brotli(raw: bytes) -> bytes:
+    return bytes(brotli.compress(raw, quality=11))
+
+
+def _gzip(raw: bytes) -> bytes:
+    return gzip.compress(raw, 9, mtime=0)
+
+
+STATIC_ENCODINGS: dict[str, Callable[[bytes], bytes]] = {"br": _brotli, "gzip": _gzip}
 
 
 def _precompressed(response: Response) -> Response:
@@ -90,8 +98,8 @@ def _precompressed(response: Response) -> Response:
     key = (filename, encoding)
     if key not in kept:
         raw = (Path(current_app.static_folder or "static") / filename).read_bytes()
-        body = STATIC_ENCODINGS[encoding](raw)
-        kept[key] = body if len(body) < len(raw) else None
+        packed = STATIC_ENCODINGS[encoding](raw)
+        kept[key] = packed if len(packed) < len(raw) else None
     body = kept[key]
     if body is None:
         return response

@@ -6,8 +6,19 @@ from flask import Flask
 
 
 def register(app: Flask) -> None:
-    from . import (api, errors, hands, health, matches, pages, referee, settings, stats, tables,
-                   transfer)
+    from . import (
+        api,
+        errors,
+        hands,
+        health,
+        matches,
+        pages,
+        referee,
+        settings,
+        stats,
+        tables,
+        transfer,
+    )
 
     app.register_blueprint(matches.bp)
     app.register_blueprint(hands.bp)
