@@ -11,7 +11,7 @@ from tichu_scorer.engine.cards import DECK, SUITS, Card
 from tichu_scorer.engine.combos import Kind, contains_rank
 from tichu_scorer.engine.plays import Table, legal_plays, wish_play
 from tichu_scorer.engine.referee import Question, TrickPlay, judge
-from tichu_scorer.engine.simulate import simulate_hand
+from tests.engine.hand_oracle import simulate_hand
 
 SEEDS = st.integers(min_value=0, max_value=2 ** 32)
 FAST = settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
