@@ -6,12 +6,12 @@ from dataclasses import replace
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.engine.hand_oracle import simulate_hand
 from tests.engine.positions import brute_wish, position, subsets
 from tichu_scorer.engine.cards import DECK, SUITS, Card
 from tichu_scorer.engine.combos import Kind, contains_rank
 from tichu_scorer.engine.plays import Table, legal_plays, wish_play
 from tichu_scorer.engine.referee import Question, TrickPlay, judge
-from tests.engine.hand_oracle import simulate_hand
 
 SEEDS = st.integers(min_value=0, max_value=2 ** 32)
 FAST = settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
