@@ -8,8 +8,9 @@ from hypothesis import strategies as st
 
 from tests.engine.hand_oracle import simulate_hand
 from tests.engine.positions import brute_wish, position, subsets
-from tichu_scorer.engine.cards import DECK, SUITS, Card
-from tichu_scorer.engine.combos import Kind, contains_rank
+from tests.engine.reading_oracle import brute_readings
+from tichu_scorer.engine.cards import DECK, DRAGON, MAHJONG, MJ, PH, SPECIALS, SUITS, Card
+from tichu_scorer.engine.combos import Kind, contains_rank, readings
 from tichu_scorer.engine.plays import Table, legal_plays, wish_play
 from tichu_scorer.engine.referee import Question, TrickPlay, judge
 
@@ -135,3 +136,35 @@ def test_simulated_hands_keep_every_card_and_100_points(seed):
     assert sorted(state.all_cards()) == sorted(DECK)
     assert sum(state.team_points()) == 100
     assert len(state.out_order) >= 2 and len(set(state.out_order)) == len(state.out_order)
+
+
+def _near_combination(rng, two_decks):
+    """Cards of a few neighbouring ranks, one to four of each, sometimes with the Phoenix in
+    place of a card, a special card more, or a card less: most read, many nearly do."""
+    low, width = rng.randint(MAHJONG, 13), rng.choice((1, 1, 2, 2, 3, 5, 6))
+    counts = (1, 1, 1, 2) if width >= 5 else (1, 1, 2, 2, 3, 4)
+    flush = rng.choice(SUITS) if rng.random() < 0.15 else None  # a straight flush, nearly
+    cards = []
+    for rank in range(low, min(low + width, DRAGON)):
+        if rank == MAHJONG:
+            cards.append(MJ)
+            continue
+        suits = rng.choices(SUITS, k=4) if two_decks else rng.sample(SUITS, 4)
+        cards += [Card(rank, s) for s in suits[:rng.choice(counts)]] if flush is None \
+            else [Card(rank, flush)]
+    if rng.random() < 0.4:
+        cards[rng.randrange(len(cards))] = PH
+    if rng.random() < 0.2:
+        cards.append(rng.choice(SPECIALS))
+    if rng.random() < 0.2 and len(cards) > 1:
+        cards.pop(rng.randrange(len(cards)))
+    return cards
+
+
+@settings(max_examples=1000, deadline=None)
+@given(SEEDS, st.booleans(), st.booleans())
+def test_readings_table_equals_the_search(seed, two_decks, distinct_suit_fours):
+    """The table of rank patterns reads every card set as the search over every rank the
+    Phoenix could stand for does: the same readings, in the same order."""
+    cards = _near_combination(random.Random(seed), two_decks)
+    assert readings(cards, distinct_suit_fours) == brute_readings(cards, distinct_suit_fours)
