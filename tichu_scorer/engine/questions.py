@@ -21,7 +21,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .cards import DOG_CARD, MJ, Card, NotationError, parse_cards, parse_rank, show
+from .cards import DECK, DOG_CARD, MJ, Card, NotationError, parse_cards, parse_rank, show
 from .combos import Combination, Kind, beats, on_table, readings
 from .plays import Table
 
@@ -86,6 +86,17 @@ def copies_allowed(card: Card, variant: str, decks: int) -> int:
     if card == DOG_CARD:
         return 0
     return 1 if card == MJ or decks == 1 else decks
+
+
+def deck_of(variant: str, decks: int) -> dict[Card, int]:
+    """The game's deck: each card it holds and how many copies ([D1], [GS2]).
+
+    >>> seigneur = deck_of("seigneur", 2)
+    >>> DOG_CARD in seigneur, seigneur[MJ], seigneur[parse_cards(["5j"])[0]], len(seigneur)
+    (False, 1, 2, 55)
+    """
+    counts = ((card, copies_allowed(card, variant, decks)) for card in DECK)
+    return {card: n for card, n in counts if n}
 
 
 def check_cards(q: Question) -> None:
@@ -235,4 +246,4 @@ def parse_question(body: object) -> Question:
 
 
 __all__ = ["VARIANTS", "QuestionError", "TrickPlay", "Question", "question", "copies_allowed",
-           "check_cards", "replay_trick", "parse_question"]
+           "deck_of", "check_cards", "replay_trick", "parse_question"]
