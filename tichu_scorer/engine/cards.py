@@ -27,6 +27,7 @@ RANK_OF_TEXT = {"J": 11, "Q": 12, "K": 13, "A": 14, "T": 10}
 
 # Ranks of the special cards. MAHJONG ranks 1 ([S1]); the Dragon is above every rank ([S5]).
 MAHJONG, DOG, PHOENIX, DRAGON = 1, 0, 16, 15
+ACE = 14  # the highest natural rank ([D1])
 SPECIAL_TEXT = {MAHJONG: "MJ", DOG: "DOG", PHOENIX: "PH", DRAGON: "DR"}
 SPECIAL_OF_TEXT = {"MJ": MAHJONG, "DOG": DOG, "HOUND": DOG, "PH": PHOENIX, "DR": DRAGON}
 SPECIAL_NAMES = {MAHJONG: N_("Mah Jong"), DOG: N_("Dog"), PHOENIX: N_("Phoenix"),
@@ -108,7 +109,7 @@ DOG_CARD = Card(DOG)
 PH = Card(PHOENIX)
 DR = Card(DRAGON)
 SPECIALS = (MJ, DOG_CARD, PH, DR)
-NORMALS = tuple(Card(rank, suit) for suit in SUITS for rank in range(2, 15))
+NORMALS = tuple(Card(rank, suit) for suit in SUITS for rank in range(2, ACE + 1))
 DECK = NORMALS + SPECIALS
 
 

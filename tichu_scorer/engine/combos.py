@@ -18,7 +18,20 @@ from enum import Enum
 from typing import NamedTuple
 
 from ..scoring.i18n import _
-from .cards import DOG, DOG_CARD, DR, DRAGON, MAHJONG, MJ, PH, PHOENIX, Card, parse_cards, rank_text
+from .cards import (
+    ACE,
+    DOG,
+    DOG_CARD,
+    DR,
+    DRAGON,
+    MAHJONG,
+    MJ,
+    PH,
+    PHOENIX,
+    Card,
+    parse_cards,
+    rank_text,
+)
 
 
 class Kind(str, Enum):
@@ -32,6 +45,8 @@ class Kind(str, Enum):
     DOG = "dog"
     PASS = "pass"  # nosec B105: the name of a move, not a password
 
+
+_KIND_TEXT = {kind: kind.value for kind in Kind}  # (an Enum's .value is a slow look-up)
 
 # The rule that defines each kind, cited when a play does not match the table.
 KIND_RULE = {Kind.SINGLE: "C1", Kind.PAIR: "C2", Kind.STAIRS: "C3", Kind.TRIO: "C4",
@@ -81,7 +96,7 @@ class Combination(NamedTuple):
 
     def as_dict(self) -> dict[str, object]:
         """The API.md shape: kind, rank, length, phoenix_as."""
-        out: dict[str, object] = {"kind": self.kind.value, "rank": self.rank_text(),
+        out: dict[str, object] = {"kind": _KIND_TEXT[self.kind], "rank": self.rank_text(),
                                   "length": self.length}
         if self.phoenix_as is not None:
             out["phoenix_as"] = rank_text(self.phoenix_as)
@@ -126,7 +141,6 @@ class Combination(NamedTuple):
 PASS = Combination(Kind.PASS, 0, 0)
 
 
-ACE = 14
 # A reading of a rank pattern: kind, top rank, and the rank the Phoenix stands for.
 Pattern = tuple[Kind, int, int | None]
 

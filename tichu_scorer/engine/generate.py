@@ -20,10 +20,9 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from itertools import combinations, product
 
-from .cards import DOG_CARD, DR, DRAGON, MAHJONG, MJ, PH, SUITS, Card, parse_cards
+from .cards import ACE, DOG_CARD, DR, DRAGON, MAHJONG, MJ, PH, SUITS, Card, parse_cards
 from .combos import Combination, Kind
 
-ACE = 14
 _new = tuple.__new__
 _C = Combination
 _PH = (PH,)
@@ -181,34 +180,37 @@ def straights(h: Holding, length: int | None = None, must: int | None = None,
     if must:
         first, last = max(first, must - longest + 1), min(last, must)
     reach = _reach(h, 1)
-    options: list[list[tuple[Card, ...]]] = [[(c,) for c in cs] for cs in h.at]
-    places: list[list[tuple[Card, ...]]] = [[_PH] if h.phoenix and r >= 2 else []
-                                            for r in range(ACE + 1)]
+    lows = [low for low in range(first, last + 1) if reach[low] - low + 1 >= shortest]
+    if not lows:
+        return []
+    options = [list(zip(cs)) for cs in h.at]  # each card as a one-card piece of a run
+    places = [[], [], *[[_PH]] * (ACE - 1)] if h.phoenix else [[]] * (ACE + 1)
+    flushes = [m for m in h.suit_masks.values() if m & m >> 1 & m >> 2 & m >> 3 & m >> 4]
     out: list[Combination] = []
-    for low in range(first, last + 1):
+    for low in lows:
         top = min(reach[low], low + longest - 1)
-        if top - low + 1 >= shortest:
-            _straights_from(h, low, top, shortest, must, above, options, places, out)
+        _straights_from(low, top, shortest, must, above, options, places, flushes, out)
     return out
 
 
-def _straights_from(h: Holding, low: int, highest: int, shortest: int, must: int | None,
-                    above: float, options: list[list[tuple[Card, ...]]],
-                    places: list[list[tuple[Card, ...]]], out: list[Combination]) -> None:
+def _straights_from(low: int, highest: int, shortest: int, must: int | None, above: float,
+                    options: Sequence[Sequence[tuple[Card, ...]]],
+                    places: Sequence[Sequence[tuple[Card, ...]]], flushes: list[int],
+                    out: list[Combination]) -> None:
     """Straights from `low`. [C9]: a Phoenix at the low end reads higher above the top, so
     that card set is left to the run one rank up unless the top is the Ace; a run loses
     the `must` card where the Phoenix stands in for it; a run of one suit is a bomb
-    ([B6]), produced by `bombs`."""
+    ([B6]), produced by `bombs` (`flushes`: the suits holding five ranks in a row)."""
     if highest < ACE and places[low]:
         places = list(places)
         places[low] = []
-    masks = [] if low == MAHJONG else list(h.suit_masks.values())
+    masks = [] if low == MAHJONG else flushes
     k = must - low if must else -1  # where the `must` card stands in a run
     for top, nat, ph in _grow(options, places, low, highest, shortest):
         if top <= above or (must and must > top):
             continue
         n, span = top - low + 1, (1 << top + 1) - (1 << low)
-        if nat and any(m & span == span for m in masks):  # a suit holds the whole run
+        if masks and nat and any(m & span == span for m in masks):  # one suit holds it all
             nat = [r for r in nat if len({c.suit for c in r}) > 1]
         out += [_new(_C, (_STRAIGHT, top, n, r, None, False)) for r in nat]
         out += [_new(_C, (_STRAIGHT, top, n, r, low + r.index(PH), False)) for r in ph
@@ -243,7 +245,7 @@ def stairs(h: Holding, length: int | None = None, must: int | None = None,
 def fours(h: Holding, must: int | None, distinct_suits: bool) -> list[Combination]:
     """[B1] four of a kind ([GS3]: of four different suits in Grand Seigneur)."""
     out: list[Combination] = []
-    for r in [must] if must else h.by_rank:
+    for r in [must] if must else [r for r, cs in h.by_rank.items() if len(cs) >= 4]:
         for four in combinations(h.at[r], 4):
             if not distinct_suits or len({c.suit for c in four}) == 4:
                 out.append(_new(_C, (_BOMB, r, 4, four, None, False)))

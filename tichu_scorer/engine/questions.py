@@ -103,13 +103,10 @@ def check_cards(q: Question) -> None:
     """Every card at most as often as the deck holds it; the play from the hand."""
     held = q.hand if q.hand is not None else q.play
     simple = q.variant != "seigneur"
-    distinct = set(held)
-    total = len(held)
-    for item in q.trick:
-        distinct.update(item.cards)
-        total += len(item.cards)
-    if not simple or len(distinct) != total or len(set(q.play)) != len(q.play):
-        on_table_cards = [c for t in q.trick for c in t.cards]
+    held_set = set(held)
+    on_table_cards = [c for t in q.trick for c in t.cards]
+    if not simple or len(held_set) != len(held) or not held_set.isdisjoint(on_table_cards) \
+            or len(set(on_table_cards)) != len(on_table_cards) or len(set(q.play)) != len(q.play):
         for name, cards in (("trick", on_table_cards), ("play", list(q.play)),
                             ("hand", list(held) + on_table_cards)):
             for card, n in Counter(cards).items():
@@ -122,7 +119,6 @@ def check_cards(q: Question) -> None:
                                         f"{'only one' if allowed == 1 else str(allowed)}.")
     if q.hand is not None:
         if simple:
-            held_set = set(q.hand)
             missing_cards = [c for c in q.play if c not in held_set]
         else:
             missing_cards = list((Counter(q.play) - Counter(q.hand)).elements())
