@@ -39,26 +39,20 @@ class Holding:
 
     def __init__(self, cards: Sequence[Card]) -> None:
         self.cards = cards
-        by_rank: dict[int, list[Card]] = {}
+        at: list[list[Card]] = [[] for _ in range(ACE + 1)]
         specials = []
         for c in cards:
-            if c.suit:
-                if c.rank in by_rank:
-                    by_rank[c.rank].append(c)
-                else:
-                    by_rank[c.rank] = [c]
+            if c[1]:  # a suit: a natural card
+                at[c[0]].append(c)
             else:
                 specials.append(c)
-        self.by_rank = dict(sorted(by_rank.items())) if len(by_rank) > 1 else by_rank
+        self.by_rank = {r: cs for r, cs in enumerate(at) if cs}  # in rank order
         self.phoenix = PH in specials
         self.mahjong = MJ in specials
         self.dog = DOG_CARD in specials
         self.dragons = [c for c in specials if c == DR]
-        at: list[Sequence[Card]] = [()] * (ACE + 1)
-        for r, cs in by_rank.items():
-            at[r] = cs
         if self.mahjong:
-            at[MAHJONG] = (MJ,)
+            at[MAHJONG] = [MJ]
         self.at = at
         self._masks: dict[str, int] | None = None
 
@@ -183,7 +177,9 @@ def straights(h: Holding, length: int | None = None, must: int | None = None,
     lows = [low for low in range(first, last + 1) if reach[low] - low + 1 >= shortest]
     if not lows:
         return []
-    options = [list(zip(cs)) for cs in h.at]  # each card as a one-card piece of a run
+    options: list[list[tuple[Card, ...]]] = [[]] * (ACE + 1)
+    for r in range(lows[0], ACE + 1):
+        options[r] = list(zip(h.at[r]))  # each card as a one-card piece of a run
     places = [[], [], *[[_PH]] * (ACE - 1)] if h.phoenix else [[]] * (ACE + 1)
     flushes = [m for m in h.suit_masks.values() if m & m >> 1 & m >> 2 & m >> 3 & m >> 4]
     out: list[Combination] = []
@@ -228,8 +224,12 @@ def stairs(h: Holding, length: int | None = None, must: int | None = None,
     lows = [low for low in range(first, last + 1) if reach[low] - low + 1 >= shortest]
     if not lows:
         return []
-    pairs = [list(combinations(cs, 2)) if len(cs) > 1 else [] for cs in at]
-    places = [[(c, PH) for c in cs] if h.phoenix else [] for cs in at]
+    pairs: list[list[tuple[Card, ...]]] = [[]] * (ACE + 1)
+    places: list[list[tuple[Card, ...]]] = [[]] * (ACE + 1)
+    for r in range(lows[0], min(ACE, lows[-1] + longest - 1) + 1):
+        pairs[r] = list(combinations(at[r], 2))
+        if h.phoenix:
+            places[r] = [(c, PH) for c in at[r]]
     out: list[Combination] = []
     for low in lows:
         highest = min(reach[low], low + longest - 1)
