@@ -250,7 +250,10 @@ def beats(play: Combination, top: Combination | None, dragon_beats_dragon: bool 
 def contains_rank(cards: Sequence[Card], rank: int) -> bool:
     """A natural card of `rank` (2–A) is in the play (a Phoenix standing in does not count,
     [W1]); special cards have ranks outside 2–14, so the rank alone decides."""
-    return any(c.rank == rank for c in cards)
+    for c in cards:
+        if c[0] == rank:
+            return True
+    return False
 
 
 __all__ = ["Kind", "Combination", "PASS", "KIND_RULE", "readings", "on_table", "beats",

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from ..scoring.i18n import _
 from .cards import DOG_CARD, DR, DRAGON, MAHJONG, MJ, PH, Card, rank_text, show
@@ -39,13 +39,15 @@ from .questions import (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class Verdict:
+class Verdict(NamedTuple):
+    """The referee's answer: legal or not, the deciding rule and the reason (immutable; a
+    named tuple because one is built per question)."""
+
     legal: bool
     rule: str
     reason: str
     combination: Combination | None = None
-    fulfilling_play: tuple[Card, ...] | None = field(default=None)
+    fulfilling_play: tuple[Card, ...] | None = None
     reading: str | None = None  # the combination described, when the reason already did
 
     def as_dict(self) -> dict[str, object]:
@@ -145,8 +147,7 @@ def _legal_rule(play: Combination, what: str, top: Combination | None,
     return rule, _("The {play} beats the {top}.").format(play=what, top=top.describe())
 
 
-@dataclass(frozen=True, slots=True)
-class _Position:
+class _Position(NamedTuple):
     """The question with its trick replayed: what the player owes now."""
 
     q: Question
