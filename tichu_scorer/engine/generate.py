@@ -26,6 +26,7 @@ from .combos import Combination, Kind
 _new = tuple.__new__
 _C = Combination
 _PH = (PH,)
+_SUIT_INDEX = {suit: i for i, suit in enumerate(SUITS)}
 _SINGLE, _PAIR, _TRIO, _STAIRS, _FULL, _STRAIGHT, _BOMB, _DOG = (
     Kind.SINGLE, Kind.PAIR, Kind.TRIO, Kind.STAIRS, Kind.FULL_HOUSE, Kind.STRAIGHT, Kind.BOMB,
     Kind.DOG)
@@ -33,19 +34,24 @@ _SINGLE, _PAIR, _TRIO, _STAIRS, _FULL, _STRAIGHT, _BOMB, _DOG = (
 
 class Holding:
     """A hand indexed by rank: `at[r]` the natural cards of rank r (the Mah Jong at 1),
-    `by_rank` the same for the ranks held, in rank order; `suit_masks` built on first use."""
+    `by_rank` the same for the ranks held, in rank order; `flush_masks` built on first use."""
 
-    __slots__ = ("cards", "by_rank", "at", "_masks", "phoenix", "mahjong", "dragons", "dog")
+    __slots__ = ("cards", "by_rank", "at", "_bits", "_masks", "phoenix", "mahjong", "dragons",
+                 "dog")
 
     def __init__(self, cards: Sequence[Card]) -> None:
         self.cards = cards
         at: list[list[Card]] = [[] for _ in range(ACE + 1)]
         specials = []
+        bits = [0, 0, 0, 0]  # per suit, bit r for rank r
         for c in cards:
-            if c[1]:  # a suit: a natural card
-                at[c[0]].append(c)
+            rank, suit = c
+            if suit:  # a natural card
+                at[rank].append(c)
+                bits[_SUIT_INDEX[suit]] |= 1 << rank
             else:
                 specials.append(c)
+        self._bits = bits
         self.by_rank = {r: cs for r, cs in enumerate(at) if cs}  # in rank order
         self.phoenix = PH in specials
         self.mahjong = MJ in specials
@@ -57,14 +63,12 @@ class Holding:
         self._masks: dict[str, int] | None = None
 
     @property
-    def suit_masks(self) -> dict[str, int]:
-        """suit -> the ranks held in that suit, bit r for rank r."""
+    def flush_masks(self) -> dict[str, int]:
+        """suit -> the ranks held in that suit (bit r for rank r), for the suits holding
+        five ranks in a row, which a straight flush needs."""
         if self._masks is None:
-            masks = dict.fromkeys(SUITS, 0)
-            for c in self.cards:
-                if c.suit:
-                    masks[c.suit] |= 1 << c.rank
-            self._masks = masks
+            self._masks = {suit: m for suit, m in zip(SUITS, self._bits, strict=True)
+                           if m & m >> 1 & m >> 2 & m >> 3 & m >> 4}
         return self._masks
 
     def ranks_above(self, above: float, must: int | None) -> list[int]:
@@ -129,16 +133,16 @@ def full_houses(h: Holding, must: int | None = None, above: float = 0) -> list[C
     return out
 
 
-def _reach(h: Holding, need: int) -> list[int]:
-    """reach[low]: the highest top of a run from `low` with `need` natural cards at every
-    rank, bar one rank one card short that the Phoenix makes up (never the Mah Jong's 1,
-    [S3]); below `low` when there is none."""
+def _reach(h: Holding, need: int, first: int) -> list[int]:
+    """reach[low] for every low from `first`: the highest top of a run from `low` with
+    `need` natural cards at every rank, bar one rank one card short that the Phoenix makes
+    up (never the Mah Jong's 1, [S3]); below `low` when there is none."""
     at = h.at
     short = [ACE + 1] * (ACE + 2)  # short[r]: the lowest rank >= r with too few cards
-    for r in range(ACE, 0, -1):
+    for r in range(ACE, first - 1, -1):
         short[r] = short[r + 1] if len(at[r]) >= need else r
     reach = [0] * (ACE + 1)
-    for low in range(MAHJONG, ACE + 1):
+    for low in range(first, ACE + 1):
         gap = short[low]
         filled = gap <= ACE and h.phoenix and gap != MAHJONG and len(at[gap]) == need - 1
         reach[low] = short[gap + 1] - 1 if filled else gap - 1
@@ -173,7 +177,7 @@ def straights(h: Holding, length: int | None = None, must: int | None = None,
     first, last = max(MAHJONG, int(above) - shortest + 2), ACE - shortest + 1
     if must:
         first, last = max(first, must - longest + 1), min(last, must)
-    reach = _reach(h, 1)
+    reach = _reach(h, 1, first)
     lows = [low for low in range(first, last + 1) if reach[low] - low + 1 >= shortest]
     if not lows:
         return []
@@ -181,7 +185,7 @@ def straights(h: Holding, length: int | None = None, must: int | None = None,
     for r in range(lows[0], ACE + 1):
         options[r] = list(zip(h.at[r]))  # each card as a one-card piece of a run
     places = [[], [], *[[_PH]] * (ACE - 1)] if h.phoenix else [[]] * (ACE + 1)
-    flushes = [m for m in h.suit_masks.values() if m & m >> 1 & m >> 2 & m >> 3 & m >> 4]
+    flushes = list(h.flush_masks.values())
     out: list[Combination] = []
     for low in lows:
         top = min(reach[low], low + longest - 1)
@@ -220,7 +224,7 @@ def stairs(h: Holding, length: int | None = None, must: int | None = None,
     first, last = max(2, int(above) - shortest + 2), ACE - shortest + 1
     if must:
         first, last = max(first, must - longest + 1), min(last, must)
-    at, reach = h.at, _reach(h, 2)
+    at, reach = h.at, _reach(h, 2, first)
     lows = [low for low in range(first, last + 1) if reach[low] - low + 1 >= shortest]
     if not lows:
         return []
@@ -256,9 +260,7 @@ def straight_flushes(h: Holding, must: int | None = None) -> list[Combination]:
     """[B1] straight flushes: runs of five or more ranks in one suit (two decks: either
     copy of a card)."""
     out: list[Combination] = []
-    for suit, mask in h.suit_masks.items():
-        if not mask & mask >> 1 & mask >> 2 & mask >> 3 & mask >> 4:
-            continue  # no five ranks in a row in this suit
+    for suit, mask in h.flush_masks.items():
         low = 2
         while low <= ACE - 4:
             if not mask >> low & 1:

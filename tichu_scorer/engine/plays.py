@@ -108,17 +108,19 @@ def legal_plays(hand: Sequence[Card], top: Combination | None, wish: int | None 
             return []
         return _distinct([b for b in bombs(h, None, table.distinct_suit_fours)
                           if beats(b, top, table.dragon_beats_dragon)], hand) + [PASS]
-    if wish is not None and contains_rank(hand, wish):
-        wished = candidates(h, top, wish, table)
-        if wished:  # [W2]: owed; [W5]: a bomb that beats the table is exempt, a lead is not
-            if top is not None and not table.strict_wish:
-                wished += [b for b in bombs(h, None, table.distinct_suit_fours)
-                           if beats(b, top, table.dragon_beats_dragon)
-                           and not contains_rank(b.cards, wish)]
+    held = wish is not None and contains_rank(hand, wish)
+    if held and top is None:  # [W2]: the leader holding the wished rank must lead it
+        return _distinct(candidates(h, None, wish, table), hand)
+    plays = candidates(h, top, None, table)
+    if held:
+        wished = [p for p in plays if contains_rank(p.cards, wish or 0)]
+        if wished:  # [W2]: owed; [W5]: a bomb that beats the table is exempt
+            if not table.strict_wish:
+                wished += [p for p in plays
+                           if p.is_bomb and not contains_rank(p.cards, wish or 0)]
             return _distinct(wished, hand)
-    plays = _distinct(candidates(h, top, None, table), hand)
+    plays = _distinct(plays, hand)
     return plays if top is None else plays + [PASS]
-
 
 __all__ = ["Holding", "Table", "DEFAULT_TABLE", "candidates", "wish_play", "legal_plays",
            "parse_cards", "readings"]
