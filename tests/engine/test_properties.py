@@ -12,6 +12,7 @@ from tests.engine.reading_oracle import brute_readings
 from tichu_scorer.engine.cards import DECK, DRAGON, MAHJONG, MJ, PH, SPECIALS, SUITS, Card
 from tichu_scorer.engine.combos import Kind, contains_rank, readings
 from tichu_scorer.engine.plays import Table, legal_plays, wish_play
+from tichu_scorer.engine.questions import deck_of
 from tichu_scorer.engine.referee import Question, TrickPlay, judge
 
 SEEDS = st.integers(min_value=0, max_value=2 ** 32)
@@ -168,3 +169,31 @@ def test_readings_table_equals_the_search(seed, two_decks, distinct_suit_fours):
     Phoenix could stand for does: the same readings, in the same order."""
     cards = _near_combination(random.Random(seed), two_decks)
     assert readings(cards, distinct_suit_fours) == brute_readings(cards, distinct_suit_fours)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(SEEDS, st.integers(min_value=3, max_value=9))
+def test_grand_seigneur_two_decks_enumeration_matches_the_referee(seed, size):
+    """[GS2], [GS3]: with two decks (identical cards, no Dog, one Mah Jong), four of a kind
+    of four suits, a Dragon on a Dragon: the enumerator lists each card set once, and
+    exactly those the referee judges legal."""
+    rng = random.Random(seed)
+    deck = deck_of("seigneur", 2)
+    double = [card for card, copies in deck.items() for _ in range(copies)]
+    low = rng.randint(2, 9)  # neighbouring ranks: dense hands, both copies of a card
+    hand = rng.sample([c for c in double if low <= c.rank <= low + 5 or not c.suit], size)
+    rest = list(double)
+    for card in hand:
+        rest.remove(card)
+    table = Question(play=(), variant="seigneur", decks=2).table
+    top = rng.choice([None, *[p for p in legal_plays(rng.sample(rest, 10), None, table=table)
+                              if not p.phoenix_single]])
+    wish = rng.choice([None, rng.randint(2, 14)])
+    listed = [tuple(sorted(p.cards)) for p in legal_plays(hand, top, wish, table)
+              if p.kind is not Kind.PASS]
+    assert len(listed) == len(set(listed))
+    trick = (TrickPlay(top.cards),) if top is not None else ()
+    judged = {play for play in {tuple(sorted(s)) for s in subsets(hand)}
+              if judge(Question(play=play, trick=trick, hand=tuple(hand), wish=wish,
+                                variant="seigneur", decks=2)).legal}
+    assert set(listed) == judged
