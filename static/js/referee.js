@@ -3,19 +3,19 @@
 (function () {
   "use strict";
   const form = document.getElementById("ref-form");
-  const given = document.getElementById("picker-data");
-  if (!form || !given) return; // (a page cached before the picker had its data: text only)
+  const picker = form && form.querySelector(".picker");
+  // (a page cached before the picker had its data: the text fields alone)
+  if (!picker || !picker.dataset.picker) return;
   const fields = { trick: form.querySelector("#trick"), play: form.querySelector("#play"),
                    hand: form.querySelector("#hand") };
-  const picker = form.querySelector(".picker");
   const targets = form.querySelector(".targets");
   const badge = { trick: "T", play: "P", hand: "H" };
 
-  // Everything about cards comes from the server (engine/cards.py through the page): each
-  // card's face, every spelling the server reads, the pass words and each game's deck.
-  // This script only looks words up; a word it does not know stays as typed, for the
-  // server to judge.
-  const data = JSON.parse(given.textContent);
+  // Everything about cards comes from the server (engine/cards.py, in the picker's
+  // data-picker attribute): each card's face, every spelling the server reads, the pass
+  // words and each game's deck. This script only looks words up; a word it does not know
+  // stays as typed, for the server to judge.
+  const data = JSON.parse(picker.dataset.picker);
   // a typed word is only a key: never an object's inherited "constructor" and the like
   const own = (table, key) => (Object.prototype.hasOwnProperty.call(table, key)
     ? table[key] : undefined);
