@@ -181,14 +181,14 @@ def straights(h: Holding, length: int | None = None, must: int | None = None,
     lows = [low for low in range(first, last + 1) if reach[low] - low + 1 >= shortest]
     if not lows:
         return []
+    tops = [min(reach[low], low + longest - 1) for low in lows]
     options: list[list[tuple[Card, ...]]] = [[]] * (ACE + 1)
-    for r in range(lows[0], ACE + 1):
+    for r in range(lows[0], max(tops) + 1):
         options[r] = list(zip(h.at[r]))  # each card as a one-card piece of a run
     places = [[], [], *[[_PH]] * (ACE - 1)] if h.phoenix else [[]] * (ACE + 1)
     flushes = list(h.flush_masks.values())
     out: list[Combination] = []
-    for low in lows:
-        top = min(reach[low], low + longest - 1)
+    for low, top in zip(lows, tops, strict=True):
         _straights_from(low, top, shortest, must, above, options, places, flushes, out)
     return out
 
@@ -228,15 +228,15 @@ def stairs(h: Holding, length: int | None = None, must: int | None = None,
     lows = [low for low in range(first, last + 1) if reach[low] - low + 1 >= shortest]
     if not lows:
         return []
+    tops = [min(reach[low], low + longest - 1) for low in lows]
     pairs: list[list[tuple[Card, ...]]] = [[]] * (ACE + 1)
     places: list[list[tuple[Card, ...]]] = [[]] * (ACE + 1)
-    for r in range(lows[0], min(ACE, lows[-1] + longest - 1) + 1):
+    for r in range(lows[0], max(tops) + 1):
         pairs[r] = list(combinations(at[r], 2))
         if h.phoenix:
             places[r] = [(c, PH) for c in at[r]]
     out: list[Combination] = []
-    for low in lows:
-        highest = min(reach[low], low + longest - 1)
+    for low, highest in zip(lows, tops, strict=True):
         for top, nat, ph in _grow(pairs, places, low, highest, shortest):
             if top <= above or (must and must > top):
                 continue
