@@ -75,7 +75,7 @@
   }
 
   function render() {
-    const where = {};
+    const where = Object.create(null); // typed words are keys here too
     state.trick.forEach((p) => p.forEach((c) => { where[c] = "trick"; }));
     state.play.forEach((c) => { where[c] = "play"; });
     state.hand.forEach((c) => { where[c] = "hand"; });
@@ -92,7 +92,7 @@
     state.trick.forEach((p) => {
       const group = document.createElement("span");
       group.className = "play-group";
-      if (!p.length) group.textContent = "pass";
+      if (!p.length) group.textContent = passWord;
       p.forEach((c) => group.appendChild(chip(c)));
       trickBox.appendChild(group);
     });
