@@ -55,7 +55,7 @@ def parse_rank(text: object) -> int:
     >>> parse_rank("q"), parse_rank("10"), parse_rank(8)
     (12, 10, 8)
     """
-    if isinstance(text, int) and not isinstance(text, bool) and 2 <= text <= 14:
+    if isinstance(text, int) and not isinstance(text, bool) and 2 <= text <= ACE:
         return text
     if not isinstance(text, str):
         raise NotationError(f"{text!r:.20} is not a rank: ranks are 2-10, J, Q, K, A")
