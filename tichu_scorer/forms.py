@@ -330,6 +330,10 @@ WISH_CHOICES = [SelectChoice("", _l("No wish"))] + [
     SelectChoice(r, r) for r in ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")]
 
 
+# How a trick line says "pass"; the page's card picker gets this list from the server.
+PASS_WORDS = ("pass", "Pass", "PASS", "-")
+
+
 class RefereeForm(FlaskForm):
     """A disputed play in card notation; read with GET, so a verdict is a shareable link."""
 
@@ -363,7 +367,7 @@ class RefereeForm(FlaskForm):
             if not line.strip():
                 continue
             words = cards(line)
-            trick.append({"cards": [] if words in (["pass"], ["-"], ["PASS"], ["Pass"])
+            trick.append({"cards": [] if len(words) == 1 and words[0] in PASS_WORDS
                           else words})
         play = cards(self.play.data)
         rest = cards(self.hand.data)

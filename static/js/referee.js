@@ -3,23 +3,36 @@
 (function () {
   "use strict";
   const form = document.getElementById("ref-form");
-  if (!form) return;
+  const picker = form && form.querySelector(".picker");
+  // (a page cached before the picker had its data: the text fields alone)
+  if (!picker || !picker.dataset.picker) return;
   const fields = { trick: form.querySelector("#trick"), play: form.querySelector("#play"),
                    hand: form.querySelector("#hand") };
-  const picker = form.querySelector(".picker");
   const targets = form.querySelector(".targets");
   const badge = { trick: "T", play: "P", hand: "H" };
 
+  // Everything about cards comes from the server (engine/cards.py, in the picker's
+  // data-picker attribute): each card's face, every spelling the server reads, the pass
+  // words and each game's deck. This script only looks words up; a word it does not know
+  // stays as typed, for the server to judge.
+  const data = JSON.parse(picker.dataset.picker);
+  // a typed word is only a key: never an object's inherited "constructor" and the like
+  const own = (table, key) => (Object.prototype.hasOwnProperty.call(table, key)
+    ? table[key] : undefined);
+  // a field's words, split as the server's form splits them (commas or white space)
   const words = (text) => text.replace(/,/g, " ").split(/\s+/).filter(Boolean);
-  const norm = (c) => {
-    const up = c.toUpperCase();
-    if (["MJ", "DOG", "PH", "DR"].includes(up)) return up;
-    const suit = c.slice(-1).toLowerCase();
-    let rank = c.slice(0, -1).toUpperCase();
-    if (rank === "T") rank = "10";
-    return rank + suit;
+  const norm = (word) => own(data.spellings, word) || word;
+  const isPass = (line) => {
+    const w = words(line);
+    return w.length === 1 && data.pass.includes(w[0]);
   };
-  const isPass = (line) => /^(pass|-)$/i.test(line.trim());
+  const passWord = data.pass[0];
+  // the deck of the game chosen on the form, as "variant-decks": card -> copies
+  function deck() {
+    const variant = form.querySelector("#variant");
+    const decks = form.querySelector("#decks");
+    return own(data.decks, variant.value + "-" + decks.value) || {};
+  }
 
   // state: trick is a list of plays (arrays; [] is a pass), play and hand are arrays
   function read() {
@@ -34,7 +47,7 @@
   let openLine = false; // a new, still empty trick line
 
   function write() {
-    const lines = state.trick.map((p) => (p.length ? p.join(" ") : "pass"));
+    const lines = state.trick.map((p) => (p.length ? p.join(" ") : passWord));
     fields.trick.value = lines.join("\n") + (openLine ? "\n" : "");
     fields.play.value = state.play.join(" ");
     fields.hand.value = state.hand.join(" ");
@@ -43,25 +56,32 @@
 
   function chip(card) {
     const span = document.createElement("span");
-    if (["MJ", "DOG", "PH", "DR"].includes(card)) {
-      span.className = "chip special";
+    const face = own(data.cards, card);
+    if (!face) { // not a card the server reads: shown as typed
+      span.className = "chip unknown";
       span.textContent = card;
+    } else if (!face.suit) {
+      span.className = "chip special";
+      span.textContent = face.label;
     } else {
-      span.className = "chip suit-" + card.slice(-1);
-      span.textContent = card.slice(0, -1);
+      span.className = "chip suit-" + face.suit;
+      span.textContent = face.label;
       const mark = document.createElement("span");
       mark.className = "suit-mark";
       span.appendChild(mark);
     }
+    if (face) span.title = face.name;
     return span;
   }
 
   function render() {
-    const where = {};
+    const where = Object.create(null); // typed words are keys here too
     state.trick.forEach((p) => p.forEach((c) => { where[c] = "trick"; }));
     state.play.forEach((c) => { where[c] = "play"; });
     state.hand.forEach((c) => { where[c] = "hand"; });
+    const cards = deck();
     picker.querySelectorAll(".pick").forEach((btn) => {
+      btn.hidden = !own(cards, btn.dataset.card); // not in this game's deck (the Dog in GS2)
       const at = where[btn.dataset.card];
       btn.setAttribute("aria-pressed", at ? "true" : "false");
       const n = total(btn.dataset.card);
@@ -72,7 +92,7 @@
     state.trick.forEach((p) => {
       const group = document.createElement("span");
       group.className = "play-group";
-      if (!p.length) group.textContent = "pass";
+      if (!p.length) group.textContent = passWord;
       p.forEach((c) => group.appendChild(chip(c)));
       trickBox.appendChild(group);
     });
@@ -117,13 +137,7 @@
     state.trick.forEach((p, i) => { if (!p.length) passes.add(i); });
   }
 
-  // Grand Seigneur with two decks: every card but the Mah Jong exists twice (GS2).
-  function copies(card) {
-    const variant = form.querySelector("#variant");
-    const decks = form.querySelector("#decks");
-    const two = variant && variant.value === "seigneur" && decks && decks.value === "2";
-    return two && card !== "MJ" ? 2 : 1;
-  }
+  function copies(card) { return own(deck(), card) || 0; }
   function count(list, card) { return list.filter((c) => c === card).length; }
   function total(card) {
     return state.trick.reduce((n, p) => n + count(p, card), 0) + count(state.play, card)
@@ -183,6 +197,7 @@
     });
   });
 
+  ["#variant", "#decks"].forEach((id) => form.querySelector(id).addEventListener("change", render));
   Object.values(fields).forEach((f) => f.addEventListener("input", () => {
     state = read();
     openLine = false;

@@ -91,3 +91,33 @@ def test_grand_seigneur_two_decks_on_the_picker(live_server, phone):
     word, _rule = verdict(page)
     assert word == "✓ Legal" and "pair of 5s" in page.text_content(".reading")
     assert page.errors == []
+
+
+def test_the_picker_offers_only_the_games_deck(live_server, phone):
+    """The deck comes from the server: no Dog in Grand Seigneur ([GS2]), back with Tichu."""
+    page = phone
+    page.goto(live_server + "/referee")
+    assert page.is_visible(".pick[data-card='DOG']")
+    page.select_option("#variant", "seigneur")
+    assert page.is_hidden(".pick[data-card='DOG']") and page.is_visible(".pick[data-card='MJ']")
+    page.select_option("#variant", "nanking")
+    assert page.is_visible(".pick[data-card='DOG']")
+    assert page.errors == []
+
+
+def test_typed_cards_are_read_as_the_server_reads_them(live_server, phone):
+    """Words typed into the fields (here: a shared link) are looked up in the server's
+    spellings: "ts" is the Sword 10; "PaSs" is no pass word for the server, which refuses
+    it, so it stays a word the picker does not know rather than a pass."""
+    page = phone
+    page.goto(live_server + "/referee?trick=Aj%0APaSs&play=ts")
+    assert "not a card" in page.text_content("#verdict")
+    groups = page.locator("[data-slot='trick'] .play-group")
+    assert groups.count() == 2 and groups.nth(1).text_content() == "PaSs"
+    assert page.locator("[data-slot='trick'] .chip.unknown").count() == 1
+    assert page.get_attribute("[data-slot='play'] .chip", "title") == "Sword 10"
+    pick(page, "play", ["Kt"])  # the picker writes the server's notation back
+    assert page.input_value("#play") == "10s Kt"
+    page.goto(live_server + "/referee?trick=Aj%0APass&play=DR")
+    assert page.locator("[data-slot='trick'] .play-group").nth(1).text_content() == "pass"
+    assert [e for e in page.errors if "status of 400" not in e] == []  # the refusal only

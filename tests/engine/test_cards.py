@@ -1,8 +1,18 @@
 """[D1]–[D3] and the card notation of API.md."""
 
+from itertools import product
+
 import pytest
 
-from tichu_scorer.engine.cards import DECK, NotationError, parse_card, parse_cards, parse_rank, show
+from tichu_scorer.engine.cards import (
+    DECK,
+    NotationError,
+    parse_card,
+    parse_cards,
+    parse_rank,
+    show,
+    spellings,
+)
 
 
 def test_deck_has_56_cards_and_100_points():  # [D1], [D2]
@@ -47,3 +57,25 @@ def test_show_sorts_lowest_first():  # [D3]
 def test_non_ascii_digits_are_not_ranks(text):
     with pytest.raises(NotationError):
         parse_card(text) if text[-1] in "jspt" else parse_rank(text)
+
+
+def _words(alphabet, longest):
+    for size in range(1, longest + 1):
+        yield from ("".join(letters) for letters in product(alphabet, repeat=size))
+
+
+def test_spellings_are_exactly_what_the_parser_reads():
+    """The page's card picker reads typed words with `spellings`: over every short word of
+    the notation's letters, and every case of the special names, a word is a spelling of a
+    card exactly when the server parses it as that card (leading zeros aside)."""
+    spelled = {word: card for card in DECK for word in spellings(card)}
+    specials = ("".join(cs) for name in ("MJ", "DOG", "HOUND", "PH", "DR", "DRX", "PHO")
+                for cs in product(*({c.lower(), c.upper()} for c in name)))
+    for word in [*_words("0123456789jspt JQKATjqkat,", 3), *specials]:
+        try:
+            parsed = parse_card(word)
+        except NotationError:
+            parsed = None
+        if word.strip().startswith("0") or " " in word:
+            continue  # "02j" and "J t" parse, but no typed word of the picker holds them
+        assert spelled.get(word) == parsed, word

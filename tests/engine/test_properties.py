@@ -6,12 +6,14 @@ from dataclasses import replace
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.engine.hand_oracle import simulate_hand
 from tests.engine.positions import brute_wish, position, subsets
-from tichu_scorer.engine.cards import DECK, SUITS, Card
-from tichu_scorer.engine.combos import Kind, contains_rank
+from tests.engine.reading_oracle import brute_readings
+from tichu_scorer.engine.cards import DECK, DRAGON, MAHJONG, MJ, PH, SPECIALS, SUITS, Card
+from tichu_scorer.engine.combos import Kind, contains_rank, readings
 from tichu_scorer.engine.plays import Table, legal_plays, wish_play
+from tichu_scorer.engine.questions import deck_of
 from tichu_scorer.engine.referee import Question, TrickPlay, judge
-from tichu_scorer.engine.simulate import simulate_hand
 
 SEEDS = st.integers(min_value=0, max_value=2 ** 32)
 FAST = settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -135,3 +137,63 @@ def test_simulated_hands_keep_every_card_and_100_points(seed):
     assert sorted(state.all_cards()) == sorted(DECK)
     assert sum(state.team_points()) == 100
     assert len(state.out_order) >= 2 and len(set(state.out_order)) == len(state.out_order)
+
+
+def _near_combination(rng, two_decks):
+    """Cards of a few neighbouring ranks, one to four of each, sometimes with the Phoenix in
+    place of a card, a special card more, or a card less: most read, many nearly do."""
+    low, width = rng.randint(MAHJONG, 13), rng.choice((1, 1, 2, 2, 3, 5, 6))
+    counts = (1, 1, 1, 2) if width >= 5 else (1, 1, 2, 2, 3, 4)
+    flush = rng.choice(SUITS) if rng.random() < 0.15 else None  # a straight flush, nearly
+    cards = []
+    for rank in range(low, min(low + width, DRAGON)):
+        if rank == MAHJONG:
+            cards.append(MJ)
+            continue
+        suits = rng.choices(SUITS, k=4) if two_decks else rng.sample(SUITS, 4)
+        cards += [Card(rank, s) for s in suits[:rng.choice(counts)]] if flush is None \
+            else [Card(rank, flush)]
+    if rng.random() < 0.4:
+        cards[rng.randrange(len(cards))] = PH
+    if rng.random() < 0.2:
+        cards.append(rng.choice(SPECIALS))
+    if rng.random() < 0.2 and len(cards) > 1:
+        cards.pop(rng.randrange(len(cards)))
+    return cards
+
+
+@settings(max_examples=1000, deadline=None)
+@given(SEEDS, st.booleans(), st.booleans())
+def test_readings_table_equals_the_search(seed, two_decks, distinct_suit_fours):
+    """The table of rank patterns reads every card set as the search over every rank the
+    Phoenix could stand for does: the same readings, in the same order."""
+    cards = _near_combination(random.Random(seed), two_decks)
+    assert readings(cards, distinct_suit_fours) == brute_readings(cards, distinct_suit_fours)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(SEEDS, st.integers(min_value=3, max_value=9))
+def test_grand_seigneur_two_decks_enumeration_matches_the_referee(seed, size):
+    """[GS2], [GS3]: with two decks (identical cards, no Dog, one Mah Jong), four of a kind
+    of four suits, a Dragon on a Dragon: the enumerator lists each card set once, and
+    exactly those the referee judges legal."""
+    rng = random.Random(seed)
+    deck = deck_of("seigneur", 2)
+    double = [card for card, copies in deck.items() for _ in range(copies)]
+    low = rng.randint(2, 9)  # neighbouring ranks: dense hands, both copies of a card
+    hand = rng.sample([c for c in double if low <= c.rank <= low + 5 or not c.suit], size)
+    rest = list(double)
+    for card in hand:
+        rest.remove(card)
+    table = Question(play=(), variant="seigneur", decks=2).table
+    top = rng.choice([None, *[p for p in legal_plays(rng.sample(rest, 10), None, table=table)
+                              if not p.phoenix_single]])
+    wish = rng.choice([None, rng.randint(2, 14)])
+    listed = [tuple(sorted(p.cards)) for p in legal_plays(hand, top, wish, table)
+              if p.kind is not Kind.PASS]
+    assert len(listed) == len(set(listed))
+    trick = (TrickPlay(top.cards),) if top is not None else ()
+    judged = {play for play in {tuple(sorted(s)) for s in subsets(hand)}
+              if judge(Question(play=play, trick=trick, hand=tuple(hand), wish=wish,
+                                variant="seigneur", decks=2)).legal}
+    assert set(listed) == judged

@@ -1,8 +1,15 @@
 """The referee page through the test client: a GET form, so a verdict is a shareable link."""
 
+import html
+import json
+import re
+
 import pytest
 
 from tests.conftest import new_match
+from tichu_scorer.engine.cards import DECK, parse_card
+from tichu_scorer.engine.questions import deck_of
+from tichu_scorer.forms import PASS_WORDS
 
 
 def test_empty_form(client):
@@ -55,3 +62,44 @@ def test_linked_from_every_match(client):
     # a stranger asking about that match gets the referee, not the match
     stranger = client.application.test_client().get(f"/referee?match={key}")
     assert stranger.status_code == 200 and "Back to match" not in stranger.get_data(as_text=True)
+
+
+def _picker(client, query=None):
+    page = client.get("/referee", query_string=query or {}).get_data(as_text=True)
+    found = re.search(r"<div class=\"picker\"[^>]* data-picker='([^']*)'>", page)
+    assert found, "the page gives the card picker its data"
+    return json.loads(html.unescape(found.group(1)))
+
+
+def test_the_picker_gets_its_deck_from_the_server(client):
+    """[GS2]: the Dog is in no Grand Seigneur deck; the second deck doubles every card but
+    the Mah Jong. The page's decks are the engine's, so the picker cannot offer a card the
+    server refuses."""
+    decks = _picker(client)["decks"]
+    assert set(decks) == {"nanking-1", "nanking-2", "seigneur-1", "seigneur-2"}
+    assert decks["nanking-2"] == {repr(c): 1 for c in DECK}
+    for key in ("seigneur-1", "seigneur-2"):
+        assert "DOG" not in decks[key] and decks[key]["MJ"] == 1
+    assert decks["seigneur-2"]["5j"] == 2 and decks["seigneur-1"]["5j"] == 1
+    for key, deck in decks.items():
+        variant, count = key.split("-")
+        assert deck == {repr(c): n for c, n in deck_of(variant, int(count)).items()}
+    r = client.get("/referee", query_string={"play": "DOG", "variant": "seigneur"})
+    assert r.status_code == 400 and "not in this game" in r.get_data(as_text=True)
+
+
+def test_the_picker_gets_its_notation_from_the_server(client):
+    """The picker's faces, spellings and pass words are the server's; a word it does not
+    know stays as typed. "PaSs" is not a pass on either side (issue 13)."""
+    data = _picker(client)
+    assert set(data["cards"]) == {repr(c) for c in DECK}
+    assert data["cards"]["10s"] == {"card": "10s", "label": "10", "suit": "s",
+                                    "name": "Sword 10"}
+    assert data["cards"]["PH"]["suit"] == "" and data["cards"]["PH"]["name"] == "Phoenix"
+    for word, card in data["spellings"].items():
+        assert repr(parse_card(word)) == card
+    assert data["pass"] == list(PASS_WORDS) and "PaSs" not in data["pass"]
+    r = client.get("/referee", query_string={"trick": "Aj\nPaSs", "play": "DR"})
+    assert r.status_code == 400 and "not a card" in r.get_data(as_text=True)
+    r = client.get("/referee", query_string={"trick": "Aj\nPass", "play": "DR"})
+    assert r.status_code == 200 and "✓ Legal" in r.get_data(as_text=True)

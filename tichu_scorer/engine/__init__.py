@@ -1,5 +1,5 @@
-"""The pure rules engine (RULES.md §1, §3–§6): cards, combinations, the wish, tricks and hands,
-and the referee. No Flask, SQLAlchemy or WTForms import, ever."""
+"""The pure rules engine (RULES.md §1, §3–§6): cards, combinations, the plays a hand can make
+(the wish included), and the referee. No Flask, SQLAlchemy or WTForms import, ever."""
 
 from .cards import DECK, Card, NotationError, parse_card, parse_cards, parse_rank, show
 from .combos import Combination, Kind, beats, readings

@@ -15,18 +15,23 @@ tichu_scorer.engine.cards.NotationError: '1j' is not a card: ranks are 2-10, J, 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from itertools import product
 from typing import NamedTuple
 
+from ..scoring.i18n import N_
+
 SUITS = ("j", "s", "p", "t")  # Jade, Sword, Pagoda, Star
-SUIT_NAMES = {"j": "Jade", "s": "Sword", "p": "Pagoda", "t": "Star"}
+SUIT_NAMES = {"j": N_("Jade"), "s": N_("Sword"), "p": N_("Pagoda"), "t": N_("Star")}
 RANK_TEXT = {11: "J", 12: "Q", 13: "K", 14: "A"}
 RANK_OF_TEXT = {"J": 11, "Q": 12, "K": 13, "A": 14, "T": 10}
 
 # Ranks of the special cards. MAHJONG ranks 1 ([S1]); the Dragon is above every rank ([S5]).
 MAHJONG, DOG, PHOENIX, DRAGON = 1, 0, 16, 15
+ACE = 14  # the highest natural rank ([D1])
 SPECIAL_TEXT = {MAHJONG: "MJ", DOG: "DOG", PHOENIX: "PH", DRAGON: "DR"}
 SPECIAL_OF_TEXT = {"MJ": MAHJONG, "DOG": DOG, "HOUND": DOG, "PH": PHOENIX, "DR": DRAGON}
-SPECIAL_NAMES = {MAHJONG: "Mah Jong", DOG: "Dog", PHOENIX: "Phoenix", DRAGON: "Dragon"}
+SPECIAL_NAMES = {MAHJONG: N_("Mah Jong"), DOG: N_("Dog"), PHOENIX: N_("Phoenix"),
+                 DRAGON: N_("Dragon")}
 
 
 class NotationError(ValueError):
@@ -50,7 +55,7 @@ def parse_rank(text: object) -> int:
     >>> parse_rank("q"), parse_rank("10"), parse_rank(8)
     (12, 10, 8)
     """
-    if isinstance(text, int) and not isinstance(text, bool) and 2 <= text <= 14:
+    if isinstance(text, int) and not isinstance(text, bool) and 2 <= text <= ACE:
         return text
     if not isinstance(text, str):
         raise NotationError(f"{text!r:.20} is not a rank: ranks are 2-10, J, Q, K, A")
@@ -104,7 +109,7 @@ DOG_CARD = Card(DOG)
 PH = Card(PHOENIX)
 DR = Card(DRAGON)
 SPECIALS = (MJ, DOG_CARD, PH, DR)
-NORMALS = tuple(Card(rank, suit) for suit in SUITS for rank in range(2, 15))
+NORMALS = tuple(Card(rank, suit) for suit in SUITS for rank in range(2, ACE + 1))
 DECK = NORMALS + SPECIALS
 
 
@@ -129,6 +134,25 @@ def parse_card(text: object) -> Card:
     except NotationError:
         raise NotationError(f"{text!r:.20} is not a card: ranks are 2-10, J, Q, K, A") from None
     return Card(rank, suit)
+
+
+def spellings(card: Card) -> list[str]:
+    """Every one-word way of writing `card` that `parse_card` reads: the letters in either
+    case, T for 10, HOUND for the Dog (not counting leading zeros). The page's card picker
+    reads typed cards with this list, so that it never reads a card the server would not.
+
+    >>> spellings(parse_card("10s"))
+    ['10S', '10s', 'TS', 'Ts', 'tS', 'ts']
+    >>> len(spellings(DOG_CARD))
+    40
+    """
+    if card.suit:
+        ranks = ["10", "T"] if card.rank == 10 else [rank_text(card.rank)]
+        words = [rank + card.suit for rank in ranks]
+    else:
+        words = [word for word, rank in SPECIAL_OF_TEXT.items() if rank == card.rank]
+    return sorted({"".join(letters) for word in words
+                   for letters in product(*({ch.lower(), ch.upper()} for ch in word))})
 
 
 def parse_cards(texts: Iterable[object]) -> tuple[Card, ...]:

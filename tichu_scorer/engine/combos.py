@@ -18,7 +18,20 @@ from enum import Enum
 from typing import NamedTuple
 
 from ..scoring.i18n import _
-from .cards import DOG, DOG_CARD, DR, DRAGON, MAHJONG, MJ, PH, PHOENIX, Card, parse_cards, rank_text
+from .cards import (
+    ACE,
+    DOG,
+    DOG_CARD,
+    DR,
+    DRAGON,
+    MAHJONG,
+    MJ,
+    PH,
+    PHOENIX,
+    Card,
+    parse_cards,
+    rank_text,
+)
 
 
 class Kind(str, Enum):
@@ -32,6 +45,8 @@ class Kind(str, Enum):
     DOG = "dog"
     PASS = "pass"  # nosec B105: the name of a move, not a password
 
+
+_KIND_TEXT = {kind: kind.value for kind in Kind}  # (an Enum's .value is a slow look-up)
 
 # The rule that defines each kind, cited when a play does not match the table.
 KIND_RULE = {Kind.SINGLE: "C1", Kind.PAIR: "C2", Kind.STAIRS: "C3", Kind.TRIO: "C4",
@@ -81,7 +96,7 @@ class Combination(NamedTuple):
 
     def as_dict(self) -> dict[str, object]:
         """The API.md shape: kind, rank, length, phoenix_as."""
-        out: dict[str, object] = {"kind": self.kind.value, "rank": self.rank_text(),
+        out: dict[str, object] = {"kind": _KIND_TEXT[self.kind], "rank": self.rank_text(),
                                   "length": self.length}
         if self.phoenix_as is not None:
             out["phoenix_as"] = rank_text(self.phoenix_as)
@@ -126,120 +141,80 @@ class Combination(NamedTuple):
 PASS = Combination(Kind.PASS, 0, 0)
 
 
-def _classify(counts: dict[int, int], n: int) -> tuple[Kind, int] | None:
-    """The kind and top rank of natural cards given as rank -> count, or None ([C1]–[C7])."""
-    ranks = sorted(counts)
-    if n == 2 and len(ranks) == 1:
-        return (Kind.PAIR, ranks[0]) if ranks[0] >= 2 else None
-    if n == 3 and len(ranks) == 1:
-        return (Kind.TRIO, ranks[0]) if ranks[0] >= 2 else None
-    if n == 5 and len(ranks) == 2 and ranks[0] >= 2:
-        a, b = ranks
-        if counts[a] == 3 and counts[b] == 2:
-            return Kind.FULL_HOUSE, a
-        if counts[b] == 3 and counts[a] == 2:
-            return Kind.FULL_HOUSE, b
-        return None
-    consecutive = ranks[-1] - ranks[0] == len(ranks) - 1
-    if not consecutive:
-        return None
-    if n >= 4 and n % 2 == 0 and ranks[0] >= 2 and all(counts[r] == 2 for r in ranks):
-        return Kind.STAIRS, ranks[-1]
-    if n >= 5 and len(ranks) == n:
-        return Kind.STRAIGHT, ranks[-1]
-    return None
+# A reading of a rank pattern: kind, top rank, and the rank the Phoenix stands for.
+Pattern = tuple[Kind, int, int | None]
 
 
-def _natural_reading(cards: tuple[Card, ...], suits: set[str],
-                     distinct_suit_fours: bool) -> list[Combination]:
-    """The one reading of four or more natural cards, or [] ([C3], [C5], [C6], [B1])."""
-    n = len(cards)
-    ranks = sorted(c.rank for c in cards)
-    low, high = ranks[0], ranks[-1]
-    if low == high:
-        if n == 4 and (not distinct_suit_fours or len(suits) == 4):
-            return [Combination(Kind.BOMB, low, 4, cards)]
-        return []
-    if n >= 5 and high - low == n - 1 and len(set(ranks)) == n:
-        if len(suits) == 1:
-            return [Combination(Kind.BOMB, high, n, cards, straight_flush=True)]
-        return [Combination(Kind.STRAIGHT, high, n, cards)]
-    if n == 5:
-        if ranks[1] == low and ranks[3] == high and ranks[2] in (low, high):
-            return [Combination(Kind.FULL_HOUSE, ranks[2], 5, cards)]
-        return []
-    if n % 2 == 0 and high - low == n // 2 - 1 and ranks[0::2] == ranks[1::2] \
-            and len(set(ranks)) == n // 2:
-        return [Combination(Kind.STAIRS, high, n, cards)]
-    return []
+def _natural_patterns() -> dict[tuple[int, ...], tuple[Kind, int]]:
+    """Every combination of natural cards by its sorted ranks (the Mah Jong as 1):
+    pairs, trios, fours ([B1]), full houses, stairs and straights ([C2]–[C6])."""
+    found: dict[tuple[int, ...], tuple[Kind, int]] = {}
+    for r in range(2, ACE + 1):
+        found[(r,) * 2], found[(r,) * 3], found[(r,) * 4] = \
+            (Kind.PAIR, r), (Kind.TRIO, r), (Kind.BOMB, r)
+        for p in range(2, ACE + 1):
+            if p != r:
+                found[tuple(sorted((r,) * 3 + (p,) * 2))] = (Kind.FULL_HOUSE, r)
+    for low in range(2, ACE):
+        for top in range(low + 1, ACE + 1):
+            found[tuple(sorted([*range(low, top + 1)] * 2))] = (Kind.STAIRS, top)
+    for low in range(MAHJONG, ACE - 3):
+        for top in range(low + 4, ACE + 1):
+            found[tuple(range(low, top + 1))] = (Kind.STRAIGHT, top)
+    return found
+
+
+def _reading_table() -> dict[tuple[int, ...], list[Pattern]]:
+    """Sorted ranks -> every reading, highest first. The Phoenix (rank 16, sorted last)
+    reads as rank r where putting an r in its place makes a natural combination; it
+    stands for 2..A only and is never part of a bomb ([S3], [B1], [S7])."""
+    table: dict[tuple[int, ...], list[Pattern]] = {}
+    for key, (kind, top) in _natural_patterns().items():
+        table.setdefault(key, []).append((kind, top, None))
+        if kind is Kind.BOMB:
+            continue
+        for r in sorted(set(key) - {MAHJONG}):
+            i = key.index(r)
+            table.setdefault(key[:i] + key[i + 1:] + (PHOENIX,), []).append((kind, top, r))
+    for options in table.values():
+        options.sort(key=lambda o: -o[1])
+    return table
+
+
+_READINGS = _reading_table()
+_new = tuple.__new__
 
 
 def readings(cards: Sequence[Card], distinct_suit_fours: bool = False) -> list[Combination]:
     """Every reading of `cards` as one combination, highest first; [] when there is none.
 
     A straight flush reads only as a bomb ([B6]); a Phoenix single reads as 1½ (its value
-    on the table is set by `on_table`).
+    on the table is set by `on_table`). The readings come from a table of rank patterns.
     """
     n = len(cards)
-    if n == 0:
-        return [PASS]
-    if n == 1:
-        c = cards[0]
-        if c == DOG_CARD:
-            return [Combination(Kind.DOG, 0, 1, (c,))]
-        if c == PH:
-            return [Combination(Kind.SINGLE, 1.5, 1, (c,))]
-        return [Combination(Kind.SINGLE, c.rank, 1, (c,))]
-    if n <= 3 and PH not in cards:  # the common short plays, without the general search
-        rank = cards[0].rank
-        if cards[0].suit and all(c.rank == rank and c.suit for c in cards):
-            return [Combination(Kind.PAIR if n == 2 else Kind.TRIO, rank, n, tuple(cards))]
-        return []
-    suits = {c.suit for c in cards}
-    if "" not in suits:  # natural cards only: the common long plays, read directly
-        return _natural_reading(tuple(cards), suits, distinct_suit_fours)
-    counts: dict[int, int] = {}
-    suits = set()
-    phoenixes = 0
-    specials = False
-    for rank, suit in cards:  # one pass: ranks, suits, special cards
-        if suit:
-            counts[rank] = counts.get(rank, 0) + 1
-            suits.add(suit)
-        elif rank == PHOENIX:
-            phoenixes += 1
-            specials = True
-        elif rank == MAHJONG:
-            counts[1] = counts.get(1, 0) + 1
-            specials = True
-        else:
-            return []  # [C8], [S5]: the Dog and the Dragon only ever play alone
-    if not specials:  # [B1]: bombs hold no special card
-        if n == 4 and len(counts) == 1 and (not distinct_suit_fours or len(suits) == 4):
-            return [Combination(Kind.BOMB, cards[0].rank, 4, tuple(cards))]
-        if n >= 5 and len(suits) == 1 and len(counts) == n \
-                and max(counts) - min(counts) == n - 1:
-            return [Combination(Kind.BOMB, max(counts), n, tuple(cards), straight_flush=True)]
-    if phoenixes > 1 or not counts:
+    if n < 2:
+        return [_single(cards[0])] if n else [PASS]
+    options = _READINGS.get(tuple(sorted([c.rank for c in cards])))
+    if options is None:
         return []
     tcards = tuple(cards)
-    found: list[Combination] = []
-    if not phoenixes:
-        kind = _classify(counts, n)
-        if kind and (MAHJONG not in counts or kind[0] is Kind.STRAIGHT):
-            found.append(Combination(kind[0], kind[1], n, tcards))
-        return found
-    low, high = min(counts), max(counts)
-    # [S3]: the Phoenix stands for 2..A, never the Mah Jong; any reading has it next to or
-    # among the natural ranks, so only those ranks need trying.
-    for stand in range(max(2, low - 1), min(14, high + 1) + 1):
-        trial = dict(counts)
-        trial[stand] = trial.get(stand, 0) + 1
-        kind = _classify(trial, n)
-        if kind and (MAHJONG not in trial or kind[0] is Kind.STRAIGHT):
-            found.append(Combination(kind[0], kind[1], n, tcards, phoenix_as=stand))
-    found.sort(key=lambda c: -c.rank)
-    return found
+    kind, top, stand = options[0]
+    if kind is Kind.BOMB:  # four of a kind; [GS3]: of four suits in Grand Seigneur
+        if distinct_suit_fours and len({c.suit for c in cards}) < 4:
+            return []
+    elif kind is Kind.STRAIGHT and stand is None and top - n + 1 > MAHJONG \
+            and len({c.suit for c in cards}) == 1:
+        return [Combination(Kind.BOMB, top, n, tcards, straight_flush=True)]  # [B6]
+    return [_new(Combination, (kind, top, n, tcards, stand, False))
+            for kind, top, stand in options]
+
+
+def _single(c: Card) -> Combination:
+    if c == DOG_CARD:
+        return Combination(Kind.DOG, 0, 1, (c,))
+    if c == PH:
+        return Combination(Kind.SINGLE, 1.5, 1, (c,))
+    return Combination(Kind.SINGLE, c.rank, 1, (c,))
 
 
 def on_table(play: Combination, top: Combination | None) -> Combination:
@@ -275,7 +250,10 @@ def beats(play: Combination, top: Combination | None, dragon_beats_dragon: bool 
 def contains_rank(cards: Sequence[Card], rank: int) -> bool:
     """A natural card of `rank` (2–A) is in the play (a Phoenix standing in does not count,
     [W1]); special cards have ranks outside 2–14, so the rank alone decides."""
-    return any(c.rank == rank for c in cards)
+    for c in cards:
+        if c[0] == rank:
+            return True
+    return False
 
 
 __all__ = ["Kind", "Combination", "PASS", "KIND_RULE", "readings", "on_table", "beats",

@@ -21,7 +21,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .cards import DOG_CARD, MJ, Card, NotationError, parse_cards, parse_rank, show
+from .cards import DECK, DOG_CARD, MJ, Card, NotationError, parse_cards, parse_rank, show
 from .combos import Combination, Kind, beats, on_table, readings
 from .plays import Table
 
@@ -88,17 +88,25 @@ def copies_allowed(card: Card, variant: str, decks: int) -> int:
     return 1 if card == MJ or decks == 1 else decks
 
 
+def deck_of(variant: str, decks: int) -> dict[Card, int]:
+    """The game's deck: each card it holds and how many copies ([D1], [GS2]).
+
+    >>> seigneur = deck_of("seigneur", 2)
+    >>> DOG_CARD in seigneur, seigneur[MJ], seigneur[parse_cards(["5j"])[0]], len(seigneur)
+    (False, 1, 2, 55)
+    """
+    counts = ((card, copies_allowed(card, variant, decks)) for card in DECK)
+    return {card: n for card, n in counts if n}
+
+
 def check_cards(q: Question) -> None:
     """Every card at most as often as the deck holds it; the play from the hand."""
     held = q.hand if q.hand is not None else q.play
     simple = q.variant != "seigneur"
-    distinct = set(held)
-    total = len(held)
-    for item in q.trick:
-        distinct.update(item.cards)
-        total += len(item.cards)
-    if not simple or len(distinct) != total or len(set(q.play)) != len(q.play):
-        on_table_cards = [c for t in q.trick for c in t.cards]
+    held_set = set(held)
+    on_table_cards = [c for t in q.trick for c in t.cards]
+    if not simple or len(held_set) != len(held) or not held_set.isdisjoint(on_table_cards) \
+            or len(set(on_table_cards)) != len(on_table_cards) or len(set(q.play)) != len(q.play):
         for name, cards in (("trick", on_table_cards), ("play", list(q.play)),
                             ("hand", list(held) + on_table_cards)):
             for card, n in Counter(cards).items():
@@ -111,7 +119,6 @@ def check_cards(q: Question) -> None:
                                         f"{'only one' if allowed == 1 else str(allowed)}.")
     if q.hand is not None:
         if simple:
-            held_set = set(q.hand)
             missing_cards = [c for c in q.play if c not in held_set]
         else:
             missing_cards = list((Counter(q.play) - Counter(q.hand)).elements())
@@ -235,4 +242,4 @@ def parse_question(body: object) -> Question:
 
 
 __all__ = ["VARIANTS", "QuestionError", "TrickPlay", "Question", "question", "copies_allowed",
-           "check_cards", "replay_trick", "parse_question"]
+           "deck_of", "check_cards", "replay_trick", "parse_question"]

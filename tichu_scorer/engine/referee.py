@@ -20,12 +20,12 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from ..scoring.i18n import _
 from .cards import DOG_CARD, DR, DRAGON, MAHJONG, MJ, PH, Card, rank_text, show
 from .combos import KIND_RULE, PASS, Combination, Kind, beats, contains_rank, on_table, readings
-from .plays import Table, wish_play
+from .plays import wish_play
 from .questions import (
     VARIANTS,
     Question,
@@ -39,20 +39,23 @@ from .questions import (
 )
 
 
-@dataclass(frozen=True)
-class Verdict:
+class Verdict(NamedTuple):
+    """The referee's answer: legal or not, the deciding rule and the reason (immutable; a
+    named tuple because one is built per question)."""
+
     legal: bool
     rule: str
     reason: str
     combination: Combination | None = None
-    fulfilling_play: tuple[Card, ...] | None = field(default=None)
+    fulfilling_play: tuple[Card, ...] | None = None
+    reading: str | None = None  # the combination described, when the reason already did
 
     def as_dict(self) -> dict[str, object]:
         out: dict[str, object] = {
             "legal": self.legal, "rule": self.rule, "reason": self.reason,
             "combination": self.combination.as_dict() if self.combination else None}
         if self.combination is not None:
-            out["reading"] = self.combination.describe()
+            out["reading"] = self.reading or self.combination.describe()
         if self.fulfilling_play is not None:
             out["fulfilling_play"] = [repr(c) for c in self.fulfilling_play]
         return out
@@ -79,45 +82,40 @@ def _not_a_combination(cards: Sequence[Card]) -> Verdict:
                                   "full house, straight or bomb).").format(cards=shown))
 
 
-def _why_not(play: Combination, top: Combination, table: Table) -> Verdict:
-    """The rule a readable play breaks when it does not beat the table."""
-    what, on = play.describe(), top.describe()
+def _why_not(play: Combination, what: str, top: Combination) -> tuple[str, str]:
+    """The rule a readable play breaks when it does not beat the table, and why; `what`
+    describes the play."""
     if top.kind is Kind.DOG:
-        rule = "B5" if play.is_bomb else "S2"
-        return Verdict(False, rule, _("Nothing can be played on the Dog, not even a bomb: it "
-                                      "passes the lead at once."), play)
+        return ("B5" if play.is_bomb else "S2"), _("Nothing can be played on the Dog, not "
+                                                   "even a bomb: it passes the lead at once.")
     if play.kind is Kind.DOG:
-        return Verdict(False, "S2", _("The Dog may only be led, never played on a trick."),
-                       play)
+        return "S2", _("The Dog may only be led, never played on a trick.")
+    on = top.describe()
     if top.is_bomb:
-        rule = "B2" if play.is_bomb else "B3"
-        return Verdict(False, rule, _("The {play} does not beat the {top}: only a higher bomb "
-                                      "beats a bomb.").format(play=what, top=on), play)
+        return ("B2" if play.is_bomb else "B3"), _("The {play} does not beat the {top}: only "
+                                                   "a higher bomb beats a bomb.").format(
+                                                       play=what, top=on)
     if play.kind is Kind.SINGLE and top.kind is Kind.SINGLE:
         if play.phoenix_single:
-            return Verdict(False, "S4", _("The Phoenix cannot be played on the Dragon."), play)
+            return "S4", _("The Phoenix cannot be played on the Dragon.")
         if top.rank == DRAGON:
-            return Verdict(False, "S5", _("Only a bomb beats the Dragon, not a {play}.").format(
-                play=what), play)
+            return "S5", _("Only a bomb beats the Dragon, not a {play}.").format(play=what)
         if top.phoenix_single:
-            return Verdict(False, "S4", _("The Phoenix on the table is worth {value}; a single "
-                                          "must be strictly higher to beat it.").format(
-                                              value=top.value_text()), play)
+            return "S4", _("The Phoenix on the table is worth {value}; a single must be "
+                           "strictly higher to beat it.").format(value=top.value_text())
     rule = KIND_RULE[top.kind]
     if play.kind is not top.kind:
-        return Verdict(False, rule, _("A {play} cannot follow a {top}: only a higher one of "
-                                      "the same kind and length, or a bomb, can.").format(
-                                          play=what, top=on), play)
+        return rule, _("A {play} cannot follow a {top}: only a higher one of the same kind "
+                       "and length, or a bomb, can.").format(play=what, top=on)
     if play.length != top.length:
-        return Verdict(False, rule, _("The {play} has {n} cards; it must have as many as the "
-                                      "{top} ({m}).").format(play=what, n=play.length, top=on,
-                                                             m=top.length), play)
-    return Verdict(False, rule, _("The {play} is not higher than the {top}.").format(
-        play=what, top=on), play)
+        return rule, _("The {play} has {n} cards; it must have as many as the {top} "
+                       "({m}).").format(play=what, n=play.length, top=on, m=top.length)
+    return rule, _("The {play} is not higher than the {top}.").format(play=what, top=on)
 
 
-def _legal_rule(play: Combination, top: Combination | None, q: Question) -> tuple[str, str]:
-    what = play.describe()
+def _legal_rule(play: Combination, what: str, top: Combination | None,
+                q: Question) -> tuple[str, str]:
+    """The rule that makes a play legal here and why; `what` describes the play."""
     if q.out_of_turn and top is not None:
         return "B4", _("A bomb may be thrown out of turn: the {play} beats the {top}.").format(
             play=what, top=top.describe())
@@ -149,8 +147,7 @@ def _legal_rule(play: Combination, top: Combination | None, q: Question) -> tupl
     return rule, _("The {play} beats the {top}.").format(play=what, top=top.describe())
 
 
-@dataclass(frozen=True)
-class _Position:
+class _Position(NamedTuple):
     """The question with its trick replayed: what the player owes now."""
 
     q: Question
@@ -240,57 +237,60 @@ def _read_play(p: _Position) -> Combination | Verdict:
                                       "leads."), options[0])
     fit = [c for c in options if beats(c, top, table.dragon_beats_dragon)]
     if not fit:
-        return _why_not(options[0], top, table) if top else _not_a_combination(q.play)
+        if top is None:
+            return _not_a_combination(q.play)
+        what = options[0].describe()
+        rule, reason = _why_not(options[0], what, top)
+        return Verdict(False, rule, reason, options[0], reading=what)
     return on_table(fit[0], top)
 
 
-def _judge_wish(p: _Position, play: Combination, rule: str, reason: str) -> Verdict:
-    """A lawful play with a wish in force: fulfilled ([W1]), exempt ([W5], [H6], [T3.3]),
-    owed ([W2]), or not owed ([W3], [W4])."""
+def _wish_ruling(p: _Position, play: Combination
+                 ) -> tuple[bool, str | None, str, tuple[Card, ...] | None]:
+    """A lawful play with a wish in force: (legal, the deciding rule or None to keep the
+    play's own, what the wish adds to the reason, the fulfilling play) — fulfilled ([W1]),
+    exempt ([W5], [H6], [T3.3]), owed ([W2]), or not owed ([W3], [W4])."""
     q, top = p.q, p.top
-    wish = q.wish or 0
-    w = rank_text(wish)
-    if contains_rank(q.play, wish):
-        return Verdict(True, "W1", reason + " " + _("It holds the wished {rank}: the wish "
-                                                  "is fulfilled.").format(rank=w), play)
+    w = rank_text(q.wish or 0)
+    if contains_rank(q.play, q.wish or 0):
+        return True, "W1", _("It holds the wished {rank}: the wish is fulfilled.").format(
+            rank=w), None
     if q.out_of_turn:
-        return Verdict(True, "W5", reason + " " + _("A bomb thrown out of turn never has "
-                                                  "to fulfil the wish."), play)
+        return True, "W5", _("A bomb thrown out of turn never has to fulfil the wish."), None
     # [W5] a bomb that beats the table; the owner's bomb on his own trick ([H6]) even under
     # the strict house rule, since gathering is not a pass and no wish is owed before his lead
     if play.is_bomb and top is not None and (p.gathering or not q.table.strict_wish):
-        return Verdict(True, "W5", reason + " " + _("A bomb never has to fulfil the wish; "
-                                                  "it stays in force."), play)
+        return True, "W5", _("A bomb never has to fulfil the wish; it stays in force."), None
     if q.dummy:
-        return Verdict(True, "T3.3", reason + " " + _("The dummy never has to fulfil the "
-                                                    "wish."), play)
+        return True, "T3.3", _("The dummy never has to fulfil the wish."), None
     if q.hand is None:
-        return Verdict(True, rule, reason + " " + _("(Give the hand to check the wish for "
-                                                  "{rank}s.)").format(rank=w), play)
+        return True, None, _("(Give the hand to check the wish for {rank}s.)").format(
+            rank=w), None
     must = p.obliged()
     if must:
-        if play.is_bomb and top is None:
-            message = _("A bomb is exempt from the wish only when it beats a combination on "
-                        "the table (W5); leading, the holder of the wished {rank} must lead a "
-                        "combination containing it: the hand could play {cards}. Missed by "
-                        "mistake, it costs the hand (W6, P4).")
-        elif play.is_bomb:
-            message = _("The wish for {rank}s must be fulfilled (house rule: even instead of a "
-                        "bomb): the hand could play {cards}. Missed by mistake, it costs the "
-                        "hand (W6, P4).")
-        else:
-            message = _("The wish for {rank}s must be fulfilled: the hand could play {cards}. "
-                        "Missed by mistake, it costs the hand (W6, P4).")
-        return Verdict(False, "W2", message.format(rank=w, cards=show(must)), play, must)
+        return False, "W2", _owed(play, top).format(rank=w, cards=show(must)), must
     if p.held_wish:
-        return Verdict(True, "W3", reason + " " + _("The hand holds the wished {rank} but "
-                                                  "no lawful combination with it, so it "
-                                                  "may play anything.").format(rank=w), play)
+        return True, "W3", _("The hand holds the wished {rank} but no lawful combination "
+                             "with it, so it may play anything.").format(rank=w), None
     if PH in q.hand:
-        return Verdict(True, "W4", reason + " " + _("The Phoenix does not count as the "
-                                                  "wished {rank}.").format(rank=w), play)
-    return Verdict(True, "W3", reason + " " + _("The hand holds no {rank}.").format(rank=w),
-                   play)
+        return True, "W4", _("The Phoenix does not count as the wished {rank}.").format(
+            rank=w), None
+    return True, "W3", _("The hand holds no {rank}.").format(rank=w), None
+
+
+def _owed(play: Combination, top: Combination | None) -> str:
+    """[W2]: why a lawful play is refused while the wish is owed ({rank}, {cards} to fill)."""
+    if play.is_bomb and top is None:
+        return _("A bomb is exempt from the wish only when it beats a combination on the "
+                 "table (W5); leading, the holder of the wished {rank} must lead a "
+                 "combination containing it: the hand could play {cards}. Missed by "
+                 "mistake, it costs the hand (W6, P4).")
+    if play.is_bomb:
+        return _("The wish for {rank}s must be fulfilled (house rule: even instead of a "
+                 "bomb): the hand could play {cards}. Missed by mistake, it costs the "
+                 "hand (W6, P4).")
+    return _("The wish for {rank}s must be fulfilled: the hand could play {cards}. "
+             "Missed by mistake, it costs the hand (W6, P4).")
 
 
 def judge(q: Question) -> Verdict:
@@ -302,10 +302,14 @@ def judge(q: Question) -> Verdict:
     play = _read_play(position)
     if isinstance(play, Verdict):
         return play
-    rule, reason = _legal_rule(play, position.top, q)
+    what = play.describe()
+    rule, reason = _legal_rule(play, what, position.top, q)
     if q.wish is None:
-        return Verdict(True, rule, reason, play)
-    return _judge_wish(position, play, rule, reason)
+        return Verdict(True, rule, reason, play, reading=what)
+    legal, wish_rule, note, must = _wish_ruling(position, play)
+    if not legal:  # the reason is the wish's alone
+        return Verdict(False, wish_rule or rule, note, play, must, reading=what)
+    return Verdict(True, wish_rule or rule, reason + " " + note, play, reading=what)
 
 
 __all__ = ["VARIANTS", "Question", "QuestionError", "TrickPlay", "Verdict", "copies_allowed",

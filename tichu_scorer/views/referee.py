@@ -2,18 +2,49 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import Blueprint, render_template, request
+from flask_babel import gettext
 
 from .. import access, engine, records
-from ..forms import RefereeForm
-from ..scoring.i18n import N_
+from ..engine.cards import (
+    DECK,
+    NORMALS,
+    SPECIAL_NAMES,
+    SPECIALS,
+    SUIT_NAMES,
+    SUITS,
+    Card,
+    rank_text,
+    spellings,
+)
+from ..engine.questions import deck_of
+from ..forms import PASS_WORDS, RefereeForm
 
 bp = Blueprint("referee", __name__)
 
-SUIT_ROWS = [("j", N_("Jade")), ("s", N_("Sword")), ("p", N_("Pagoda")), ("t", N_("Star"))]
-RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
-SPECIALS = [("MJ", N_("Mah Jong")), ("DOG", N_("Dog")), ("PH", N_("Phoenix")),
-            ("DR", N_("Dragon"))]
+
+def _face(card: Card) -> dict[str, str]:
+    """How the picker shows a card: its notation, label, suit and spoken name."""
+    if card.suit:
+        return {"card": repr(card), "label": rank_text(card.rank), "suit": card.suit,
+                "name": f"{gettext(SUIT_NAMES[card.suit])} {rank_text(card.rank)}"}
+    return {"card": repr(card), "label": repr(card), "suit": "",
+            "name": gettext(SPECIAL_NAMES[card.rank])}
+
+
+def _picker(form: RefereeForm) -> dict[str, Any]:
+    """What the card picker knows, all from the engine: every card's face, every spelling
+    the server reads, the pass words, and the deck of every game and number of decks
+    ([D1], [GS2]), keyed "variant-decks" as the form's choices name them."""
+    games = [(v.value, d.value) for v in form.variant.choices for d in form.decks.choices]
+    return {"cards": {repr(c): _face(c) for c in DECK},
+            "spellings": {word: repr(c) for c in DECK for word in spellings(c)},
+            "pass": list(PASS_WORDS),
+            "decks": {f"{variant}-{decks}": {repr(c): n for c, n in
+                                             deck_of(variant, int(decks)).items()}
+                      for variant, decks in games}}
 
 
 @bp.get("/referee")
@@ -35,6 +66,8 @@ def check() -> tuple[str, int]:
     match = records.match_by_key(form.match.data) if form.match.data else None
     if match is not None and not access.can_view(match):
         match = None
+    rows = [(suit, gettext(SUIT_NAMES[suit]), [_face(c) for c in NORMALS if c.suit == suit])
+            for suit in SUITS]
     return render_template("referee/check.html", form=form, verdict=verdict, error=error,
-                           match=match, suits=SUIT_ROWS, ranks=RANKS,
-                           specials=SPECIALS), status
+                           match=match, rows=rows, specials=[_face(c) for c in SPECIALS],
+                           picker=_picker(form)), status

@@ -1,11 +1,14 @@
-"""A hand of the four-player game as a state machine (RULES.md §2, §4, §5, §6).
+"""The tests' oracle for a whole hand: the four-player game as a state machine (RULES.md
+§2, §4, §5, §6) and random hands played through it by the rules. The referee judges one
+play at a time; this second, independent account of a hand's flow lets the properties
+check that whole hands keep every card and 100 points.
 
 Seats 0–3 in turn order; partners are `s` and `s + 2`. `HandState` knows whose turn it
 is, the trick on the table, passes, out-of-turn bombs, the Dog's lead transfer, the Dragon
 gift, players going out and the end of the hand with the tailender's hand-over. Every move
 is verified before it is applied (`verify_*` raise `IllegalMove` citing the rule).
 
->>> from .cards import parse_cards
+>>> from tichu_scorer.engine.cards import parse_cards
 >>> hands = [parse_cards(h) for h in (["MJ", "5j"], ["6s", "Kt"], ["9p", "DR"], ["2j", "3s"])]
 >>> state = HandState(hands)
 >>> state.turn
@@ -20,14 +23,15 @@ is verified before it is applied (`verify_*` raise `IllegalMove` citing the rule
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 
-from .cards import DR, MJ, Card, show
-from .combos import Combination, Kind, contains_rank, on_table, readings
-from .plays import DEFAULT_TABLE, Table, legal_plays
+from tichu_scorer.engine.cards import DECK, DR, MJ, Card, show
+from tichu_scorer.engine.combos import Combination, Kind, contains_rank, on_table, readings
+from tichu_scorer.engine.plays import DEFAULT_TABLE, Table, legal_plays
+from tichu_scorer.scoring.layouts import NANKING
 
-SEATS = 4
+SEATS = NANKING.seats
 
 
 class IllegalMove(ValueError):
@@ -38,48 +42,32 @@ class IllegalMove(ValueError):
         self.rule = rule
 
 
+team = NANKING.team_of
+
+
 def partner(seat: int) -> int:
-    return (seat + 2) % SEATS
+    return next(s for s in NANKING.members(team(seat)) if s != seat)
 
 
-def team(seat: int) -> int:
-    return seat % 2
-
-
-@dataclass
 class HandState:
-    hands: list[list[Card]]
-    table: Table = DEFAULT_TABLE
-    won: list[list[Card]] = field(default_factory=lambda: [[] for _ in range(SEATS)])
-    trick: list[Card] = field(default_factory=list)
-    top: Combination | None = None
-    owner: int | None = None
-    passes: int = 0
-    wish: int | None = None
-    out_order: list[int] = field(default_factory=list)
-    dragon_gift_from: int | None = None  # a seat that must give the Dragon trick away
-    over: bool = False
-    turn: int = 0
+    """Whose turn it is, the trick, the wish, the won piles; moves verified, then applied."""
 
     def __init__(self, hands: Sequence[Sequence[Card]], table: Table = DEFAULT_TABLE) -> None:
         self.hands = [list(h) for h in hands]
         self.table = table
-        self.won = [[] for _ in range(SEATS)]
-        self.trick = []
-        self.top = None
-        self.owner = None
+        self.won: list[list[Card]] = [[] for _ in range(SEATS)]
+        self.trick: list[Card] = []
+        self.top: Combination | None = None
+        self.owner: int | None = None
         self.passes = 0
-        self.wish = None
-        self.out_order = []
-        self.dragon_gift_from = None
+        self.wish: int | None = None
+        self.out_order: list[int] = []
+        self.dragon_gift_from: int | None = None  # a seat that must give the Dragon trick away
         self.over = False
         # [H4] the holder of the Mah Jong leads the first trick
         self.turn = next((s for s in range(SEATS) if MJ in self.hands[s]), 0)
 
     # --- queries -------------------------------------------------------------------------
-    def active(self, seat: int) -> bool:
-        return bool(self.hands[seat])
-
     def active_seats(self) -> list[int]:
         return [s for s in range(SEATS) if self.hands[s]]
 
@@ -241,4 +229,36 @@ class HandState:
         return points[0], points[1]
 
 
-__all__ = ["HandState", "IllegalMove", "partner", "team"]
+def deal(rng: random.Random) -> list[list[Card]]:
+    deck = list(DECK)
+    rng.shuffle(deck)
+    return [deck[i * 14:(i + 1) * 14] for i in range(SEATS)]
+
+
+def simulate_hand(rng: random.Random, bomb_rate: float = 0.05, max_moves: int = 2000) -> HandState:
+    """Play one hand with random lawful moves (random wishes, out-of-turn bombs, gifts)."""
+    state = HandState(deal(rng))
+    for _ in range(max_moves):
+        if state.dragon_gift_from is not None:
+            giver = state.dragon_gift_from
+            opponents = [s for s in range(SEATS) if team(s) != team(giver)]
+            state.give_dragon(giver, rng.choice(opponents))
+        if state.over:
+            return state
+        if state.top is not None and rng.random() < bomb_rate:
+            bombers = [(s, b) for s in range(SEATS) if s != state.turn for b in state.legal(s)]
+            if bombers:
+                seat, bomb = rng.choice(bombers)
+                state.play(seat, bomb.cards)
+                continue
+        seat = state.turn
+        options = state.legal(seat)
+        plays = [p for p in options if p.kind is not Kind.PASS]
+        passes = [p for p in options if p.kind is Kind.PASS]
+        choice = rng.choice(plays) if plays and (not passes or rng.random() < 0.6) else None
+        if choice is None:
+            state.pass_turn(seat)
+        else:
+            wish = rng.choice([None, *range(2, 15)]) if MJ in choice.cards else None
+            state.play(seat, choice.cards, wish=wish)
+    raise RuntimeError("the simulated hand did not end")
