@@ -21,11 +21,11 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..scoring.variants import DEFAULT, VARIANTS, Variant, find
 from .cards import DECK, DOG_CARD, MJ, Card, NotationError, parse_cards, parse_rank, show
 from .combos import Combination, Kind, beats, on_table, readings
 from .plays import Table
 
-VARIANTS = ("nanking", "threechu", "tientsin", "seigneur")
 MAX_SEAT = 11  # the largest table has twelve seats ([GS1])
 
 
@@ -57,15 +57,19 @@ class Question:
     wish: int | None = None
     out_of_turn: bool = False
     seat: int | None = None
-    variant: str = "nanking"
+    variant: str = DEFAULT.key
     decks: int = 1
     strict_wish: bool = False
     phoenix_as: int | None = None  # [C9]: the reading the player names, if any
     dummy: bool = False  # Threechu: played from the dummy hand, which never owes the wish
 
     @property
+    def game(self) -> Variant:
+        return VARIANTS[self.variant]
+
+    @property
     def table(self) -> Table:
-        return _TABLES[(self.variant == "seigneur", self.strict_wish)]
+        return _TABLES[(self.game.big_deck, self.strict_wish)]
 
 
 def question(play: Sequence[object], trick: Sequence[Sequence[object]] = (),
@@ -81,7 +85,7 @@ def question(play: Sequence[object], trick: Sequence[Sequence[object]] = (),
 
 def copies_allowed(card: Card, variant: str, decks: int) -> int:
     """How many of this card the game's deck holds ([D1], [GS2])."""
-    if variant != "seigneur":
+    if not VARIANTS[variant].big_deck:
         return 1
     if card == DOG_CARD:
         return 0
@@ -102,7 +106,7 @@ def deck_of(variant: str, decks: int) -> dict[Card, int]:
 def check_cards(q: Question) -> None:
     """Every card at most as often as the deck holds it; the play from the hand."""
     held = q.hand if q.hand is not None else q.play
-    simple = q.variant != "seigneur"
+    simple = not q.game.big_deck
     held_set = set(held)
     on_table_cards = [c for t in q.trick for c in t.cards]
     if not simple or len(held_set) != len(held) or not held_set.isdisjoint(on_table_cards) \
@@ -156,21 +160,20 @@ def replay_trick(q: Question) -> tuple[Combination | None, int | None]:
 
 
 def _variant_and_decks(body: dict[str, object]) -> tuple[str, int]:
-    variant = body.get("variant", "nanking")
-    if variant is None:
-        variant = "nanking"
-    if not isinstance(variant, str) or variant not in VARIANTS:
+    name = body.get("variant")
+    game = DEFAULT if name is None else find(name)
+    if game is None:
         raise QuestionError("variant", f"variant must be one of {', '.join(VARIANTS)}.")
-    if body.get("dummy") and variant != "threechu":
+    if body.get("dummy") and not game.has_dummy:
         raise QuestionError("dummy", "Only Threechu has a dummy hand.")
-    decks = body.get("decks", 2 if variant == "seigneur" else 1)
-    if variant != "seigneur":
+    decks = body.get("decks", max(game.decks))
+    if not game.big_deck:
         if "decks" in body and decks not in (None, 1):
             raise QuestionError("decks", "decks applies to Grand Seigneur only.")
-        return variant, 1
-    if not isinstance(decks, int) or isinstance(decks, bool) or decks not in (1, 2):
+        return game.key, 1
+    if not isinstance(decks, int) or isinstance(decks, bool) or decks not in game.decks:
         raise QuestionError("decks", "decks must be 1 or 2.")
-    return variant, decks
+    return game.key, decks
 
 
 def _cards(name: str, value: object) -> tuple[Card, ...]:

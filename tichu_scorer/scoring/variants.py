@@ -72,6 +72,13 @@ class Variant:
     lasts_hands: bool = False  # may last a number of hands instead of a target ([T3.5])
     base: Layout | None = None  # the seating of the team games
     hint: str = ""  # message id: how the players sit
+    decks: tuple[int, ...] = (1,)  # one deck, or one or two without the Dog ([GS2], [GS3])
+
+    @property
+    def big_deck(self) -> bool:
+        """Played with Grand Seigneur's cards: one or two decks, no Dog, a four of a kind in
+        four suits, a Dragon on a Dragon ([GS2], [GS3])."""
+        return self.decks != (1,)
 
     @property
     def sweep_title(self) -> str:
@@ -185,7 +192,7 @@ TIENTSIN = Variant(
     base=layouts.TIENTSIN,
     hint=N_("Two teams of three, seated alternately: A1 → B1 → A2 → B2 → A3 → B3."))
 SEIGNEUR = Variant(
-    "seigneur", N_("Grand Seigneur: 5–12"), N_("5–12"), 5, 12, "GS1", ranked=True,
+    "seigneur", N_("Grand Seigneur: 5–12"), N_("5–12"), 5, 12, "GS1", ranked=True, decks=(1, 2),
     hint=N_("Five to twelve players, no partners and no points: everyone races to go out "
             "first. Fill as many names as there are players (from seven on, use two decks)."))
 
