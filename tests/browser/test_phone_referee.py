@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from tests.browser.conftest import shot
@@ -121,3 +123,28 @@ def test_typed_cards_are_read_as_the_server_reads_them(live_server, phone):
     page.goto(live_server + "/referee?trick=Aj%0APass&play=DR")
     assert page.locator("[data-slot='trick'] .play-group").nth(1).text_content() == "pass"
     assert [e for e in page.errors if "status of 400" not in e] == []  # the refusal only
+
+
+def test_the_picker_does_not_shift_the_page(live_server, browser):
+    """Issue 10: the card picker appeared after the script ran and pushed the page (a
+    layout shift of 0.42 on a 412 px phone); it is now laid out at first paint."""
+    context = browser.new_context(viewport={"width": 412, "height": 915}, is_mobile=True,
+                                  has_touch=True)
+    page = context.new_page()
+    page.add_init_script("""
+      window.__shift = 0;
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries()) if (!e.hadRecentInput) window.__shift += e.value;
+      }).observe({type: 'layout-shift', buffered: true});
+    """)
+    def slow(route):  # the script arrives after the first paint, as on a slow phone
+        time.sleep(0.8)
+        route.continue_()
+
+    page.route("**/js/referee.js*", slow)
+    page.goto(live_server + "/referee")
+    page.wait_for_function("() => document.querySelector('.ref-form.enhanced') !== null")
+    page.wait_for_timeout(300)
+    assert page.is_visible(".picker") and page.is_hidden("#trick")
+    assert page.evaluate("window.__shift") < 0.05
+    context.close()
