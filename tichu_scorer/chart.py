@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from flask_babel import gettext
+
 WIDTH, HEIGHT, PAD = 340, 200, 28
 STEPS = (25, 50, 100, 250, 500, 1000, 2500, 5000, 10000, 25000, 50000)
 
@@ -57,7 +59,8 @@ def build(running: Sequence[Sequence[int]], classes: Sequence[str], target: int 
         points = [f"{x(0)},{y(0) + nudge}"] + [f"{x(i + 1)},{round(y(row[side]) + nudge, 1)}"
                                                for i, row in enumerate(running)]
         lines.append((css, " ".join(points)))
-    markers = [Marker(x(i + 1), y(running[i][side]), made, f"hand {i + 1}: {label}")
+    markers = [Marker(x(i + 1), y(running[i][side]), made,
+                      str(gettext("hand %(n)s: %(what)s", n=i + 1, what=label)))
                for i, hand_calls in enumerate(calls) for side, label, made in hand_calls]
     step = next((s for s in STEPS if span / s <= 6), STEPS[-1])  # three to six lines
     first = (low // step) * step

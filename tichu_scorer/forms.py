@@ -162,6 +162,8 @@ class MatchSettingsForm(ProblemsMixin, FlaskForm):
         """The target as the new-match form takes it ([E1]); a name in every seat, each
         player once ([H1])."""
         self.validate()
+        self.shape_problems({f"seat_{s}": ("players", "H1") for s in range(self.seats)}
+                            | {"target": ("target", "E1")})
         if not game.ranked and hand_limit is None:
             why = target_problem(self.target.data)
             if why:

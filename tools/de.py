@@ -8,7 +8,6 @@ DE = {
     "%(name)s shuffles and plays the dummy this hand": "%(name)s mischt und spielt in dieser Hand den Dummy",
     "%(name)s shuffles and plays the dummy this hand (T3.1).": "%(name)s mischt und spielt in dieser Hand den Dummy (T3.1).",
     "%(name)s shuffles next": "%(name)s mischt als Nächstes",
-    "%(names)s won %(a)s to %(b)s after %(n)s hands.": "%(names)s gewinnen %(a)s zu %(b)s nach %(n)s Händen.",
     "%(played)s of %(limit)s hands": "%(played)s von %(limit)s Händen",
     "%(who)s wins": "%(who)s gewinnt",
     "%(who)s wins!": "%(who)s gewinnt!",
@@ -497,9 +496,17 @@ DE = {
     "The result follows from the hands under the new target (E1).": "Das Ergebnis ergibt sich aus den Händen mit dem neuen Ziel (E1).",
     "Tick the box to confirm: a deleted match cannot be restored.": "Setze zur Bestätigung das Häkchen: Eine gelöschte Partie lässt sich nicht wiederherstellen.",
     "Yes, delete this match and all its hands": "Ja, diese Partie mit allen Händen löschen",
+    "That is not how this page is used.": "So wird diese Seite nicht benutzt.",
+    "The request could not be read.": "Die Anfrage ließ sich nicht lesen.",
+    "The server could not answer; nothing was changed. Try again.": "Der Server konnte nicht antworten; nichts wurde geändert. Versuche es noch einmal.",
+    "This page does not exist, or this phone may not see it (a match is seen only by the phones that joined its table).": "Diese Seite gibt es nicht, oder dieses Handy darf sie nicht sehen (eine Partie sehen nur die Handys, die ihrem Tisch beigetreten sind).",
+    "Too many requests from this phone: wait a moment and try again.": "Zu viele Anfragen von diesem Handy: Warte einen Moment und versuche es noch einmal.",
+    "What was sent is too large.": "Das Gesendete ist zu groß.",
+    "hand %(n)s: %(what)s": "Hand %(n)s: %(what)s",
 }
 
 PLURALS = {
+    "%(names)s won %(a)s to %(b)s after %(num)d hand.": ("%(names)s gewinnen %(a)s zu %(b)s nach %(num)d Hand.", "%(names)s gewinnen %(a)s zu %(b)s nach %(num)d Händen."),
     "%(giver)s (%(gt)s) pushes %(num)d best card to %(receiver)s (%(rt)s), who pushes %(num)d card of their choice back.": (
         "%(giver)s (%(gt)s) schiebt %(num)d beste Karte an %(receiver)s (%(rt)s), der %(num)d Karte seiner Wahl zurückschiebt.",
         "%(giver)s (%(gt)s) schiebt %(num)d beste Karten an %(receiver)s (%(rt)s), der %(num)d Karten seiner Wahl zurückschiebt."),

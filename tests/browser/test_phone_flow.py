@@ -133,3 +133,17 @@ def test_a_five_player_grand_seigneur_hand_in_players_plus_one_taps(live_server,
     save(tap, page, 1)
     assert tap.count <= 5 + 1, tap.count
     assert "Great Lord" in page.text_content("main")
+
+
+def test_long_names_never_push_the_page_sideways(live_server, phone):
+    page = phone
+    page.add_init_script(KEYBOARD_WATCH)
+    start(page, live_server, "nanking", ["W" * 40, "M" * 40, "😀" * 20, "Straße der Pariser"])
+    wider = "document.documentElement.scrollWidth - window.innerWidth"
+    assert page.evaluate(wider) <= 0
+    page.tap(".first-btn >> nth=0")
+    page.wait_for_selector(".out-buttons:not([hidden])")
+    assert page.evaluate(wider) <= 0
+    page.tap(".quick button[data-set='50']")
+    save(Taps(page), page, 1)
+    assert page.evaluate(wider) <= 0

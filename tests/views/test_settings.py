@@ -83,3 +83,18 @@ def test_settings_need_scorer_rights(client, app):
         session.clear()
     assert client.get(url + "/settings").status_code == 404
     assert client.post(url + "/delete", data={"confirm": "y"}).status_code in (403, 404)
+
+
+def test_a_name_too_long_is_refused_in_settings(client, app):
+    url = new_match(client)
+    names = {f"seat_{i}": n for i, n in enumerate(["A" * 500, "Bob", "Cy", "Dee"])}
+    r = client.post(url + "/settings", data={"target": "1000"} | names)
+    assert r.status_code == 422 and "40" in r.get_data(as_text=True)
+    with app.app_context():
+        longest = db.session.scalar(db.select(db.func.max(db.func.length(Player.name))))
+    assert longest <= 40
+
+
+def test_not_found_in_the_readers_language(client):
+    page = client.get("/matches/nope", headers={"Accept-Language": "de"}).get_data(as_text=True)
+    assert "Diese Seite gibt es nicht" in page and "requested URL" not in page

@@ -31,6 +31,22 @@ def body_limit(config_key: str, default: int) -> Callable[[View], View]:
     return mark
 
 
+def _plain_reason(code: int) -> str:
+    """The reader's language for the errors whose text Werkzeug writes in English."""
+    if code == 404:
+        return str(gettext("This page does not exist, or this phone may not see it (a match "
+                           "is seen only by the phones that joined its table)."))
+    if code == 405:
+        return str(gettext("That is not how this page is used."))
+    if code == 413:
+        return str(gettext("What was sent is too large."))
+    if code == 429:
+        return str(gettext("Too many requests from this phone: wait a moment and try again."))
+    if code >= 500:
+        return str(gettext("The server could not answer; nothing was changed. Try again."))
+    return str(gettext("The request could not be read."))
+
+
 def wants_json() -> bool:
     """The caller reads JSON: the API, or a page's script that asked for it (the outbox
     replaying a hand reads the refusal's reason, not a page)."""
@@ -102,6 +118,8 @@ def register(app: Flask) -> None:
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException) -> Response:
         message = exc.description or exc.name
+        if message == type(exc).description:  # Werkzeug's own English sentence
+            message = _plain_reason(exc.code or 500)
         return _answer(exc.code or 500, exc.name + ": " + message if wants_json() else message,
                        "request")
 
