@@ -18,8 +18,8 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from sqlalchemy import create_engine, text
 
-from benchmarks.harness import Session, free_port, kill, start_gunicorn
-from tests.conftest import make_app
+from benchmarks.harness import Session, kill, start_gunicorn
+from tests.conftest import free_port, make_app
 from tichu_scorer import scoring
 from tichu_scorer.extensions import db
 

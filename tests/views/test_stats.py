@@ -51,7 +51,7 @@ def test_match_chart_marks_calls(client):
     assert '<svg viewBox="0 0 340 200" role="img"' in page
     assert page.count("<polyline") == 2
     assert "hand 1: Ann&#39;s Tichu made" in page and "hand 1: Bob&#39;s Grand Tichu failed" in page
-    assert 'class="target"' in page or "1000" not in page
+    assert 'class="target"' in page  # the target (1000) is always inside the chart's range
 
 
 def test_chart_geometry():
