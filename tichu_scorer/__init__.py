@@ -34,7 +34,7 @@ def create_app(test_config: Mapping[str, Any] | None = None,
         raise RuntimeError("Refusing to start in production with the development secret key: "
                            "set SECRET_KEY or let instance/secret_key be created.")
 
-    app.json.sort_keys = False  # type: ignore[attr-defined]  # keep API.md field order
+    app.json.sort_keys = False  # type: ignore[attr-defined]  # keep docs/API.md field order
     app.session_interface = QuietSessionInterface()
     logging.basicConfig(level=logging.INFO,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
