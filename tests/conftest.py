@@ -8,12 +8,15 @@ from __future__ import annotations
 import itertools
 import os
 import re
+import signal
 import socket
+import subprocess
 
 import pytest
 from hypothesis import settings
 from sqlalchemy import create_engine, make_url, text
 
+from benchmarks.harness import kill
 from tichu_scorer import create_app
 from tichu_scorer.config import database_url
 from tichu_scorer.extensions import db
@@ -77,6 +80,15 @@ def free_port() -> int:
                 continue
             return port
     raise RuntimeError(f"no free port in {_PORT_BASE}..{_PORT_BASE + _PORT_BLOCK - 1}")
+
+
+def stop_server(server: subprocess.Popen[bytes]) -> None:
+    """Stop a gunicorn server gracefully (so that its processes save their coverage data),
+    or kill it when it does not stop in time."""
+    try:
+        kill(server, signal.SIGTERM)
+    except subprocess.TimeoutExpired:
+        kill(server)
 
 
 def database_uri(tmp_path) -> str:

@@ -15,7 +15,7 @@ import pytest
 from sqlalchemy import create_engine, text
 
 from benchmarks.harness import Session, kill, start_gunicorn
-from tests.conftest import free_port, make_app
+from tests.conftest import free_port, make_app, stop_server
 from tichu_scorer.extensions import db
 
 pytestmark = pytest.mark.skipif(shutil.which("gunicorn", path=os.path.dirname(
@@ -65,8 +65,8 @@ def test_kill_mid_burst_loses_nothing_acknowledged(tmp_path):
     port = free_port()
     server = start_gunicorn(env, port, workers=2, threads=2)
     base = f"http://127.0.0.1:{port}"
+    session = Session(base)
     try:
-        session = Session(base)
         match = session.new_match(["Ann", "Bob", "Cy", "Dee"])
         token = session.token(f"{match}/hands/new")
         acked: list[int] = []
@@ -84,6 +84,7 @@ def test_kill_mid_burst_loses_nothing_acknowledged(tmp_path):
     finally:
         killing.set()
         kill(server)
+        session.close()
     assert not worker.is_alive(), "the burst did not stop after the kill"
     if worker.error is not None:
         raise worker.error
@@ -114,10 +115,11 @@ def test_kill_mid_burst_loses_nothing_acknowledged(tmp_path):
 
     # the server comes back and serves the match
     server = start_gunicorn(env, port, workers=1, threads=2)
+    again = Session(base)
     try:
-        again = Session(base)
         again.cookie = session.cookie  # the scorer's phone, after the restart
         status, page = again.get(match)
         assert status == 200 and f"Add hand {len(numbers) + 1}".encode() in page
     finally:
-        kill(server)
+        again.close()
+        stop_server(server)
