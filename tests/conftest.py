@@ -32,11 +32,22 @@ CI = bool(os.environ.get("CI"))
 settings.register_profile("ci", derandomize=True, print_blob=True, deadline=None)
 settings.register_profile("dev", max_examples=50, deadline=None)
 settings.load_profile("ci" if CI else "dev")
+LOCAL_FRACTION = 5  # locally a property test runs a fifth of its examples (at least 50)
 
 
-def examples(n: int) -> int:
-    """A property test's number of examples: `n` in CI, a fifth of it (at least 50) locally."""
-    return n if CI else max(n // 5, 50)
+def pytest_collection_modifyitems(items) -> None:
+    """Outside CI, scale down the examples of every property test, also those that set
+    their own number (`@settings(max_examples=600)`), which a profile cannot change."""
+    if CI:
+        return
+    for item in items:
+        test = getattr(item, "function", None)
+        own = getattr(test, "_hypothesis_internal_use_settings", None)
+        if own is None or getattr(test, "_scaled_for_local_run", False):
+            continue  # not a property test, or one already scaled (a parametrized one)
+        test._hypothesis_internal_use_settings = settings(
+            own, max_examples=min(own.max_examples, max(own.max_examples // LOCAL_FRACTION, 50)))
+        test._scaled_for_local_run = True
 
 
 def worker_database(url: str) -> str:

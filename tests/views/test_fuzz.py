@@ -6,7 +6,7 @@ import re
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.conftest import examples, new_match
+from tests.conftest import new_match
 
 SCALARS = st.none() | st.booleans() | st.integers(-10 ** 6, 10 ** 6) | \
     st.floats(allow_nan=False) | st.text(max_size=12)
@@ -37,7 +37,7 @@ REFEREE_BODIES = st.fixed_dictionaries({}, optional={
     "out_of_turn": SCALARS, "seat": SCALARS, "strict_wish": SCALARS, "phoenix_as": SCALARS,
 })
 
-SETTINGS = settings(max_examples=examples(1500), deadline=None,
+SETTINGS = settings(max_examples=1500, deadline=None,
                     suppress_health_check=[HealthCheck.function_scoped_fixture,
                                            HealthCheck.too_slow])
 
@@ -61,7 +61,7 @@ def test_referee_api_never_500(client, body):
     assert payload.get("error") or payload.get("reason")
 
 
-@settings(max_examples=examples(1000), deadline=None,
+@settings(max_examples=1000, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(st.dictionaries(st.sampled_from(["place_1", "place_2", "place_3", "place_4", "call_0",
                                         "call_1", "call_2", "call_3", "card_a", "card_b",
