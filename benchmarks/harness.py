@@ -26,8 +26,8 @@ def free_port() -> int:
 
 def start_gunicorn(env: dict[str, str], port: int, workers: int = 3,
                    threads: int = 8, log: Path | None = None) -> subprocess.Popen[bytes]:
-    """gunicorn with the project's config on 127.0.0.1:port; waits until /healthz answers.
-    Its error log goes to `log` when given."""
+    """gunicorn with the project's config on 127.0.0.1:port; waits (up to 60 s) until /healthz
+    answers. Its error log goes to `log` when given."""
     full = os.environ | env | {"BIND": f"127.0.0.1:{port}", "WEB_CONCURRENCY": str(workers),
                                "THREADS": str(threads), "ACCESS_LOG": "/dev/null"}
     errors = log.open("ab") if log else None
@@ -38,7 +38,7 @@ def start_gunicorn(env: dict[str, str], port: int, workers: int = 3,
     finally:
         if errors is not None:
             errors.close()  # gunicorn has its own copy of the file
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 60  # a loaded machine boots workers slowly
     while time.monotonic() < deadline:
         probe = Session(f"http://127.0.0.1:{port}")
         try:

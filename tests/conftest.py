@@ -117,12 +117,26 @@ def empty_database(app) -> None:
         conn.exec_driver_sql("DROP SCHEMA public CASCADE; CREATE SCHEMA public")
 
 
+_apps: list = []  # the apps made during the current test
+
+
 def make_app(tmp_path, **config):
     settings = {"TESTING": True, "WTF_CSRF_ENABLED": False, "SECRET_KEY": "test",
                 "RATELIMIT_ENABLED": False, "SQLALCHEMY_DATABASE_URI": database_uri(tmp_path)}
     app = create_app(settings | config, instance_path=str(tmp_path / "instance"))
     empty_database(app)
+    _apps.append(app)
     return app
+
+
+@pytest.fixture(autouse=True)
+def _close_connections():
+    """After each test, close the database connections of every app it made (directly or
+    through a fixture): an open one is a ResourceWarning, and warnings fail tests."""
+    yield
+    while _apps:
+        with _apps.pop().app_context():
+            db.engine.dispose()
 
 
 @pytest.fixture()
