@@ -311,7 +311,10 @@ def test_a_save_on_another_match_goes_through_during_a_large_import(app, client)
         resume.set()
         importer[0].join(60)
         records.score = real
-    assert r.status_code == 303 and took < 2.5  # busy_timeout is 5 s
+    # A save that waited for the import would fail after SQLite's busy timeout (5 s, 503)
+    # or, on PostgreSQL, wait out the import's pause (30 s); a time bound tighter than that
+    # measures only how loaded the machine is.
+    assert r.status_code == 303 and took < 25
     assert statuses == [303]
     assert len(client.get("/export.json").get_json()["matches"]) == 41
 
