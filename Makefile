@@ -32,8 +32,11 @@ run: db
 serve: db
 	$(BIN)/gunicorn -c gunicorn.conf.py wsgi:app
 
+# Tests run on TEST_WORKERS parallel workers (pytest-xdist; 0 runs them in this process);
+# PYTEST_ARGS adds options (CI adds coverage).
+TEST_WORKERS ?= 3
 test: $(STAMP)
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist worksteal $(PYTEST_ARGS)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_referee.py 10000

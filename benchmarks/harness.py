@@ -26,15 +26,19 @@ def free_port() -> int:
 
 def start_gunicorn(env: dict[str, str], port: int, workers: int = 3,
                    threads: int = 8, log: Path | None = None) -> subprocess.Popen[bytes]:
-    """gunicorn with the project's config on 127.0.0.1:port; waits until /healthz answers.
-    Its error log goes to `log` when given."""
-    full = os.environ | {"ACCESS_LOG": "/dev/null"} | env | {
-        "BIND": f"127.0.0.1:{port}", "WEB_CONCURRENCY": str(workers), "THREADS": str(threads)}
-    proc = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py",
-                             "wsgi:app"], cwd=ROOT, env=full, stdout=subprocess.DEVNULL,
-                            stderr=log.open("ab") if log else subprocess.DEVNULL,
-                            start_new_session=True)
-    deadline = time.monotonic() + 30
+    """gunicorn with the project's config on 127.0.0.1:port; waits (up to 60 s) until /healthz
+    answers. Its error log goes to `log` when given."""
+    full = os.environ | env | {"BIND": f"127.0.0.1:{port}", "WEB_CONCURRENCY": str(workers),
+                               "THREADS": str(threads), "ACCESS_LOG": "/dev/null"}
+    errors = log.open("ab") if log else None
+    try:
+        proc = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py",
+                                 "wsgi:app"], cwd=ROOT, env=full, stdout=subprocess.DEVNULL,
+                                stderr=errors or subprocess.DEVNULL, start_new_session=True)
+    finally:
+        if errors is not None:
+            errors.close()  # gunicorn has its own copy of the file
+    deadline = time.monotonic() + 60  # a loaded machine boots workers slowly
     while time.monotonic() < deadline:
         probe = Session(f"http://127.0.0.1:{port}")
         try:

@@ -1,25 +1,105 @@
 """A fresh app and database per test: SQLite in a temporary folder, or the PostgreSQL
-database named by TEST_DATABASE_URL (emptied before each test)."""
+database named by TEST_DATABASE_URL (emptied before each test). Under pytest-xdist every
+worker has its own temporary folders, its own PostgreSQL database (TEST_DATABASE_URL's name
+with the worker's suffix, created on first use) and its own range of ports."""
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
+import signal
+import socket
+import subprocess
 
 import pytest
 from hypothesis import settings
+from sqlalchemy import create_engine, make_url, text
 
+from benchmarks.harness import kill
 from tichu_scorer import create_app
 from tichu_scorer.config import database_url
 from tichu_scorer.extensions import db
 
-TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL", "").strip()
+WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")  # "gw0", "gw1", … under xdist; "" alone
+WORKER_INDEX = int(WORKER[2:]) if WORKER.startswith("gw") else 0
 
-# CI replays the same generated cases on every run, so a landing never hinges on luck;
-# local runs explore new ones.
-settings.register_profile("ci", derandomize=True, print_blob=True)
-if os.environ.get("CI"):
-    settings.load_profile("ci")
+# CI replays the same generated cases on every run, so a landing never hinges on luck, and
+# runs every property test at its full size; local runs explore new cases, fewer of them.
+CI = bool(os.environ.get("CI"))
+# No deadline: with parallel workers on two shared cores, one slow example is noise, not a
+# finding (the benchmarks measure speed).
+settings.register_profile("ci", derandomize=True, print_blob=True, deadline=None)
+settings.register_profile("dev", max_examples=50, deadline=None)
+settings.load_profile("ci" if CI else "dev")
+LOCAL_FRACTION = 5  # locally a property test runs a fifth of its examples (at least 50)
+
+
+def pytest_collection_modifyitems(items) -> None:
+    """Outside CI, scale down the examples of every property test, also those that set
+    their own number (`@settings(max_examples=600)`), which a profile cannot change."""
+    if CI:
+        return
+    for item in items:
+        test = getattr(item, "function", None)
+        own = getattr(test, "_hypothesis_internal_use_settings", None)
+        if own is None or getattr(test, "_scaled_for_local_run", False):
+            continue  # not a property test, or one already scaled (a parametrized one)
+        test._hypothesis_internal_use_settings = settings(
+            own, max_examples=min(own.max_examples, max(own.max_examples // LOCAL_FRACTION, 50)))
+        test._scaled_for_local_run = True
+
+
+def worker_database(url: str) -> str:
+    """TEST_DATABASE_URL for this xdist worker: the same server, the database name suffixed
+    with the worker id (created if missing), since every test drops the whole schema."""
+    if not url or not WORKER:
+        return url
+    base = make_url(url)
+    mine = base.set(database=f"{base.database}_{WORKER}")
+    engine = create_engine(base.set(drivername="postgresql+psycopg"),
+                           isolation_level="AUTOCOMMIT")
+    try:
+        with engine.connect() as conn:
+            exists = conn.execute(text("SELECT 1 FROM pg_database WHERE datname = :n"),
+                                  {"n": mine.database}).first()
+            if not exists:
+                conn.exec_driver_sql(f'CREATE DATABASE "{mine.database}"')
+    finally:
+        engine.dispose()
+    return mine.render_as_string(hide_password=False)
+
+
+TEST_DATABASE_URL = worker_database(os.environ.get("TEST_DATABASE_URL", "").strip())
+
+# Ports for servers a test starts itself (gunicorn): below the kernel's ephemeral range, a
+# block of 500 per worker, started at an offset of this run's pid so that two suites run
+# at once (two checkouts) rarely meet; each one is checked free before it is handed out.
+_PORT_BLOCK = 500
+_PORT_BASE = 20000 + _PORT_BLOCK * (WORKER_INDEX % 20)
+_ports = itertools.count(os.getpid() % _PORT_BLOCK)
+
+
+def free_port() -> int:
+    """A port of this worker's block that nothing listens on now."""
+    for _ in range(_PORT_BLOCK):
+        port = _PORT_BASE + next(_ports) % _PORT_BLOCK
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    raise RuntimeError(f"no free port in {_PORT_BASE}..{_PORT_BASE + _PORT_BLOCK - 1}")
+
+
+def stop_server(server: subprocess.Popen[bytes]) -> None:
+    """Stop a gunicorn server gracefully (so that its processes save their coverage data),
+    or kill it when it does not stop in time."""
+    try:
+        kill(server, signal.SIGTERM)
+    except subprocess.TimeoutExpired:
+        kill(server)
 
 
 def database_uri(tmp_path) -> str:
@@ -37,12 +117,26 @@ def empty_database(app) -> None:
         conn.exec_driver_sql("DROP SCHEMA public CASCADE; CREATE SCHEMA public")
 
 
+_apps: list = []  # the apps made during the current test
+
+
 def make_app(tmp_path, **config):
     settings = {"TESTING": True, "WTF_CSRF_ENABLED": False, "SECRET_KEY": "test",
                 "RATELIMIT_ENABLED": False, "SQLALCHEMY_DATABASE_URI": database_uri(tmp_path)}
     app = create_app(settings | config, instance_path=str(tmp_path / "instance"))
     empty_database(app)
+    _apps.append(app)
     return app
+
+
+@pytest.fixture(autouse=True)
+def _close_connections():
+    """After each test, close the database connections of every app it made (directly or
+    through a fixture): an open one is a ResourceWarning, and warnings fail tests."""
+    yield
+    while _apps:
+        with _apps.pop().app_context():
+            db.engine.dispose()
 
 
 @pytest.fixture()

@@ -14,17 +14,18 @@ import time
 import pytest
 from sqlalchemy import create_engine, text
 
-from benchmarks.harness import Session, free_port, kill, start_gunicorn
-from tests.conftest import make_app
+from benchmarks.harness import Session, kill, start_gunicorn
+from tests.conftest import free_port, make_app, stop_server
 from tichu_scorer.extensions import db
 
 pytestmark = pytest.mark.skipif(shutil.which("gunicorn", path=os.path.dirname(
     os.sys.executable)) is None, reason="gunicorn is installed with the app")
 
 
-def burst(base: str, match: str, token: str, session: Session, acked: list[int],
-          stop: threading.Event) -> None:
-    """Submit hands as fast as possible; remember the numbers the server acknowledged."""
+def burst(match: str, token: str, session: Session, acked: list[int],
+          killing: threading.Event, stop: threading.Event) -> None:
+    """Submit hands as fast as possible; remember the numbers the server acknowledged. A
+    failed request is expected only once the kill has begun; any other is a fault."""
     number = 0
     while not stop.is_set():
         number += 1
@@ -34,11 +35,25 @@ def burst(base: str, match: str, token: str, session: Session, acked: list[int],
         try:
             status, _ = session.post_form(f"{match}/hands/new", fields)
         except (OSError, http.client.HTTPException):
-            return  # the server died mid-request: this hand was never acknowledged
+            if killing.is_set():
+                return  # the server died mid-request: this hand was never acknowledged
+            raise
         if status == 303:
             acked.append(number)
         else:
             raise AssertionError(f"hand {number} refused with {status}")
+
+
+class Thread(threading.Thread):
+    """A thread whose exception is kept, for the test to raise (not just a warning)."""
+
+    error: BaseException | None = None
+
+    def run(self) -> None:
+        try:
+            super().run()
+        except BaseException as exc:  # handed to the test, which raises it
+            self.error = exc
 
 
 def test_kill_mid_burst_loses_nothing_acknowledged(tmp_path):
@@ -50,23 +65,29 @@ def test_kill_mid_burst_loses_nothing_acknowledged(tmp_path):
     port = free_port()
     server = start_gunicorn(env, port, workers=2, threads=2)
     base = f"http://127.0.0.1:{port}"
+    session = Session(base)
     try:
-        session = Session(base)
         match = session.new_match(["Ann", "Bob", "Cy", "Dee"])
         token = session.token(f"{match}/hands/new")
         acked: list[int] = []
-        stop = threading.Event()
-        worker = threading.Thread(target=burst, args=(base, match, token, session, acked, stop))
+        killing, stop = threading.Event(), threading.Event()
+        worker = Thread(target=burst, args=(match, token, session, acked, killing, stop))
         worker.start()
         deadline = time.monotonic() + 20
-        while len(acked) < 15 and time.monotonic() < deadline:
+        while len(acked) < 15 and worker.is_alive() and time.monotonic() < deadline:
             time.sleep(0.005)
         time.sleep(random.uniform(0, 0.02))  # land the kill at an arbitrary moment
+        killing.set()
         kill(server)
         stop.set()
         worker.join(timeout=15)
     finally:
+        killing.set()
         kill(server)
+        session.close()
+    assert not worker.is_alive(), "the burst did not stop after the kill"
+    if worker.error is not None:
+        raise worker.error
     assert len(acked) >= 15, "the burst never got going"
 
     engine = create_engine(uri)
@@ -94,10 +115,11 @@ def test_kill_mid_burst_loses_nothing_acknowledged(tmp_path):
 
     # the server comes back and serves the match
     server = start_gunicorn(env, port, workers=1, threads=2)
+    again = Session(base)
     try:
-        again = Session(base)
         again.cookie = session.cookie  # the scorer's phone, after the restart
         status, page = again.get(match)
         assert status == 200 and f"Add hand {len(numbers) + 1}".encode() in page
     finally:
-        kill(server)
+        again.close()
+        stop_server(server)

@@ -2,20 +2,25 @@
 
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
+
+PACKAGE = Path(__file__).resolve().parent.parent / "tichu_scorer"
 
 FORBIDDEN = ("flask", "flask_sqlalchemy", "flask_wtf", "wtforms", "sqlalchemy", "werkzeug")
 
 
 @pytest.mark.parametrize("module", ["tichu_scorer.scoring", "tichu_scorer.engine"])
-def test_core_imports_no_web_or_database_package(module):
-    code = (f"import sys, importlib; importlib.import_module({module!r}); "
+def test_core_imports_no_web_or_database_package(module, tmp_path):
+    code = (f"import sys, importlib; print(importlib.import_module({module!r}).__file__); "
             f"print(','.join(m for m in {FORBIDDEN!r} if m in sys.modules))")
-    # Import the core module alone, bypassing tichu_scorer/__init__ (which builds the app).
-    shim = ("import sys, types, pathlib; pkg = types.ModuleType('tichu_scorer'); "
-            "pkg.__path__ = [str(pathlib.Path('tichu_scorer').resolve())]; "
-            "sys.modules['tichu_scorer'] = pkg; ")
+    # Import the core module alone, bypassing tichu_scorer/__init__ (which builds the app),
+    # from this checkout's package whatever the current directory (run from an empty one).
+    shim = ("import sys, types; pkg = types.ModuleType('tichu_scorer'); "
+            f"pkg.__path__ = [{str(PACKAGE)!r}]; sys.modules['tichu_scorer'] = pkg; ")
     out = subprocess.run([sys.executable, "-c", shim + code], capture_output=True, text=True,
-                         check=True)
-    assert out.stdout.strip() == ""
+                         check=True, cwd=tmp_path)
+    imported, forbidden = out.stdout.splitlines()
+    assert Path(imported).is_relative_to(PACKAGE)  # this checkout's core, not another copy
+    assert forbidden == ""

@@ -51,7 +51,7 @@ def create_app(test_config: Mapping[str, Any] | None = None,
     if app.config["PROXY_COUNT"] > 0:  # the client's address and scheme, as the proxy saw them
         hops = int(app.config["PROXY_COUNT"])
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops)  # type: ignore[method-assign]
-    app.json.sort_keys = False  # type: ignore[attr-defined]  # keep API.md field order
+    app.json.sort_keys = False  # type: ignore[attr-defined]  # keep docs/API.md field order
     app.session_interface = QuietSessionInterface()
     logging.basicConfig(level=logging.INFO,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")

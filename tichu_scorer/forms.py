@@ -231,7 +231,7 @@ class HandFormBase(ProblemsMixin, FlaskForm):
         return [self[f"call_{s}"] for s in range(self.seats)]
 
     def fill(self, recorded: dict[str, Any]) -> None:
-        """Show a stored hand (the API.md shape) in the form, for editing."""
+        """Show a stored hand (the docs/API.md shape) in the form, for editing."""
         for place, seat in zip(self.place_fields(), recorded.get("out_order", []),
                                strict=False):
             place.data = str(seat)
@@ -243,7 +243,7 @@ class HandFormBase(ProblemsMixin, FlaskForm):
         self.wish_offender.data = str(wish["offender"]) if wish else ""
 
     def to_api(self) -> dict[str, Any]:
-        """The submitted hand in the API.md shape, for `scoring.read_hand`."""
+        """The submitted hand in the docs/API.md shape, for `scoring.read_hand`."""
         out = [seat for f in self.place_fields() if (seat := _seat(f.data)) is not None]
         calls = {str(s): f.data for s, f in enumerate(self.call_fields()) if f.data}
         wish = self.wish_offender.data
@@ -360,7 +360,7 @@ class RefereeForm(FlaskForm):
     match = StringField(validators=[Optional(), Length(max=24)])
 
     def question_body(self) -> dict[str, Any]:
-        """The question in the API.md shape (the play joins the rest of the hand)."""
+        """The question in the docs/API.md shape (the play joins the rest of the hand)."""
         def cards(text: str | None) -> list[str]:
             return [t for t in (text or "").replace(",", " ").split() if t]
 

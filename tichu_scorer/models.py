@@ -188,7 +188,7 @@ class Hand(db.Model):  # type: ignore[name-defined,misc]
     __mapper_args__ = {"version_id_col": version, "version_id_generator": False}
 
     def recorded(self) -> dict[str, Any]:
-        """What the table recorded, in the API.md shape (the input of scoring)."""
+        """What the table recorded, in the docs/API.md shape (the input of scoring)."""
         points = list(self.card_points_entered or [None, None])
         return {"out_order": list(self.out_order), "calls": dict(self.calls),
                 "card_points": points,

@@ -1,4 +1,4 @@
-"""POST /api/v1/referee/check exactly as API.md."""
+"""POST /api/v1/referee/check exactly as docs/API.md."""
 
 import pytest
 

@@ -86,17 +86,18 @@ def test_a_stale_new_hand_offers_discard_or_next(client, shared):
 
 
 def test_installable_web_app(client):
-    manifest = client.get("/manifest.webmanifest")
-    assert manifest.status_code == 200 and manifest.mimetype == "application/manifest+json"
-    data = manifest.get_json(force=True)
+    with client.get("/manifest.webmanifest") as manifest:  # file responses: closed after use
+        assert manifest.status_code == 200 and manifest.mimetype == "application/manifest+json"
+        data = manifest.get_json(force=True)
     assert data["display"] == "standalone" and {i["sizes"] for i in data["icons"]} >= {
         "192x192", "512x512"}
     for icon in data["icons"]:
-        assert client.get(icon["src"]).status_code == 200
-    sw = client.get("/sw.js")
-    assert sw.status_code == 200 and sw.mimetype == "text/javascript"
-    # a deploy reaches the phone within minutes (see views/pages.py, SW_MAX_AGE)
-    assert sw.headers["Cache-Control"] == "max-age=600"
+        with client.get(icon["src"]) as r:
+            assert r.status_code == 200 and r.mimetype.startswith("image/")
+    with client.get("/sw.js") as sw:
+        assert sw.status_code == 200 and sw.mimetype == "text/javascript"
+        # a deploy reaches the phone within minutes (see views/pages.py, SW_MAX_AGE)
+        assert sw.headers["Cache-Control"] == "max-age=600"
     assert client.get("/offline").status_code == 200
     page = client.get("/").get_data(as_text=True)
     assert 'rel="manifest"' in page and "offline.js" in page

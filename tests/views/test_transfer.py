@@ -20,21 +20,28 @@ from tichu_scorer.models import HandEvent, Match
 
 
 def fill_history(client):
+    """Three matches (Nanking with an edit and an undo, Threechu, Grand Seigneur); every
+    request must have been accepted (303), or the round trips below would prove little."""
+    def ok(response):
+        assert response.status_code == 303, response.get_data(as_text=True)
+        return response.headers["Location"]
+
     url = new_match(client)
-    post_hand(client, url, hand_form([0, 2], {"0": "tichu"}))
-    post_hand(client, url, hand_form([1, 0], {"3": "grand"}, a=35,
-                                                   wish=None) | {"client_id": "c-1"})
-    post_hand(client, url, hand_form([], {"1": "tichu"}, wish=2))
-    client.post(url + "/hands/1/edit", data=hand_form([0, 2], {"0": "grand"}) | {"version": "1"})
-    client.post(url + "/undo", data={"number": "3"})
-    t3 = client.post("/matches/new", data={"variant": "threechu", "seat_0": "Tom",
-                                           "seat_1": "Uma", "seat_2": "Vic",
-                                           "length": "hands", "hands": "3"}).headers["Location"]
-    post_hand(client, t3, hand_form([3, 1], {"3": "tichu"}, a=50))
-    gs = client.post("/matches/new", data={"variant": "seigneur", **{
-        f"seat_{i}": f"G{i}" for i in range(5)}}).headers["Location"]
-    post_hand(client, gs, {"place_1": "4", "place_2": "2", "place_3": "0",
-                                         "place_4": "1"})
+    ok(post_hand(client, url, hand_form([0, 2], {"0": "tichu"})))
+    ok(post_hand(client, url, hand_form([1, 0], {"3": "grand"}, a=35,
+                                        wish=None) | {"client_id": "c-1"}))
+    ok(post_hand(client, url, hand_form([], {"1": "tichu"}, wish=2)))
+    ok(client.post(url + "/hands/1/edit", data=hand_form([0, 2], {"0": "grand"})
+                   | {"version": "1"}))
+    ok(client.post(url + "/undo", data={"number": "3"}))
+    t3 = ok(client.post("/matches/new", data={"variant": "threechu", "seat_0": "Tom",
+                                              "seat_1": "Uma", "seat_2": "Vic",
+                                              "length": "hands", "hands": "3"}))
+    ok(post_hand(client, t3, hand_form([3, 1], {"3": "tichu"}, a=50)))
+    gs = ok(client.post("/matches/new", data={"variant": "seigneur", **{
+        f"seat_{i}": f"G{i}" for i in range(5)}}))
+    ok(post_hand(client, gs, {"place_1": "4", "place_2": "2", "place_3": "0",
+                              "place_4": "1"}))
     return url
 
 
@@ -304,7 +311,10 @@ def test_a_save_on_another_match_goes_through_during_a_large_import(app, client)
         resume.set()
         importer[0].join(60)
         records.score = real
-    assert r.status_code == 303 and took < 2.5  # busy_timeout is 5 s
+    # A save that waited for the import would fail after SQLite's busy timeout (5 s, 503)
+    # or, on PostgreSQL, wait out the import's pause (30 s); a time bound tighter than that
+    # measures only how loaded the machine is.
+    assert r.status_code == 303 and took < 25
     assert statuses == [303]
     assert len(client.get("/export.json").get_json()["matches"]) == 41
 

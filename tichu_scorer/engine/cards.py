@@ -1,4 +1,4 @@
-"""Cards and their notation (RULES.md §1, API.md "Card notation").
+"""Cards and their notation (RULES.md §1, docs/API.md "Card notation").
 
 A card prints as the API writes it and parses back from that text:
 

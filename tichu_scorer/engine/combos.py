@@ -95,7 +95,7 @@ class Combination(NamedTuple):
         return (rank_text(whole) if whole > 1 else "1") + ("½" if self.rank != whole else "")
 
     def as_dict(self) -> dict[str, object]:
-        """The API.md shape: kind, rank, length, phoenix_as."""
+        """The docs/API.md shape: kind, rank, length, phoenix_as."""
         out: dict[str, object] = {"kind": _KIND_TEXT[self.kind], "rank": self.rank_text(),
                                   "length": self.length}
         if self.phoenix_as is not None:

@@ -1,4 +1,4 @@
-"""The referee's question: a disputed play in its context, read from the API.md body or
+"""The referee's question: a disputed play in its context, read from the docs/API.md body or
 built from notation, and checked for possibility before it is judged.
 
 A question that cannot be judged (bad notation, a card twice, a trick that could not have
@@ -224,7 +224,7 @@ def _flag(body: dict[str, object], name: str) -> bool:
 
 
 def parse_question(body: object) -> Question:
-    """A Question from the API.md JSON body; QuestionError naming the field otherwise."""
+    """A Question from the docs/API.md JSON body; QuestionError naming the field otherwise."""
     if not isinstance(body, dict):
         raise QuestionError("body", "The body must be a JSON object.")
     variant, decks = _variant_and_decks(body)

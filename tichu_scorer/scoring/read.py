@@ -1,6 +1,6 @@
 """Reading a hand from loosely typed data (a JSON body or a submitted form).
 
-The API and the hand form both build the API.md shape and call `read_hand`, so the rules
+The API and the hand form both build the docs/API.md shape and call `read_hand`, so the rules
 of what a recorded hand may say are written once. Every problem is reported at once.
 
 >>> hand, problems = read_hand({"out_order": [0, 2], "calls": {"1": "tichu"},
@@ -138,7 +138,7 @@ def _read_wish(data: Mapping[str, Any], problems: list[Problem]) -> int | None:
 
 def read_hand(data: Mapping[str, Any],
               layout: Layout = NANKING) -> tuple[HandInput | None, list[Problem]]:
-    """The hand described by `data` in the API.md shape, and every problem with it.
+    """The hand described by `data` in the docs/API.md shape, and every problem with it.
 
     The hand is None when its shape could not be read at all.
     """

@@ -1,4 +1,4 @@
-"""The public JSON API (API.md): stateless, so no CSRF token is needed."""
+"""The public JSON API (docs/API.md): stateless, so no CSRF token is needed."""
 
 from __future__ import annotations
 
