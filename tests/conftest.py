@@ -13,6 +13,7 @@ import socket
 import subprocess
 
 import pytest
+from flask.testing import FlaskClient
 from hypothesis import settings
 from sqlalchemy import create_engine, make_url, text
 
@@ -120,10 +121,20 @@ def empty_database(app) -> None:
 _apps: list = []  # the apps made during the current test
 
 
+class BufferedClient(FlaskClient):
+    """The test client reads each answer whole and closes it, as a browser does: a static
+    file sent from disk is not left open (a ResourceWarning, and warnings fail tests)."""
+
+    def open(self, *args, **kwargs):  # noqa: A003 - the test client's own method name
+        kwargs.setdefault("buffered", True)
+        return super().open(*args, **kwargs)
+
+
 def make_app(tmp_path, **config):
     settings = {"TESTING": True, "WTF_CSRF_ENABLED": False, "SECRET_KEY": "test",
                 "RATELIMIT_ENABLED": False, "SQLALCHEMY_DATABASE_URI": database_uri(tmp_path)}
     app = create_app(settings | config, instance_path=str(tmp_path / "instance"))
+    app.test_client_class = BufferedClient
     empty_database(app)
     _apps.append(app)
     return app

@@ -16,6 +16,12 @@ from tichu_scorer.assets import IMMUTABLE, scan
 from tichu_scorer.views.pages import SW_MAX_AGE
 
 ROOT = Path(__file__).resolve().parent.parent
+# Flask-Compress buffers a static file's body and leaves closing the file to the server,
+# which a real server does after sending; the test client drops it unclosed.
+pytestmark = pytest.mark.filterwarnings(
+    r"ignore:unclosed file <_io\.BufferedReader name='[^']*/static/[^']*'>:ResourceWarning",
+    r"ignore:Exception ignored in. <_io\.FileIO name='[^']*/static/[^']*'"
+    r":pytest.PytestUnraisableExceptionWarning")
 STATIC_URL = re.compile(r'(?:href|src)="(/static/[^"]+)"')
 DECODE = {"br": brotli.decompress, "gzip": gzip.decompress}
 

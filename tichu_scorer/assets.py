@@ -103,8 +103,11 @@ def _precompressed(response: Response) -> Response:
     body = kept[key]
     if body is None:
         return response
+    unsent = response.response  # the file send_static_file opened: close it, not leak it
     response.direct_passthrough = False
     response.set_data(body)
+    if hasattr(unsent, "close"):
+        unsent.close()
     response.headers["Content-Encoding"] = encoding
     response.headers["Vary"] = "Accept-Encoding"
     response.set_etag(f"{current}-{encoding}")

@@ -66,7 +66,7 @@ def test_linked_from_every_match(client):
 
 def _picker(client, query=None):
     page = client.get("/referee", query_string=query or {}).get_data(as_text=True)
-    found = re.search(r"<div class=\"picker\"[^>]* data-picker='([^']*)'>", page)
+    found = re.search(r"<div class=\"picker[^\"]*\"[^>]* data-picker='([^']*)'>", page)
     assert found, "the page gives the card picker its data"
     return json.loads(html.unescape(found.group(1)))
 
