@@ -101,6 +101,10 @@ class Match(db.Model):  # type: ignore[name-defined,misc]
     # Derived from the hands, kept so the history lists totals without loading every hand.
     totals: Mapped[list[int]] = mapped_column(JSON, default=list)
     hand_count: Mapped[int] = mapped_column(default=0)
+    # The match's statistics (per player and partnership, `tallies`), kept with every change
+    # of its hands so that /stats never reads hands; None: not counted yet (older rows).
+    stats: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True),
+                                                         default=None)
     rematch_of_id: Mapped[int | None] = mapped_column(ForeignKey("match.id"), default=None)
     # Sharing without accounts: the join code opens a read-only view; the scorer key (a
     # secret link) lets another phone enter hands. `revision` counts changes, for live views.

@@ -10,7 +10,7 @@ from typing import Any
 from sqlalchemy import func
 from sqlalchemy.exc import IntegrityError
 
-from . import scoring
+from . import scoring, tallies
 from .extensions import db
 from .models import NAME_MAX, Group, Hand, HandEvent, Match, MatchSeat, Player, utcnow
 from .scoring import Layout, Problem, Side, Variant, seigneur
@@ -157,6 +157,7 @@ def create_match(group: Group, names: Sequence[str], target: int | None,
                       hand_limit=hand_limit, rematch_of_id=rematch_of.id if rematch_of else None)
         match.seats = seat_rows(game, [player_named(group.id, name) for name in names])
         match.totals = [0] * match.sides
+        match.stats = tallies.counted(match)  # a match without hands still counts as played
         db.session.add(match)
     return match
 
@@ -292,6 +293,7 @@ def add_hand(match: Match, data: Mapping[str, Any], number: int,
         else:  # from the preview: the stored totals plus this hand
             _settle(match, preview.totals, (match.hand_count or 0) + 1, preview.winner,
                     preview.finished)
+            tallies.added(match, hand)
         db.session.flush()
         log(match, hand, "added", "", None, hand.recorded(), shown_as=match.hand_count)
         db.session.commit()
@@ -321,6 +323,7 @@ def recompute(match: Match) -> None:
         return
     state = _state(match, [_side_scores(match, h) for h in match.hands])
     _settle(match, list(state.totals), match.hand_count, state.winner, state.over, counted=True)
+    tallies.refresh(match)
 
 
 def _settle(match: Match, totals: list[int], hands: int, winner: int | None, over: bool,

@@ -398,7 +398,7 @@ def _rows(objects: Iterable[Any], columns: Sequence[str], **extra: Any) -> list[
 
 
 MATCH_COLUMNS = ("variant", "target", "hand_limit", "started_at", "finished_at",
-                 "winner_team", "totals", "hand_count", "revision")
+                 "winner_team", "totals", "hand_count", "revision", "stats")
 HAND_COLUMNS = ("number", "version", "deleted_at", "client_id", "out_order", "calls",
                 "card_points_entered", "wish_offender", "shuffler", "card_points",
                 "team_scores", "player_scores", "sweep", "created_at")

@@ -11,6 +11,6 @@ bp = Blueprint("stats", __name__)
 
 @bp.get("/stats")
 def index() -> str:
-    """Per player and per partnership: matches, wins, calls, first out, double victories."""
-    players, pairs = insights.all_stats(access.groups())
-    return render_template("stats/index.html", players=players, pairs=pairs)
+    """Per variant, per player and per partnership: matches, wins, calls, first out, double
+    victories."""
+    return render_template("stats/index.html", variants=insights.all_stats(access.groups()))

@@ -1,0 +1,27 @@
+"""matches keep their statistics: per-player and per-partnership tallies on the match row
+
+Revision ID: b4e8c2a61f37
+Revises: 9a7d3c1f0e21
+Create Date: 2026-11-23 06:30:00
+
+The column starts empty (NULL) for existing matches: statistics count such a match from its
+hands the first time they are read and store the tallies then (`tichu_scorer.tallies`), so
+the upgrade reads no hand and a large history upgrades at once.
+"""
+import sqlalchemy as sa
+from alembic import op
+
+revision = 'b4e8c2a61f37'
+down_revision = '9a7d3c1f0e21'
+branch_labels = None
+depends_on = None
+
+
+def upgrade():
+    with op.batch_alter_table('match', schema=None) as batch_op:
+        batch_op.add_column(sa.Column('stats', sa.JSON(none_as_null=True), nullable=True))
+
+
+def downgrade():
+    with op.batch_alter_table('match', schema=None) as batch_op:
+        batch_op.drop_column('stats')
