@@ -75,6 +75,6 @@ def import_json() -> BaseResponse | tuple[str, int]:
                            len(created)))
             return redirect(url_for("matches.history"), code=303)
     groups = access.groups()
-    return render_template("matches/history.html", matches=records.history(groups),
-                           groups=groups,
-                           import_error=error), 422
+    page = records.history_page(groups)
+    return render_template("matches/history.html", matches=page.matches, page=page,
+                           groups=groups, import_error=error), 422
