@@ -105,10 +105,11 @@ def one_write(rng, group, keys):
 def test_stored_statistics_equal_a_full_recount_after_every_write(app, seed):
     rng = random.Random(seed)
     with app.test_request_context():
-        group = records.create_group("T")
-        keys = [records.create_match(group, [f"{v.key[:2]}{s}" for s in range(v.fewest)],
-                                     target, v, limit).key for v, target, limit in GAMES]
-        groups = [db.session.get(Group, group.id)]
+        group, other = records.create_group("T"), records.create_group("U")
+        keys = [records.create_match(g, [f"{v.key[:2]}{s}" for s in range(v.fewest)],
+                                     target, v, limit).key
+                for g in (group, other) for v, target, limit in GAMES]
+        groups = [db.session.get(Group, group.id), db.session.get(Group, other.id)]
         seen = set()
         for step in range(60):
             seen.add(one_write(rng, group, keys))

@@ -18,7 +18,16 @@ from sqlalchemy.orm import selectinload
 
 from .extensions import db
 from .models import Group, Hand, Match
-from .scoring.stats import HandFacts, MatchFacts, MatchTallies, tally_match
+from .scoring.stats import (
+    Counts,
+    HandFacts,
+    MatchFacts,
+    MatchTallies,
+    add_stored,
+    as_tallies,
+    merged,
+    tally_match,
+)
 from .scoring.variants import VARIANTS
 
 SCORED = [v.key for v in VARIANTS.values() if v.scored]  # statistics count card points
@@ -72,45 +81,52 @@ def added(match: Match, hand: Hand) -> None:
     match.stats = tally_match(match_facts(match, [hand]), earlier).as_json()
 
 
-def checksum(groups: Sequence[Group]) -> tuple[int, ...]:
-    """Changes whenever a scored match of these tables changes: every change of a match's
-    hands bumps its revision, and matches are only ever added."""
-    row = db.session.execute(db.select(
-        func.count(Match.id), func.coalesce(func.sum(Match.revision), 0),
-        func.coalesce(func.max(Match.id), 0)).where(
-        Match.group_id.in_([g.id for g in groups]), Match.variant.in_(SCORED))).one()
-    return tuple(int(v) for v in row)
+def checksums(groups: Sequence[Group]) -> dict[int, tuple[int, int, int]]:
+    """Per table, a value that changes whenever one of its scored matches changes: every
+    change of a match's hands bumps its revision, and matches are only ever added (one
+    query for all the tables)."""
+    rows = db.session.execute(db.select(
+        Match.group_id, func.count(Match.id), func.sum(Match.revision), func.max(Match.id))
+        .where(Match.group_id.in_([g.id for g in groups]), Match.variant.in_(SCORED))
+        .group_by(Match.group_id)).all()
+    return {int(g): (int(n), int(r or 0), int(m)) for g, n, r, m in rows}
 
 
 def summed(groups: Sequence[Group]) -> list[MatchTallies]:
-    """The tallies of these tables' matches added up per variant (in the variants' order):
-    two queries while nothing changed (the checksum, a cached sum), three otherwise."""
+    """The tallies of these tables' matches added up per variant (in the variants' order).
+    Each table's sum is kept (per app process) under its checksum: a request reads the
+    checksums, and the stored tallies of only the tables that changed since."""
     if not groups:
         return []
-    key = (tuple(sorted(g.id for g in groups)), checksum(groups))
-    cache: dict[Any, list[MatchTallies]] = current_app.extensions.setdefault(
-        "tichu_stats_cache", {})
-    if key not in cache:
-        if len(cache) >= CACHE_SIZE:
+    cache: dict[tuple[int, tuple[int, int, int]], dict[str, Counts]] = \
+        current_app.extensions.setdefault("tichu_stats_cache", {})
+    current = checksums(groups)
+    stale = [g for g, mark in current.items() if (g, mark) not in cache]
+    if stale:
+        if len(cache) + len(stale) > CACHE_SIZE:
             cache.clear()
-        cache[key] = _sum(groups)
-    return cache[key]
+        for group_id, sums in _sum(stale).items():
+            cache[group_id, current[group_id]] = sums
+    total = merged(cache[g, mark] for g, mark in current.items())
+    return [as_tallies(key, total[key]) for key in SCORED if key in total]
 
 
-def _sum(groups: Sequence[Group]) -> list[MatchTallies]:
-    rows = db.session.execute(db.select(Match.id, Match.variant, Match.stats).where(
-        Match.group_id.in_([g.id for g in groups]), Match.variant.in_(SCORED))).all()
-    totals = {key: MatchTallies(key) for key in SCORED}
-    missing = [match_id for match_id, _variant, stats in rows if stats is None]
-    for _id, variant, stats in rows:
-        if stats is not None:
-            totals[variant].add(MatchTallies.from_json(stats))
-    for variant, stats in _fill(missing):
-        totals[variant].add(MatchTallies.from_json(stats))
-    return [t for t in totals.values() if t.players]
+def _sum(group_ids: list[int]) -> dict[int, dict[str, Counts]]:
+    """Per table, its matches' stored tallies added up (counted first where missing)."""
+    rows = db.session.execute(db.select(Match.id, Match.group_id, Match.stats).where(
+        Match.group_id.in_(group_ids), Match.variant.in_(SCORED))).all()
+    filled = dict(_fill([match_id for match_id, _group, stats in rows if stats is None]))
+    stored: dict[int, list[dict[str, Any]]] = {g: [] for g in group_ids}
+    for match_id, group_id, stats in rows:
+        if stats is not None or match_id in filled:
+            stored[group_id].append(stats if stats is not None else filled[match_id])
+    out: dict[int, dict[str, Counts]] = {}
+    for group_id, blobs in stored.items():
+        add_stored(out.setdefault(group_id, {}), blobs)
+    return out
 
 
-def _fill(match_ids: list[int]) -> list[tuple[str, dict[str, Any]]]:
+def _fill(match_ids: list[int]) -> list[tuple[int, dict[str, Any]]]:
     """Count matches stored without tallies from their hands, and store the tallies where
     the match did not change meanwhile (best effort: when the database is busy, they are
     counted again next time)."""
@@ -132,4 +148,5 @@ def _fill(match_ids: list[int]) -> list[tuple[str, dict[str, Any]]]:
     except SQLAlchemyError:
         db.session.rollback()
         current_app.logger.warning("Statistics of %d matches not stored (busy)", len(filled))
-    return [(variant, stats) for _id, _rev, variant, stats in filled if stats is not None]
+    return [(match_id, stats) for match_id, _rev, _variant, stats in filled
+            if stats is not None]

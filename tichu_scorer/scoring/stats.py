@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from .variants import Variant
 
@@ -125,6 +126,38 @@ class MatchTallies:
         for mine, theirs in ((self.players, other.players), (self.pairs, other.pairs)):
             for key, tally in theirs.items():
                 _merge(mine.setdefault(key, Tally()), tally)  # type: ignore[arg-type]
+
+
+Counts = dict[str, dict[Any, list[int]]]  # "players"/"pairs" -> key -> COUNTS in order
+
+
+def add_stored(into: dict[str, Counts], stored: Iterable[Mapping[str, Any]]) -> None:
+    """Add stored tallies (`MatchTallies.as_json`) into plain per-variant sums: a loop over
+    lists of numbers, the fast way to add up thousands of matches."""
+    for data in stored:
+        sums = into.setdefault(data["variant"], {"players": {}, "pairs": {}})
+        for part in ("players", "pairs"):
+            table = sums[part]
+            for key, counts in data[part]:
+                key = tuple(key) if isinstance(key, list) else key
+                held = table.get(key)
+                table[key] = list(counts) if held is None else [
+                    a + b for a, b in zip(held, counts, strict=True)]
+
+
+def merged(parts: Iterable[dict[str, Counts]]) -> dict[str, Counts]:
+    """Plain sums of several tables added up."""
+    out: dict[str, Counts] = {}
+    for part in parts:
+        add_stored(out, ({"variant": variant, "players": list(sums["players"].items()),
+                          "pairs": list(sums["pairs"].items())}
+                         for variant, sums in part.items()))
+    return out
+
+
+def as_tallies(variant: str, sums: Counts) -> MatchTallies:
+    return MatchTallies(variant, {k: _tally(c, variant) for k, c in sums["players"].items()},
+                        {k: _tally(c, variant) for k, c in sums["pairs"].items()})
 
 
 def tally_match(match: MatchFacts, earlier: MatchTallies | None = None) -> MatchTallies:
