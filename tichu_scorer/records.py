@@ -364,6 +364,46 @@ class HandRow:
     first_out: str | None
     call_notes: list[tuple[str, str, bool]]  # (name, Tichu/Grand Tichu, made)
     ranking: tuple[str, ...] = ()
+    notes: RowNotes | None = None  # the row's words, translated (`match_page`)
+
+
+@dataclass(frozen=True)
+class RowNotes:
+    """What the match page says about a hand, in the reader's language: built from
+    patterns translated once per page, not a few lookups per row."""
+
+    first_out: str = ""  # "Ann out first"
+    wish: str = ""  # "Wish missed by Bob"
+    sweep: str = ""  # "Double victory"
+    shuffled: str = ""  # Threechu: "Cy shuffled and played the dummy."
+    calls: tuple[tuple[str, bool], ...] = ()  # ("Ann: Tichu ✓ made", made)
+    edit: str = ""  # "Edit hand 7"
+
+
+class _Words:
+    """The match page's per-hand sentences, each translated once."""
+
+    def __init__(self, match: Match) -> None:
+        self.out_first = _("%(name)s out first")
+        self.wish = _("Wish missed by %(name)s")
+        self.sweep = _(match.game.sweep_title)
+        self.shuffled = _("%(name)s shuffled and played the dummy.")
+        self.call = {call.value: _(call.label) for call in scoring.Call}
+        self.made, self.failed = _("✓ made"), _("✗ failed")
+        self.edit = _("Edit hand %(n)s")
+
+    def notes(self, names: tuple[str, ...], hand: Hand, first: int | None,
+              position: int) -> RowNotes:
+        calls = tuple((f"{names[int(seat)]}: {self.call[call]} "
+                       f"{self.made if first == int(seat) else self.failed}",
+                       first == int(seat)) for seat, call in hand.calls.items())
+        return RowNotes(
+            self.out_first % {"name": names[first]} if first is not None else "",
+            self.wish % {"name": names[hand.wish_offender]}
+            if hand.wish_offender is not None else "",
+            self.sweep if hand.sweep else "",
+            self.shuffled % {"name": names[hand.shuffler]} if hand.shuffler is not None
+            else "", calls, self.edit % {"n": position})
 
 
 @dataclass(frozen=True)
@@ -398,15 +438,19 @@ def match_page(match: Match) -> MatchPage:
     sides = sides_of(match)
     if match.game.ranked:
         return _seigneur_page(match, names)
-    state = _state(match, [_side_scores(match, h) for h in match.hands])
+    hands = match.hands
+    scores = [_side_scores(match, h) for h in hands]
+    state = _state(match, scores)
+    words = _Words(match)
     rows = []
-    for number, (hand, running) in enumerate(zip(match.hands, state.running, strict=True),
-                                             start=1):
+    for number, (hand, running, mine) in enumerate(zip(hands, state.running, scores,
+                                                       strict=True), start=1):
         first = hand.out_order[0] if hand.out_order else None
         notes = [(names[int(seat)], scoring.Call(call).label,
                   first == int(seat)) for seat, call in hand.calls.items()]
-        rows.append(HandRow(number, hand, running, tuple(_side_scores(match, hand)),
-                            names[first] if first is not None else None, notes))
+        rows.append(HandRow(number, hand, running, tuple(mine),
+                            names[first] if first is not None else None, notes,
+                            notes=words.notes(names, hand, first, number)))
     if match.game.has_dummy:
         dealer = names[next_shuffler(match) or 0]
         ranking = sorted(sides, key=lambda s: -s.total)
