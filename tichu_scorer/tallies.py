@@ -9,6 +9,7 @@ statistics never depend on a fill having run."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from flask import current_app
@@ -32,7 +33,7 @@ from .scoring.variants import VARIANTS
 
 SCORED = [v.key for v in VARIANTS.values() if v.scored]  # statistics count card points
 FILL_CHUNK = 500  # matches per query when counting old matches
-CACHE_SIZE = 256  # sums kept per app: one per set of tables recently asked about
+CACHE_SIZE = 256  # tables whose sums an app process keeps
 
 
 def hand_facts(match: Match, hand: Hand) -> HandFacts:
@@ -92,38 +93,69 @@ def checksums(groups: Sequence[Group]) -> dict[int, tuple[int, int, int]]:
     return {int(g): (int(n), int(r or 0), int(m)) for g, n, r, m in rows}
 
 
+@dataclass
+class _TableSums:
+    """What an app process keeps of one table: the sum, and each match's tallies as summed
+    with the revision they were read at (so that a change takes out only what it replaces)."""
+
+    mark: tuple[int, int, int] = (0, 0, 0)
+    sums: dict[str, Counts] = field(default_factory=dict)
+    revisions: dict[int, int] = field(default_factory=dict)
+    blobs: dict[int, dict[str, Any]] = field(default_factory=dict)
+
+
 def summed(groups: Sequence[Group]) -> list[MatchTallies]:
     """The tallies of these tables' matches added up per variant (in the variants' order).
-    Each table's sum is kept (per app process) under its checksum: a request reads the
-    checksums, and the stored tallies of only the tables that changed since."""
+    Each table's sum is kept per app process: a request reads the tables' checksums (one
+    query); for a table that changed since, the revisions of its matches (one query of
+    numbers) and the tallies of the matches that changed (one more)."""
     if not groups:
         return []
-    cache: dict[tuple[int, tuple[int, int, int]], dict[str, Counts]] = \
-        current_app.extensions.setdefault("tichu_stats_cache", {})
+    cache: dict[int, _TableSums] = current_app.extensions.setdefault("tichu_stats_cache", {})
     current = checksums(groups)
-    stale = [g for g, mark in current.items() if (g, mark) not in cache]
+    stale = [g for g, mark in current.items() if g not in cache or cache[g].mark != mark]
     if stale:
         if len(cache) + len(stale) > CACHE_SIZE:
             cache.clear()
-        for group_id, sums in _sum(stale).items():
-            cache[group_id, current[group_id]] = sums
-    total = merged(cache[g, mark] for g, mark in current.items())
+        _update(cache, stale, current)
+    total = merged(cache[g].sums for g in current)
     return [as_tallies(key, total[key]) for key in SCORED if key in total]
 
 
-def _sum(group_ids: list[int]) -> dict[int, dict[str, Counts]]:
-    """Per table, its matches' stored tallies added up (counted first where missing)."""
-    rows = db.session.execute(db.select(Match.id, Match.group_id, Match.stats).where(
+def _update(cache: dict[int, _TableSums], group_ids: list[int],
+            marks: dict[int, tuple[int, int, int]]) -> None:
+    """Bring the sums of these tables up to date: take out what changed, add it anew."""
+    rows = db.session.execute(db.select(Match.id, Match.group_id, Match.revision).where(
         Match.group_id.in_(group_ids), Match.variant.in_(SCORED))).all()
-    filled = dict(_fill([match_id for match_id, _group, stats in rows if stats is None]))
-    stored: dict[int, list[dict[str, Any]]] = {g: [] for g in group_ids}
-    for match_id, group_id, stats in rows:
-        if stats is not None or match_id in filled:
-            stored[group_id].append(stats if stats is not None else filled[match_id])
-    out: dict[int, dict[str, Counts]] = {}
-    for group_id, blobs in stored.items():
-        add_stored(out.setdefault(group_id, {}), blobs)
-    return out
+    now: dict[int, dict[int, int]] = {g: {} for g in group_ids}
+    for match_id, group_id, revision in rows:
+        now[group_id][match_id] = revision
+    changed = [m for g in group_ids for m, rev in now[g].items()
+               if cache.get(g, _TableSums()).revisions.get(m) != rev]
+    fresh: dict[int, tuple[int, dict[str, Any] | None]] = {}
+    for start in range(0, len(changed), FILL_CHUNK):
+        fresh |= {m: (rev, stats) for m, rev, stats in db.session.execute(
+            db.select(Match.id, Match.revision, Match.stats).where(
+                Match.id.in_(changed[start:start + FILL_CHUNK]))).all()}
+    filled = dict(_fill([m for m, (_rev, stats) in fresh.items() if stats is None]))
+    for group_id in group_ids:
+        entry = cache.setdefault(group_id, _TableSums())
+        gone = [m for m in entry.revisions if m not in now[group_id]]
+        for match_id in gone:  # a match deleted
+            add_stored(entry.sums, [entry.blobs.pop(match_id)], sign=-1)
+            del entry.revisions[match_id]
+        for match_id in now[group_id]:
+            if match_id not in fresh:
+                continue
+            revision, stats = fresh[match_id]
+            blob = stats if stats is not None else filled.get(match_id)
+            if match_id in entry.blobs:
+                add_stored(entry.sums, [entry.blobs.pop(match_id)], sign=-1)
+            if blob is not None:
+                add_stored(entry.sums, [blob])
+                entry.blobs[match_id] = blob
+                entry.revisions[match_id] = revision
+        entry.mark = marks[group_id]
 
 
 def _fill(match_ids: list[int]) -> list[tuple[int, dict[str, Any]]]:

@@ -131,18 +131,19 @@ class MatchTallies:
 Counts = dict[str, dict[Any, list[int]]]  # "players"/"pairs" -> key -> COUNTS in order
 
 
-def add_stored(into: dict[str, Counts], stored: Iterable[Mapping[str, Any]]) -> None:
-    """Add stored tallies (`MatchTallies.as_json`) into plain per-variant sums: a loop over
-    lists of numbers, the fast way to add up thousands of matches."""
+def add_stored(into: dict[str, Counts], stored: Iterable[Mapping[str, Any]],
+               sign: int = 1) -> None:
+    """Add stored tallies (`MatchTallies.as_json`) into plain per-variant sums (or take them
+    out again, `sign=-1`): a loop over lists of numbers, the fast way to add up thousands of
+    matches."""
     for data in stored:
         sums = into.setdefault(data["variant"], {"players": {}, "pairs": {}})
         for part in ("players", "pairs"):
             table = sums[part]
             for key, counts in data[part]:
                 key = tuple(key) if isinstance(key, list) else key
-                held = table.get(key)
-                table[key] = list(counts) if held is None else [
-                    a + b for a, b in zip(held, counts, strict=True)]
+                held = table.get(key) or [0] * len(counts)
+                table[key] = [a + sign * b for a, b in zip(held, counts, strict=True)]
 
 
 def merged(parts: Iterable[dict[str, Counts]]) -> dict[str, Counts]:
@@ -156,8 +157,10 @@ def merged(parts: Iterable[dict[str, Counts]]) -> dict[str, Counts]:
 
 
 def as_tallies(variant: str, sums: Counts) -> MatchTallies:
-    return MatchTallies(variant, {k: _tally(c, variant) for k, c in sums["players"].items()},
-                        {k: _tally(c, variant) for k, c in sums["pairs"].items()})
+    """Plain sums as tallies; a player or partnership left with no match is left out."""
+    return MatchTallies(variant,
+                        {k: _tally(c, variant) for k, c in sums["players"].items() if c[0]},
+                        {k: _tally(c, variant) for k, c in sums["pairs"].items() if c[0]})
 
 
 def tally_match(match: MatchFacts, earlier: MatchTallies | None = None) -> MatchTallies:
