@@ -12,7 +12,7 @@ import secrets
 from datetime import datetime, timezone
 from typing import Any
 
-from sqlalchemy import JSON, ForeignKey, String, UniqueConstraint
+from sqlalchemy import JSON, ForeignKey, Index, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from . import scoring
@@ -88,6 +88,13 @@ class Group(db.Model):  # type: ignore[name-defined,misc]
 
 
 class Match(db.Model):  # type: ignore[name-defined,misc]
+    __table_args__ = (
+        # a page of a table's match list, newest first, read from the index alone
+        Index("ix_match_listing", "group_id", "started_at", "id"),
+        # the statistics' checksum and revisions of a table's matches, from the index alone
+        Index("ix_match_revisions", "group_id", "variant", "revision"),
+    )
+
     id: Mapped[int] = mapped_column(primary_key=True)
     key: Mapped[str] = mapped_column(String(24), unique=True, default=new_key)
     group_id: Mapped[int] = mapped_column(ForeignKey("tichu_group.id", ondelete="CASCADE"),

@@ -1,4 +1,5 @@
-"""matches keep their statistics: per-player and per-partnership tallies on the match row
+"""matches keep their statistics: per-player and per-partnership tallies on the match row;
+indexes for a page of a table's matches and for the statistics' checksum
 
 Revision ID: b4e8c2a61f37
 Revises: 9a7d3c1f0e21
@@ -20,8 +21,14 @@ depends_on = None
 def upgrade():
     with op.batch_alter_table('match', schema=None) as batch_op:
         batch_op.add_column(sa.Column('stats', sa.JSON(none_as_null=True), nullable=True))
+        batch_op.create_index('ix_match_listing', ['group_id', 'started_at', 'id'],
+                              unique=False)
+        batch_op.create_index('ix_match_revisions', ['group_id', 'variant', 'revision'],
+                              unique=False)
 
 
 def downgrade():
     with op.batch_alter_table('match', schema=None) as batch_op:
+        batch_op.drop_index('ix_match_revisions')
+        batch_op.drop_index('ix_match_listing')
         batch_op.drop_column('stats')
