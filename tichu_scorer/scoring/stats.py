@@ -13,7 +13,7 @@ each seat in each hand, the hands (out-order, calls, per-seat scores) and the wi
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -113,11 +113,9 @@ class MatchTallies:
                 "pairs": [[list(names), _counts(t)] for names, t in self.pairs.items()]}
 
     @classmethod
-    def from_json(cls, data: Mapping[str, object]) -> MatchTallies:
+    def from_json(cls, data: Mapping[str, Any]) -> MatchTallies:
         variant = str(data["variant"])
-        players = data.get("players") or []
-        pairs = data.get("pairs") or []
-        assert isinstance(players, list) and isinstance(pairs, list)
+        players, pairs = data.get("players") or [], data.get("pairs") or []
         return cls(variant, {str(n): _tally(c, variant) for n, c in players},
                    {tuple(n): _tally(c, variant) for n, c in pairs})
 
@@ -210,8 +208,7 @@ def _counts(tally: Tally) -> list[int]:
     return [getattr(tally, name) for name in COUNTS]
 
 
-def _tally(counts: object, variant: str) -> Tally:
-    assert isinstance(counts, list)
+def _tally(counts: Sequence[int], variant: str) -> Tally:
     return Tally(**dict(zip(COUNTS, counts, strict=True)), variants={variant})
 
 
