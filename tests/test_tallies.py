@@ -168,3 +168,22 @@ def test_three_and_six_player_hands_stay_out_of_the_four_player_rates(app):
         assert [v.variant.key for v in stats] == ["nanking", "threechu", "tientsin"]
         ann = dict(stats[0].players)["Ann"]  # Ann plays a four- and a six-player match
         assert ann.matches == 1 and ann.hands == 10
+
+
+def test_the_stats_page_follows_every_change_and_language(app, client):
+    from tests.conftest import hand_form, new_match, post_hand
+    url = new_match(client)
+    post_hand(client, url, hand_form([0, 1], {"0": "tichu"}, a=50))
+
+    def ann():
+        page = client.get("/stats").get_data(as_text=True)
+        start = page.index("<h3>Ann</h3>")
+        return page[start:page.index("</section>", start)]
+    assert "1/1" in ann() and "100%" in ann()
+    post_hand(client, url, hand_form([1, 0], {"0": "tichu"}, a=50))
+    assert "1/2" in ann() and "50%" in ann()
+    client.post(url + "/undo", data={"number": "2"})
+    assert "1/1" in ann()
+    german = client.get("/stats", headers={"Accept-Language": "de"}).get_data(as_text=True)
+    english = client.get("/stats", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    assert "Partien" in german and "Matches" in english
