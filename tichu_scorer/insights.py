@@ -21,11 +21,12 @@ class VariantStats:
     pairs: list[tuple[tuple[str, ...], Tally]]
 
 
-def all_stats(groups: Sequence[Group]) -> list[VariantStats]:
+def all_stats(groups: Sequence[Group],
+              marks: dict[int, tuple[int, int, int]] | None = None) -> list[VariantStats]:
     """Per variant, per player and per partnership over these tables' matches, most matches
     first: summed from the tallies stored with each match (`tallies`), never from hands."""
     out = []
-    for sums in tallies.summed(groups):
+    for sums in tallies.summed(groups, marks):
         players = sorted(sums.players.items(), key=lambda kv: (-kv[1].matches, kv[0]))
         pairs = sorted(sums.pairs.items(), key=lambda kv: (-kv[1].matches, kv[0]))
         out.append(VariantStats(VARIANTS[sums.variant], players, pairs))

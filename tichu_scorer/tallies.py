@@ -104,7 +104,8 @@ class _TableSums:
     blobs: dict[int, dict[str, Any]] = field(default_factory=dict)
 
 
-def summed(groups: Sequence[Group]) -> list[MatchTallies]:
+def summed(groups: Sequence[Group],
+           marks: dict[int, tuple[int, int, int]] | None = None) -> list[MatchTallies]:
     """The tallies of these tables' matches added up per variant (in the variants' order).
     Each table's sum is kept per app process: a request reads the tables' checksums (one
     query); for a table that changed since, the revisions of its matches (one query of
@@ -112,7 +113,7 @@ def summed(groups: Sequence[Group]) -> list[MatchTallies]:
     if not groups:
         return []
     cache: dict[int, _TableSums] = current_app.extensions.setdefault("tichu_stats_cache", {})
-    current = checksums(groups)
+    current = checksums(groups) if marks is None else marks
     stale = [g for g, mark in current.items() if g not in cache or cache[g].mark != mark]
     if stale:
         if len(cache) + len(stale) > CACHE_SIZE:
