@@ -98,7 +98,8 @@ def seed(app, rng: random.Random) -> None:
 
 
 def save(app, rng: random.Random, keys: list[str]) -> None:
-    """A new hand in one of these matches (the first not over), as the hand form saves it."""
+    """A new hand in one of these matches (the first not over, else in a rematch of one,
+    added to `keys`), as the hand form saves it."""
     with app.test_request_context():
         for key in rng.sample(keys, len(keys)):
             held = records.lock_match(key)
@@ -109,7 +110,10 @@ def save(app, rng: random.Random, keys: list[str]) -> None:
             _hand, problems = records.add_hand(held, data, held.hand_count + 1)
             if not problems:
                 return
-        raise RuntimeError("every match is over: --reseed")
+        match = records.match_by_key(keys[0])
+        assert match is not None
+        keys.append(records.rematch(match).key)
+    save(app, rng, keys[-1:])
 
 
 def percentiles(times: list[float]) -> str:
