@@ -3,50 +3,36 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from flask_babel import gettext
-from sqlalchemy.orm import selectinload
 
-from . import chart, records, scoring
-from .extensions import db
-from .models import Group, Hand, Match, MatchSeat
-from .scoring.stats import HandFacts, MatchFacts, Tally, partnership_stats, player_stats
+from . import chart, records, scoring, tallies
+from .models import Group
+from .scoring import Variant
+from .scoring.stats import Tally
 from .scoring.variants import VARIANTS
 
-SCORED = [v.key for v in VARIANTS.values() if v.scored]  # statistics count card points
+
+@dataclass(frozen=True)
+class VariantStats:
+    """The statistics of one variant (four-player rates never mix with three or six)."""
+
+    variant: Variant
+    players: list[tuple[str, Tally]]
+    pairs: list[tuple[tuple[str, ...], Tally]]
 
 
-def _hand_facts(match: Match, hand: Hand) -> HandFacts:
-    seats = len(match.seats)
-    layout = match.game.layout(shuffler=hand.shuffler)
-    teams = tuple(layout.team_of(s) for s in range(seats))
-    scores = match.game.seat_scores(hand.team_scores, hand.player_scores, seats, layout)
-    calls = {int(seat): call for seat, call in hand.calls.items()}
-    return HandFacts(tuple(hand.out_order), calls, scores, teams, hand.sweep)
-
-
-def match_facts(match: Match) -> MatchFacts:
-    names = match.names
-    winners: tuple[str, ...] = ()
-    if match.winner_team is not None:
-        winners = match.game.sides(names)[match.winner_team].names
-    return MatchFacts(match.game, names, tuple(_hand_facts(match, h) for h in match.hands),
-                      winners, match.finished)
-
-
-def all_stats(groups: Sequence[Group]) -> tuple[list[tuple[str, Tally]],
-                                               list[tuple[tuple[str, ...], Tally]]]:
-    """Per player and per partnership over these tables' matches, most matches first
-    (three queries in all)."""
-    matches = db.session.execute(
-        db.select(Match).where(Match.variant.in_(SCORED),
-                               Match.group_id.in_([g.id for g in groups])).options(
-            selectinload(Match.all_hands),
-            selectinload(Match.seats).joinedload(MatchSeat.player))).scalars().all()
-    facts = [match_facts(m) for m in matches]
-    players = sorted(player_stats(facts).items(), key=lambda kv: (-kv[1].matches, kv[0]))
-    pairs = sorted(partnership_stats(facts).items(), key=lambda kv: (-kv[1].matches, kv[0]))
-    return players, pairs
+def all_stats(groups: Sequence[Group],
+              marks: dict[int, tuple[int, int, int]] | None = None) -> list[VariantStats]:
+    """Per variant, per player and per partnership over these tables' matches, most matches
+    first: summed from the tallies stored with each match (`tallies`), never from hands."""
+    out = []
+    for sums in tallies.summed(groups, marks):
+        players = sorted(sums.players.items(), key=lambda kv: (-kv[1].matches, kv[0]))
+        pairs = sorted(sums.pairs.items(), key=lambda kv: (-kv[1].matches, kv[0]))
+        out.append(VariantStats(VARIANTS[sums.variant], players, pairs))
+    return out
 
 
 def match_chart(page: records.MatchPage) -> chart.Chart | None:

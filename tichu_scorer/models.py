@@ -12,7 +12,7 @@ import secrets
 from datetime import datetime, timezone
 from typing import Any
 
-from sqlalchemy import JSON, ForeignKey, String, UniqueConstraint
+from sqlalchemy import JSON, ForeignKey, Index, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from . import scoring
@@ -88,6 +88,13 @@ class Group(db.Model):  # type: ignore[name-defined,misc]
 
 
 class Match(db.Model):  # type: ignore[name-defined,misc]
+    __table_args__ = (
+        # a page of a table's match list, newest first, read from the index alone
+        Index("ix_match_listing", "group_id", "started_at", "id"),
+        # the statistics' checksum and revisions of a table's matches, from the index alone
+        Index("ix_match_revisions", "group_id", "variant", "revision"),
+    )
+
     id: Mapped[int] = mapped_column(primary_key=True)
     key: Mapped[str] = mapped_column(String(24), unique=True, default=new_key)
     group_id: Mapped[int] = mapped_column(ForeignKey("tichu_group.id", ondelete="CASCADE"),
@@ -101,6 +108,10 @@ class Match(db.Model):  # type: ignore[name-defined,misc]
     # Derived from the hands, kept so the history lists totals without loading every hand.
     totals: Mapped[list[int]] = mapped_column(JSON, default=list)
     hand_count: Mapped[int] = mapped_column(default=0)
+    # The match's statistics (per player and partnership, `tallies`), kept with every change
+    # of its hands so that /stats never reads hands; None: not counted yet (older rows).
+    stats: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True),
+                                                         default=None)
     rematch_of_id: Mapped[int | None] = mapped_column(ForeignKey("match.id"), default=None)
     # Sharing without accounts: the join code opens a read-only view; the scorer key (a
     # secret link) lets another phone enter hands. `revision` counts changes, for live views.

@@ -7,10 +7,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import func
+from sqlalchemy import and_, func, or_
 from sqlalchemy.exc import IntegrityError
 
-from . import scoring
+from . import scoring, tallies
 from .extensions import db
 from .models import NAME_MAX, Group, Hand, HandEvent, Match, MatchSeat, Player, utcnow
 from .scoring import Layout, Problem, Side, Variant, seigneur
@@ -157,6 +157,7 @@ def create_match(group: Group, names: Sequence[str], target: int | None,
                       hand_limit=hand_limit, rematch_of_id=rematch_of.id if rematch_of else None)
         match.seats = seat_rows(game, [player_named(group.id, name) for name in names])
         match.totals = [0] * match.sides
+        match.stats = tallies.counted(match)  # a match without hands still counts as played
         db.session.add(match)
     return match
 
@@ -292,6 +293,7 @@ def add_hand(match: Match, data: Mapping[str, Any], number: int,
         else:  # from the preview: the stored totals plus this hand
             _settle(match, preview.totals, (match.hand_count or 0) + 1, preview.winner,
                     preview.finished)
+            tallies.added(match, hand)
         db.session.flush()
         log(match, hand, "added", "", None, hand.recorded(), shown_as=match.hand_count)
         db.session.commit()
@@ -321,6 +323,7 @@ def recompute(match: Match) -> None:
         return
     state = _state(match, [_side_scores(match, h) for h in match.hands])
     _settle(match, list(state.totals), match.hand_count, state.winner, state.over, counted=True)
+    tallies.refresh(match)
 
 
 def _settle(match: Match, totals: list[int], hands: int, winner: int | None, over: bool,
@@ -361,6 +364,46 @@ class HandRow:
     first_out: str | None
     call_notes: list[tuple[str, str, bool]]  # (name, Tichu/Grand Tichu, made)
     ranking: tuple[str, ...] = ()
+    notes: RowNotes | None = None  # the row's words, translated (`match_page`)
+
+
+@dataclass(frozen=True)
+class RowNotes:
+    """What the match page says about a hand, in the reader's language: built from
+    patterns translated once per page, not a few lookups per row."""
+
+    first_out: str = ""  # "Ann out first"
+    wish: str = ""  # "Wish missed by Bob"
+    sweep: str = ""  # "Double victory"
+    shuffled: str = ""  # Threechu: "Cy shuffled and played the dummy."
+    calls: tuple[tuple[str, bool], ...] = ()  # ("Ann: Tichu ✓ made", made)
+    edit: str = ""  # "Edit hand 7"
+
+
+class _Words:
+    """The match page's per-hand sentences, each translated once."""
+
+    def __init__(self, match: Match) -> None:
+        self.out_first = _("%(name)s out first")
+        self.wish = _("Wish missed by %(name)s")
+        self.sweep = _(match.game.sweep_title)
+        self.shuffled = _("%(name)s shuffled and played the dummy.")
+        self.call = {call.value: _(call.label) for call in scoring.Call}
+        self.made, self.failed = _("✓ made"), _("✗ failed")
+        self.edit = _("Edit hand %(n)s")
+
+    def notes(self, names: tuple[str, ...], hand: Hand, first: int | None,
+              position: int) -> RowNotes:
+        calls = tuple((f"{names[int(seat)]}: {self.call[call]} "
+                       f"{self.made if first == int(seat) else self.failed}",
+                       first == int(seat)) for seat, call in hand.calls.items())
+        return RowNotes(
+            self.out_first % {"name": names[first]} if first is not None else "",
+            self.wish % {"name": names[hand.wish_offender]}
+            if hand.wish_offender is not None else "",
+            self.sweep if hand.sweep else "",
+            self.shuffled % {"name": names[hand.shuffler]} if hand.shuffler is not None
+            else "", calls, self.edit % {"n": position})
 
 
 @dataclass(frozen=True)
@@ -396,15 +439,19 @@ def match_page(match: Match) -> MatchPage:
     sides = sides_of(match)
     if match.game.ranked:
         return _seigneur_page(match, names)
-    state = _state(match, [_side_scores(match, h) for h in match.hands])
+    hands = match.hands
+    scores = [_side_scores(match, h) for h in hands]
+    state = _state(match, scores)
+    words = _Words(match)
     rows = []
-    for number, (hand, running) in enumerate(zip(match.hands, state.running, strict=True),
-                                             start=1):
+    for number, (hand, running, mine) in enumerate(zip(hands, state.running, scores,
+                                                       strict=True), start=1):
         first = hand.out_order[0] if hand.out_order else None
         notes = [(names[int(seat)], scoring.Call(call).label,
                   first == int(seat)) for seat, call in hand.calls.items()]
-        rows.append(HandRow(number, hand, running, tuple(_side_scores(match, hand)),
-                            names[first] if first is not None else None, notes))
+        rows.append(HandRow(number, hand, running, tuple(mine),
+                            names[first] if first is not None else None, notes,
+                            notes=words.notes(names, hand, first, number)))
     if match.game.has_dummy:
         dealer = names[next_shuffler(match) or 0]
         ranking = sorted(sides, key=lambda s: -s.total)
@@ -435,6 +482,52 @@ def match_ids(groups: Sequence[Group]) -> list[int]:
     """Every match of these tables, oldest first (for exports)."""
     return list(db.session.execute(db.select(Match.id).where(
         Match.group_id.in_([g.id for g in groups])).order_by(Match.id)).scalars())
+
+
+PAGE_SIZE = 20  # matches per page of a match list
+
+
+@dataclass(frozen=True)
+class HistoryPage:
+    """One page of a match list, newest first, and the match keys that open the pages
+    around it (None at either end)."""
+
+    matches: list[Match]
+    older: str | None = None  # ?older=key: the matches started before that one
+    newer: str | None = None  # ?newer=key: the matches started after that one
+
+
+def history_page(groups: Sequence[Group], older: str | None = None, newer: str | None = None,
+                 size: int = PAGE_SIZE) -> HistoryPage:
+    """A page of these tables' matches, newest first, after (`older`) or before (`newer`)
+    the match with that key: keyset pagination on (start, id), so a page costs the same
+    with 10,000 matches as with 10, and a match added meanwhile shifts nothing."""
+    if not groups:
+        return HistoryPage([])
+    mine = Match.group_id.in_([g.id for g in groups])
+    cursor_key = older or newer
+    cursor = None
+    if cursor_key and len(cursor_key) <= 24:
+        cursor = db.session.execute(db.select(Match.started_at, Match.id).where(
+            mine, Match.key == cursor_key)).one_or_none()
+    order = (Match.started_at.desc(), Match.id.desc())
+    query = db.select(Match).where(mine)
+    if cursor is not None and newer and not older:
+        after = or_(Match.started_at > cursor.started_at, and_(
+            Match.started_at == cursor.started_at, Match.id > cursor.id))
+        found = list(db.session.execute(query.where(after).order_by(
+            Match.started_at, Match.id).limit(size + 1)).scalars())
+        if len(found) > size:
+            page = found[:size][::-1]
+            return HistoryPage(page, older=page[-1].key, newer=page[0].key)
+        cursor = None  # fewer than a page is newer: show the first page
+    if cursor is not None:
+        query = query.where(or_(Match.started_at < cursor.started_at, and_(
+            Match.started_at == cursor.started_at, Match.id < cursor.id)))
+    found = list(db.session.execute(query.order_by(*order).limit(size + 1)).scalars())
+    page = found[:size]
+    return HistoryPage(page, older=page[-1].key if len(found) > size else None,
+                       newer=page[0].key if cursor is not None and page else None)
 
 
 def history(groups: Sequence[Group], limit: int | None = 200) -> list[Match]:

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import re
+import textwrap
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -50,6 +52,7 @@ MAX_HAND_NUMBER = 100_000
 SUMMARY_MAX = HandEvent.__table__.c.summary.type.length
 KEY_MAX = Player.__table__.c.name_key.type.length
 CHUNK = 500  # values per IN (…): far below every database's limit on parameters
+EXPORT_BATCH = 50  # matches an export reads (and holds) at a time
 
 
 class ImportError_(ValueError):
@@ -133,9 +136,37 @@ def _load(match_ids: Iterable[int] | None = None) -> list[Match]:
     return list(db.session.execute(query).scalars())
 
 
+def _batches(match_ids: Sequence[int]) -> Iterator[list[Match]]:
+    """The matches with these ids (in this order), EXPORT_BATCH at a time with their hands,
+    log and players (four queries a batch): an export holds one batch in memory."""
+    for chunk in _chunks(match_ids, EXPORT_BATCH):
+        yield _load(chunk)
+
+
 def export_json(match_ids: Iterable[int] | None = None) -> dict[str, Any]:
     return {"format": FORMAT, "version": VERSION,
             "matches": [match_dict(m) for m in _load(match_ids)]}
+
+
+def stream_json(match_ids: Sequence[int]) -> Iterator[str]:
+    """`json.dumps(export_json(match_ids), indent=1, ensure_ascii=False)`, to the character,
+    a match at a time: a match nested in the document is its own dump indented two more
+    spaces (JSON strings hold no line break, so indenting lines is exact)."""
+    head = {"format": FORMAT, "version": VERSION, "matches": []}
+    opening = json.dumps(head, indent=1, ensure_ascii=False)
+    if not match_ids:
+        yield opening
+        return
+    yield opening[:-len("[]\n}")] + "["  # up to and with the list's opening bracket
+    first = True
+    for batch in _batches(match_ids):
+        parts = []
+        for match in batch:
+            text = json.dumps(match_dict(match), indent=1, ensure_ascii=False)
+            parts.append(("\n" if first else ",\n") + textwrap.indent(text, "  "))
+            first = False
+        yield "".join(parts)
+    yield "\n ]\n}"
 
 
 CSV_HEADER = ["match", "variant", "started", "hand", "players", "out_order", "calls",
@@ -164,7 +195,25 @@ def export_csv(match_ids: Iterable[int] | None = None) -> str:
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(CSV_HEADER)
-    for match in _load(match_ids):
+    _write_rows(writer, _load(match_ids))
+    return out.getvalue()
+
+
+def stream_csv(match_ids: Sequence[int]) -> Iterator[str]:
+    """`export_csv(match_ids)`, a batch of matches at a time."""
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(CSV_HEADER)
+    for batch in _batches(match_ids):
+        _write_rows(writer, batch)
+        yield out.getvalue()
+        out.seek(0)
+        out.truncate()
+    yield out.getvalue()
+
+
+def _write_rows(writer: Any, matches: Iterable[Match]) -> None:
+    for match in matches:
         names = match.names
         page = records.match_page(match)
         for row in page.rows:
@@ -178,7 +227,6 @@ def export_csv(match_ids: Iterable[int] | None = None) -> str:
                 "" if hand.wish_offender is None else names[hand.wish_offender],
                 " : ".join(str(s) for s in row.deltas), " : ".join(str(t) for t in row.running),
             ])
-    return out.getvalue()
 
 
 # ---------------------------------------------------------------------------------- import
@@ -388,9 +436,9 @@ def _check_log(events: object, hands: Mapping[int, Hand], where: _Spot
     return checked
 
 
-def _chunks(values: Sequence[Any]) -> Iterator[Sequence[Any]]:
-    for start in range(0, len(values), CHUNK):
-        yield values[start:start + CHUNK]
+def _chunks(values: Sequence[Any], size: int = CHUNK) -> Iterator[Sequence[Any]]:
+    for start in range(0, len(values), size):
+        yield values[start:start + size]
 
 
 def _rows(objects: Iterable[Any], columns: Sequence[str], **extra: Any) -> list[dict[str, Any]]:
@@ -398,7 +446,7 @@ def _rows(objects: Iterable[Any], columns: Sequence[str], **extra: Any) -> list[
 
 
 MATCH_COLUMNS = ("variant", "target", "hand_limit", "started_at", "finished_at",
-                 "winner_team", "totals", "hand_count", "revision")
+                 "winner_team", "totals", "hand_count", "revision", "stats")
 HAND_COLUMNS = ("number", "version", "deleted_at", "client_id", "out_order", "calls",
                 "card_points_entered", "wish_offender", "shuffler", "card_points",
                 "team_scores", "player_scores", "sweep", "created_at")

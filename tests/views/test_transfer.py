@@ -16,7 +16,7 @@ from sqlalchemy import event
 from tests.conftest import hand_form, make_app, match_id, new_match, post_hand
 from tichu_scorer import records, transfer
 from tichu_scorer.extensions import db
-from tichu_scorer.models import HandEvent, Match
+from tichu_scorer.models import Group, HandEvent, Match
 
 
 def fill_history(client):
@@ -447,3 +447,74 @@ def test_a_large_import_passes_the_csrf_check(tmp_path):
     r = client.post("/import", data={"file": (io.BytesIO(blob), "history.json")},
                     content_type="multipart/form-data")
     assert r.status_code == 400  # still checked
+
+
+# --- whole-history exports are streamed, and stay the same document ----------------------
+
+@pytest.mark.parametrize("matches", [0, 1, 3, 120])
+def test_the_streamed_export_is_the_document_it_always_was(app, client, matches):
+    if matches:
+        data = synthetic_history(matches=matches, hands=4)
+        data["matches"][0]["log"][0]["summary"] = 'a "quote", a tab\t, a line\nbreak, ü, 🀄'
+        assert upload(client, json.dumps(data).encode()).status_code == 303
+    response = client.get("/export.json")
+    assert response.is_streamed
+    with app.test_request_context():
+        ids = records.match_ids(list(db.session.execute(db.select(Group)).scalars()))
+        whole = json.dumps(transfer.export_json(ids), indent=1, ensure_ascii=False)
+        sheet = transfer.export_csv(ids)
+    assert response.get_data(as_text=True) == whole
+    assert len(json.loads(whole)["matches"]) == matches
+    csv_response = client.get("/export.csv")
+    assert csv_response.is_streamed and csv_response.get_data(as_text=True) == sheet
+
+
+def test_a_streamed_export_reads_matches_in_batches(app, client):
+    assert upload(client, json.dumps(synthetic_history(matches=120, hands=3)).encode()
+                  ).status_code == 303
+    seen = count_statements(app)
+    blob = client.get("/export.json").get_data()
+    selects = [s for s in seen if s == "SELECT"]
+    batches = -(-120 // transfer.EXPORT_BATCH)
+    assert len(selects) <= 4 + 4 * batches, seen  # the device's tables, ids, then batches
+    assert len(json.loads(blob)["matches"]) == 120
+
+
+# --- an import's work grows linearly with its size ---------------------------------------
+
+def long_match(hands):
+    data = synthetic_history(matches=1, hands=hands)
+    match = data["matches"][0]
+    match["target"] = 10_000  # long enough never to end
+    for hand in match["hands"]:
+        hand["created_at"] = "2024-03-01T20:00:00"
+    for entry in match["log"]:
+        entry["at"] = "2024-03-01T20:00:00"
+    return data
+
+
+def work(app, data):
+    """Python function calls and SQL statements of one import into the device's table
+    (counted, not timed: a quadratic step would show as four times the calls)."""
+    import cProfile
+    import pstats
+    seen = count_statements(app)
+    with app.test_request_context():
+        group = db.session.execute(db.select(Group)).scalars().first()
+        profile = cProfile.Profile()
+        profile.enable()
+        transfer.import_json(data, group)
+        profile.disable()
+    return pstats.Stats(profile).total_calls, len(seen)
+
+
+@pytest.mark.parametrize("make", [lambda n: long_match(10 * n),
+                                  lambda n: synthetic_history(matches=n, hands=50)],
+                         ids=["one long match", "many matches"])
+def test_an_import_twice_as_large_costs_twice_the_work(app, client, make):
+    assert upload(client, json.dumps(synthetic_history(matches=1, hands=1)).encode()
+                  ).status_code == 303
+    calls_1, statements_1 = work(app, make(60))
+    calls_2, statements_2 = work(app, make(120))
+    assert calls_2 <= 2.1 * calls_1, (calls_1, calls_2)
+    assert statements_2 <= 2 * statements_1  # batches of CHUNK values: a few more

@@ -13,8 +13,9 @@ each seat in each hand, the hands (out-order, calls, per-seat scores) and the wi
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from .variants import Variant
 
@@ -62,6 +63,18 @@ class Tally:
         return self.first_out / self.hands if self.hands else 0.0
 
     @property
+    def first_out_percent(self) -> int | None:
+        return percent(self.first_out, self.hands)
+
+    @property
+    def tichu_percent(self) -> int | None:
+        return percent(self.tichu_made, self.tichu_called)
+
+    @property
+    def grand_percent(self) -> int | None:
+        return percent(self.grand_made, self.grand_called)
+
+    @property
     def tichu_rate(self) -> float | None:
         return self.tichu_made / self.tichu_called if self.tichu_called else None
 
@@ -70,39 +83,139 @@ class Tally:
         return self.grand_made / self.grand_called if self.grand_called else None
 
 
+COUNTS = ("matches", "won", "hands", "points", "first_out", "double_victories",
+          "tichu_called", "tichu_made", "grand_called", "grand_made")
+
+
+def percent(part: int, whole: int) -> int | None:
+    """`part` of `whole` as a whole percentage, halves rounded up (one rule for every
+    rate shown); None when there is nothing to count.
+
+    >>> percent(1, 8), percent(1, 3), percent(2, 3), percent(0, 0)
+    (13, 33, 67, None)
+    """
+    return (200 * part + whole) // (2 * whole) if whole else None
+
+
+@dataclass
+class MatchTallies:
+    """The tallies of one match (or a sum of matches of one variant): per player name and
+    per partnership. Stored with its match, so statistics add these up instead of reading
+    every hand; `as_json`/`from_json` give the stored form."""
+
+    variant: str
+    players: dict[str, Tally] = field(default_factory=dict)
+    pairs: dict[tuple[str, ...], Tally] = field(default_factory=dict)
+
+    def as_json(self) -> dict[str, object]:
+        return {"variant": self.variant,
+                "players": [[name, _counts(t)] for name, t in self.players.items()],
+                "pairs": [[list(names), _counts(t)] for names, t in self.pairs.items()]}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> MatchTallies:
+        variant = str(data["variant"])
+        players, pairs = data.get("players") or [], data.get("pairs") or []
+        return cls(variant, {str(n): _tally(c, variant) for n, c in players},
+                   {tuple(n): _tally(c, variant) for n, c in pairs})
+
+    def add(self, other: MatchTallies) -> None:
+        """Add another match's (or sum's) tallies to these."""
+        for mine, theirs in ((self.players, other.players), (self.pairs, other.pairs)):
+            for key, tally in theirs.items():
+                _merge(mine.setdefault(key, Tally()), tally)  # type: ignore[arg-type]
+
+
+Counts = dict[str, dict[Any, list[int]]]  # "players"/"pairs" -> key -> COUNTS in order
+
+
+def add_stored(into: dict[str, Counts], stored: Iterable[Mapping[str, Any]],
+               sign: int = 1) -> None:
+    """Add stored tallies (`MatchTallies.as_json`) into plain per-variant sums (or take them
+    out again, `sign=-1`): a loop over lists of numbers, the fast way to add up thousands of
+    matches."""
+    for data in stored:
+        sums = into.setdefault(data["variant"], {"players": {}, "pairs": {}})
+        for part in ("players", "pairs"):
+            table = sums[part]
+            for key, counts in data[part]:
+                key = tuple(key) if isinstance(key, list) else key
+                held = table.get(key) or [0] * len(counts)
+                table[key] = [a + sign * b for a, b in zip(held, counts, strict=True)]
+
+
+def merged(parts: Iterable[dict[str, Counts]]) -> dict[str, Counts]:
+    """Plain sums of several tables added up."""
+    out: dict[str, Counts] = {}
+    for part in parts:
+        add_stored(out, ({"variant": variant, "players": list(sums["players"].items()),
+                          "pairs": list(sums["pairs"].items())}
+                         for variant, sums in part.items()))
+    return out
+
+
+def as_tallies(variant: str, sums: Counts) -> MatchTallies:
+    """Plain sums as tallies; a player or partnership left with no match is left out."""
+    return MatchTallies(variant,
+                        {k: _tally(c, variant) for k, c in sums["players"].items() if c[0]},
+                        {k: _tally(c, variant) for k, c in sums["pairs"].items() if c[0]})
+
+
+def tally_match(match: MatchFacts, earlier: MatchTallies | None = None) -> MatchTallies:
+    """The tallies of one match. With `earlier` (the stored tallies of the hands before),
+    only `match.hands` (the new ones) are counted again; who won is set afresh."""
+    out = MatchTallies(match.variant.key)
+    if earlier is not None:
+        out.add(earlier)
+    seats = [s for s in range(len(match.names)) if s != match.variant.dummy_seat]
+    for seat in seats:
+        name = match.names[seat]
+        tally = out.players.setdefault(name, Tally())
+        tally.matches, tally.variants = 1, {match.variant.key}
+        tally.won = 1 if name in match.winners else 0
+        for hand in match.hands:
+            _count_hand(tally, hand, (seat,))
+    if match.variant.teams:
+        for side in match.variant.sides(match.names):
+            key = tuple(sorted(side.names))
+            tally = out.pairs.setdefault(key, Tally())
+            tally.matches, tally.variants = 1, {match.variant.key}
+            tally.won = 1 if match.winners and set(key) <= set(match.winners) else 0
+            for hand in match.hands:
+                _count_hand(tally, hand, side.seats)
+    return out
+
+
 def player_stats(matches: Iterable[MatchFacts]) -> dict[str, Tally]:
     """Per player name: matches played and won, calls made, first out, double victories,
     and the average hand score (of the player's side)."""
-    out: dict[str, Tally] = {}
-    for match in matches:
-        for seat, name in enumerate(match.names):
-            if seat == match.variant.dummy_seat:
-                continue
-            tally = out.setdefault(name, Tally())
-            tally.matches += 1
-            tally.variants.add(match.variant.key)
-            tally.won += 1 if name in match.winners else 0
-            for hand in match.hands:
-                _count_hand(tally, hand, (seat,))
-    return out
+    return _summed(matches).players
 
 
 def partnership_stats(matches: Iterable[MatchFacts]) -> dict[tuple[str, ...], Tally]:
     """Per partnership of the team games (the same two or three players as a team)."""
-    out: dict[tuple[str, ...], Tally] = {}
+    return _summed(matches).pairs
+
+
+def _summed(matches: Iterable[MatchFacts]) -> MatchTallies:
+    total = MatchTallies("")
     for match in matches:
-        if not match.variant.teams:
-            continue
-        for side in match.variant.sides(match.names):
-            members = side.seats
-            key = tuple(sorted(side.names))
-            tally = out.setdefault(key, Tally())
-            tally.matches += 1
-            tally.variants.add(match.variant.key)
-            tally.won += 1 if set(key) <= set(match.winners) and match.winners else 0
-            for hand in match.hands:
-                _count_hand(tally, hand, members)
-    return out
+        total.add(tally_match(match))
+    return total
+
+
+def _counts(tally: Tally) -> list[int]:
+    return [getattr(tally, name) for name in COUNTS]
+
+
+def _tally(counts: Sequence[int], variant: str) -> Tally:
+    return Tally(**dict(zip(COUNTS, counts, strict=True)), variants={variant})
+
+
+def _merge(into: Tally, other: Tally) -> None:
+    for name in COUNTS:
+        setattr(into, name, getattr(into, name) + getattr(other, name))
+    into.variants |= other.variants
 
 
 def _count_hand(tally: Tally, hand: HandFacts, seats: tuple[int, ...]) -> None:

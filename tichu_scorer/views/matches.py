@@ -20,9 +20,11 @@ bp = Blueprint("matches", __name__)
 
 @bp.get("/")
 def history() -> str:
-    """The matches of the tables this device joined, newest first; or how to start."""
+    """The matches of the tables this device joined, newest first, a page at a time; or how
+    to start."""
     groups = access.groups()
-    return render_template("matches/history.html", matches=records.history(groups),
+    page = records.history_page(groups, request.args.get("older"), request.args.get("newer"))
+    return render_template("matches/history.html", matches=page.matches, page=page,
                            groups=groups)
 
 

@@ -26,8 +26,9 @@ def show(key: str) -> str:
     scorer = access.role_in(group) == "scorer"
     invite = url_for("matches.join", code=group.invite_code, _external=True)
     link = url_for("matches.join", key=group.scorer_key, _external=True) if scorer else None
+    page = records.history_page([group], request.args.get("older"), request.args.get("newer"))
     return render_template("tables/show.html", group=group, scorer=scorer,
-                           matches=records.history([group]),
+                           matches=page.matches, page=page,
                            invite=invite, invite_qr=qr_svg(invite),
                            scorer_link=link, scorer_qr=qr_svg(link) if link else None)
 

@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
-import json
-
-from flask import Blueprint, Response, flash, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    Response,
+    flash,
+    redirect,
+    render_template,
+    request,
+    stream_with_context,
+    url_for,
+)
 from flask_babel import gettext, ngettext
 from werkzeug.wrappers import Response as BaseResponse
 
@@ -21,30 +28,25 @@ bp = Blueprint("transfer", __name__)
 IMPORT_MAX_BYTES = 4 * 1024 * 1024
 
 
-def _download(body: str, name: str, mimetype: str) -> Response:
-    return Response(body, mimetype=mimetype,
-                    headers={"Content-Disposition": f'attachment; filename="{name}"'})
+def _download(ids: list[int], kind: str, name: str) -> Response:
+    """The export streamed as it is written, a batch of matches at a time (a long history
+    is never held in memory whole)."""
+    body = transfer.stream_json(ids) if kind == "json" else transfer.stream_csv(ids)
+    return Response(stream_with_context(body),
+                    mimetype="application/json" if kind == "json" else "text/csv",
+                    headers={"Content-Disposition": f'attachment; filename="{name}.{kind}"'})
 
 
 @bp.get("/matches/<match_id>/export.<any(json, csv):kind>")
 def match_export(match_id: str, kind: str) -> Response:
     match = visible(match_id)
-    if kind == "json":
-        return _download(json.dumps(transfer.export_json([match.id]), indent=1,
-                                    ensure_ascii=False),
-                         f"tichu-match-{match_id}.json", "application/json")
-    return _download(transfer.export_csv([match.id]), f"tichu-match-{match_id}.csv",
-                     "text/csv")
+    return _download([match.id], kind, f"tichu-match-{match_id}")
 
 
 @bp.get("/export.<any(json, csv):kind>")
 def history_export(kind: str) -> Response:
     """Every match of the tables this device joined (and no other)."""
-    ids = records.match_ids(access.groups())
-    if kind == "json":
-        return _download(json.dumps(transfer.export_json(ids), indent=1, ensure_ascii=False),
-                         "tichu-history.json", "application/json")
-    return _download(transfer.export_csv(ids), "tichu-history.csv", "text/csv")
+    return _download(records.match_ids(access.groups()), kind, "tichu-history")
 
 
 @bp.post("/import")
@@ -75,6 +77,6 @@ def import_json() -> BaseResponse | tuple[str, int]:
                            len(created)))
             return redirect(url_for("matches.history"), code=303)
     groups = access.groups()
-    return render_template("matches/history.html", matches=records.history(groups),
-                           groups=groups,
-                           import_error=error), 422
+    page = records.history_page(groups)
+    return render_template("matches/history.html", matches=page.matches, page=page,
+                           groups=groups, import_error=error), 422

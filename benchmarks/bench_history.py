@@ -1,0 +1,198 @@
+"""A long history: statistics, the match list and a long match page, measured on the server.
+
+Usage: python benchmarks/bench_history.py [--db FILE] [--requests N] [--reseed]
+
+Seeds a SQLite file (once; --reseed starts again) through the app's own import: 200 tables
+with a match of 50 hands each (this week), one archive table with 10,000 older matches of
+3 hands each among ten regular players (four-, three- and six-player games mixed) and one
+match of 200 hands. The device measured has joined the archive table and 4 of the current
+ones, so its home page and statistics cover 10,005 matches and 30,400 hands (the other
+tables' 10,000 hands are in the same database).
+
+Measured with the Flask test client in this process (the time from the request to the last
+byte of the response, no network): N requests each of
+  /stats            nothing changed since the last request (what a reload sees)
+  /stats after save a hand was saved at one of the device's small tables just before
+  /stats after archive save   ... at the 10,000-match table (its sum is stale: every stored
+                    tally of its matches is added up again)
+  /                 the home page (first page of the match list)
+  /matches/<200>    the 200-hand match page
+and reported as p50 / p95 / max in milliseconds, with the machine's load average.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from tichu_scorer import create_app, records, transfer  # noqa: E402
+from tichu_scorer.extensions import db  # noqa: E402
+from tichu_scorer.models import Group, Match  # noqa: E402
+
+CURRENT_TABLES, CURRENT_HANDS = 200, 50
+OLD_MATCHES, OLD_HANDS, LONG_HANDS = 10_000, 3, 200
+JOINED = 4  # current tables the measured device joined, besides the archive
+
+
+def hand(rng: random.Random, variant: str, number: int, day: str) -> dict[str, object]:
+    """A valid hand: who went out first and second (now and then a double victory), a
+    Tichu call now and then, card points."""
+    shuffler = (number - 1) % 3 if variant == "threechu" else None
+    seats = {"nanking": 4, "threechu": 4, "tientsin": 6}[variant]
+    team = ([0 if s in (shuffler, 3) else 1 for s in range(4)] if variant == "threechu"
+            else [s % 2 for s in range(seats)])
+    first = rng.randrange(seats)
+    partners = [s for s in range(seats) if s != first and team[s] == team[first]]
+    data: dict[str, object] = {"number": number, "shuffler": shuffler, "calls": {},
+                               "created_at": f"{day}T20:00:00", "wish_offender": None}
+    if variant == "nanking" and rng.random() < 0.1:
+        second = partners[0]
+        data["card_points"] = [None, None]
+    else:
+        second = rng.choice([s for s in range(seats) if team[s] != team[first]])
+        data["card_points"] = [rng.randrange(-5, 26) * 5, None]
+    data["out_order"] = [first, second]
+    if rng.random() < 0.3 and not (variant == "threechu" and second == 3):
+        data["calls"] = {str(first if rng.random() < 0.7 else second): "tichu"}
+    return data
+
+
+def match(rng: random.Random, pool: list[str], hands: int, day: str,
+          variant: str = "nanking") -> dict[str, object]:
+    players = {"nanking": 4, "threechu": 3, "tientsin": 6}[variant]
+    names: list[str | None] = list(rng.sample(pool, players))
+    if variant == "threechu":
+        names.append(None)
+    return {"variant": variant, "players": names, "started_at": f"{day}T19:00:00",
+            "target": None if variant == "threechu" else 10_000,
+            "hand_limit": 99 if variant == "threechu" else None,
+            "hands": [hand(rng, variant, n, day) for n in range(1, hands + 1)], "log": []}
+
+
+def export(matches: list[dict[str, object]]) -> dict[str, object]:
+    return {"format": transfer.FORMAT, "version": transfer.VERSION, "matches": matches}
+
+
+def seed(app, rng: random.Random) -> None:
+    with app.test_request_context():
+        db.create_all()
+        archive = records.create_group("Archive")
+        variants = ("nanking",) * 6 + ("threechu", "tientsin")
+        regulars = [f"Regular {n}" for n in range(10)]  # the archive's group of friends
+        old = [match(rng, regulars, OLD_HANDS, f"2025-{1 + i % 12:02d}-{1 + i % 28:02d}",
+                     variants[i % len(variants)]) for i in range(OLD_MATCHES)]
+        for start in range(0, len(old), 1500):
+            transfer.import_json(export(old[start:start + 1500]), archive)
+        transfer.import_json(export([match(rng, regulars, LONG_HANDS, "2026-11-01")]), archive)
+        for t in range(CURRENT_TABLES):
+            table = records.create_group(f"Table {t}")
+            transfer.import_json(export([match(rng, [f"T{t}-{s}" for s in range(4)], CURRENT_HANDS,
+                                                  "2026-11-20")]), table)
+
+
+def save(app, rng: random.Random, keys: list[str]) -> None:
+    """A new hand in one of these matches (the first not over, else in a rematch of one,
+    added to `keys`), as the hand form saves it."""
+    with app.test_request_context():
+        for key in rng.sample(keys, len(keys)):
+            held = records.lock_match(key)
+            if held is None or held.finished:
+                continue
+            data = hand(rng, "nanking", 1, "2026-11-22")
+            del data["number"]
+            _hand, problems = records.add_hand(held, data, held.hand_count + 1)
+            if not problems:
+                return
+        match = records.match_by_key(keys[0])
+        assert match is not None
+        keys.append(records.rematch(match).key)
+    save(app, rng, keys[-1:])
+
+
+def percentiles(times: list[float]) -> str:
+    ms = sorted(t * 1000 for t in times)
+    p95 = ms[min(len(ms) - 1, int(len(ms) * 0.95))]
+    return f"{statistics.median(ms):7.1f} {p95:7.1f} {ms[-1]:7.1f}"
+
+
+CPU: dict[str, list[float]] = {}  # the process's CPU time per request, by path
+
+
+def timed(client, path: str) -> float:
+    """Wall time of one request; its CPU time goes to CPU (on a busy machine the wall time
+    includes waiting for a core, the CPU time does not)."""
+    start, cpu = time.perf_counter(), time.process_time()
+    response = client.get(path)
+    response.get_data()
+    elapsed = time.perf_counter() - start
+    CPU.setdefault(path, []).append(time.process_time() - cpu)
+    assert response.status_code == 200, (path, response.status_code)
+    return elapsed
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--db", default="/tmp/tichu-bench-history.sqlite3")
+    parser.add_argument("--requests", type=int, default=200)
+    parser.add_argument("--reseed", action="store_true")
+    args = parser.parse_args()
+    path = Path(args.db)
+    if args.reseed:
+        for suffix in ("", "-wal", "-shm"):
+            Path(str(path) + suffix).unlink(missing_ok=True)
+    app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}", "SECRET_KEY": "bench",
+                      "RATELIMIT_ENABLED": False, "WTF_CSRF_ENABLED": False},
+                     instance_path=str(path.parent / "tichu-bench-instance"))
+    if not path.exists():
+        start = time.perf_counter()
+        seed(app, random.Random(12))
+        print(f"seeded {path} in {time.perf_counter() - start:.0f} s")
+    client = app.test_client()
+    with app.test_request_context():
+        groups = list(db.session.execute(db.select(Group).order_by(Group.id)).scalars())
+        tables = {str(g.id): ["scorer", g.generation] for g in groups[:JOINED + 1]}
+        long_key = db.session.execute(db.select(Match.key).where(
+            Match.hand_count == LONG_HANDS)).scalars().first()
+        archived = list(db.session.execute(db.select(Match.key).where(
+            Match.group_id == groups[0].id, Match.variant == "nanking",
+            Match.hand_count == OLD_HANDS).limit(50)).scalars())
+        current = [db.session.execute(db.select(Match.key).where(Match.group_id == g.id))
+                   .scalars().first() for g in groups[1:JOINED + 1]]
+        seen = db.session.execute(db.select(db.func.count(Match.id)).where(
+            Match.group_id.in_([int(i) for i in tables]))).scalar_one()
+    with client.session_transaction() as session:
+        session["tables"] = tables
+    print(f"device sees {seen} matches; load average {os.getloadavg()}")
+    first = timed(client, "/stats")
+    print(f"first /stats after start: {first * 1000:.0f} ms")
+    rng = random.Random(5)
+    results: dict[str, list[float]] = {"/stats": [], "/stats after save": [],
+                                       "/stats after archive save": [], "/": [],
+                                       "/matches/<200 hands>": []}
+    for _ in range(args.requests):
+        results["/stats"].append(timed(client, "/stats"))
+        results["/"].append(timed(client, "/"))
+        results["/matches/<200 hands>"].append(timed(client, f"/matches/{long_key}"))
+        save(app, rng, current)
+        results["/stats after save"].append(timed(client, "/stats"))
+        save(app, rng, archived)
+        results["/stats after archive save"].append(timed(client, "/stats"))
+    print(f"{'request':26} {'p50':>7} {'p95':>7} {'max':>7}  (wall ms, {args.requests} each)")
+    for name, times in results.items():
+        print(f"{name:26} {percentiles(times)}")
+    print(f"{'path':26} {'p50':>7} {'p95':>7} {'max':>7}  (CPU ms of this process)")
+    for path, times in CPU.items():
+        print(f"{path[:26]:26} {percentiles(times)}")
+    print(f"load average after: {os.getloadavg()}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

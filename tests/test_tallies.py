@@ -1,0 +1,189 @@
+"""Statistics kept with each match equal a full recount from the hands after every kind of
+write (add, edit, delete, undo, restore, import), in random sequences; /stats sums them per
+variant with a number of queries that does not grow with the history."""
+
+import random
+
+import pytest
+from sqlalchemy import text
+
+from tests.test_queries import queries_for
+from tests.views.test_transfer import synthetic_history
+from tichu_scorer import corrections, insights, records, tallies, transfer
+from tichu_scorer.extensions import db
+from tichu_scorer.models import Group, Match
+from tichu_scorer.records import Conflict
+from tichu_scorer.scoring import variants
+from tichu_scorer.scoring.stats import COUNTS, partnership_stats, player_stats
+
+GAMES = [(variants.NANKING, 500, None), (variants.NANKING, 1000, None),
+         (variants.THREECHU, None, 9), (variants.TIENTSIN, 500, None)]
+
+
+def random_hand(rng, match, editing=None):
+    """A hand the scoring accepts (most of the time): who went out first and second, a
+    call now and then, the card points."""
+    layout = records.layout_for(match, editing.shuffler if editing is not None else None)
+    seats = 4 if match.game.has_dummy else len(match.seats)
+    first = rng.randrange(seats)
+    partners = [s for s in range(seats) if s != first
+                and layout.team_of(s) == layout.team_of(first)]
+    others = [s for s in range(seats) if layout.team_of(s) != layout.team_of(first)]
+    data = {"calls": {}, "card_points": [rng.randrange(-5, 26) * 5, None]}
+    if rng.random() < 0.15 and not match.game.has_dummy and len(partners) == 1:
+        data |= {"out_order": [first, partners[0]], "card_points": [None, None]}
+    else:
+        data["out_order"] = [first, rng.choice(others)]
+    if rng.random() < 0.4:
+        caller = rng.randrange(len(match.seats) if not match.game.has_dummy else 3)
+        data["calls"] = {str(caller): "tichu" if rng.random() < 0.8 or match.game.has_dummy
+                         else "grand"}
+    return data
+
+
+def full_recount(groups):
+    """What /stats showed before tallies were kept: every hand of every match, read again."""
+    matches = db.session.execute(db.select(Match).where(
+        Match.group_id.in_([g.id for g in groups]))).scalars().all()
+    out = {}
+    for key in tallies.SCORED:
+        facts = [tallies.match_facts(m) for m in matches if m.variant == key]
+        players, pairs = player_stats(facts), partnership_stats(facts)
+        if players:
+            out[key] = (counts(players), counts(pairs))
+    return out
+
+
+def counts(tallies_by_key):
+    return {k: [getattr(t, c) for c in COUNTS] for k, t in tallies_by_key.items()}
+
+
+def shown(groups):
+    return {v.variant.key: (counts(dict(v.players)), counts(dict(v.pairs)))
+            for v in insights.all_stats(groups)}
+
+
+def assert_consistent(groups):
+    assert shown(groups) == full_recount(groups)
+    db.session.expire_all()
+    for match in db.session.execute(db.select(Match)).scalars():
+        assert match.stats == tallies.counted(match), match.variant
+
+
+def one_write(rng, group, keys):
+    """One random write: add (most often), edit, delete, undo, restore, or an import."""
+    kind = rng.choices(["add", "edit", "delete", "undo", "restore", "import"],
+                       [10, 3, 2, 2, 2, 1])[0]
+    if kind == "import":
+        data = synthetic_history(matches=2, hands=rng.randrange(1, 6), seed=rng.randrange(99))
+        transfer.import_json(data, group)
+        return kind
+    match = records.lock_match(rng.choice(keys))
+    hands = match.hands
+    try:
+        if kind == "add" or not hands:
+            records.add_hand(match, random_hand(rng, match), match.hand_count + 1)
+        elif kind == "edit":
+            hand = rng.choice(hands)
+            corrections.edit_hand(match, hand, random_hand(rng, match, hand), hand.version)
+        elif kind == "delete":
+            hand = rng.choice(hands)
+            corrections.delete_hand(match, hand, hand.version)
+        elif kind == "undo":
+            corrections.undo_last(match, hands[-1].number)
+        else:
+            gone = [h for h in match.all_hands if h.deleted_at is not None]
+            if gone:
+                corrections.restore_hand(match, rng.choice(gone))
+    except Conflict:
+        pass
+    db.session.rollback()
+    return kind
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_stored_statistics_equal_a_full_recount_after_every_write(app, seed):
+    rng = random.Random(seed)
+    with app.test_request_context():
+        group, other = records.create_group("T"), records.create_group("U")
+        keys = [records.create_match(g, [f"{v.key[:2]}{s}" for s in range(v.fewest)],
+                                     target, v, limit).key
+                for g in (group, other) for v, target, limit in GAMES]
+        groups = [db.session.get(Group, group.id), db.session.get(Group, other.id)]
+        seen = set()
+        for step in range(60):
+            seen.add(one_write(rng, group, keys))
+            if step % 6 == 5:
+                assert_consistent(groups)
+        assert_consistent(groups)
+        assert seen >= {"add", "edit", "delete", "undo", "restore"}
+
+
+def test_a_match_stored_without_statistics_is_counted_from_its_hands(app):
+    rng = random.Random(9)
+    with app.test_request_context():
+        group = records.create_group("T")
+        keys = [records.create_match(group, [f"{v.key[:2]}{s}" for s in range(v.fewest)],
+                                     target, v, limit).key for v, target, limit in GAMES]
+        for _ in range(20):
+            one_write(rng, group, keys)
+        with db.engine.begin() as conn:  # as a database from before the upgrade
+            conn.execute(text("UPDATE match SET stats = NULL"))
+        groups = [db.session.get(Group, group.id)]
+        assert shown(groups) == full_recount(groups)
+        stored = db.session.execute(db.select(Match.stats)).scalars().all()
+        assert all(s is not None for s in stored)  # filled on the way
+        with db.engine.begin() as conn:
+            conn.execute(text("UPDATE match SET stats = NULL"))
+        app.extensions.pop("tichu_stats_cache")  # as after the upgrade: a new process
+        for _ in range(10):  # a new hand on such a match counts the earlier ones too
+            match = records.lock_match(keys[0])
+            records.add_hand(match, random_hand(rng, match), match.hand_count + 1)
+            db.session.rollback()
+        first = records.match_by_key(keys[0])
+        assert first.stats == tallies.counted(first)
+        assert_consistent(groups)  # the others are filled again by the statistics
+
+
+def test_stats_queries_do_not_grow_with_the_history(app, client):
+    from tests.conftest import new_match, post_hand
+    url = new_match(client)
+    post_hand(client, url, {"place_1": "0", "place_2": "1", "card_a": "50"})
+    small = queries_for(app, client, "/stats")
+    with app.test_request_context():
+        group = db.session.execute(db.select(Group)).scalar_one()
+        transfer.import_json(synthetic_history(matches=40, hands=20), group)
+    large = queries_for(app, client, "/stats")
+    assert len(large) == len(small) <= 6, large
+    again = queries_for(app, client, "/stats")  # nothing changed: the sum is cached
+    assert len(again) < len(large)
+    assert not any("FROM hand" in q for q in small + large + again)
+
+
+def test_three_and_six_player_hands_stay_out_of_the_four_player_rates(app):
+    with app.test_request_context():
+        group = records.create_group("T")
+        transfer.import_json(synthetic_history(matches=5, hands=10), group)
+        stats = insights.all_stats([db.session.get(Group, group.id)])
+        assert [v.variant.key for v in stats] == ["nanking", "threechu", "tientsin"]
+        ann = dict(stats[0].players)["Ann"]  # Ann plays a four- and a six-player match
+        assert ann.matches == 1 and ann.hands == 10
+
+
+def test_the_stats_page_follows_every_change_and_language(app, client):
+    from tests.conftest import hand_form, new_match, post_hand
+    url = new_match(client)
+    post_hand(client, url, hand_form([0, 1], {"0": "tichu"}, a=50))
+
+    def ann():
+        page = client.get("/stats").get_data(as_text=True)
+        start = page.index("<h3>Ann</h3>")
+        return page[start:page.index("</section>", start)]
+    assert "1/1" in ann() and "100%" in ann()
+    post_hand(client, url, hand_form([1, 0], {"0": "tichu"}, a=50))
+    assert "1/2" in ann() and "50%" in ann()
+    client.post(url + "/undo", data={"number": "2"})
+    assert "1/1" in ann()
+    german = client.get("/stats", headers={"Accept-Language": "de"}).get_data(as_text=True)
+    english = client.get("/stats", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    assert "Partien" in german and "Matches" in english
