@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from tests.browser.conftest import shot
+from tests.browser.test_phone_match import Taps
 from tests.browser.test_phone_variants import start, totals
 
 # Any focus on a field that would raise the phone's keyboard is remembered.
@@ -23,18 +24,6 @@ document.addEventListener('focusin', (e) => {
 
 expect = pytest.importorskip("playwright.sync_api", reason="browser tests skipped: playwright "
                              "not installed").expect
-
-
-class Taps:
-    """Counts every tap from the match page on."""
-
-    def __init__(self, page):
-        self.page = page
-        self.count = 0
-
-    def __call__(self, selector: str) -> None:
-        self.page.tap(selector)
-        self.count += 1
 
 
 def save(tap, page, number):
