@@ -47,7 +47,9 @@ def test_responses_are_compressed_when_asked_and_decode_to_the_same_bytes(client
     assert "Content-Encoding" not in plain.headers
     assert "Accept-Encoding" in encoded.headers["Vary"]
     body = plain.get_data()
-    if len(body) < 500:  # too small to be worth it: sent as it is
+    # too small to be worth it: sent as it is (a streamed export's size is not known
+    # before it is sent, so it is compressed whatever its size)
+    if len(body) < 500 and "Content-Length" in plain.headers:
         assert "Content-Encoding" not in encoded.headers
         return
     assert encoded.headers["Content-Encoding"] == encoding

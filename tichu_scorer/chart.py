@@ -59,8 +59,8 @@ def build(running: Sequence[Sequence[int]], classes: Sequence[str], target: int 
         points = [f"{x(0)},{y(0) + nudge}"] + [f"{x(i + 1)},{round(y(row[side]) + nudge, 1)}"
                                                for i, row in enumerate(running)]
         lines.append((css, " ".join(points)))
-    markers = [Marker(x(i + 1), y(running[i][side]), made,
-                      str(gettext("hand %(n)s: %(what)s", n=i + 1, what=label)))
+    mark = str(gettext("hand %(n)s: %(what)s"))  # translated once, not per marker
+    markers = [Marker(x(i + 1), y(running[i][side]), made, mark % {"n": i + 1, "what": label})
                for i, hand_calls in enumerate(calls) for side, label, made in hand_calls]
     step = next((s for s in STEPS if span / s <= 6), STEPS[-1])  # three to six lines
     first = (low // step) * step

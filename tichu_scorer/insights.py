@@ -42,15 +42,17 @@ def match_chart(page: records.MatchPage) -> chart.Chart | None:
         return None
     names = match.names
     side_of = {seat: side.index for side in match.game.sides(names) for seat in side.seats}
+    # translated once per page, not per call (a long match has hundreds of calls)
+    outcome = {True: str(gettext("%(name)s: %(call)s made")),
+               False: str(gettext("%(name)s: %(call)s failed"))}
+    said = {c.value: str(gettext(c.label)) for c in scoring.Call}
     calls = []
     for row in page.rows:
         marks = []
         for seat, call in row.hand.calls.items():
             side = side_of[int(seat)]
             made = bool(row.hand.out_order) and row.hand.out_order[0] == int(seat)
-            what = gettext(scoring.Call(call).label)
-            label = (gettext("%(name)s: %(call)s made", name=names[int(seat)], call=what) if made
-                     else gettext("%(name)s: %(call)s failed", name=names[int(seat)], call=what))
+            label = outcome[made] % {"name": names[int(seat)], "call": said[call]}
             marks.append((side, label, made))
         calls.append(marks)
     classes = [side.css for side in page.sides]

@@ -457,7 +457,7 @@ def test_the_streamed_export_is_the_document_it_always_was(app, client, matches)
         data = synthetic_history(matches=matches, hands=4)
         data["matches"][0]["log"][0]["summary"] = 'a "quote", a tab\t, a line\nbreak, ü, 🀄'
         assert upload(client, json.dumps(data).encode()).status_code == 303
-    response = client.get("/export.json")
+    response = client.get("/export.json", buffered=False)
     assert response.is_streamed
     with app.test_request_context():
         ids = records.match_ids(list(db.session.execute(db.select(Group)).scalars()))
@@ -465,7 +465,7 @@ def test_the_streamed_export_is_the_document_it_always_was(app, client, matches)
         sheet = transfer.export_csv(ids)
     assert response.get_data(as_text=True) == whole
     assert len(json.loads(whole)["matches"]) == matches
-    csv_response = client.get("/export.csv")
+    csv_response = client.get("/export.csv", buffered=False)
     assert csv_response.is_streamed and csv_response.get_data(as_text=True) == sheet
 
 
