@@ -144,6 +144,11 @@ class Match(db.Model):  # type: ignore[name-defined,misc]
         return tuple(s.player.name if s.player else "Dummy" for s in self.seats)
 
     @property
+    def player_names(self) -> list[str]:
+        """The players' names by seat, without the Threechu dummy's seat."""
+        return [s.player.name for s in self.seats if s.player is not None]
+
+    @property
     def sides(self) -> int:
         """How many totals the match keeps: two teams, one per seat, or none."""
         return self.game.side_count(len(self.seats))

@@ -163,7 +163,7 @@ def create_match(group: Group, names: Sequence[str], target: int | None,
 
 
 def rematch(match: Match) -> Match:
-    names = [s.player.name for s in match.seats if s.player is not None]
+    names = match.player_names
     return create_match(match.group, names, match.target, match.game, match.hand_limit,
                         rematch_of=match)
 

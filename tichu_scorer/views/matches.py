@@ -64,7 +64,7 @@ def _again(form: NewMatchForm, key: str) -> None:
         return
     form.variant.data = match.variant
     form.table.data = match.group.key
-    players = [s.player.name for s in match.seats if s.player is not None]
+    players = match.player_names
     for field, name in zip(form.seat_fields(), players, strict=False):
         field.data = name
     if match.hand_limit:

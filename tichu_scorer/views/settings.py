@@ -16,7 +16,7 @@ bp = Blueprint("settings", __name__)
 
 
 def _form(match: Match) -> MatchSettingsForm:
-    players = [s.player.name for s in match.seats if s.player is not None]
+    players = match.player_names
     form = MatchSettingsForm(seats=len(players))
     if request.method == "GET":
         form.target.data = match.target
