@@ -14,7 +14,7 @@ def test_offline_hands_wait_and_sync_once(live_server, phone):
     page.wait_for_selector(".out-buttons:not([hidden])")
     page.evaluate("navigator.serviceWorker.ready.then(() => true)")
     page.goto(match_url)
-    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
     page.tap("text=Add hand 1")
     page.wait_for_selector(".out-buttons:not([hidden])")
 

@@ -25,7 +25,7 @@ def test_a_save_on_lie_fi_is_queued_and_sent_once(live_server, phone):
     page = phone
     url = start_four(page, live_server)
     add(page, 0, 1, "75")
-    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
     page.tap("text=Add hand 2")
     fill_hand(page, 1, 0, "25")
     page.wait_for_selector(".preview:has-text('B +75')")  # scored before the signal went
@@ -61,11 +61,11 @@ def test_a_save_on_lie_fi_is_queued_and_sent_once(live_server, phone):
 def test_the_installed_start_page_opens_offline(live_server, phone):
     page = phone
     url = start_four(page, live_server)
-    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
     page.goto(live_server + "/")
     page.wait_for_selector("text=Matches")
     page.goto(url)  # a match this phone scores: remembered for the offline page
-    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
     page.wait_for_timeout(500)
     page.context.set_offline(True)
     page.goto(live_server + "/")
@@ -157,7 +157,7 @@ def test_a_waiting_hand_that_meets_another_phones_hand_is_never_lost(live_server
     page.tap("a:has-text('Share')")
     link = page.get_attribute("a[data-scorer-link]", "href")
     page.goto(url)
-    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
     page.goto(url + "/hands/new")  # opened as hand 1, then the signal goes
     page.context.set_offline(True)
     fill_hand(page, 2, 3, "25")

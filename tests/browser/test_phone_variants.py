@@ -65,7 +65,7 @@ def test_tientsin_triple_victory(live_server, phone):
     page.tap(".out-btn[data-seat='1']")
     with page.expect_response("**/hands/preview"):
         page.tap(".out-btn[data-seat='3']")
-    page.wait_for_function("document.querySelector('.preview').textContent.trim() !== ''")
+    page.wait_for_function("() => document.querySelector('.preview').textContent.trim() !== ''")
     assert page.is_hidden(".sweep-note")  # no double-victory bonus with six
     page.tap(".out-btn[data-seat='5']")
     page.wait_for_selector(".sweep-note:visible")
