@@ -19,7 +19,8 @@ from .scoring.i18n import N_
 from .scoring.layouts import TEAM_LETTERS
 
 # The log's actions, as the log page shows them (translated there).
-ACTIONS = (N_("added"), N_("edited"), N_("deleted"), N_("undone"), N_("restored"))
+ACTIONS = (N_("added"), N_("edited"), N_("deleted"), N_("undone"), N_("restored"),
+           N_("settings"))
 
 
 def _call_label(value: str | None) -> str:
@@ -63,6 +64,29 @@ def describe_change(match: Match, before: Mapping[str, Any], after: Mapping[str,
         who = [(gettext("nobody") if w is None else names[w]) for w in (wish_before, wish_after)]
         parts.append(gettext("missed wish %(before)s → %(after)s", before=who[0], after=who[1]))
     return "; ".join(parts) or gettext("no change")
+
+
+def describe_settings(before: Mapping[str, Any], after: Mapping[str, Any]) -> str:
+    """What a change of the match's settings changed, in the reader's language: the target
+    and each renamed player ("target 1000 → 500; Bob → Robert")."""
+    parts = []
+    if before.get("target") != after.get("target"):
+        parts.append(gettext("target %(before)s → %(after)s", before=before.get("target"),
+                             after=after.get("target")))
+    old_names, new_names = before.get("names") or [], after.get("names") or []
+    for old, new in zip(old_names, new_names, strict=False):
+        if old != new:
+            parts.append(f"{old} → {new}")
+    return "; ".join(parts) or gettext("no change")
+
+
+def change_settings(match: Match, target: int | None, names: list[str]) -> bool:
+    """Change the target and names (records.change_settings), logged with English words
+    for exports; the log page says them anew in the reader's language."""
+    def english(before: Mapping[str, Any], after: Mapping[str, Any]) -> str:
+        with force_locale("en"):
+            return describe_settings(before, after)
+    return records.change_settings(match, target, names, english)
 
 
 def _check(hand: Hand, version: int) -> None:

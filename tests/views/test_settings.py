@@ -6,7 +6,7 @@ import re
 
 from tests.conftest import hand_form, match_id, new_match, post_hand
 from tichu_scorer.extensions import db
-from tichu_scorer.models import Hand, Match, Player
+from tichu_scorer.models import Hand, HandEvent, Match, Player
 
 
 def test_a_new_target_decides_the_result_from_the_hands(client, app):
@@ -98,3 +98,29 @@ def test_a_name_too_long_is_refused_in_settings(client, app):
 def test_not_found_in_the_readers_language(client):
     page = client.get("/matches/nope", headers={"Accept-Language": "de"}).get_data(as_text=True)
     assert "Diese Seite gibt es nicht" in page and "requested URL" not in page
+
+
+def test_a_settings_change_is_logged_and_read_in_the_readers_language(client, app):
+    url = new_match(client, ["Ann", "Bob", "Cy", "Dee"], target="1000")
+    names = {f"seat_{i}": n for i, n in enumerate(["Ann", "Robert", "Cy", "Dee"])}
+    assert client.post(url + "/settings", data={"target": "500"} | names).status_code == 303
+    log = client.get(url + "/log").get_data(as_text=True)
+    assert "match settings changed: target 1000 → 500; Bob → Robert" in log
+    german = client.get(url + "/log", headers={"Accept-Language": "de"}).get_data(as_text=True)
+    assert "Einstellungen der Partie geändert: Ziel 1000 → 500; Bob → Robert" in german
+    with app.app_context():
+        event = db.session.execute(db.select(HandEvent)).scalar_one()
+        assert (event.action, event.hand_id) == ("settings", None)
+        assert event.before == {"target": 1000, "names": ["Ann", "Bob", "Cy", "Dee"]}
+        assert event.after == {"target": 500, "names": ["Ann", "Robert", "Cy", "Dee"]}
+        assert event.summary == "target 1000 → 500; Bob → Robert"  # English, for exports
+
+
+def test_saving_unchanged_settings_writes_nothing(client, app):
+    url = new_match(client, ["Ann", "Bob", "Cy", "Dee"], target="1000")
+    names = {f"seat_{i}": n for i, n in enumerate(["Ann", "Bob", "Cy", "Dee"])}
+    r = client.post(url + "/settings", data={"target": "1000"} | names, follow_redirects=True)
+    assert "Nothing changed." in r.get_data(as_text=True)
+    with app.app_context():
+        assert db.session.scalar(db.select(db.func.count(HandEvent.id))) == 0
+        assert db.session.get(Match, match_id(url)).revision in (0, None)

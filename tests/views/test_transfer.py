@@ -34,6 +34,8 @@ def fill_history(client):
     ok(client.post(url + "/hands/1/edit", data=hand_form([0, 2], {"0": "grand"})
                    | {"version": "1"}))
     ok(client.post(url + "/undo", data={"number": "3"}))
+    ok(client.post(url + "/settings", data={"target": "1500"} | {
+        f"seat_{i}": n for i, n in enumerate(["Ann", "Bob", "Cy", "Dee"])}))
     t3 = ok(client.post("/matches/new", data={"variant": "threechu", "seat_0": "Tom",
                                               "seat_1": "Uma", "seat_2": "Vic",
                                               "length": "hands", "hands": "3"}))
@@ -75,7 +77,8 @@ def test_single_match_export(client):
     assert match["players"] == ["Ann", "Bob", "Cy", "Dee"]
     assert [h["deleted_at"] is None for h in match["hands"]] == [True, True, False]
     assert [e["action"] for e in match["log"]] == ["added", "added", "added", "edited",
-                                                   "undone"]
+                                                   "undone", "settings"]
+    assert match["log"][-1]["hand_number"] is None and match["target"] == 1500
 
 
 def test_csv_sheet(client):

@@ -271,7 +271,9 @@ def log(match_id: str) -> str:
     match = visible(match_id)
     hands = {h.id: h for h in match.all_hands}
     # an edit is said in the reader's language from what it changed
-    summaries = {e.id: corrections.describe_change(match, e.before, e.after)
-                 for e in match.events if e.action == "edited" and e.before and e.after}
+    say = {"edited": lambda before, after: corrections.describe_change(match, before, after),
+           "settings": corrections.describe_settings}
+    summaries = {e.id: say[e.action](e.before, e.after)
+                 for e in match.events if e.action in say and e.before and e.after}
     return render_template("hands/log.html", match=match, events=list(reversed(match.events)),
                            hands=hands, summaries=summaries, can_score=access.can_score(match))

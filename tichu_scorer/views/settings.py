@@ -6,7 +6,7 @@ from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask_babel import gettext
 from werkzeug.wrappers import Response
 
-from .. import access, records
+from .. import access, corrections, records
 from ..extensions import limit_writes
 from ..forms import MatchSettingsForm
 from ..models import Match
@@ -37,8 +37,10 @@ def edit(match_id: str) -> Response | tuple[str, int]:
     form = _form(match)
     if request.method == "POST" and form.check(match.game, match.hand_limit):
         target = form.target.data if match.hand_limit is None else None
-        records.change_settings(match, target, form.names)
-        flash(gettext("Match settings saved."))
+        if corrections.change_settings(match, target, form.names):
+            flash(gettext("Match settings saved."))
+        else:
+            flash(gettext("Nothing changed."))
         return redirect(url_for("matches.show", match_id=match.key), code=303)
     status = 422 if request.method == "POST" else 200
     return render_template("matches/settings.html", match=match, form=form), status
