@@ -191,19 +191,35 @@ def straights(h: Holding, length: int | None = None, must: int | None = None,
     flushes = list(h.flush_masks.values())
     lines: list[tuple[Card, ...]] = []
     for low in range(first, last + 1):
-        highest, gap = _runs(held, fill, low)
-        highest = min(highest, low + longest - 1)
-        for top in range(max(low + shortest - 1, floor), highest + 1):
+        run = held >> low  # (`_runs`, inline: the loop runs for every rank)
+        gap = low + (~run & (run + 1)).bit_length() - 1
+        if fill >> gap & 1:
+            run = held >> gap + 1
+            highest = gap + (~run & (run + 1)).bit_length() - 1
+        else:
+            highest, gap = gap - 1, 99
+        if highest - low >= longest:
+            highest = low + longest - 1
+        start = low + shortest - 1
+        if start < floor:
+            start = floor
+        if start > highest:
+            continue
+        above_low = low + 1 if low > MAHJONG else 2  # the Phoenix's ranks but the low end
+        for top in range(start, highest + 1):
             n, span = top - low + 1, (1 << top + 1) - (1 << low)
-            bottom = 0 if top == ACE else low  # the Phoenix at the low end reads higher
-            flush = False
+            natural = flush = False
+            places: Sequence[int] = ()
             if gap <= top:  # the Phoenix fills the gap, nothing else
-                natural, places = False, ([gap] if gap != lost and gap != bottom else [])
+                if gap != lost and (gap != low or top == ACE):
+                    places = (gap,)
             else:
                 natural = True
-                flush = low > MAHJONG and any(m & span == span for m in flushes)
-                places = [p for p in range(max(low, 2), top + 1) if p != lost and p != bottom] \
-                    if phoenix else []
+                flush = bool(flushes) and low > MAHJONG and any(m & span == span for m in flushes)
+                if phoenix:  # at the low end the same cards read higher, but for the Ace
+                    places = range(low if top == ACE and low > MAHJONG else above_low, top + 1)
+                    if lost in places:
+                        places = [p for p in places if p != lost]
             if not h.pairs & span:  # one card at each rank: a flush is all one suit
                 if not lines:
                     lines = _lines(at)
