@@ -53,7 +53,9 @@ _KIND_TEXT = {kind: kind.value for kind in Kind}  # (an Enum's .value is a slow 
 _SINGLE, _PAIR, _TRIO, _STAIRS, _FULL, _STRAIGHT, _BOMB, _DOG, _PASS = (
     Kind.SINGLE, Kind.PAIR, Kind.TRIO, Kind.STAIRS, Kind.FULL_HOUSE, Kind.STRAIGHT, Kind.BOMB,
     Kind.DOG, Kind.PASS)
-_TEXT_OF_RANK = {r: str(r) for r in range(PHOENIX + 1)} | {DRAGON: "DR"}
+# a rank as the API writes it ("8", "DR"); a Phoenix single's 8.5 is not in it
+_TEXT_OF_RANK: dict[float, str] = {float(r): str(r) for r in range(PHOENIX + 1)}
+_TEXT_OF_RANK[DRAGON] = "DR"
 
 # The rule that defines each kind, cited when a play does not match the table.
 KIND_RULE = {Kind.SINGLE: "C1", Kind.PAIR: "C2", Kind.STAIRS: "C3", Kind.TRIO: "C4",

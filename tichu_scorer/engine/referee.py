@@ -38,7 +38,6 @@ from .questions import (
     replay_trick,
 )
 
-
 _new = tuple.__new__
 
 
