@@ -17,8 +17,9 @@ constructor: the enumerator builds thousands.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from itertools import combinations, product
+from collections.abc import Iterable, Iterator, Sequence
+from itertools import combinations, product, repeat, starmap
+from operator import add
 
 from .cards import ACE, DOG, DOG_CARD, DRAGON, MAHJONG, MJ, PH, PHOENIX, SUITS, Card, parse_cards
 from .combos import Combination, Kind
@@ -132,13 +133,22 @@ def sets(h: Holding, size: int, must: int | None = None, above: float = 0) -> li
     return out
 
 
+def _plays(kind: Kind, top: int, n: int, runs: Iterable[tuple[Card, ...]],
+           stand: Iterable[int | None]) -> Iterator[Combination]:
+    """Combinations of `kind`, `top` and `n` cards, one per run, the Phoenix standing for
+    `stand` (one rank per run): built without a bytecode loop, which a dense hand's
+    thousands of plays feel."""
+    return map(_new, repeat(_C), zip(repeat(kind), repeat(top), repeat(n), runs, stand,
+                                     repeat(False)))
+
+
 def full_houses(h: Holding, must: int | None = None, above: float = 0) -> list[Combination]:
     """[C5]: a trio and a pair of another rank; the Phoenix in at most one of them.
 
     Two natural pairs and the Phoenix read as either full house: only the higher trio is
     produced ([C9])."""
     ph, at, doubled = h.phoenix, h.at, h.pairs
-    if not (h.trios or ph and doubled) or not doubled and not h.trios:
+    if not h.trios and not (ph and doubled):
         return []
     every = [(p, pair) for p in h.ranks if doubled >> p & 1 for pair in combinations(at[p], 2)]
     pairs = [x for x in every if x[0] == must] if must else every  # `must` in the pair
@@ -150,15 +160,17 @@ def full_houses(h: Holding, must: int | None = None, above: float = 0) -> list[C
         pairs_t = every if t == must else pairs  # `must` in the trio: any pair
         if h.trios >> t & 1:
             trios = list(combinations(cards, 3))
-            out += [_new(_C, (_FULL, t, 5, trio + pair, None, False))
-                    for trio in trios for p, pair in pairs_t if p != t]
+            other = [pair for p, pair in pairs_t if p != t]
+            out += _plays(_FULL, t, 5, starmap(add, product(trios, other)), repeat(None))
             if ph:
-                out += [_new(_C, (_FULL, t, 5, trio + (c, PH), c[0], False))
-                        for trio in trios for c in h.cards
+                ones = [c for c in h.cards
                         if c[1] and c[0] != t and (not must or must == t or must == c[0])]
+                out += _plays(_FULL, t, 5, starmap(add, product(trios, [(c, PH) for c in ones])),
+                              [c[0] for c in ones] * len(trios))
         if ph:  # for p > t the same cards read higher as trio p over t
-            out += [_new(_C, (_FULL, t, 5, two + _PH + pair, t, False))
-                    for two in combinations(cards, 2) for p, pair in pairs_t if p < t]
+            lower = [pair for p, pair in pairs_t if p < t]
+            twos = [two + _PH for two in combinations(cards, 2)]
+            out += _plays(_FULL, t, 5, starmap(add, product(twos, lower)), repeat(t))
     return out
 
 
@@ -246,44 +258,13 @@ def _lines(at: Sequence[Sequence[Card]]) -> list[tuple[Card, ...]]:
     return [line, line, *(line[:p] + _PH + line[p + 1:] for p in range(2, ACE + 1))]
 
 
-def _grow(options: Sequence[Sequence[tuple[Card, ...]]],
-          phoenix: Sequence[Sequence[tuple[Card, ...]]], low: int, highest: int,
-          shortest: int) -> Iterator[tuple[int, list[tuple[Card, ...]],
-                                           list[tuple[Card, ...]], list[int]]]:
-    """(top, natural runs, Phoenix runs, the rank the Phoenix stands for in each) of the
-    runs low..top for every top from the `shortest` on: each run is its prefix one rank
-    shorter extended by one of the rank's `options`, or, once per run, by one of its
-    `phoenix` options (the Phoenix placed at that rank). A rank with neither ends every
-    run. The Phoenix runs come in the order of the Phoenix's rank."""
-    nat: list[tuple[Card, ...]] = [()]
-    ph: list[tuple[Card, ...]] = []
-    where: list[int] = []
-    for top in range(low, highest + 1):
-        opts, fresh = options[top], phoenix[top]
-        if not opts:
-            ph, where = [], []
-        elif len(opts) == 1:
-            one = opts[0]
-            ph = [r + one for r in ph]
-        elif ph:
-            ph = [r + o for r in ph for o in opts]
-            where = [p for p in where for _ in opts]
-        if fresh and nat:
-            placed = [r + o for r in nat for o in fresh]
-            ph, where = ph + placed, where + [top] * len(placed)
-        nat = [r + o for r in nat for o in opts]
-        if not nat and not ph:
-            return
-        if top - low + 1 >= shortest:
-            yield top, nat, ph, where
-
-
 def stairs(h: Holding, length: int | None = None, must: int | None = None,
            above: float = 0) -> list[Combination]:
     """[C3]: two or more pairs of adjacent ranks; the Phoenix pairs one natural card.
 
-    Each run low..top is the product of the pairs at its ranks, or of the Phoenix with one
-    card at one of its ranks (only at the rank one card short, when there is one)."""
+    Each run from `low` grows one rank at a time from its runs one rank shorter: by a
+    pair of the rank, or, once per run, by one of its cards with the Phoenix (the runs
+    kept apart by the Phoenix's rank, in that order)."""
     shortest, longest = (length // 2, length // 2) if length else (2, 7)
     first, last = max(2, int(above) - shortest + 2), ACE - shortest + 1
     if must:
@@ -293,25 +274,33 @@ def stairs(h: Holding, length: int | None = None, must: int | None = None,
     if not (doubled & (doubled | fill) >> 1 or fill & doubled >> 1):
         return []  # no two adjacent ranks make pairs
     floor = max(int(above) + 1, must or 0)
-    pairs: list[list[tuple[Card, ...]]] = [[]] * (ACE + 2)
+    pairs: list[list[tuple[Card, ...]] | None] = [None] * (ACE + 1)
+    places: list[list[tuple[Card, ...]] | None] = [None] * (ACE + 1)
     out: list[Combination] = []
     for low in range(first, last + 1):
-        highest, gap = _runs(doubled, fill, low)
-        highest = min(highest, low + longest - 1)
-        for top in range(max(low + shortest - 1, floor), highest + 1):
-            n = (top - low + 1) * 2
-            for r in range(low, top + 1):
-                if not pairs[r]:
-                    pairs[r] = list(combinations(at[r], 2))
-            choices = pairs[low:top + 1]
-            if gap > top:
-                out += [_new(_C, (_STAIRS, top, n, sum(r, ()), None, False))
-                        for r in product(*choices)]
-            for p in ((gap,) if gap <= top else range(low, top + 1) if phoenix else ()):
-                choices[p - low] = [(c, PH) for c in at[p]]
-                out += [_new(_C, (_STAIRS, top, n, sum(r, ()), p, False))
-                        for r in product(*choices)]
-                choices[p - low] = pairs[p]
+        highest = min(_runs(doubled, fill, low)[0], low + longest - 1)
+        start = max(low + shortest - 1, floor)
+        if start > highest:
+            continue
+        nat: list[tuple[Card, ...]] = [()]
+        held: list[tuple[int, list[tuple[Card, ...]]]] = []  # (the Phoenix's rank, runs)
+        for top in range(low, highest + 1):
+            two = pairs[top]
+            if two is None:
+                two = pairs[top] = list(combinations(at[top], 2))
+            held = [(p, list(starmap(add, product(runs, two)))) for p, runs in held] \
+                if two else []
+            if phoenix and nat:
+                one = places[top]
+                if one is None:
+                    one = places[top] = [(c, PH) for c in at[top]]
+                held.append((top, list(starmap(add, product(nat, one)))))
+            nat = list(starmap(add, product(nat, two))) if two else []
+            if top >= start:
+                n = (top - low + 1) * 2
+                out += _plays(_STAIRS, top, n, nat, repeat(None))
+                for p, runs in held:
+                    out += _plays(_STAIRS, top, n, runs, repeat(p))
     return out
 
 
