@@ -96,6 +96,9 @@ class Card(NamedTuple):
         return SPECIAL_NAMES[self.rank]
 
     def __repr__(self) -> str:
+        text = _NOTATION.get(self)  # every card of the deck, written once
+        if text is not None:
+            return text
         if self.suit:
             return rank_text(self.rank) + self.suit
         return SPECIAL_TEXT[self.rank]
@@ -111,6 +114,10 @@ DR = Card(DRAGON)
 SPECIALS = (MJ, DOG_CARD, PH, DR)
 NORMALS = tuple(Card(rank, suit) for suit in SUITS for rank in range(2, ACE + 1))
 DECK = NORMALS + SPECIALS
+_NOTATION: dict[Card, str] = {}
+_NOTATION.update((card, repr(card)) for card in DECK)
+_ORDER = {card: i for i, card in enumerate(sorted(
+    DECK, key=lambda c: (c.rank, SUITS.index(c.suit) if c.suit else -1)))}
 
 
 def parse_card(text: object) -> Card:
@@ -166,12 +173,16 @@ def show(cards: Iterable[Card]) -> str:
     >>> show(parse_cards(["8t", "PH", "4j"]))
     '4j 8t PH'
     """
-    return " ".join(repr(c) for c in sort_cards(cards))
+    return " ".join(map(repr, sort_cards(cards)))
 
 
 def sort_cards(cards: Iterable[Card]) -> list[Card]:
     """Lowest first: Dog, Mah Jong, 2…A by rank then suit, Dragon, Phoenix."""
-    return sorted(cards, key=lambda c: (c.rank, SUITS.index(c.suit) if c.suit else -1))
+    cards = list(cards)
+    try:
+        return sorted(cards, key=_ORDER.__getitem__)  # the deck's order, looked up
+    except KeyError:  # a card outside the deck
+        return sorted(cards, key=lambda c: (c.rank, SUITS.index(c.suit) if c.suit else -1))
 
 
 def duplicates(cards: Sequence[Card]) -> list[Card]:
