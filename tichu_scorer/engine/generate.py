@@ -17,7 +17,7 @@ constructor: the enumerator builds thousands.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from itertools import combinations, product, repeat, starmap
 from operator import add
 
@@ -31,6 +31,7 @@ _PH_ONLY = [PH]  # the Phoenix as the one choice at a rank of a straight
 _SUIT_INDEX = {suit: i for i, suit in enumerate(SUITS)}
 _NATURAL_RANKS = (1 << ACE + 1) - 4  # bits 2..14: the ranks the Phoenix can stand for ([S3])
 _NATURALS = range(2, ACE + 1)
+_MANY = 12  # from this many plays of a kind on, itertools builds them faster
 _SINGLE, _PAIR, _TRIO, _STAIRS, _FULL, _STRAIGHT, _BOMB, _DOG = (
     Kind.SINGLE, Kind.PAIR, Kind.TRIO, Kind.STAIRS, Kind.FULL_HOUSE, Kind.STRAIGHT, Kind.BOMB,
     Kind.DOG)
@@ -133,13 +134,23 @@ def sets(h: Holding, size: int, must: int | None = None, above: float = 0) -> li
     return out
 
 
-def _plays(kind: Kind, top: int, n: int, runs: Iterable[tuple[Card, ...]],
-           stand: Iterable[int | None]) -> Iterator[Combination]:
+def _plays(kind: Kind, top: int, n: int, runs: list[tuple[Card, ...]],
+           stand: int | None) -> list[Combination] | Iterator[Combination]:
     """Combinations of `kind`, `top` and `n` cards, one per run, the Phoenix standing for
-    `stand` (one rank per run): built without a bytecode loop, which a dense hand's
-    thousands of plays feel."""
-    return map(_new, repeat(_C), zip(repeat(kind), repeat(top), repeat(n), runs, stand,
+    `stand`. Many are built without a bytecode loop, which a dense hand's thousands of
+    plays feel; a few with a list comprehension, which costs less to set up."""
+    if len(runs) < _MANY:
+        return [_new(_C, (kind, top, n, r, stand, False)) for r in runs]
+    return map(_new, repeat(_C), zip(repeat(kind), repeat(top), repeat(n), runs, repeat(stand),
                                      repeat(False)))
+
+
+def _joined(heads: Sequence[tuple[Card, ...]], tails: Sequence[tuple[Card, ...]]
+            ) -> list[tuple[Card, ...]]:
+    """Every head followed by every tail, heads first."""
+    if len(heads) * len(tails) < _MANY:
+        return [h + t for h in heads for t in tails]
+    return list(starmap(add, product(heads, tails)))
 
 
 def full_houses(h: Holding, must: int | None = None, above: float = 0) -> list[Combination]:
@@ -160,17 +171,15 @@ def full_houses(h: Holding, must: int | None = None, above: float = 0) -> list[C
         pairs_t = every if t == must else pairs  # `must` in the trio: any pair
         if h.trios >> t & 1:
             trios = list(combinations(cards, 3))
-            other = [pair for p, pair in pairs_t if p != t]
-            out += _plays(_FULL, t, 5, starmap(add, product(trios, other)), repeat(None))
+            out += [_new(_C, (_FULL, t, 5, trio + pair, None, False))
+                    for trio in trios for p, pair in pairs_t if p != t]
             if ph:
-                ones = [c for c in h.cards
+                out += [_new(_C, (_FULL, t, 5, trio + (c, PH), c[0], False))
+                        for trio in trios for c in h.cards
                         if c[1] and c[0] != t and (not must or must == t or must == c[0])]
-                out += _plays(_FULL, t, 5, starmap(add, product(trios, [(c, PH) for c in ones])),
-                              [c[0] for c in ones] * len(trios))
         if ph:  # for p > t the same cards read higher as trio p over t
-            lower = [pair for p, pair in pairs_t if p < t]
-            twos = [two + _PH for two in combinations(cards, 2)]
-            out += _plays(_FULL, t, 5, starmap(add, product(twos, lower)), repeat(t))
+            out += [_new(_C, (_FULL, t, 5, two + _PH + pair, t, False))
+                    for two in combinations(cards, 2) for p, pair in pairs_t if p < t]
     return out
 
 
@@ -274,10 +283,14 @@ def stairs(h: Holding, length: int | None = None, must: int | None = None,
     if not (doubled & (doubled | fill) >> 1 or fill & doubled >> 1):
         return []  # no two adjacent ranks make pairs
     floor = max(int(above) + 1, must or 0)
+    ends = doubled | fill
+    starts = ends & ends >> 1 & ~(fill & fill >> 1)  # two ranks in a row, one Phoenix at most
     pairs: list[list[tuple[Card, ...]] | None] = [None] * (ACE + 1)
     places: list[list[tuple[Card, ...]] | None] = [None] * (ACE + 1)
     out: list[Combination] = []
     for low in range(first, last + 1):
+        if not starts >> low & 1:
+            continue
         highest = min(_runs(doubled, fill, low)[0], low + longest - 1)
         start = max(low + shortest - 1, floor)
         if start > highest:
@@ -288,19 +301,18 @@ def stairs(h: Holding, length: int | None = None, must: int | None = None,
             two = pairs[top]
             if two is None:
                 two = pairs[top] = list(combinations(at[top], 2))
-            held = [(p, list(starmap(add, product(runs, two)))) for p, runs in held] \
-                if two else []
+            held = [(p, _joined(runs, two)) for p, runs in held] if two else []
             if phoenix and nat:
                 one = places[top]
                 if one is None:
                     one = places[top] = [(c, PH) for c in at[top]]
-                held.append((top, list(starmap(add, product(nat, one)))))
-            nat = list(starmap(add, product(nat, two))) if two else []
+                held.append((top, _joined(nat, one)))
+            nat = _joined(nat, two) if two else []
             if top >= start:
                 n = (top - low + 1) * 2
-                out += _plays(_STAIRS, top, n, nat, repeat(None))
+                out += _plays(_STAIRS, top, n, nat, None)
                 for p, runs in held:
-                    out += _plays(_STAIRS, top, n, runs, repeat(p))
+                    out += _plays(_STAIRS, top, n, runs, p)
     return out
 
 
