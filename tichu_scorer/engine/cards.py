@@ -24,6 +24,7 @@ SUITS = ("j", "s", "p", "t")  # Jade, Sword, Pagoda, Star
 SUIT_NAMES = {"j": N_("Jade"), "s": N_("Sword"), "p": N_("Pagoda"), "t": N_("Star")}
 RANK_TEXT = {11: "J", 12: "Q", 13: "K", 14: "A"}
 RANK_OF_TEXT = {"J": 11, "Q": 12, "K": 13, "A": 14, "T": 10}
+_RANK_TEXT = {r: str(r) for r in range(2, 11)} | RANK_TEXT | {1: "MJ"}  # rank_text's
 
 # Ranks of the special cards. MAHJONG ranks 1 ([S1]); the Dragon is above every rank ([S5]).
 MAHJONG, DOG, PHOENIX, DRAGON = 1, 0, 16, 15
@@ -44,9 +45,8 @@ def rank_text(rank: int) -> str:
     >>> rank_text(10), rank_text(14), rank_text(1)
     ('10', 'A', 'MJ')
     """
-    if rank == MAHJONG:
-        return "MJ"
-    return RANK_TEXT.get(rank, str(rank))
+    text = _RANK_TEXT.get(rank)
+    return text if text is not None else str(rank)
 
 
 def parse_rank(text: object) -> int:

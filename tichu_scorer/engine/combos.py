@@ -128,8 +128,11 @@ class Combination(NamedTuple):
         if k is _TRIO:
             return _("trio of {rank}s").format(rank=rank_text(top)) + ph
         if k is _FULL:
-            pair = next(c.rank for c in self.cards if c.is_normal and c.rank != top) \
-                if any(c.is_normal and c.rank != top for c in self.cards) else self.phoenix_as
+            pair = self.phoenix_as  # the pair's rank: its first natural card's, or the Phoenix's
+            for rank, suit in self[3]:
+                if suit and rank != top:
+                    pair = rank
+                    break
             return _("full house of {trio}s over {pair}s").format(
                 trio=rank_text(top), pair=rank_text(pair or 0)) + ph
         low = top - (self.length // 2 if k is _STAIRS else self.length) + 1
