@@ -24,6 +24,7 @@ SUITS = ("j", "s", "p", "t")  # Jade, Sword, Pagoda, Star
 SUIT_NAMES = {"j": N_("Jade"), "s": N_("Sword"), "p": N_("Pagoda"), "t": N_("Star")}
 RANK_TEXT = {11: "J", 12: "Q", 13: "K", 14: "A"}
 RANK_OF_TEXT = {"J": 11, "Q": 12, "K": 13, "A": 14, "T": 10}
+_RANK_TEXT = {r: str(r) for r in range(2, 11)} | RANK_TEXT | {1: "MJ"}  # rank_text's
 
 # Ranks of the special cards. MAHJONG ranks 1 ([S1]); the Dragon is above every rank ([S5]).
 MAHJONG, DOG, PHOENIX, DRAGON = 1, 0, 16, 15
@@ -44,9 +45,8 @@ def rank_text(rank: int) -> str:
     >>> rank_text(10), rank_text(14), rank_text(1)
     ('10', 'A', 'MJ')
     """
-    if rank == MAHJONG:
-        return "MJ"
-    return RANK_TEXT.get(rank, str(rank))
+    text = _RANK_TEXT.get(rank)
+    return text if text is not None else str(rank)
 
 
 def parse_rank(text: object) -> int:
@@ -96,6 +96,9 @@ class Card(NamedTuple):
         return SPECIAL_NAMES[self.rank]
 
     def __repr__(self) -> str:
+        text = _NOTATION.get(self)  # every card of the deck, written once
+        if text is not None:
+            return text
         if self.suit:
             return rank_text(self.rank) + self.suit
         return SPECIAL_TEXT[self.rank]
@@ -111,6 +114,10 @@ DR = Card(DRAGON)
 SPECIALS = (MJ, DOG_CARD, PH, DR)
 NORMALS = tuple(Card(rank, suit) for suit in SUITS for rank in range(2, ACE + 1))
 DECK = NORMALS + SPECIALS
+_NOTATION: dict[Card, str] = {}
+_NOTATION.update((card, repr(card)) for card in DECK)
+_ORDER = {card: i for i, card in enumerate(sorted(
+    DECK, key=lambda c: (c.rank, SUITS.index(c.suit) if c.suit else -1)))}
 
 
 def parse_card(text: object) -> Card:
@@ -166,12 +173,16 @@ def show(cards: Iterable[Card]) -> str:
     >>> show(parse_cards(["8t", "PH", "4j"]))
     '4j 8t PH'
     """
-    return " ".join(repr(c) for c in sort_cards(cards))
+    return " ".join(map(repr, sort_cards(cards)))
 
 
 def sort_cards(cards: Iterable[Card]) -> list[Card]:
     """Lowest first: Dog, Mah Jong, 2…A by rank then suit, Dragon, Phoenix."""
-    return sorted(cards, key=lambda c: (c.rank, SUITS.index(c.suit) if c.suit else -1))
+    cards = list(cards)
+    try:
+        return sorted(cards, key=_ORDER.__getitem__)  # the deck's order, looked up
+    except KeyError:  # a card outside the deck
+        return sorted(cards, key=lambda c: (c.rank, SUITS.index(c.suit) if c.suit else -1))
 
 
 def duplicates(cards: Sequence[Card]) -> list[Card]:

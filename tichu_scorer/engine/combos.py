@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from enum import Enum
+from operator import itemgetter
 from typing import NamedTuple
 
 from ..scoring.i18n import _
@@ -47,6 +48,14 @@ class Kind(str, Enum):
 
 
 _KIND_TEXT = {kind: kind.value for kind in Kind}  # (an Enum's .value is a slow look-up)
+# The members as module constants: in Python 3.11 `Kind.X` goes through the Enum class's
+# __getattr__ hook, several times slower than a global, in the referee's hottest paths.
+_SINGLE, _PAIR, _TRIO, _STAIRS, _FULL, _STRAIGHT, _BOMB, _DOG, _PASS = (
+    Kind.SINGLE, Kind.PAIR, Kind.TRIO, Kind.STAIRS, Kind.FULL_HOUSE, Kind.STRAIGHT, Kind.BOMB,
+    Kind.DOG, Kind.PASS)
+# a rank as the API writes it ("8", "DR"); a Phoenix single's 8.5 is not in it
+_TEXT_OF_RANK: dict[float, str] = {float(r): str(r) for r in range(PHOENIX + 1)}
+_TEXT_OF_RANK[DRAGON] = "DR"
 
 # The rule that defines each kind, cited when a play does not match the table.
 KIND_RULE = {Kind.SINGLE: "C1", Kind.PAIR: "C2", Kind.STAIRS: "C3", Kind.TRIO: "C4",
@@ -68,7 +77,7 @@ class Combination(NamedTuple):
 
     @property
     def is_bomb(self) -> bool:
-        return self.kind is Kind.BOMB
+        return self[0] is _BOMB
 
     @property
     def bomb_key(self) -> tuple[int, int, float]:
@@ -77,17 +86,14 @@ class Combination(NamedTuple):
 
     @property
     def phoenix_single(self) -> bool:
-        return self.kind is Kind.SINGLE and self.cards == (PH,)
+        return self[0] is _SINGLE and self[3] == _PH
 
     def __repr__(self) -> str:
         return f"<{self.describe()}: {' '.join(repr(c) for c in self.cards)}>"
 
     def rank_text(self) -> str:
-        if self.rank != int(self.rank):
-            return f"{self.rank:.1f}"
-        if self.rank == DRAGON:
-            return "DR"
-        return str(int(self.rank))
+        text = _TEXT_OF_RANK.get(self[1])  # (an int rank, or a float like 8.0, looks it up)
+        return text if text is not None else f"{self[1]:.1f}"
 
     def value_text(self) -> str:
         """A Phoenix single's value as a player says it: "1½", "8½", "A½"."""
@@ -104,41 +110,44 @@ class Combination(NamedTuple):
 
     def describe(self) -> str:
         """How the play reads, for a player: "straight 4–8, Phoenix as 6"."""
-        k, top = self.kind, int(self.rank)
+        k, top = self[0], int(self[1])
         ph = _(", Phoenix as {rank}").format(rank=rank_text(self.phoenix_as)) \
             if self.phoenix_as else ""
-        if k is Kind.PASS:
+        if k is _PASS:
             return _("a pass")
-        if k is Kind.DOG:
+        if k is _DOG:
             return _("the Dog")
-        if k is Kind.SINGLE:
+        if k is _SINGLE:
             if self.phoenix_single:
                 return _("Phoenix single (worth {value})").format(value=self.value_text())
             name = _("Dragon") if top == DRAGON else _("Mah Jong") if top == MAHJONG \
                 else rank_text(top)
             return _("single {card}").format(card=name)
-        if k is Kind.PAIR:
+        if k is _PAIR:
             return _("pair of {rank}s").format(rank=rank_text(top)) + ph
-        if k is Kind.TRIO:
+        if k is _TRIO:
             return _("trio of {rank}s").format(rank=rank_text(top)) + ph
-        if k is Kind.FULL_HOUSE:
-            pair = next(c.rank for c in self.cards if c.is_normal and c.rank != top) \
-                if any(c.is_normal and c.rank != top for c in self.cards) else self.phoenix_as
+        if k is _FULL:
+            pair = self.phoenix_as  # the pair's rank: its first natural card's, or the Phoenix's
+            for rank, suit in self[3]:
+                if suit and rank != top:
+                    pair = rank
+                    break
             return _("full house of {trio}s over {pair}s").format(
                 trio=rank_text(top), pair=rank_text(pair or 0)) + ph
-        low = top - (self.length // 2 if k is Kind.STAIRS else self.length) + 1
+        low = top - (self.length // 2 if k is _STAIRS else self.length) + 1
         span = f"{rank_text(low) if low > 1 else '1'}–{rank_text(top)}"
-        if k is Kind.STAIRS:
+        if k is _STAIRS:
             return _("stairs {span} ({pairs} pairs)").format(span=span,
                                                              pairs=self.length // 2) + ph
-        if k is Kind.STRAIGHT:
+        if k is _STRAIGHT:
             return _("straight {span}").format(span=span) + ph
         if self.straight_flush:
             return _("straight flush bomb {span}").format(span=span)
         return _("bomb: four {rank}s").format(rank=rank_text(top))
 
 
-PASS = Combination(Kind.PASS, 0, 0)
+PASS = Combination(_PASS, 0, 0)
 
 
 # A reading of a rank pattern: kind, top rank, and the rank the Phoenix stands for.
@@ -183,6 +192,8 @@ def _reading_table() -> dict[tuple[int, ...], list[Pattern]]:
 
 _READINGS = _reading_table()
 _new = tuple.__new__
+_PH = (PH,)
+_rank_of, _suit_of = itemgetter(0), itemgetter(1)
 
 
 def readings(cards: Sequence[Card], distinct_suit_fours: bool = False) -> list[Combination]:
@@ -194,33 +205,35 @@ def readings(cards: Sequence[Card], distinct_suit_fours: bool = False) -> list[C
     n = len(cards)
     if n < 2:
         return [_single(cards[0])] if n else [PASS]
-    options = _READINGS.get(tuple(sorted([c.rank for c in cards])))
+    options = _READINGS.get(tuple(sorted(map(_rank_of, cards))))
     if options is None:
         return []
     tcards = tuple(cards)
     kind, top, stand = options[0]
-    if kind is Kind.BOMB:  # four of a kind; [GS3]: of four suits in Grand Seigneur
-        if distinct_suit_fours and len({c.suit for c in cards}) < 4:
+    if kind is _BOMB:  # four of a kind; [GS3]: of four suits in Grand Seigneur
+        if distinct_suit_fours and len(set(map(_suit_of, cards))) < 4:
             return []
-    elif kind is Kind.STRAIGHT and stand is None and top - n + 1 > MAHJONG \
-            and len({c.suit for c in cards}) == 1:
-        return [Combination(Kind.BOMB, top, n, tcards, straight_flush=True)]  # [B6]
+    elif kind is _STRAIGHT and stand is None and top - n + 1 > MAHJONG \
+            and len(set(map(_suit_of, cards))) == 1:
+        return [_new(Combination, (_BOMB, top, n, tcards, None, True))]  # [B6]
+    if len(options) == 1:
+        return [_new(Combination, (kind, top, n, tcards, stand, False))]
     return [_new(Combination, (kind, top, n, tcards, stand, False))
             for kind, top, stand in options]
 
 
 def _single(c: Card) -> Combination:
     if c == DOG_CARD:
-        return Combination(Kind.DOG, 0, 1, (c,))
+        return _new(Combination, (_DOG, 0, 1, (c,), None, False))
     if c == PH:
-        return Combination(Kind.SINGLE, 1.5, 1, (c,))
-    return Combination(Kind.SINGLE, c.rank, 1, (c,))
+        return _new(Combination, (_SINGLE, 1.5, 1, (c,), None, False))
+    return _new(Combination, (_SINGLE, c[0], 1, (c,), None, False))
 
 
 def on_table(play: Combination, top: Combination | None) -> Combination:
     """The play as it lies once played: a Phoenix single is worth ½ above what it beat ([S4])."""
-    if play.phoenix_single and top is not None and top.kind is Kind.SINGLE:
-        return Combination(Kind.SINGLE, top.rank + 0.5, 1, play.cards)
+    if top is not None and top[0] is _SINGLE and play[0] is _SINGLE and play[3] == _PH:
+        return Combination(_SINGLE, top[1] + 0.5, 1, play[3])
     return play
 
 
@@ -231,20 +244,22 @@ def beats(play: Combination, top: Combination | None, dragon_beats_dragon: bool 
     >>> beats(single("PH"), single("DR")), beats(single("2j"), single("PH"))
     (False, True)
     """
+    kind = play[0]
     if top is None:
-        return play.kind is not Kind.PASS
-    if top.kind is Kind.DOG:  # [S2]: nothing, not even a bomb
+        return kind is not _PASS
+    on = top[0]
+    if on is _DOG:  # [S2]: nothing, not even a bomb
         return False
-    if play.is_bomb:
-        return not top.is_bomb or play.bomb_key > top.bomb_key  # [B2], [B3]
-    if top.is_bomb or play.kind is not top.kind or play.length != top.length:
+    if kind is _BOMB:
+        return on is not _BOMB or play.bomb_key > top.bomb_key  # [B2], [B3]
+    if on is _BOMB or kind is not on or play[2] != top[2]:
         return False
-    if play.kind is Kind.SINGLE:
-        if play.phoenix_single:  # [S4]: on anything but the Dragon
-            return top.rank < DRAGON
-        if top.rank == DRAGON:  # [S5]; [GS3] in Grand Seigneur
-            return dragon_beats_dragon and play.rank == DRAGON
-    return play.rank > top.rank
+    if kind is _SINGLE:
+        if play[3] == _PH:  # [S4]: on anything but the Dragon
+            return top[1] < DRAGON
+        if top[1] == DRAGON:  # [S5]; [GS3] in Grand Seigneur
+            return dragon_beats_dragon and play[1] == DRAGON
+    return play[1] > top[1]
 
 
 def contains_rank(cards: Sequence[Card], rank: int) -> bool:

@@ -4,9 +4,9 @@ search in `plays`.
 Every generator takes an optional `must` rank (only plays holding a natural card of that
 rank) and an optional `above` rank (only plays ranked higher), and returns a list. A card
 set that reads more than one way ([C9]) is produced once, in its highest reading: the
-Phoenix is placed first (or not at all), then the natural cards are multiplied out, each
-run extended from its shorter prefix. Combinations are built with `tuple.__new__`, which
-skips the named tuple's Python-level constructor: the enumerator builds thousands.
+Phoenix is placed first (or not at all), then the natural cards are multiplied out.
+Combinations are built with `tuple.__new__`, which skips the named tuple's Python-level
+constructor: the enumerator builds thousands.
 
 >>> h = Holding(parse_cards(["4j", "5s", "6t", "7t", "PH", "Kp"]))
 >>> [c.describe() for c in straights(h)]  # not also as 3–7: the same cards read higher
@@ -18,48 +18,62 @@ skips the named tuple's Python-level constructor: the enumerator builds thousand
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from itertools import combinations, product
+from itertools import combinations, product, repeat, starmap
+from operator import add
 
-from .cards import ACE, DOG_CARD, DR, DRAGON, MAHJONG, MJ, PH, SUITS, Card, parse_cards
+from .cards import ACE, DOG, DOG_CARD, DRAGON, MAHJONG, MJ, PH, PHOENIX, SUITS, Card, parse_cards
 from .combos import Combination, Kind
 
 _new = tuple.__new__
 _C = Combination
 _PH = (PH,)
+_PH_ONLY = [PH]  # the Phoenix as the one choice at a rank of a straight
 _SUIT_INDEX = {suit: i for i, suit in enumerate(SUITS)}
+_NATURAL_RANKS = (1 << ACE + 1) - 4  # bits 2..14: the ranks the Phoenix can stand for ([S3])
+_NATURALS = range(2, ACE + 1)
+_MANY = 12  # from this many plays of a kind on, itertools builds them faster
 _SINGLE, _PAIR, _TRIO, _STAIRS, _FULL, _STRAIGHT, _BOMB, _DOG = (
     Kind.SINGLE, Kind.PAIR, Kind.TRIO, Kind.STAIRS, Kind.FULL_HOUSE, Kind.STRAIGHT, Kind.BOMB,
     Kind.DOG)
 
 
-class Holding:
-    """A hand indexed by rank: `at[r]` the natural cards of rank r (the Mah Jong at 1),
-    `by_rank` the same for the ranks held, in rank order; `flush_masks` built on first use."""
+def _ones(bits: int) -> int:
+    """How many low bits of `bits` are set in a row (0 when bit 0 is clear)."""
+    return (~bits & (bits + 1)).bit_length() - 1
 
-    __slots__ = ("cards", "by_rank", "at", "_bits", "_masks", "phoenix", "mahjong", "dragons",
-                 "dog")
+
+class Holding:
+    """A hand indexed by rank: `at[r]` the cards of rank r in the hand's order (the Dog at
+    0, the Mah Jong at 1, the Dragons at 15, the Phoenix at 16), `ranks` the natural ranks
+    held in order, and bit masks of the ranks held at least once (`held`, bit 1 for the
+    Mah Jong), twice (`pairs`) and three times (`trios`); `flush_masks` built on first
+    use."""
+
+    __slots__ = ("cards", "ranks", "at", "held", "pairs", "trios", "_masks", "phoenix",
+                 "mahjong", "dragons", "dog")
 
     def __init__(self, cards: Sequence[Card]) -> None:
         self.cards = cards
-        at: list[list[Card]] = [[] for _ in range(ACE + 1)]
-        specials = []
-        bits = [0, 0, 0, 0]  # per suit, bit r for rank r
+        at: list[list[Card]] = [[], [], [], [], [], [], [], [], [], [], [], [], [], [], [],
+                                [], []]
         for c in cards:
-            rank, suit = c
-            if suit:  # a natural card
-                at[rank].append(c)
-                bits[_SUIT_INDEX[suit]] |= 1 << rank
-            else:
-                specials.append(c)
-        self._bits = bits
-        self.by_rank = {r: cs for r, cs in enumerate(at) if cs}  # in rank order
-        self.phoenix = PH in specials
-        self.mahjong = MJ in specials
-        self.dog = DOG_CARD in specials
-        self.dragons = [c for c in specials if c == DR]
-        if self.mahjong:
-            at[MAHJONG] = [MJ]
+            at[c[0]].append(c)
         self.at = at
+        self.ranks = ranks = [r for r in _NATURALS if at[r]]
+        held = pairs = trios = 0
+        for r in ranks:
+            bit = 1 << r
+            held |= bit
+            if len(at[r]) > 1:
+                pairs |= bit
+                if len(at[r]) > 2:
+                    trios |= bit
+        self.pairs, self.trios = pairs, trios
+        self.mahjong = bool(at[MAHJONG])
+        self.held = held | 2 if at[MAHJONG] else held
+        self.phoenix = bool(at[PHOENIX])
+        self.dog = bool(at[DOG])
+        self.dragons = at[DRAGON]
         self._masks: dict[str, int] | None = None
 
     @property
@@ -67,21 +81,31 @@ class Holding:
         """suit -> the ranks held in that suit (bit r for rank r), for the suits holding
         five ranks in a row, which a straight flush needs."""
         if self._masks is None:
-            self._masks = {suit: m for suit, m in zip(SUITS, self._bits, strict=True)
+            held = self.held
+            bits = [0, 0, 0, 0]  # per suit, bit r for rank r
+            if held & held >> 1 & held >> 2 & held >> 3 & held >> 4:  # five ranks in a row
+                at = self.at
+                for r in self.ranks:
+                    for c in at[r]:
+                        bits[_SUIT_INDEX[c[1]]] |= 1 << r
+            self._masks = {suit: m for suit, m in zip(SUITS, bits, strict=True)
                            if m & m >> 1 & m >> 2 & m >> 3 & m >> 4}
         return self._masks
 
     def ranks_above(self, above: float, must: int | None) -> list[int]:
         """The natural ranks above `above`, or only `must` when given."""
         if must:
-            return [must] if must > above and must in self.by_rank else []
-        return [r for r in self.by_rank if r > above]  # by_rank is built in rank order
+            return [must] if must > above and 2 <= must <= ACE and self.at[must] else []
+        if above < 2:
+            return self.ranks
+        return [r for r in self.ranks if r > above]
 
 
 def singles(h: Holding, above: float = 0, must: int | None = None) -> list[Combination]:
     """[C1], [S1]–[S5]: every single; with `must`, only the natural cards of that rank."""
+    at = h.at
     out = [_new(_C, (_SINGLE, r, 1, (c,), None, False))
-           for r in h.ranks_above(above, must) for c in h.by_rank[r]]
+           for r in h.ranks_above(above, must) for c in at[r]]
     if must:
         return out
     if h.mahjong and above < MAHJONG:
@@ -96,14 +120,37 @@ def singles(h: Holding, above: float = 0, must: int | None = None) -> list[Combi
 
 def sets(h: Holding, size: int, must: int | None = None, above: float = 0) -> list[Combination]:
     """Pairs (size 2) and trios (size 3), [C2], [C4]; the Phoenix for one card ([S3])."""
-    kind, by_rank = (_PAIR if size == 2 else _TRIO), h.by_rank
+    kind, at = (_PAIR if size == 2 else _TRIO), h.at
     ranks = h.ranks_above(above, must)
+    full = h.pairs if size == 2 else h.trios
     out = [_new(_C, (kind, r, size, combo, None, False))
-           for r in ranks if len(by_rank[r]) >= size for combo in combinations(by_rank[r], size)]
+           for r in ranks if full >> r & 1 for combo in combinations(at[r], size)]
     if h.phoenix:
-        out += [_new(_C, (kind, r, size, combo + _PH, r, False))
-                for r in ranks for combo in combinations(by_rank[r], size - 1)]
+        if size == 2:
+            out += [_new(_C, (kind, r, 2, (c, PH), r, False)) for r in ranks for c in at[r]]
+        else:
+            out += [_new(_C, (kind, r, 3, combo + _PH, r, False))
+                    for r in ranks if h.pairs >> r & 1 for combo in combinations(at[r], 2)]
     return out
+
+
+def _plays(kind: Kind, top: int, n: int, runs: list[tuple[Card, ...]],
+           stand: int | None) -> list[Combination] | Iterator[Combination]:
+    """Combinations of `kind`, `top` and `n` cards, one per run, the Phoenix standing for
+    `stand`. Many are built without a bytecode loop, which a dense hand's thousands of
+    plays feel; a few with a list comprehension, which costs less to set up."""
+    if len(runs) < _MANY:
+        return [_new(_C, (kind, top, n, r, stand, False)) for r in runs]
+    return map(_new, repeat(_C), zip(repeat(kind), repeat(top), repeat(n), runs, repeat(stand),
+                                     repeat(False)))
+
+
+def _joined(heads: Sequence[tuple[Card, ...]], tails: Sequence[tuple[Card, ...]]
+            ) -> list[tuple[Card, ...]]:
+    """Every head followed by every tail, heads first."""
+    if len(heads) * len(tails) < _MANY:
+        return [h + t for h in heads for t in tails]
+    return list(starmap(add, product(heads, tails)))
 
 
 def full_houses(h: Holding, must: int | None = None, above: float = 0) -> list[Combination]:
@@ -111,145 +158,170 @@ def full_houses(h: Holding, must: int | None = None, above: float = 0) -> list[C
 
     Two natural pairs and the Phoenix read as either full house: only the higher trio is
     produced ([C9])."""
-    ph, by_rank = h.phoenix, h.by_rank
-    every = [(p, pair) for p, cs in by_rank.items() if len(cs) > 1
-             for pair in combinations(cs, 2)]
+    ph, at, doubled = h.phoenix, h.at, h.pairs
+    if not h.trios and not (ph and doubled):
+        return []
+    every = [(p, pair) for p in h.ranks if doubled >> p & 1 for pair in combinations(at[p], 2)]
     pairs = [x for x in every if x[0] == must] if must else every  # `must` in the pair
     out: list[Combination] = []
     for t in h.ranks_above(above, None):
-        cards = by_rank[t]
+        if not doubled >> t & 1:
+            continue
+        cards = at[t]
         pairs_t = every if t == must else pairs  # `must` in the trio: any pair
-        if len(cards) >= 3:
+        if h.trios >> t & 1:
             trios = list(combinations(cards, 3))
             out += [_new(_C, (_FULL, t, 5, trio + pair, None, False))
                     for trio in trios for p, pair in pairs_t if p != t]
             if ph:
-                out += [_new(_C, (_FULL, t, 5, trio + (c, PH), c.rank, False))
+                out += [_new(_C, (_FULL, t, 5, trio + (c, PH), c[0], False))
                         for trio in trios for c in h.cards
-                        if c.suit and c.rank != t and (not must or must in (t, c.rank))]
-        if ph and len(cards) >= 2:  # for p > t the same cards read higher as trio p over t
+                        if c[1] and c[0] != t and (not must or must == t or must == c[0])]
+        if ph:  # for p > t the same cards read higher as trio p over t
             out += [_new(_C, (_FULL, t, 5, two + _PH + pair, t, False))
                     for two in combinations(cards, 2) for p, pair in pairs_t if p < t]
     return out
 
 
-def _reach(h: Holding, need: int, first: int) -> list[int]:
-    """reach[low] for every low from `first`: the highest top of a run from `low` with
-    `need` natural cards at every rank, bar one rank one card short that the Phoenix makes
-    up (never the Mah Jong's 1, [S3]); below `low` when there is none."""
-    at = h.at
-    short = [ACE + 1] * (ACE + 2)  # short[r]: the lowest rank >= r with too few cards
-    for r in range(ACE, first - 1, -1):
-        short[r] = short[r + 1] if len(at[r]) >= need else r
-    reach = [0] * (ACE + 1)
-    for low in range(first, ACE + 1):
-        gap = short[low]
-        filled = gap <= ACE and h.phoenix and gap != MAHJONG and len(at[gap]) == need - 1
-        reach[low] = short[gap + 1] - 1 if filled else gap - 1
-    return reach
-
-
-def _grow(options: Sequence[Sequence[tuple[Card, ...]]],
-          phoenix: Sequence[Sequence[tuple[Card, ...]]], low: int, highest: int,
-          shortest: int) -> Iterator[tuple[int, list[tuple[Card, ...]],
-                                           list[tuple[Card, ...]]]]:
-    """(top, natural runs, Phoenix runs) of the runs low..top for every top from the
-    `shortest` on: each run is its prefix one rank shorter extended by one of the rank's
-    `options`, or, once per run, by one of its `phoenix` options (the Phoenix placed at
-    that rank). A rank with neither ends every run."""
-    nat: list[tuple[Card, ...]] = [()]
-    ph: list[tuple[Card, ...]] = []
-    for top in range(low, highest + 1):
-        opts, fresh = options[top], phoenix[top]
-        placed = [r + o for r in nat for o in fresh] if fresh else []
-        ph = [r + o for r in ph for o in opts] + placed if opts and ph else placed
-        nat = [r + o for r in nat for o in opts] if opts else []
-        if not nat and not ph:
-            return
-        if top - low + 1 >= shortest:
-            yield top, nat, ph
+def _runs(full: int, fill: int, low: int) -> tuple[int, int]:
+    """(highest, gap): the highest top of a run from `low` over the ranks of `full`, bar
+    one rank of `fill` (the Phoenix's) — `gap`, or 99 when the run needs none."""
+    gap = low + _ones(full >> low)
+    if fill >> gap & 1:
+        return gap + _ones(full >> gap + 1), gap
+    return gap - 1, 99
 
 
 def straights(h: Holding, length: int | None = None, must: int | None = None,
               above: float = 0) -> list[Combination]:
-    """[C6]: five or more consecutive ranks; the Mah Jong as the 1; the Phoenix for one."""
+    """[C6]: five or more consecutive ranks; the Mah Jong as the 1; the Phoenix for one.
+
+    Each run low..top is the product of the cards at its ranks, the Phoenix in place of
+    one rank's cards ([C9]: at the low end only below the Ace, where the same cards read
+    one rank higher; never for the `must` card); a natural run of one suit is a bomb
+    ([B6]), produced by `bombs`. With one card at each rank a run is a slice of a line."""
     shortest, longest = (length, length) if length else (5, ACE)
     first, last = max(MAHJONG, int(above) - shortest + 2), ACE - shortest + 1
     if must:
         first, last = max(first, must - longest + 1), min(last, must)
-    reach = _reach(h, 1, first)
-    lows = [low for low in range(first, last + 1) if reach[low] - low + 1 >= shortest]
-    if not lows:
-        return []
-    tops = [min(reach[low], low + longest - 1) for low in lows]
-    options: list[list[tuple[Card, ...]]] = [[]] * (ACE + 1)
-    for r in range(lows[0], max(tops) + 1):
-        options[r] = list(zip(h.at[r]))  # each card as a one-card piece of a run
-    places = [[], [], *[[_PH]] * (ACE - 1)] if h.phoenix else [[]] * (ACE + 1)
-    flushes = list(h.flush_masks.values())
+    held, phoenix, at = h.held, h.phoenix, h.at
+    fill = ~held & _NATURAL_RANKS if phoenix else 0
+    lost = must or 0
+    floor = max(int(above) + 1, lost)
     out: list[Combination] = []
-    for low, top in zip(lows, tops, strict=True):
-        _straights_from(low, top, shortest, must, above, options, places, flushes, out)
+    flushes = list(h.flush_masks.values())
+    lines: list[tuple[Card, ...]] = []
+    for low in range(first, last + 1):
+        run = held >> low  # (`_runs`, inline: the loop runs for every rank)
+        gap = low + (~run & (run + 1)).bit_length() - 1
+        if fill >> gap & 1:
+            run = held >> gap + 1
+            highest = gap + (~run & (run + 1)).bit_length() - 1
+        else:
+            highest, gap = gap - 1, 99
+        if highest - low >= longest:
+            highest = low + longest - 1
+        start = low + shortest - 1
+        if start < floor:
+            start = floor
+        if start > highest:
+            continue
+        above_low = low + 1 if low > MAHJONG else 2  # the Phoenix's ranks but the low end
+        for top in range(start, highest + 1):
+            n, span = top - low + 1, (1 << top + 1) - (1 << low)
+            natural = flush = False
+            places: Sequence[int] = ()
+            if gap <= top:  # the Phoenix fills the gap, nothing else
+                if gap != lost and (gap != low or top == ACE):
+                    places = (gap,)
+            else:
+                natural = True
+                flush = bool(flushes) and low > MAHJONG and any(m & span == span for m in flushes)
+                if phoenix:  # at the low end the same cards read higher, but for the Ace
+                    places = range(low if top == ACE and low > MAHJONG else above_low, top + 1)
+                    if lost in places:
+                        places = [p for p in places if p != lost]
+            if not h.pairs & span:  # one card at each rank: a flush is all one suit
+                if not lines:
+                    lines = _lines(at)
+                if natural and not flush:
+                    out.append(_new(_C, (_STRAIGHT, top, n, lines[0][low:top + 1], None, False)))
+                out += [_new(_C, (_STRAIGHT, top, n, lines[p][low:top + 1], p, False))
+                        for p in places]
+                continue
+            choices = at[low:top + 1]
+            if natural:
+                out += [_new(_C, (_STRAIGHT, top, n, r, None, False)) for r in product(*choices)
+                        if not flush or len({c[1] for c in r}) > 1]
+            for p in places:
+                choices[p - low] = _PH_ONLY
+                out += [_new(_C, (_STRAIGHT, top, n, r, p, False)) for r in product(*choices)]
+                choices[p - low] = at[p]
     return out
 
 
-def _straights_from(low: int, highest: int, shortest: int, must: int | None, above: float,
-                    options: Sequence[Sequence[tuple[Card, ...]]],
-                    places: Sequence[Sequence[tuple[Card, ...]]], flushes: list[int],
-                    out: list[Combination]) -> None:
-    """Straights from `low`. [C9]: a Phoenix at the low end reads higher above the top, so
-    that card set is left to the run one rank up unless the top is the Ace; a run loses
-    the `must` card where the Phoenix stands in for it; a run of one suit is a bomb
-    ([B6]), produced by `bombs` (`flushes`: the suits holding five ranks in a row)."""
-    if highest < ACE and places[low]:
-        places = list(places)
-        places[low] = []
-    masks = [] if low == MAHJONG else flushes
-    k = must - low if must else -1  # where the `must` card stands in a run
-    for top, nat, ph in _grow(options, places, low, highest, shortest):
-        if top <= above or (must and must > top):
-            continue
-        n, span = top - low + 1, (1 << top + 1) - (1 << low)
-        if masks and nat and any(m & span == span for m in masks):  # one suit holds it all
-            nat = [r for r in nat if len({c.suit for c in r}) > 1]
-        out += [_new(_C, (_STRAIGHT, top, n, r, None, False)) for r in nat]
-        out += [_new(_C, (_STRAIGHT, top, n, r, low + r.index(PH), False)) for r in ph
-                if (r[0] is not PH or top == ACE) and (k < 0 or r[k] is not PH)]
+def _lines(at: Sequence[Sequence[Card]]) -> list[tuple[Card, ...]]:
+    """For a hand with one card at each rank of a run: [0] the first card at each rank
+    (the Phoenix where there is none), [p] the same with the Phoenix at rank p."""
+    line = tuple(cs[0] if cs else PH for cs in at)
+    return [line, line, *(line[:p] + _PH + line[p + 1:] for p in range(2, ACE + 1))]
 
 
 def stairs(h: Holding, length: int | None = None, must: int | None = None,
            above: float = 0) -> list[Combination]:
-    """[C3]: two or more pairs of adjacent ranks; the Phoenix pairs one natural card."""
+    """[C3]: two or more pairs of adjacent ranks; the Phoenix pairs one natural card.
+
+    Each run from `low` grows one rank at a time from its runs one rank shorter: by a
+    pair of the rank, or, once per run, by one of its cards with the Phoenix (the runs
+    kept apart by the Phoenix's rank, in that order)."""
     shortest, longest = (length // 2, length // 2) if length else (2, 7)
     first, last = max(2, int(above) - shortest + 2), ACE - shortest + 1
     if must:
         first, last = max(first, must - longest + 1), min(last, must)
-    at, reach = h.at, _reach(h, 2, first)
-    lows = [low for low in range(first, last + 1) if reach[low] - low + 1 >= shortest]
-    if not lows:
-        return []
-    tops = [min(reach[low], low + longest - 1) for low in lows]
-    pairs: list[list[tuple[Card, ...]]] = [[]] * (ACE + 1)
-    places: list[list[tuple[Card, ...]]] = [[]] * (ACE + 1)
-    for r in range(lows[0], max(tops) + 1):
-        pairs[r] = list(combinations(at[r], 2))
-        if h.phoenix:
-            places[r] = [(c, PH) for c in at[r]]
+    doubled, at, phoenix = h.pairs, h.at, h.phoenix
+    fill = h.held & ~doubled & _NATURAL_RANKS if phoenix else 0
+    if not (doubled & (doubled | fill) >> 1 or fill & doubled >> 1):
+        return []  # no two adjacent ranks make pairs
+    floor = max(int(above) + 1, must or 0)
+    ends = doubled | fill
+    starts = ends & ends >> 1 & ~(fill & fill >> 1)  # two ranks in a row, one Phoenix at most
+    pairs: list[list[tuple[Card, ...]] | None] = [None] * (ACE + 1)
+    places: list[list[tuple[Card, ...]] | None] = [None] * (ACE + 1)
     out: list[Combination] = []
-    for low, highest in zip(lows, tops, strict=True):
-        for top, nat, ph in _grow(pairs, places, low, highest, shortest):
-            if top <= above or (must and must > top):
-                continue
-            n = (top - low + 1) * 2
-            out += [_new(_C, (_STAIRS, top, n, r, None, False)) for r in nat]
-            out += [_new(_C, (_STAIRS, top, n, r, low + r.index(PH) // 2, False)) for r in ph]
+    for low in range(first, last + 1):
+        if not starts >> low & 1:
+            continue
+        highest = min(_runs(doubled, fill, low)[0], low + longest - 1)
+        start = max(low + shortest - 1, floor)
+        if start > highest:
+            continue
+        nat: list[tuple[Card, ...]] = [()]
+        held: list[tuple[int, list[tuple[Card, ...]]]] = []  # (the Phoenix's rank, runs)
+        for top in range(low, highest + 1):
+            two = pairs[top]
+            if two is None:
+                two = pairs[top] = list(combinations(at[top], 2))
+            held = [(p, _joined(runs, two)) for p, runs in held] if two else []
+            if phoenix and nat:
+                one = places[top]
+                if one is None:
+                    one = places[top] = [(c, PH) for c in at[top]]
+                held.append((top, _joined(nat, one)))
+            nat = _joined(nat, two) if two else []
+            if top >= start:
+                n = (top - low + 1) * 2
+                out += _plays(_STAIRS, top, n, nat, None)
+                for p, runs in held:
+                    out += _plays(_STAIRS, top, n, runs, p)
     return out
 
 
 def fours(h: Holding, must: int | None, distinct_suits: bool) -> list[Combination]:
     """[B1] four of a kind ([GS3]: of four different suits in Grand Seigneur)."""
     out: list[Combination] = []
-    for r in [must] if must else [r for r, cs in h.by_rank.items() if len(cs) >= 4]:
+    if not h.trios:
+        return out
+    for r in [must] if must else [r for r in h.ranks if len(h.at[r]) >= 4]:
         for four in combinations(h.at[r], 4):
             if not distinct_suits or len({c.suit for c in four}) == 4:
                 out.append(_new(_C, (_BOMB, r, 4, four, None, False)))

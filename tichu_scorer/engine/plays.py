@@ -31,22 +31,30 @@ class Table:
 DEFAULT_TABLE = Table()
 
 
+_SINGLE, _PAIR, _TRIO, _STAIRS, _FULL, _STRAIGHT, _DOG = (
+    Kind.SINGLE, Kind.PAIR, Kind.TRIO, Kind.STAIRS, Kind.FULL_HOUSE, Kind.STRAIGHT, Kind.DOG)
+
+
 def _of_kind(h: Holding, kind: Kind | None, length: int | None, must: int | None,
              above: float) -> list[Combination]:
     """Plays of `kind` (every kind when None) and `length`, ranked above `above`."""
     if kind is None:
-        return [*singles(h, above, must), *sets(h, 2, must, above), *sets(h, 3, must, above),
-                *stairs(h, None, must, above), *full_houses(h, must, above),
-                *straights(h, None, must, above)]
-    if kind is Kind.SINGLE:
+        out = singles(h, above, must)
+        out += sets(h, 2, must, above)
+        out += sets(h, 3, must, above)
+        out += stairs(h, None, must, above)
+        out += full_houses(h, must, above)
+        out += straights(h, None, must, above)
+        return out
+    if kind is _SINGLE:
         return singles(h, above, must)
-    if kind is Kind.PAIR or kind is Kind.TRIO:
+    if kind is _PAIR or kind is _TRIO:
         return sets(h, length or 0, must, above)
-    if kind is Kind.STAIRS:
+    if kind is _STAIRS:
         return stairs(h, length, must, above)
-    if kind is Kind.FULL_HOUSE:
+    if kind is _FULL:
         return full_houses(h, must, above)
-    if kind is Kind.STRAIGHT:
+    if kind is _STRAIGHT:
         return straights(h, length, must, above)
     return []  # a bomb on the table: only a higher bomb
 
@@ -57,14 +65,18 @@ def candidates(h: Holding, top: Combination | None, must: int | None = None,
     keep the kind, length and rank of `top`; `beats` decides only singles (the Phoenix,
     the Dragon) and bombs."""
     if top is None:
-        return _of_kind(h, None, None, must, 0) + bombs(h, must, table.distinct_suit_fours)
-    if top.kind is Kind.DOG:  # [S2]: nothing, not even a bomb
+        plays = _of_kind(h, None, None, must, 0)
+        plays += bombs(h, must, table.distinct_suit_fours)
+        return plays
+    kind = top[0]
+    if kind is _DOG:  # [S2]: nothing, not even a bomb
         return []
     ddd = table.dragon_beats_dragon
-    plays = _of_kind(h, top.kind, top.length, must, top.rank)
-    if top.kind is Kind.SINGLE:
+    plays = _of_kind(h, kind, top[2], must, top[1])
+    if kind is _SINGLE:
         plays = [p for p in plays if beats(p, top, ddd)]
-    return plays + [b for b in bombs(h, must, table.distinct_suit_fours) if beats(b, top, ddd)]
+    plays += [b for b in bombs(h, must, table.distinct_suit_fours) if beats(b, top, ddd)]
+    return plays
 
 
 def wish_play(hand: Sequence[Card], wish: int, top: Combination | None,
@@ -106,21 +118,26 @@ def legal_plays(hand: Sequence[Card], top: Combination | None, wish: int | None 
     if out_of_turn:
         if top is None:
             return []
-        return _distinct([b for b in bombs(h, None, table.distinct_suit_fours)
-                          if beats(b, top, table.dragon_beats_dragon)], hand) + [PASS]
-    held = wish is not None and contains_rank(hand, wish)
+        ddd = table.dragon_beats_dragon
+        plays = [b for b in bombs(h, None, table.distinct_suit_fours) if beats(b, top, ddd)]
+        plays = _distinct(plays, hand) if plays else plays
+        plays.append(PASS)
+        return plays
+    held = wish is not None and 0 <= wish < len(h.at) and bool(h.at[wish])
     if held and top is None:  # [W2]: the leader holding the wished rank must lead it
         return _distinct(candidates(h, None, wish, table), hand)
-    plays = candidates(h, top, None, table)
     if held:
-        wished = [p for p in plays if contains_rank(p.cards, wish or 0)]
+        wished = candidates(h, top, wish, table)
         if wished:  # [W2]: owed; [W5]: a bomb that beats the table is exempt
             if not table.strict_wish:
-                wished += [p for p in plays
-                           if p.is_bomb and not contains_rank(p.cards, wish or 0)]
+                ddd = table.dragon_beats_dragon
+                wished += [b for b in bombs(h, None, table.distinct_suit_fours)
+                           if not contains_rank(b.cards, wish or 0) and beats(b, top, ddd)]
             return _distinct(wished, hand)
-    plays = _distinct(plays, hand)
-    return plays if top is None else plays + [PASS]
+    plays = _distinct(candidates(h, top, None, table), hand)
+    if top is not None:
+        plays.append(PASS)
+    return plays
 
 __all__ = ["Holding", "Table", "DEFAULT_TABLE", "candidates", "wish_play", "legal_plays",
            "parse_cards", "readings"]

@@ -47,6 +47,10 @@ class TrickPlay:
 _TABLES = {(seigneur, strict): Table(distinct_suit_fours=seigneur, dragon_beats_dragon=seigneur,
                                     strict_wish=strict)
            for seigneur in (False, True) for strict in (False, True)}
+# each variant's tables by the house rule, looked up once per question part (the referee's
+# hot path): (variant key, strict_wish) -> Table
+_TABLE_OF = {(key, strict): _TABLES[(game.big_deck, strict)]
+             for key, game in VARIANTS.items() for strict in (False, True)}
 
 
 @dataclass(frozen=True)
@@ -69,7 +73,7 @@ class Question:
 
     @property
     def table(self) -> Table:
-        return _TABLES[(self.game.big_deck, self.strict_wish)]
+        return _TABLE_OF[self.variant, self.strict_wish]
 
 
 def question(play: Sequence[object], trick: Sequence[Sequence[object]] = (),
@@ -106,7 +110,7 @@ def deck_of(variant: str, decks: int) -> dict[Card, int]:
 def check_cards(q: Question) -> None:
     """Every card at most as often as the deck holds it; the play from the hand."""
     held = q.hand if q.hand is not None else q.play
-    simple = not q.game.big_deck
+    simple = not _TABLE_OF[q.variant, False].distinct_suit_fours  # one deck, unique cards
     held_set = set(held)
     on_table_cards = [c for t in q.trick for c in t.cards]
     if not simple or len(held_set) != len(held) or not held_set.isdisjoint(on_table_cards) \

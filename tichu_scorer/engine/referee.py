@@ -38,6 +38,8 @@ from .questions import (
     replay_trick,
 )
 
+_new = tuple.__new__
+
 
 class Verdict(NamedTuple):
     """The referee's answer: legal or not, the deciding rule and the reason (immutable; a
@@ -161,7 +163,7 @@ class _Position(NamedTuple):
         held = q.hand is not None and q.wish is not None and contains_rank(q.hand, q.wish)
         gathering = (top is not None and not q.out_of_turn and q.seat is not None
                      and owner == q.seat)
-        return cls(q, top, held, gathering)
+        return _new(cls, (q, top, held, gathering))  # (skips the named tuple's __new__)
 
     def obliged(self) -> tuple[Card, ...] | None:
         """[W2]: a play fulfilling the wish when one is owed now, else None. Nothing is owed
@@ -305,11 +307,11 @@ def judge(q: Question) -> Verdict:
     what = play.describe()
     rule, reason = _legal_rule(play, what, position.top, q)
     if q.wish is None:
-        return Verdict(True, rule, reason, play, reading=what)
+        return _new(Verdict, (True, rule, reason, play, None, what))
     legal, wish_rule, note, must = _wish_ruling(position, play)
     if not legal:  # the reason is the wish's alone
-        return Verdict(False, wish_rule or rule, note, play, must, reading=what)
-    return Verdict(True, wish_rule or rule, reason + " " + note, play, reading=what)
+        return _new(Verdict, (False, wish_rule or rule, note, play, must, what))
+    return _new(Verdict, (True, wish_rule or rule, reason + " " + note, play, None, what))
 
 
 __all__ = ["VARIANTS", "Question", "QuestionError", "TrickPlay", "Verdict", "copies_allowed",
