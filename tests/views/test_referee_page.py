@@ -36,7 +36,8 @@ def test_disputes(client, query, word, rule, extra):
     r = client.get("/referee", query_string=query)
     assert r.status_code == 200
     page = r.get_data(as_text=True)
-    assert word in page and f'href="/rules#{rule}">Rule {rule}' in page and extra in page
+    assert word in page and f'href="/rules#{rule}">Rule {rule}' in page
+    assert extra in _text(page)
 
 
 @pytest.mark.parametrize("query, message", [
@@ -111,7 +112,8 @@ def _text(html_page: str, selector_id: str = "verdict") -> str:
     """The words of the section with this id, without tags."""
     found = re.search(rf'<section [^>]*id="{selector_id}".*?</section>', html_page, re.S)
     assert found, f"no #{selector_id}"
-    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", found.group(0))).split())
+    inline = re.sub(r"</?span[^>]*>", "", found.group(0))
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", inline)).split())
 
 
 # A card in notation; "8s" is also the plural of a rank ("pair of 8s", "four 5s", "the
@@ -148,6 +150,12 @@ def test_sentences_name_cards_never_notation(client, query, status, said):
     text = _text(r.get_data(as_text=True))
     assert said in text
     assert not NOTATION.search(text), text
+
+
+def test_a_run_of_ranks_stays_on_one_line(client):
+    page = client.get("/referee", query_string={"trick": "3j 4s 5p 6t 7j",
+                                                "play": "4j 5s PH 7t 8t"}).get_data(as_text=True)
+    assert '<span class="run">3–7</span>' in page and '<span class="run">4–8</span>' in page
 
 
 def test_a_word_that_is_no_card_is_quoted_as_typed(client):
