@@ -510,6 +510,7 @@ DE = {
     "Fill in %(run)s": "%(run)s ergänzen",
     "No connection: the verdict needs the server. The cards stay as tapped.": "Keine Verbindung: das Urteil braucht den Server. Die Karten bleiben, wie getippt.",
     "Tap the cards on the table": "Tippe die Karten auf dem Tisch",
+    "The server gave no verdict just now. The cards stay as tapped; tap again to ask.": "Der Server hat gerade kein Urteil gegeben. Die Karten bleiben, wie getippt; tippe erneut, um zu fragen.",
     "Tap the cards on the table (none if the player leads), then the disputed play.": "Tippe die Karten auf dem Tisch (keine, wenn der Spieler ausspielt), dann den umstrittenen Zug.",
     "Then the disputed play: its cards under “Play”, none for a pass.": "Dann den umstrittenen Zug: seine Karten unter „Zug“, keine für Passen.",
     "Write the cards on the table and the disputed play, then Check.": "Schreibe die Karten auf dem Tisch und den umstrittenen Zug, dann Prüfen.",

@@ -295,12 +295,14 @@
     try {
       const response = await fetch(form.dataset.verdict + "?" + query,
         { signal: pending.signal, headers: { Accept: "text/html" } });
+      // a verdict (200) or a question it cannot judge (400); anything else is no answer
+      if (response.status !== 200 && response.status !== 400) throw new Error("unanswered");
       html = await response.text();
     } catch (err) {
       if (err.name === "AbortError" || mine !== asked) return;
       const note = document.createElement("p");
       note.className = "verdict unsure";
-      note.textContent = form.dataset.offline;
+      note.textContent = err.message === "unanswered" ? form.dataset.failed : form.dataset.offline;
       box.replaceChildren(note);
       box.removeAttribute("aria-busy");
       return;

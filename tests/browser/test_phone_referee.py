@@ -252,6 +252,8 @@ def test_typed_cards_are_read_as_the_server_reads_them(live_server, phone):
 
 
 def test_without_a_connection_the_cards_stay(live_server, phone):
+    """No network, or an answer that is no verdict: the player is told, the cards stay, and
+    the next tap asks again."""
     page = phone
     page.goto(live_server + "/referee")
     page.route("**/referee/verdict*", lambda route: route.abort())
@@ -261,7 +263,13 @@ def test_without_a_connection_the_cards_stay(live_server, phone):
     assert "No connection" in page.text_content("#verdict-box")
     assert page.input_value("#play") == "Kj"
     page.unroute("**/referee/verdict*")
-    pick(page, "play", ["Kj", "Aj"])  # the King taken back, the Ace played
+    page.route("**/referee/verdict*", lambda route: route.fulfill(status=503, body="<html>busy"))
+    pick(page, "play", ["Kj"])
+    page.wait_for_selector("#verdict-box:not([aria-busy])")
+    assert "gave no verdict" in page.text_content("#verdict-box")
+    assert "busy" not in page.text_content("#verdict-box")  # never another page in the box
+    page.unroute("**/referee/verdict*")
+    pick(page, "play", ["Aj"])  # (the King was taken back) the Ace played
     assert verdict(page)[0] == "✓ Legal"
 
 
