@@ -295,8 +295,9 @@
     try {
       const response = await fetch(form.dataset.verdict + "?" + query,
         { signal: pending.signal, headers: { Accept: "text/html" } });
-      // a verdict (200) or a question it cannot judge (400); anything else is no answer
-      if (response.status !== 200 && response.status !== 400) throw new Error("unanswered");
+      // the verdict view's answer (a verdict, or a question it cannot judge); anything else,
+      // such as an error page, is no answer
+      if (!response.headers.get("X-Referee-Verdict")) throw new Error("unanswered");
       html = await response.text();
     } catch (err) {
       if (err.name === "AbortError" || mine !== asked) return;

@@ -186,6 +186,9 @@ def test_the_live_verdict_alone(client):
     assert "Mah Jong wish in force: Not a valid choice" in _text(r.get_data(as_text=True))
     r = client.get("/referee/verdict", query_string={"play": "5j", "variant": "poker"})
     assert r.status_code == 400 and 'data-field="variant"' in r.get_data(as_text=True)
+    assert r.headers["X-Referee-Verdict"] == "1"  # the page draws only this view's answers
+    r = client.get("/referee/verdict?play=6j%00")
+    assert r.status_code == 400 and "X-Referee-Verdict" not in r.headers
 
 
 def test_the_page_draws_the_question_as_the_picker_shows_it(client):

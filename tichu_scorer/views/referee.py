@@ -167,10 +167,11 @@ def check() -> tuple[str, int]:
 
 
 @bp.get("/referee/verdict")
-def verdict() -> tuple[str, int]:
+def verdict() -> tuple[str, int, dict[str, str]]:
     """The verdict alone, for the page to show as cards are tapped: judged once the play
     or the rest of the hand holds a card, else what to tap next."""
     form = RefereeForm(request.args)
     asked = bool(_words(request.args.get("play")) or _words(request.args.get("hand")))
     context, status = _verdict_context(form, asked)
-    return render_template("referee/verdict.html", **context), status
+    # marks the answer as this view's, so that the page never draws an error page as one
+    return render_template("referee/verdict.html", **context), status, {"X-Referee-Verdict": "1"}
