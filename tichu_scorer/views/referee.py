@@ -8,7 +8,6 @@ from typing import Any
 
 from flask import Blueprint, render_template, request
 from flask_babel import gettext
-from markupsafe import Markup, escape
 
 from .. import access, engine, records
 from ..engine.cards import (
@@ -27,16 +26,21 @@ from ..engine.questions import deck_of
 from ..forms import PASS_WORDS, RefereeForm
 
 bp = Blueprint("referee", __name__)
+TARGETS = ("trick", "play", "hand")  # where the picker puts a tapped card
+SPLIT = 8  # the picker's first block holds the ranks 2 to 8, the second 9 to A and a special
 RUN = re.compile(r"\b(?:\d+|[JQKA])–(?:\d+|[JQKA])\b")  # "4–8" in "straight 4–8"
 
 
-@bp.app_template_filter("runs_whole")
-def runs_whole(text: str) -> Markup:
-    """A sentence with each run of ranks ("4–8") kept on one line."""
-    return Markup(RUN.sub(lambda m: f'<span class="run">{m.group(0)}</span>', str(escape(text))))
-
-TARGETS = ("trick", "play", "hand")  # where the picker puts a tapped card
-SPLIT = 8  # the picker's first block holds the ranks 2 to 8, the second 9 to A and a special
+@bp.app_template_filter("runs")
+def runs(text: str) -> list[tuple[str, bool]]:
+    """A sentence in pieces, each run of ranks ("4–8") a piece of its own marked True, so
+    that the template keeps it on one line (and escapes every piece)."""
+    pieces: list[tuple[str, bool]] = []
+    at = 0
+    for found in RUN.finditer(text):
+        pieces += [(text[at:found.start()], False), (found.group(0), True)]
+        at = found.end()
+    return pieces + [(text[at:], False)]
 
 
 def _face(card: Card) -> dict[str, Any]:
