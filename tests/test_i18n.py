@@ -80,7 +80,12 @@ def test_german_pages_show_no_english_template_string(client):
     assert post_hand(client, url, hand_form([0, 1], {0: "tichu"}, a=65)).status_code == 303
     client.post(url + "/hands/1/edit", data=hand_form([1, 0], a=65) | {"version": "1"})
     pages = ["/", "/matches/new", url, url + "/hands/new", url + "/hands/1/edit", url + "/log",
-             url + "/share", url + "/board", "/stats", "/referee", "/join"]
+             url + "/share", url + "/board", "/stats", "/referee", "/join",
+             # the referee's verdicts, refusals and prompts, on the page and alone
+             "/referee?trick=4j&play=&hand=8s+Kj&wish=8", "/referee?play=5x",
+             "/referee?play=5j&wish=Z", "/referee?trick=5j%0A4j&play=6j",
+             "/referee/verdict?trick=4j", "/referee/verdict?play=3j+3s+3p+3t+PH",
+             "/referee/verdict?trick=4j&play=&hand=8s+Kj&wish=8"]
     seen_in_english = 0
     for path in pages:
         html = client.get(path, headers=de).get_data(as_text=True)

@@ -107,3 +107,28 @@ def test_threechu_dummy_owes_no_wish(client):
     assert check(client, body).get_json()["rule"] == "T3.3"
     body["variant"] = "nanking"
     assert check(client, body).status_code == 400
+
+
+def test_the_reason_names_cards_the_card_lists_keep_notation(client):
+    """docs/API.md: `reason` is sentences a player reads at the table (cards by name, in the
+    reader's language); card lists such as `fulfilling_play` stay in notation."""
+    body = {"trick": [{"cards": ["4j"]}], "play": [], "hand": ["8s", "Kj"], "wish": "8"}
+    answer = check(client, body).get_json()
+    assert "could fulfil the wish by playing Sword 8." in answer["reason"]
+    assert "8s" not in answer["reason"] and answer["fulfilling_play"] == ["8s"]
+    german = client.post(URL, json=body, headers={"Accept-Language": "de"}).get_json()
+    assert "mit Schwert 8 erfüllen" in german["reason"] and german["fulfilling_play"] == ["8s"]
+
+
+@pytest.mark.parametrize("body, english, german", [
+    ({"play": ["5x"]}, "'5x' is not a card", "'5x' ist keine Karte"),
+    ({"play": ["5j"], "trick": [{"cards": ["5j"]}]}, "Jade 5 is both in the hand",
+     "Jade 5 ist in der Hand und auf dem Tisch"),
+    ({"play": ["6j"], "variant": "poker"}, "variant must be one of", "variant muss eines von"),
+    ([], "The body must be a JSON object.", "Der Inhalt muss ein JSON-Objekt sein."),
+])
+def test_refusals_in_the_readers_language(client, body, english, german):
+    r = check(client, body)
+    assert r.status_code == 400 and english in r.get_json()["error"]
+    r = client.post(URL, json=body, headers={"Accept-Language": "de"})
+    assert r.status_code == 400 and german in r.get_json()["error"]

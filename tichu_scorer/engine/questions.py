@@ -12,7 +12,15 @@ happened) raises `QuestionError` naming the field (API 400).
 >>> parse_question({"play": ["1j"]})
 Traceback (most recent call last):
 ...
-tichu_scorer.engine.questions.QuestionError: '1j' is not a card: ranks are 2-10, J, Q, K, A
+tichu_scorer.engine.questions.QuestionError: '1j' is not a card: ranks are 2-10, J, Q, K, A.
+>>> check_cards(parse_question({"play": ["5j", "5j"], "hand": ["5j", "5j", "6s"]}))
+Traceback (most recent call last):
+...
+tichu_scorer.engine.questions.QuestionError: Jade 5 appears twice; the deck has only one.
+
+Messages name the cards the server read ("Jade 5") and quote, as typed, a word that is no
+card; each is marked for translation (`scoring.i18n`), so the web layer shows it in the
+reader's language.
 """
 
 from __future__ import annotations
@@ -21,9 +29,21 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..scoring.i18n import _
 from ..scoring.variants import DEFAULT, VARIANTS, Variant, find
-from .cards import DECK, DOG_CARD, MJ, Card, NotationError, parse_cards, parse_rank, show
+from .cards import (
+    DECK,
+    DOG_CARD,
+    MJ,
+    SUITS,
+    Card,
+    NotationError,
+    parse_card,
+    parse_cards,
+    parse_rank,
+)
 from .combos import Combination, Kind, beats, on_table, readings
+from .names import card_name, card_names
 from .plays import Table
 
 MAX_SEAT = 11  # the largest table has twelve seats ([GS1])
@@ -120,20 +140,32 @@ def check_cards(q: Question) -> None:
             for card, n in Counter(cards).items():
                 allowed = copies_allowed(card, q.variant, q.decks)
                 if n > allowed:
-                    if allowed == 0:
-                        raise QuestionError(name, f"{card!r} is not in this game's deck.")
-                    where = "both in the hand and on the table" if name == "hand" else "twice"
-                    raise QuestionError(name, f"{card!r} appears {where}; the deck has "
-                                        f"{'only one' if allowed == 1 else str(allowed)}.")
+                    raise QuestionError(name, _too_many(card, name == "hand", allowed))
     if q.hand is not None:
         if simple:
             missing_cards = [c for c in q.play if c not in held_set]
         else:
             missing_cards = list((Counter(q.play) - Counter(q.hand)).elements())
         if missing_cards:
-            raise QuestionError("play", f"{show(missing_cards)} is not in the given hand.")
+            raise QuestionError("play", _("The given hand does not hold {cards}.").format(
+                cards=card_names(missing_cards)))
     if q.seat is not None and not 0 <= q.seat <= MAX_SEAT:
-        raise QuestionError("seat", "seat must be a number from 0 to 11.")
+        raise QuestionError("seat", _("seat must be a number from 0 to 11."))
+
+
+def _too_many(card: Card, hand_and_table: bool, allowed: int) -> str:
+    """Why a card is given more often than the game's deck holds it."""
+    name = card_name(card)
+    if allowed == 0:
+        return _("{card} is not in this game's deck.").format(card=name)
+    if hand_and_table:
+        message = _("{card} is both in the hand and on the table; the deck has only one.") \
+            if allowed == 1 else _("{card} is in the hand and on the table more often than "
+                                   "the {n} decks hold it.")
+    else:
+        message = _("{card} appears twice; the deck has only one.") if allowed == 1 \
+            else _("{card} appears more often than the {n} decks hold it.")
+    return message.format(card=name, n=allowed)
 
 
 def replay_trick(q: Question) -> tuple[Combination | None, int | None]:
@@ -143,21 +175,24 @@ def replay_trick(q: Question) -> tuple[Combination | None, int | None]:
     owner: int | None = None
     for i, item in enumerate(q.trick, start=1):
         if top is not None and top.kind is Kind.DOG:
-            raise QuestionError("trick", "Nothing follows the Dog: it passes the lead at once "
-                                         "(S2).")
+            raise QuestionError("trick", _("Nothing follows the Dog: it passes the lead at "
+                                           "once (S2)."))
         if not item.cards:
             if top is None:
-                raise QuestionError("trick", f"Trick item {i} is a pass, but a trick starts "
-                                             "with a lead (H5).")
+                raise QuestionError("trick", _("Play {i} on the table is a pass, but a trick "
+                                               "starts with a lead (H5).").format(i=i))
             continue
         options = readings(item.cards, q.table.distinct_suit_fours)
         if not options:
-            raise QuestionError("trick", f"Trick item {i} ({show(item.cards)}) is not a "
-                                         "combination.")
+            raise QuestionError("trick", _("Play {i} on the table ({cards}) is not a "
+                                           "combination.").format(
+                                               i=i, cards=card_names(item.cards)))
         fit = [c for c in options if beats(c, top, q.table.dragon_beats_dragon)]
         if not fit:
-            raise QuestionError("trick", f"Trick item {i} ({show(item.cards)}) could not "
-                                         f"have been played on {top.describe() if top else ''}.")
+            raise QuestionError("trick", _("Play {i} on the table ({cards}) could not have "
+                                           "been played on the {top}.").format(
+                                               i=i, cards=card_names(item.cards),
+                                               top=top.describe() if top else ""))
         top = on_table(fit[0], top)
         owner = item.seat
     return top, owner
@@ -167,28 +202,59 @@ def _variant_and_decks(body: dict[str, object]) -> tuple[str, int]:
     name = body.get("variant")
     game = DEFAULT if name is None else find(name)
     if game is None:
-        raise QuestionError("variant", f"variant must be one of {', '.join(VARIANTS)}.")
+        raise QuestionError("variant", _("variant must be one of {names}.").format(
+            names=", ".join(VARIANTS)))
     if body.get("dummy") and not game.has_dummy:
-        raise QuestionError("dummy", "Only Threechu has a dummy hand.")
+        raise QuestionError("dummy", _("Only Threechu has a dummy hand."))
     decks = body.get("decks", max(game.decks))
     if not game.big_deck:
         if "decks" in body and decks not in (None, 1):
-            raise QuestionError("decks", "decks applies to Grand Seigneur only.")
+            raise QuestionError("decks", _("decks applies to Grand Seigneur only."))
         return game.key, 1
     if not isinstance(decks, int) or isinstance(decks, bool) or decks not in game.decks:
-        raise QuestionError("decks", "decks must be 1 or 2.")
+        raise QuestionError("decks", _("decks must be 1 or 2."))
     return game.key, decks
+
+
+def not_a_card(text: object) -> str:
+    """Why `text` is no card, quoting it as typed (the notation of docs/API.md).
+
+    >>> not_a_card("1j")
+    "'1j' is not a card: ranks are 2-10, J, Q, K, A."
+    >>> not_a_card("5x")[:40]
+    "'5x' is not a card: the suit letter must"
+    """
+    quoted = f"{text!r:.20}"
+    word = "".join(text.split()) if isinstance(text, str) else ""
+    if len(word) < 2:
+        return _("{word} is not a card: write cards like 5j, 10s, Ap, MJ.").format(word=quoted)
+    if word[-1].lower() not in SUITS:
+        return _("{word} is not a card: the suit letter must be j (Jade), s (Sword), "
+                 "p (Pagoda) or t (Star).").format(word=quoted)
+    return _("{word} is not a card: ranks are 2-10, J, Q, K, A.").format(word=quoted)
 
 
 def _cards(name: str, value: object) -> tuple[Card, ...]:
     if not isinstance(value, list):
-        raise QuestionError(name, f"{name} must be a list of cards like [\"5j\", \"PH\"].")
+        raise QuestionError(name, _("{field} must be a list of cards like [\"5j\", "
+                                    "\"PH\"].").format(field=name))
     if len(value) > 56:
-        raise QuestionError(name, f"{name} has more cards than a hand can hold.")
+        raise QuestionError(name, _("{field} has more cards than a hand can hold.").format(
+            field=name))
     try:
         return parse_cards(value)
-    except NotationError as exc:
-        raise QuestionError(name, str(exc)) from None
+    except NotationError:
+        raise QuestionError(name, not_a_card(_first_unread(value))) from None
+
+
+def _first_unread(texts: list[object]) -> object:
+    """The first of `texts` that is no card."""
+    for text in texts:
+        try:
+            parse_card(text)
+        except NotationError:
+            return text
+    return texts[0]  # (not reached: parse_cards refused one of them)
 
 
 def _seat(value: object, name: str, message: str) -> int | None:
@@ -200,12 +266,15 @@ def _seat(value: object, name: str, message: str) -> int | None:
 def _trick(body: dict[str, object]) -> tuple[TrickPlay, ...]:
     raw = body.get("trick") or []
     if not isinstance(raw, list) or len(raw) > 200:
-        raise QuestionError("trick", "trick must be a list of {\"cards\": [...]} items.")
+        raise QuestionError("trick", _("trick must be a list of {{\"cards\": [...]}} "
+                                       "items.").format())
     trick = []
     for i, item in enumerate(raw, start=1):
         if not isinstance(item, dict) or "cards" not in item:
-            raise QuestionError("trick", f"trick item {i} must be {{\"cards\": [...]}}.")
-        seat = _seat(item.get("seat"), "trick", f"trick item {i}: seat must be a number.")
+            raise QuestionError("trick", _("trick item {i} must be {{\"cards\": "
+                                           "[...]}}.").format(i=i))
+        seat = _seat(item.get("seat"), "trick", _("trick item {i}: seat must be a "
+                                                  "number.").format(i=i))
         trick.append(TrickPlay(_cards("trick", item["cards"]), seat))
     return tuple(trick)
 
@@ -214,8 +283,9 @@ def _rank(body: dict[str, object], name: str) -> int | None:
     raw = body.get(name)
     try:
         return parse_rank(raw) if raw not in (None, "") else None
-    except NotationError as exc:
-        raise QuestionError(name, str(exc)) from None
+    except NotationError:
+        raise QuestionError(name, _("{word} is not a rank: ranks are 2-10, J, Q, K, "
+                                    "A.").format(word=f"{raw!r:.20}")) from None
 
 
 def _flag(body: dict[str, object], name: str) -> bool:
@@ -223,17 +293,18 @@ def _flag(body: dict[str, object], name: str) -> bool:
     if value is None:
         return False
     if not isinstance(value, bool):
-        raise QuestionError(name, f"{name} must be true or false.")
+        raise QuestionError(name, _("{field} must be true or false.").format(field=name))
     return value
 
 
 def parse_question(body: object) -> Question:
     """A Question from the docs/API.md JSON body; QuestionError naming the field otherwise."""
     if not isinstance(body, dict):
-        raise QuestionError("body", "The body must be a JSON object.")
+        raise QuestionError("body", _("The body must be a JSON object."))
     variant, decks = _variant_and_decks(body)
     if "play" not in body:
-        raise QuestionError("play", "play is required: the disputed cards, or [] for a pass.")
+        raise QuestionError("play", _("play is required: the disputed cards, or [] for a "
+                                      "pass."))
     play = _cards("play", body["play"])
     trick = _trick(body)
     hand = body.get("hand")
@@ -241,7 +312,7 @@ def parse_question(body: object) -> Question:
     wish = _rank(body, "wish")
     out_of_turn, strict_wish, dummy = (_flag(body, name)
                                        for name in ("out_of_turn", "strict_wish", "dummy"))
-    seat = _seat(body.get("seat"), "seat", "seat must be a number.")
+    seat = _seat(body.get("seat"), "seat", _("seat must be a number."))
     phoenix_as = _rank(body, "phoenix_as")
     return Question(play=play, trick=trick, hand=hand_cards, wish=wish, seat=seat,
                     variant=variant, decks=decks, phoenix_as=phoenix_as,
@@ -249,4 +320,4 @@ def parse_question(body: object) -> Question:
 
 
 __all__ = ["VARIANTS", "QuestionError", "TrickPlay", "Question", "question", "copies_allowed",
-           "deck_of", "check_cards", "replay_trick", "parse_question"]
+           "deck_of", "check_cards", "replay_trick", "parse_question", "not_a_card"]

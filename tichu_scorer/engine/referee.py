@@ -23,8 +23,9 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from ..scoring.i18n import _
-from .cards import DOG_CARD, DR, DRAGON, MAHJONG, MJ, PH, Card, rank_text, show
+from .cards import DOG_CARD, DR, DRAGON, MAHJONG, MJ, PH, Card, rank_text
 from .combos import KIND_RULE, PASS, Combination, Kind, beats, contains_rank, on_table, readings
+from .names import card_names
 from .plays import wish_play
 from .questions import (
     VARIANTS,
@@ -64,24 +65,24 @@ class Verdict(NamedTuple):
 
 
 def _not_a_combination(cards: Sequence[Card]) -> Verdict:
-    shown = show(cards)
+    shown = card_names(cards)
     if DOG_CARD in cards:
-        return Verdict(False, "C8", _("{cards} is not a combination: the Dog only ever plays "
-                                      "alone, as a lead.").format(cards=shown))
+        return Verdict(False, "C8", _("{cards} are not a combination: the Dog only ever "
+                                      "plays alone, as a lead.").format(cards=shown))
     if DR in cards:
-        return Verdict(False, "S5", _("{cards} is not a combination: the Dragon only ever "
-                                      "plays as a single.").format(cards=shown))
+        return Verdict(False, "S5", _("{cards} are not a combination: the Dragon only "
+                                      "ever plays as a single.").format(cards=shown))
     if MJ in cards:
-        return Verdict(False, "C8", _("{cards} is not a combination: the Mah Jong forms a "
+        return Verdict(False, "C8", _("{cards} are not a combination: the Mah Jong forms a "
                                       "single or the 1 of a straight, nothing else.").format(
                                           cards=shown))
     ranks = Counter(c.rank for c in cards if c.is_normal)
     if PH in cards and len(cards) == 5 and 4 in ranks.values():
-        return Verdict(False, "S7", _("{cards} is not a full house or anything else: four of "
-                                      "a kind and the Phoenix must be played some other "
-                                      "way.").format(cards=shown))
-    return Verdict(False, "C7", _("{cards} is not a combination (single, pair, stairs, trio, "
-                                  "full house, straight or bomb).").format(cards=shown))
+        return Verdict(False, "S7", _("{cards} are not a full house or anything else: "
+                                      "four of a kind and the Phoenix must be played some "
+                                      "other way.").format(cards=shown))
+    return Verdict(False, "C7", _("{cards} are not a combination (single, pair, stairs, "
+                                  "trio, full house, straight or bomb).").format(cards=shown))
 
 
 def _why_not(play: Combination, what: str, top: Combination) -> tuple[str, str]:
@@ -195,7 +196,7 @@ def _judge_pass(p: _Position) -> Verdict:
                                       "{rank} and could fulfil the wish by playing "
                                       "{cards}. Missed by mistake, it costs the hand "
                                       "(W6, P4).").format(rank=rank_text(q.wish or 0),
-                                                          cards=show(must)), PASS, must)
+                                                          cards=card_names(must)), PASS, must)
     if p.held_wish and q.dummy:
         return Verdict(True, "T3.3", _("The dummy never has to fulfil the wish."), PASS)
     if p.held_wish:
@@ -218,16 +219,15 @@ def _read_play(p: _Position) -> Combination | Verdict:
         named = [c for c in options if c.phoenix_as == q.phoenix_as]
         if not named:
             return Verdict(False, "C9", _("{cards} cannot be read with the Phoenix as "
-                                          "{rank}.").format(cards=show(q.play),
+                                          "{rank}.").format(cards=card_names(q.play),
                                                             rank=rank_text(q.phoenix_as)),
                            options[0])
         options = named
     if q.out_of_turn:
         bombs = [c for c in options if c.is_bomb]
         if not bombs:
-            return Verdict(False, "B4", _("Only a bomb may be played out of turn; {cards} is a "
-                                          "{what}.").format(cards=show(q.play),
-                                                            what=options[0].describe()),
+            return Verdict(False, "B4", _("Only a bomb may be played out of turn; this play is "
+                                          "a {what}.").format(what=options[0].describe()),
                            options[0])
         if top is None:
             return Verdict(False, "B5", _("A bomb may not be thrown out of turn on an empty "
@@ -270,7 +270,7 @@ def _wish_ruling(p: _Position, play: Combination
             rank=w), None
     must = p.obliged()
     if must:
-        return False, "W2", _owed(play, top).format(rank=w, cards=show(must)), must
+        return False, "W2", _owed(play, top).format(rank=w, cards=card_names(must)), must
     if p.held_wish:
         return True, "W3", _("The hand holds the wished {rank} but no lawful combination "
                              "with it, so it may play anything.").format(rank=w), None

@@ -118,6 +118,5 @@ def json_body() -> dict[str, Any]:
     """The request's JSON object, or BadRequest naming what is wrong."""
     body = loads(request.get_data(cache=False), hook=_pairs)
     if not isinstance(body, dict):
-        raise BadRequest("The body must be a JSON object, not a "
-                         f"{type(body).__name__}.")
+        raise BadRequest(gettext("The body must be a JSON object."))
     return body
