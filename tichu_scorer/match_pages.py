@@ -28,12 +28,12 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask, current_app, request, session
+from flask.sansio.app import App
 from flask_babel import get_locale
 from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
 from werkzeug.wrappers import Response
 
-from .assets import assets
 from .models import Match
 
 PAGES_KEPT = 128  # match page bodies an app process keeps (a body is 1–100 KB)
@@ -59,20 +59,23 @@ def page_key(match: Match, scorer: bool, template: str) -> PageKey:
 
 
 def build() -> str:
-    """A hash over the app's code, templates, translations and static files: a deploy that
-    changes any of them changes every ETag (computed once per process)."""
-    app = current_app
-    found: str | None = app.extensions.get("tichu_build")
-    if found is None:
-        digest = hashlib.sha256(assets().version.encode())
-        for folder in SOURCES:
-            for path in sorted(folder.rglob("*")):
-                if path.is_file() and path.suffix in (".py", ".html", ".mo"):
-                    digest.update(f"{path.relative_to(folder)}\0".encode())
-                    digest.update(path.read_bytes())
-        found = digest.hexdigest()[:16]
-        app.extensions["tichu_build"] = found
+    """A hash over the app's code, templates, translations and static files, taken when the
+    app starts (`remember_build`): a deploy that changes any of them changes every ETag."""
+    found: str = current_app.extensions["tichu_build"]
     return found
+
+
+def remember_build(app: App) -> None:
+    """Hash the files the running app was started with (before a deploy may replace them)."""
+    digest = hashlib.sha256(app.extensions["tichu_assets"].version.encode())
+    for folder in SOURCES:
+        for path in sorted(folder.rglob("*")):
+            if path.is_file() and path.suffix in (".py", ".html", ".mo"):
+                digest.update(f"{path.relative_to(folder)}\0".encode())
+                digest.update(path.read_bytes())
+    app.extensions["tichu_build"] = digest.hexdigest()[:16]
+    app.extensions["tichu_token_stand_in"] = secrets.token_hex(16)
+    app.extensions["tichu_match_pages"] = {}
 
 
 def messages_waiting() -> bool:
@@ -122,15 +125,13 @@ def validated(response: Response, key: PageKey, messages: bool) -> Response:
 def stand_in(app: Flask) -> str:
     """A random text that stands for the CSRF token in a kept body (no name a player types
     can equal it)."""
-    found: str | None = app.extensions.get("tichu_token_stand_in")
-    if found is None:
-        found = app.extensions.setdefault("tichu_token_stand_in", secrets.token_hex(16))
+    found: str = app.extensions["tichu_token_stand_in"]
     return found
 
 
 def kept_body(key: PageKey) -> Markup | None:
     """The body kept for `key`, with this reader's CSRF token in it."""
-    pages: dict[Any, tuple[int, str]] = current_app.extensions.get("tichu_match_pages", {})
+    pages: dict[Any, tuple[int, str]] = current_app.extensions["tichu_match_pages"]
     found = pages.get((key.match, key.locale, key.scorer, key.template))
     if found is None or found[0] != key.revision:
         return None
@@ -139,8 +140,7 @@ def kept_body(key: PageKey) -> Markup | None:
 
 def keep_body(key: PageKey, body: str) -> Markup:
     """Keep a body rendered with the stand-in token; returns it with this reader's token."""
-    pages: dict[Any, tuple[int, str]] = current_app.extensions.setdefault(
-        "tichu_match_pages", {})
+    pages: dict[Any, tuple[int, str]] = current_app.extensions["tichu_match_pages"]
     if len(pages) >= PAGES_KEPT:
         pages.clear()
     pages[(key.match, key.locale, key.scorer, key.template)] = (key.revision, body)

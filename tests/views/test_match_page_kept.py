@@ -229,7 +229,7 @@ def test_a_match_deleted_or_moving_while_read(app, client, url, monkeypatch):
 
     def moving(match):
         raise records.Moving(match.key)
-    app.extensions.pop("tichu_match_pages")  # nothing kept: the page is read
+    app.extensions["tichu_match_pages"].clear()  # nothing kept: the page is read
     monkeypatch.setattr(records, "match_page", gone)
     assert client.get(url).status_code == 404
     monkeypatch.setattr(records, "match_page", moving)
@@ -287,3 +287,33 @@ def test_hands_read_as_columns_equal_the_stored_hands(app, variant):
         loaded = db.session.get(Match, match_id)
         assert lines == [records.HandLine.of(h) for h in loaded.hands]
         assert len(lines) == 60 and any(line.calls for line in lines)
+
+
+def test_a_page_read_across_another_servers_save_adds_up(app, client, url, other_server):
+    """A save through another process commits right after this request read the match
+    row, before it reads the hands (PostgreSQL reads each statement at its own moment):
+    the page shows one state of the match, its totals the running totals of its latest
+    row and its hand count its rows; and the page kept is the new one."""
+    from sqlalchemy import event
+    writer = same_phone(client, other_server)
+    app.extensions["tichu_match_pages"].clear()
+    armed = [True]
+
+    def save_now(conn, cursor, statement, *args):
+        if armed[0] and re.match(r'SELECT "?match"?\.id', statement):  # the match row
+            armed[0] = False
+            saved = post_hand(writer, url, hand_form([2, 3], {"2": "tichu"}, a=20))
+            assert saved.status_code == 303
+    with app.app_context():
+        event.listen(db.engine, "after_cursor_execute", save_now)
+    try:
+        page = client.get(url).get_data(as_text=True)
+    finally:
+        with app.app_context():
+            event.remove(db.engine, "after_cursor_execute", save_now)
+    assert not armed[0]
+    totals = re.findall(r'data-total="\d">(-?\d+)<', page)
+    latest = re.findall(r'<span class="running">(-?\d+)</span>', page)[:2]
+    played = int(re.search(r"(\d+) hands? played", page).group(1))
+    assert totals == latest and page.count('<tr><th scope="row">') == played, page
+    assert shown(client.get(url)) == shown(writer.get(url) and writer.get(url))

@@ -28,6 +28,7 @@ from ..models import Group, Match
 from .hand_rows import hand_rows
 
 bp = Blueprint("matches", __name__)
+bp.record_once(lambda state: match_pages.remember_build(state.app))
 
 
 @bp.get("/")
