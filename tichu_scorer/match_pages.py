@@ -34,6 +34,7 @@ from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
 from werkzeug.wrappers import Response
 
+from .assets import assets
 from .models import Match
 
 PAGES_KEPT = 128  # match page bodies an app process keeps (a body is 1–100 KB)
@@ -59,15 +60,16 @@ def page_key(match: Match, scorer: bool, template: str) -> PageKey:
 
 
 def build() -> str:
-    """A hash over the app's code, templates, translations and static files, taken when the
-    app starts (`remember_build`): a deploy that changes any of them changes every ETag."""
+    """A hash over the app's code, templates and translations, taken when the app starts
+    (`remember_build`): with the static files' version, a deploy that changes any of them
+    changes every ETag."""
     found: str = current_app.extensions["tichu_build"]
     return found
 
 
 def remember_build(app: App) -> None:
     """Hash the files the running app was started with (before a deploy may replace them)."""
-    digest = hashlib.sha256(app.extensions["tichu_assets"].version.encode())
+    digest = hashlib.sha256()
     for folder in SOURCES:
         for path in sorted(folder.rglob("*")):
             if path.is_file() and path.suffix in (".py", ".html", ".mo"):
@@ -91,7 +93,7 @@ def etag(key: PageKey) -> str:
     config = current_app.config
     secret = str(config.get("WTF_CSRF_SECRET_KEY") or config["SECRET_KEY"])
     token = str(session.get(config.get("WTF_CSRF_FIELD_NAME", "csrf_token"), ""))
-    text = "\0".join([build(), repr(key), request.endpoint or "", token])
+    text = "\0".join([build(), assets().version, repr(key), request.endpoint or "", token])
     return hmac.new(secret.encode(), text.encode(), hashlib.sha256).hexdigest()[:32]
 
 
