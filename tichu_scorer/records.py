@@ -10,6 +10,7 @@ from typing import Any, NamedTuple
 
 from sqlalchemy import Text, and_, bindparam, cast, func, inspect, or_
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import lazyload
 
 from . import scoring, tallies
 from .extensions import db
@@ -86,10 +87,12 @@ def layout_for(match: Match, shuffler: int | None = None) -> Layout:
 
 
 def match_by_key(key: str) -> Match | None:
-    """The match whose URL key this is (unguessable; ids never leave the app)."""
+    """The match whose URL key this is (unguessable; ids never leave the app), with its
+    table; its seats are read when first asked for (a page answered 304 never asks)."""
     if len(key) > 24:
         return None
-    return db.session.execute(db.select(Match).filter_by(key=key)).scalar_one_or_none()
+    return db.session.execute(db.select(Match).filter_by(key=key).options(
+        lazyload(Match.seats))).scalar_one_or_none()
 
 
 def create_group(name: str) -> Group:
