@@ -27,9 +27,10 @@ def free_port() -> int:
 def start_gunicorn(env: dict[str, str], port: int, workers: int = 3,
                    threads: int = 8, log: Path | None = None) -> subprocess.Popen[bytes]:
     """gunicorn with the project's config on 127.0.0.1:port; waits (up to 60 s) until /healthz
-    answers. Its error log goes to `log` when given."""
-    full = os.environ | env | {"BIND": f"127.0.0.1:{port}", "WEB_CONCURRENCY": str(workers),
-                               "THREADS": str(threads), "ACCESS_LOG": "/dev/null"}
+    answers. Its error log goes to `log` when given, its access log to env's ACCESS_LOG (by
+    default nowhere)."""
+    full = os.environ | {"ACCESS_LOG": "/dev/null"} | env | {
+        "BIND": f"127.0.0.1:{port}", "WEB_CONCURRENCY": str(workers), "THREADS": str(threads)}
     errors = log.open("ab") if log else None
     try:
         proc = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py",

@@ -1,13 +1,18 @@
 """Load: gunicorn on loopback, N concurrent clients for a fixed time, mixing match pages,
-hand submissions and referee checks. Prints throughput, latency percentiles and errors.
+hand submissions and referee checks. Prints throughput, latency percentiles and errors, and
+the CPU time the servers (and the processes named with --watch: PostgreSQL, Redis) and the
+load generator used per request.
 
     python benchmarks/load.py [--clients 50] [--seconds 60] [--think 0.0] [--servers 1]
+                              [--watch PID ...] [--no-revalidate]
 
 Each client is a phone: its own session cookie and CSRF token, keep-alive connection, and
-an optional think time between requests. Uses SQLite in a temporary folder unless
-DATABASE_URL is set. Without REDIS_URL the rate limits are lifted for the run (every client
-shares the loopback address, where a real table has one address per phone). With REDIS_URL
-they stay on, counted in Redis, and each table comes through a pretend proxy
+an optional think time between requests. Like a browser, it keeps the match page's ETag and
+sends it when it opens the page again (If-None-Match), so an unchanged page can be answered
+304 (--no-revalidate: never, as before the pages had ETags). Uses SQLite in a temporary
+folder unless DATABASE_URL is set. Without REDIS_URL the rate limits are lifted for the run
+(every client shares the loopback address, where a real table has one address per phone).
+With REDIS_URL they stay on, counted in Redis, and each table comes through a pretend proxy
 (PROXY_COUNT=1) with its own X-Forwarded-For address, so each has its own budget, as behind
 a real proxy. With --servers 2 the tables are spread over two gunicorn instances sharing
 the database and Redis (the two-server deployment of the README).
@@ -50,34 +55,48 @@ HANDS_PER_MATCH = 30  # then the table starts a new match, as real tables do
 
 def client(base: str, deadline: float, think: float, seed: int,
            results: dict[str, list[float]], errors: dict[str, int],
-           lock: threading.Lock) -> None:
-    """One table: its own match, scored from one phone, checking a play now and then."""
+           lock: threading.Lock, revalidate: bool = True, measure_from: float = 0.0) -> None:
+    """One table: its own match, scored from one phone, checking a play now and then. Only
+    the requests begun from `measure_from` on are counted (the first ones warm up)."""
     rng = random.Random(seed)
     session = Session(base)
+    etag = ""  # of the match page as last received, sent back as a browser does
     if os.environ.get("PROXY_COUNT"):  # this table's own address, as a proxy would say
         session.headers["X-Forwarded-For"] = f"198.18.{seed // 250}.{seed % 250 + 1}"
     match, saved = "", HANDS_PER_MATCH
     while time.monotonic() < deadline:
+        begun = time.monotonic()
         if saved >= HANDS_PER_MATCH:
             started = time.perf_counter()
             try:  # a failed start is an error like any other, and is tried again
                 match = session.new_match([f"T{seed}a", f"T{seed}b", f"T{seed}c", f"T{seed}d"])
                 token = session.token(f"{match}/hands/new")
                 saved = 0
-            except (OSError, RuntimeError):
+            except (OSError, RuntimeError):  # counted in the warm-up too, as every error
                 with lock:
                     errors["start match"] = errors.get("start match", 0) + 1
-            with lock:
-                results.setdefault("start match", []).append(
-                    (time.perf_counter() - started) * 1000)
+            if begun >= measure_from:
+                with lock:
+                    results.setdefault("start match", []).append(
+                        (time.perf_counter() - started) * 1000)
             continue
         roll = rng.random()
         started = time.perf_counter()
         try:
             if roll < 0.5:
                 kind = "match page"
-                status, _ = session.get(match)
-                ok = status == 200
+                if etag and revalidate:
+                    session.headers["If-None-Match"] = etag
+                try:
+                    status, _, headers = session.request("GET", match)
+                finally:
+                    session.headers.pop("If-None-Match", None)
+                ok = status in (200, 304)
+                if status == 200:
+                    etag = headers.get("etag", "")
+                elif status == 304 and begun >= measure_from:
+                    with lock:
+                        errors["revalidated"] = errors.get("revalidated", 0) + 1
             elif roll < 0.75:
                 kind = "save hand"
                 fields = {"csrf_token": token, "place_1": "1", "place_2": "2",
@@ -95,7 +114,8 @@ def client(base: str, deadline: float, think: float, seed: int,
             ok, status = False, 0
         elapsed = (time.perf_counter() - started) * 1000
         with lock:
-            results.setdefault(kind, []).append(elapsed)
+            if begun >= measure_from:
+                results.setdefault(kind, []).append(elapsed)
             if not ok:
                 errors[kind] = errors.get(kind, 0) + 1
                 errors[f"status {status}"] = errors.get(f"status {status}", 0) + 1
@@ -103,22 +123,53 @@ def client(base: str, deadline: float, think: float, seed: int,
             time.sleep(rng.uniform(0, 2 * think))
 
 
-def run_clients(bases: list[str], seeds: list[int], deadline_in: float, think: float,
+def run_clients(bases: list[str], seeds: list[int], warmup: float, deadline_in: float,
+                think: float, revalidate: bool,
                 out: multiprocessing.Queue) -> None:  # type: ignore[type-arg]
     """One load process: a few client threads (several processes keep the clients' own
     interpreter lock from adding to the latencies they measure)."""
     results: dict[str, list[float]] = {}
     errors: dict[str, int] = {}
     lock = threading.Lock()
-    deadline = time.monotonic() + deadline_in
+    cpu_marks = [time.process_time()]
+    timer = threading.Timer(warmup, lambda: cpu_marks.append(time.process_time()))
+    timer.start()  # this process's CPU time is counted from the end of the warm-up
+    measure_from = time.monotonic() + warmup
+    deadline = measure_from + deadline_in
     threads = [threading.Thread(target=client, args=(bases[seed % len(bases)], deadline, think,
-                                                     seed, results, errors, lock))
+                                                     seed, results, errors, lock, revalidate,
+                                                     measure_from))
                for seed in seeds]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
-    out.put((results, errors))
+    timer.join()
+    out.put((results, errors, time.process_time() - cpu_marks[-1]))
+
+
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+def _stat(pid: str) -> tuple[int, int, int, float] | None:
+    """(pid, parent, process group, CPU seconds of it and its waited-for children)."""
+    try:
+        text = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    fields = text.rsplit(")", 1)[1].split()  # after the command name, which may hold spaces
+    ppid, pgrp = int(fields[1]), int(fields[2])
+    ticks = sum(int(f) for f in fields[11:15])  # utime, stime, cutime, cstime
+    return int(pid), ppid, pgrp, ticks / TICK
+
+
+def cpu_seconds(groups: list[int], trees: list[int]) -> float:
+    """CPU seconds used so far by these process groups (a gunicorn instance: master and
+    workers) and by these processes with their children (PostgreSQL's postmaster and its
+    backends, Redis)."""
+    found = [s for pid in os.listdir("/proc") if pid.isdigit() and (s := _stat(pid))]
+    return sum(cpu for pid, ppid, pgrp, cpu in found
+               if pgrp in groups or pid in trees or ppid in trees)
 
 
 def main() -> None:
@@ -131,6 +182,12 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--procs", type=int, default=5, help="load-generating processes")
     parser.add_argument("--servers", type=int, default=1, help="gunicorn instances")
+    parser.add_argument("--warmup", type=float, default=10,
+                        help="seconds of load before the measured --seconds begin")
+    parser.add_argument("--watch", type=int, action="append", default=[],
+                        help="a process (with its children) whose CPU time counts too")
+    parser.add_argument("--no-revalidate", action="store_true",
+                        help="never send the match page's ETag back")
     args = parser.parse_args()
 
     folder = tempfile.mkdtemp(prefix="tichu-load-")
@@ -166,13 +223,19 @@ def main() -> None:
         queue: multiprocessing.Queue = multiprocessing.Queue()  # type: ignore[type-arg]
         seeds = list(range(args.clients))
         procs = [multiprocessing.Process(target=run_clients, args=(
-            bases, seeds[i::args.procs], args.seconds, args.think, queue))
-            for i in range(args.procs)]
-        started = time.monotonic()
+            bases, seeds[i::args.procs], args.warmup, args.seconds, args.think,
+            not args.no_revalidate, queue)) for i in range(args.procs)]
+        groups = [server.pid for server in servers]
         for proc in procs:
             proc.start()
+        time.sleep(args.warmup)  # the load runs: the measured part begins
+        load_before = os.getloadavg()
+        cpu_before = (cpu_seconds(groups, []), cpu_seconds([], args.watch))
+        started = time.monotonic()
+        generator = 0.0
         for _ in procs:
-            part, part_errors = queue.get()
+            part, part_errors, used = queue.get()
+            generator += used
             for kind, values in part.items():
                 results.setdefault(kind, []).extend(values)
             for kind, n in part_errors.items():
@@ -180,6 +243,9 @@ def main() -> None:
         for proc in procs:
             proc.join()
         wall = time.monotonic() - started
+        cpu = (cpu_seconds(groups, []) - cpu_before[0],
+               cpu_seconds([], args.watch) - cpu_before[1])
+        load_after = os.getloadavg()
     finally:
         for server in servers:
             kill(server)
@@ -188,10 +254,24 @@ def main() -> None:
     print(f"{args.clients} clients in {args.procs} processes, {args.seconds:.0f} s, think "
           f"{args.think} s, {args.servers} x gunicorn {args.workers} workers x {args.threads} "
           f"threads, {url.split(':')[0]}, rate limits "
-          f"{'in Redis' if env.get('REDIS_URL') else 'off'}, load before {os.getloadavg()[0]:.1f}")
+          f"{'in Redis' if env.get('REDIS_URL') else 'off'}, "
+          f"{'revalidating' if not args.no_revalidate else 'never revalidating'} match pages")
+    print(f"load average before {load_before[0]:.1f} / {load_before[1]:.1f} / "
+          f"{load_before[2]:.1f}, after {load_after[0]:.1f} / {load_after[1]:.1f} / "
+          f"{load_after[2]:.1f} (1 / 5 / 15 min; {os.cpu_count()} cores)")
+    revalidated = errors.pop("revalidated", 0)
     failed = sum(v for k, v in errors.items() if not k.startswith("status"))
-    print(f"{total} requests in {wall:.1f} s: {total / wall:.0f} req/s, {failed} errors "
+    print(f"{total} requests in {wall:.1f} s after {args.warmup:.0f} s of warm-up: "
+          f"{total / wall:.0f} req/s, {failed} errors (warm-up included) "
           + str({k: v for k, v in errors.items() if k.startswith("status")} or ""))
+    pages = len(results.get("match page", []))
+    print(f"match pages answered 304: {revalidated} of {pages} "
+          f"({100 * revalidated / max(pages, 1):.0f} %)")
+    spent = cpu[0] + cpu[1] + generator
+    print(f"CPU seconds: servers {cpu[0]:.1f}, watched {cpu[1]:.1f}, load generator "
+          f"{generator:.1f}; per request {1000 * cpu[0] / max(total, 1):.1f} ms in gunicorn, "
+          f"{1000 * spent / max(total, 1):.1f} ms all told; {spent / wall:.2f} of "
+          f"{os.cpu_count()} cores busy with this run")
     print(f"{'request':<14} {'count':>7} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} {'errors':>7}")
     for kind in ("match page", "save hand", "referee check", "start match"):
         values = results.get(kind, [])

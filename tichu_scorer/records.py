@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
-from sqlalchemy import and_, func, or_
+from sqlalchemy import Text, and_, bindparam, cast, func, inspect, or_
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import lazyload
 
 from . import scoring, tallies
 from .extensions import db
@@ -85,10 +87,12 @@ def layout_for(match: Match, shuffler: int | None = None) -> Layout:
 
 
 def match_by_key(key: str) -> Match | None:
-    """The match whose URL key this is (unguessable; ids never leave the app)."""
+    """The match whose URL key this is (unguessable; ids never leave the app), with its
+    table; its seats are read when first asked for (a page answered 304 never asks)."""
     if len(key) > 24:
         return None
-    return db.session.execute(db.select(Match).filter_by(key=key)).scalar_one_or_none()
+    return db.session.execute(db.select(Match).filter_by(key=key).options(
+        lazyload(Match.seats))).scalar_one_or_none()
 
 
 def create_group(name: str) -> Group:
@@ -249,7 +253,7 @@ def _score_seigneur(match: Match, data: Mapping[str, Any], editing: Hand | None)
     return Preview([], [], False, None, False), [], row
 
 
-def _side_scores(match: Match, hand: Hand | Mapping[str, Any]) -> list[int]:
+def _side_scores(match: Match, hand: Hand | HandLine | Mapping[str, Any]) -> list[int]:
     """What a hand adds to each of the match's totals (teams, or seats in Threechu)."""
     get = hand.get if isinstance(hand, Mapping) else lambda k: getattr(hand, k)
     return match.game.side_scores(get("team_scores") or [], get("player_scores"),
@@ -355,10 +359,76 @@ class Total:
         return self.side.css
 
 
-@dataclass(frozen=True)
-class HandRow:
+class HandLine(NamedTuple):
+    """A hand in play as the match page and the exports read it: what was recorded and
+    what it scored, as plain values (a long match is read as columns, not objects)."""
+
+    number: int
+    out_order: list[int]
+    calls: dict[str, str]
+    card_points: list[int]
+    team_scores: list[int]
+    player_scores: dict[str, int] | None
+    wish_offender: int | None
+    shuffler: int | None
+    sweep: bool
+
+    @classmethod
+    def of(cls, hand: Hand) -> HandLine:
+        return cls(hand.number, hand.out_order, hand.calls, hand.card_points,
+                   hand.team_scores, hand.player_scores, hand.wish_offender, hand.shuffler,
+                   hand.sweep)
+
+
+# The JSON columns of a hand, read as their text and decoded for all hands at once: one
+# json.loads of the whole list costs a tenth of one call per value (a thousand for 200 hands).
+_JSON_COLUMNS = (Hand.out_order, Hand.calls, Hand.card_points, Hand.team_scores,
+                 Hand.player_scores)
+_LINES = (db.select(Match.revision, Hand.number, Hand.wish_offender, Hand.shuffler, Hand.sweep,
+                    *(cast(column, Text) for column in _JSON_COLUMNS))
+          .select_from(Match)
+          .outerjoin(Hand, and_(Hand.match_id == Match.id, Hand.deleted_at.is_(None)))
+          .where(Match.id == bindparam("match")).order_by(Hand.number))
+READ_ATTEMPTS = 5
+
+
+class Gone(LookupError):
+    """The match was deleted while its page was being read."""
+
+
+class Moving(RuntimeError):
+    """The match changed every time its hands were read (`READ_ATTEMPTS` times in a row)."""
+
+
+def hand_lines(match: Match) -> list[HandLine]:
+    """The hands in play of `match`, in order, as they were when `match` was read. They are
+    read in one statement together with the match's revision, which every change of a match
+    raises: PostgreSQL gives each statement of a read its own snapshot, so when another
+    phone changed the match since its row was read, the row is read again (totals, names)
+    and so are the hands. Hands loaded with the match (an export's batch) are used as
+    they are."""
+    if "all_hands" not in inspect(match).unloaded:
+        return [HandLine.of(h) for h in match.hands]
+    for _attempt in range(READ_ATTEMPTS):
+        rows = db.session.execute(_LINES, {"match": match.id}).all()
+        if not rows:
+            raise Gone(match.key)
+        if rows[0][0] == match.revision:
+            hands = [row for row in rows if row[1] is not None]
+            values = json.loads("[" + ",".join(
+                "[" + ",".join("null" if text is None else text for text in row[5:]) + "]"
+                for row in hands) + "]")
+            return [HandLine(row[1], out_order, calls, points, teams, players, row[2], row[3],
+                             bool(row[4]))
+                    for row, (out_order, calls, points, teams, players) in zip(
+                        hands, values, strict=True)]
+        db.session.refresh(match)
+    raise Moving(match.key)
+
+
+class HandRow(NamedTuple):
     position: int
-    hand: Hand
+    hand: HandLine
     running: tuple[int, ...]
     deltas: tuple[int, ...]
     first_out: str | None
@@ -367,8 +437,7 @@ class HandRow:
     notes: RowNotes | None = None  # the row's words, translated (`match_page`)
 
 
-@dataclass(frozen=True)
-class RowNotes:
+class RowNotes(NamedTuple):
     """What the match page says about a hand, in the reader's language: built from
     patterns translated once per page, not a few lookups per row."""
 
@@ -392,7 +461,7 @@ class _Words:
         self.made, self.failed = _("✓ made"), _("✗ failed")
         self.edit = _("Edit hand %(n)s")
 
-    def notes(self, names: tuple[str, ...], hand: Hand, first: int | None,
+    def notes(self, names: tuple[str, ...], hand: HandLine, first: int | None,
               position: int) -> RowNotes:
         calls = tuple((f"{names[int(seat)]}: {self.call[call]} "
                        f"{self.made if first == int(seat) else self.failed}",
@@ -434,12 +503,13 @@ def sides_of(match: Match) -> list[Total]:
 
 
 def match_page(match: Match) -> MatchPage:
-    """Everything the match page shows, computed in one pass over the hands."""
+    """Everything the match page shows, computed in one pass over the hands (which are
+    read first: reading them may read the match again, see `hand_lines`)."""
+    hands = hand_lines(match)
     names = match.names
     sides = sides_of(match)
     if match.game.ranked:
-        return _seigneur_page(match, names)
-    hands = match.hands
+        return _seigneur_page(match, names, hands)
     scores = [_side_scores(match, h) for h in hands]
     state = _state(match, scores)
     words = _Words(match)
@@ -461,12 +531,12 @@ def match_page(match: Match) -> MatchPage:
     return MatchPage(match, sides, rows, rows[-1].first_out if rows else None, tied_at=tied)
 
 
-def _seigneur_page(match: Match, names: tuple[str, ...]) -> MatchPage:
+def _seigneur_page(match: Match, names: tuple[str, ...], hands: list[HandLine]) -> MatchPage:
     players = len(names)
-    rankings = [tuple(h.out_order) for h in match.hands]
+    rankings = [tuple(h.out_order) for h in hands]
     rows = [HandRow(i, h, (), (), names[h.out_order[0]] if h.out_order else None, [],
                     tuple(names[s] for s in h.out_order))
-            for i, h in enumerate(match.hands, start=1)]
+            for i, h in enumerate(hands, start=1)]
     titles: list[tuple[str, str]] = []
     pushes: list[seigneur.Push] = []
     if rankings:

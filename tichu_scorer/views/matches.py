@@ -3,19 +3,32 @@
 from __future__ import annotations
 
 import io
+from typing import Any
 
 import segno
-from flask import Blueprint, flash, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    abort,
+    current_app,
+    flash,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 from flask_babel import gettext
 from markupsafe import Markup
 from werkzeug.wrappers import Response
 
-from .. import access, insights, records, scoring
+from .. import access, insights, match_pages, records, scoring
 from ..extensions import db, join_limit, limit_creation, limit_writes, limiter
 from ..forms import NewMatchForm
 from ..models import Group, Match
+from .hand_rows import hand_rows
 
 bp = Blueprint("matches", __name__)
+bp.record_once(lambda state: match_pages.remember_build(state.app))
 
 
 @bp.get("/")
@@ -81,23 +94,61 @@ def visible(match_id: str) -> Match:
     return access.require_view(records.match_by_key(match_id))
 
 
-def _show(match: Match, viewer: bool) -> str:
+def _show(match: Match, viewer: bool) -> Response:
+    """The match page: 304 for a browser whose copy is still this page (`match_pages`);
+    else the page around the body kept for this revision, language and role, rendered
+    when none is kept yet."""
+    scorer = not viewer and access.can_score(match)
     template = "matches/seigneur.html" if match.game.ranked else "matches/show.html"
-    page = records.match_page(match)
-    chart = insights.match_chart(page) if match.game.scored else None
-    return render_template(template, page=page, chart=chart, sides=page.sides,
-                           can_score=not viewer and access.can_score(match))
+    key = match_pages.page_key(match, scorer, template)
+    messages = match_pages.messages_waiting()
+    unchanged = match_pages.not_modified(match_pages.etag(key))
+    if unchanged is not None:
+        return unchanged
+    body = match_pages.kept_body(key)
+    if body is None:
+        page = _page(match)  # may read the match again: the key follows what was read
+        key = match_pages.page_key(match, scorer, template)
+        edit = numbered_url("hands.edit", match_id=match.key) if scorer else None
+        body = match_pages.keep_body(key, render_template(
+            template, page=page, sides=page.sides, can_score=scorer,
+            chart=insights.match_chart(page) if match.game.scored else None,
+            rows=None if match.game.ranked else hand_rows(page.rows, edit, match.game.has_dummy),
+            csrf_token=lambda: match_pages.stand_in(current_app)))
+    response = make_response(render_template("matches/page.html", body=body,
+                                             title=", ".join(match.names)))
+    return match_pages.validated(response, key, messages)
+
+
+def _page(match: Match) -> records.MatchPage:
+    """Everything the match page shows; 404 when the match was deleted meanwhile, 503 when
+    it kept changing while it was read."""
+    try:
+        return records.match_page(match)
+    except records.Gone:
+        abort(404)
+    except records.Moving:
+        abort(503)
+
+
+def numbered_url(endpoint: str, **values: Any) -> tuple[str, str]:
+    """`url_for(endpoint, number=n, **values)` for every hand number n at the cost of one
+    `url_for`: the URL's text before and after the number (a long match links each of its
+    hundreds of hands)."""
+    marker = 987654321
+    before, _, after = url_for(endpoint, number=marker, **values).partition(str(marker))
+    return before, after
 
 
 @bp.get("/matches/<match_id>")
-def show(match_id: str) -> str:
+def show(match_id: str) -> Response:
     """Totals, hands, who shuffles next, the result (read-only without scorer rights)."""
     return _show(visible(match_id), viewer=False)
 
 
 @bp.get("/v/<code>")
 @limiter.limit(join_limit)
-def view(code: str) -> str:
+def view(code: str) -> Response:
     """The viewer link: the match, read-only, without joining its table."""
     match = db.first_or_404(db.select(Match).filter_by(code=code.strip().upper()[:8]))
     access.view_match(match)
@@ -160,7 +211,7 @@ def qr_svg(text: str) -> Markup:
 @bp.get("/matches/<match_id>/board")
 def board(match_id: str) -> str:
     """A big-screen scoreboard for a TV or laptop; it refreshes itself after every change."""
-    page = records.match_page(visible(match_id))
+    page = _page(visible(match_id))
     return render_template("matches/board.html", page=page, sides=page.sides)
 
 
