@@ -33,10 +33,13 @@ serve: db
 	$(BIN)/gunicorn -c gunicorn.conf.py wsgi:app
 
 # Tests run on TEST_WORKERS parallel workers (pytest-xdist; 0 runs them in this process);
-# PYTEST_ARGS adds options (CI adds coverage).
+# PYTEST_ARGS adds options (CI adds coverage). Compiled modules are kept in __pycache__
+# (ignored by git) even where the environment says not to write them: otherwise every
+# worker and every server a test starts compiles the app and the tests again (about 3 s of
+# CPU each).
 TEST_WORKERS ?= 3
 test: $(STAMP)
-	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist worksteal $(PYTEST_ARGS)
+	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist worksteal $(PYTEST_ARGS)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_referee.py 10000

@@ -17,6 +17,13 @@ def fill_hand(page, first, second, points):
     page.tap(f".quick button[data-set='{points}']")
 
 
+def start_flush(page):
+    """Send the waiting hands now, without awaiting the flush: one that sent or met a hand
+    reloads the page, which may come before the answer to an awaited evaluate ("execution
+    context was destroyed")."""
+    page.evaluate("() => { window.tichuOutbox.flush(); }")
+
+
 def hand_rows(page):
     return page.locator("table.hands tbody tr").count()
 
@@ -47,7 +54,7 @@ def test_a_save_on_lie_fi_is_queued_and_sent_once(live_server, phone):
     shot(page, "lie-fi-waiting")
     # the signal comes back: the hand is sent, once
     page.unroute("**/hands/new")
-    page.evaluate("window.tichuOutbox.flush()")
+    start_flush(page)
     page.wait_for_selector("#outbox", state="hidden", timeout=15000)
     page.reload()
     assert hand_rows(page) == 2 and totals(page) == [100, 100]
@@ -172,7 +179,7 @@ def test_a_waiting_hand_that_meets_another_phones_hand_is_never_lost(live_server
     other.wait_for_selector("text=Hand 1 saved.")
     # back online: the waiting hand meets hand 1 and waits for a choice, with its controls
     page.context.set_offline(False)
-    page.evaluate("window.tichuOutbox.flush()")
+    start_flush(page)
     page.wait_for_selector("#outbox:has-text('another phone saved one meanwhile')")
     # a hand waiting for a choice is not counted as if it were going to be sent
     page.wait_for_selector("#provisional", state="hidden")
