@@ -293,7 +293,7 @@ def add_hand(match: Match, data: Mapping[str, Any], number: int,
         db.session.add(hand)
         if match.game.ranked:
             match.hand_count = (match.hand_count or 0) + 1
-            match.revision = (match.revision or 0) + 1
+            changed(match)
         else:  # from the preview: the stored totals plus this hand
             _settle(match, preview.totals, (match.hand_count or 0) + 1, preview.winner,
                     preview.finished)
@@ -319,10 +319,16 @@ def log(match: Match, hand: Hand, action: str, summary: str,
                              action=action, summary=summary, before=before, after=after))
 
 
+def changed(match: Match) -> None:
+    """Name the match's new state: its revision rises in the transaction of every change
+    (kept match pages, statistics and phones waiting for news follow it)."""
+    match.revision = (match.revision or 0) + 1
+
+
 def recompute(match: Match) -> None:
     """Totals, hand count and result from the hands ([E1], [E2], [T3.5])."""
     match.hand_count = len(match.hands)
-    match.revision = (match.revision or 0) + 1
+    changed(match)
     if match.game.ranked:
         return
     state = _state(match, [_side_scores(match, h) for h in match.hands])
@@ -335,7 +341,7 @@ def _settle(match: Match, totals: list[int], hands: int, winner: int | None, ove
     """Store the derived totals, hand count and result of a match (one place for both the
     quick path of a new hand and the full recomputation)."""
     if not counted:
-        match.revision = (match.revision or 0) + 1
+        changed(match)
     match.totals = totals
     match.hand_count = hands
     match.winner_team = winner
