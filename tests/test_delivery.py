@@ -12,7 +12,7 @@ import brotli
 import pytest
 
 from tests.conftest import new_match
-from tichu_scorer.assets import IMMUTABLE, scan
+from tichu_scorer.assets import IMMUTABLE, scan, shipped
 from tichu_scorer.views.pages import SW_MAX_AGE
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -134,7 +134,7 @@ def test_the_service_worker_version_hashes_every_static_file(client, tmp_path):
 def test_a_hashed_static_file_is_compressed_once_at_the_highest_level(client, encoding):
     hashes = scan(ROOT / "static").hashes
     url = f"/static/app.css?v={hashes['app.css']}"
-    raw = (ROOT / "static" / "app.css").read_bytes()
+    raw = shipped(ROOT / "static" / "app.css")
     first = client.get(url, headers={"Accept-Encoding": encoding})
     assert first.headers["Content-Encoding"] == encoding
     assert DECODE[encoding](first.get_data()) == raw
@@ -147,3 +147,19 @@ def test_a_hashed_static_file_is_compressed_once_at_the_highest_level(client, en
     other = "gzip" if encoding == "br" else "br"
     assert client.get(url, headers={"Accept-Encoding": other}).headers["ETag"] != first.headers[
         "ETag"]
+
+
+@pytest.mark.parametrize("name", ["app.css", "referee.css", "js/offline.js", "js/referee.js",
+                                  "js/hand.js"])
+def test_stylesheets_and_scripts_are_shipped_minified_and_the_source_is_kept(client, name):
+    """What a phone downloads has no comments and fewer bytes; the file in static/ (what the
+    hash names) is untouched. The browser tests run the shipped scripts."""
+    source = (ROOT / "static" / name).read_text()
+    url = f"/static/{name}?v={scan(ROOT / 'static').hashes[name]}"
+    body = DECODE["br"](client.get(url, headers={"Accept-Encoding": "br"}).get_data()).decode()
+    assert "/*" in source or "//" in source
+    assert "/*" not in body
+    assert len(body) < 0.85 * len(source)
+    assert shipped(ROOT / "static" / name).decode() == body
+    if name.endswith(".js"):
+        assert not re.search(r"^\s*//", body, re.M)

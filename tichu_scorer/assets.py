@@ -5,7 +5,11 @@ the app starts; a response to such a URL may be kept a year without asking again
 (`immutable`), any other static response is revalidated. A deploy changes the hash of
 every file it changes, so a page never pairs its HTML with an older CSS or script.
 `version` is one hash over every static file: it names the service worker's caches, so
-that a deploy replaces them."""
+that a deploy replaces them.
+
+Stylesheets and scripts are shipped minified (rcssmin, rjsmin: comments and spaces out,
+nothing renamed) under those URLs, compressed: the files in `static/` stay the readable
+source, and the hash is the source's."""
 
 from __future__ import annotations
 
@@ -17,6 +21,8 @@ from pathlib import Path
 from typing import Any
 
 import brotli
+import rcssmin
+import rjsmin
 from flask import Flask, current_app, request
 from werkzeug.wrappers import Response
 
@@ -81,25 +87,37 @@ def _gzip(raw: bytes) -> bytes:
 
 
 STATIC_ENCODINGS: dict[str, Callable[[bytes], bytes]] = {"br": _brotli, "gzip": _gzip}
+MINIFIERS: dict[str, Callable[[str], str]] = {".css": rcssmin.cssmin, ".js": rjsmin.jsmin}
+
+
+def shipped(path: Path) -> bytes:
+    """A static file's bytes as a phone gets them: minified when it is a stylesheet or a
+    script (the same code without comments and spaces), else as stored."""
+    raw = path.read_bytes()
+    minify = MINIFIERS.get(path.suffix)
+    return minify(raw.decode()).encode() if minify else raw
 
 
 def _precompressed(response: Response) -> Response:
-    """A hashed static file never changes: it is compressed once, at the highest level
-    (brotli 11, gzip 9, too slow for pages made per request), and kept in memory. Runs
-    before Flask-Compress, which leaves an encoded response alone."""
+    """A hashed static file never changes: it is minified and compressed once, at the
+    highest level (brotli 11, gzip 9, too slow for pages made per request), and kept in
+    memory; a browser that takes no encoding gets the same minified bytes. Runs before
+    Flask-Compress, which leaves an encoded response alone."""
     if request.endpoint != "static" or response.status_code != 200:
         return response
     filename = str((request.view_args or {}).get("filename", ""))
     current = assets().hashes.get(filename)
-    encoding = request.accept_encodings.best_match(list(STATIC_ENCODINGS))
-    if not current or request.args.get("v") != current or encoding is None:
+    if not current or request.args.get("v") != current:
         return response
+    encoding = request.accept_encodings.best_match(list(STATIC_ENCODINGS)) or "identity"
+    if encoding == "identity" and Path(filename).suffix not in MINIFIERS:
+        return response  # sent as stored
     kept: dict[tuple[str, str], bytes | None] = current_app.extensions["tichu_compressed"]
     key = (filename, encoding)
     if key not in kept:
-        raw = (Path(current_app.static_folder or "static") / filename).read_bytes()
-        packed = STATIC_ENCODINGS[encoding](raw)
-        kept[key] = packed if len(packed) < len(raw) else None
+        raw = shipped(Path(current_app.static_folder or "static") / filename)
+        packed = STATIC_ENCODINGS[encoding](raw) if encoding != "identity" else raw
+        kept[key] = packed if encoding == "identity" or len(packed) < len(raw) else None
     body = kept[key]
     if body is None:
         return response
@@ -108,7 +126,8 @@ def _precompressed(response: Response) -> Response:
     response.set_data(body)
     if hasattr(unsent, "close"):
         unsent.close()
-    response.headers["Content-Encoding"] = encoding
+    if encoding != "identity":
+        response.headers["Content-Encoding"] = encoding
     response.headers["Vary"] = "Accept-Encoding"
     response.set_etag(f"{current}-{encoding}")
     for name in ("Accept-Ranges", "Content-Disposition", "Last-Modified"):
