@@ -9,6 +9,8 @@ from dataclasses import dataclass
 from flask_babel import gettext
 
 WIDTH, HEIGHT, PAD = 340, 200, 28
+LABEL_CHAR = 6  # the width of a digit of the axis labels (10px type), with room to spare
+FITTING = 4  # characters of a score label that fit left of the usual margin ("1000", "-250")
 STEPS = (25, 50, 100, 250, 500, 1000, 2500, 5000, 10000, 25000, 50000)
 
 
@@ -28,6 +30,7 @@ class Chart:
     zero_y: float
     y_labels: list[tuple[float, int]]
     x_labels: list[tuple[float, int]]
+    left: int = PAD  # where the plot starts: wide enough for the longest score label
     width: int = WIDTH
     height: int = HEIGHT
 
@@ -43,9 +46,14 @@ def build(running: Sequence[Sequence[int]], classes: Sequence[str], target: int 
     low, high = min(values), max(values)
     span = max(high - low, 100)
     hands = len(running)
+    step = next((s for s in STEPS if span / s <= 6), STEPS[-1])  # three to six lines
+    first = (low // step) * step
+    shown = [v for v in range(int(first), int(high) + step, step) if low <= v <= high]
+    # "10000" or "-1000" would be clipped at the left edge with the usual margin
+    left = PAD + LABEL_CHAR * max(0, max(len(str(v)) for v in shown or [0]) - FITTING)
 
     def x(i: int) -> float:
-        return round(PAD + (WIDTH - 2 * PAD) * i / max(hands, 1), 1)
+        return round(left + (WIDTH - left - PAD) * i / max(hands, 1), 1)
 
     def y(v: float) -> float:
         return round(HEIGHT - PAD - (HEIGHT - 2 * PAD) * (v - low) / span, 1)
@@ -62,10 +70,8 @@ def build(running: Sequence[Sequence[int]], classes: Sequence[str], target: int 
     mark = str(gettext("hand %(n)s: %(what)s"))  # translated once, not per marker
     markers = [Marker(x(i + 1), y(running[i][side]), made, mark % {"n": i + 1, "what": label})
                for i, hand_calls in enumerate(calls) for side, label, made in hand_calls]
-    step = next((s for s in STEPS if span / s <= 6), STEPS[-1])  # three to six lines
-    first = (low // step) * step
-    y_labels = [(y(v), v) for v in range(int(first), int(high) + step, step) if low <= v <= high]
+    y_labels = [(y(v), v) for v in shown]
     every = max(1, hands // 6)
     x_labels = [(x(i), i) for i in range(0, hands + 1, every)]
     return Chart(lines, markers, y(target) if target and low <= target <= high else None,
-                 y(0), y_labels, x_labels)
+                 y(0), y_labels, x_labels, left)

@@ -120,3 +120,18 @@ def test_threechu_stats(client):
     assert vic == {"Matches": "1 won 0", "Tichu": "0/0 —", "Grand Tichu": "0/0 —",
                    "First out": "33% of 3 hands", "Double victories": "1",
                    "Average hand": "+158.3"}  # (50 + 400 + 25) / 3
+
+
+def test_chart_makes_room_for_long_score_labels():
+    """A label like "10000" or "-1000" would be clipped at the phone's left edge with the
+    usual margin: the plot starts further right, and a short label keeps the margin."""
+    usual = build([(100, 0), (300, -100)], ["team-a", "team-b"], 1000, [[], []])
+    assert usual.left == 28
+    assert float(usual.lines[0][1].split()[0].split(",")[0]) == 28
+    wide = build([(4000, 0), (9000, -100)], ["team-a", "team-b"], 10000, [[], []])
+    assert max(len(str(v)) for _y, v in wide.y_labels) == 5
+    assert wide.left >= 28 + 6
+    assert min(float(p.split(",")[0]) for p in wide.lines[0][1].split()) == wide.left
+    assert max(float(p.split(",")[0]) for p in wide.lines[0][1].split()) == wide.width - 28
+    negative = build([(-1200, 1200), (-1500, 1500)], ["team-a", "team-b"], 1000, [[], []])
+    assert any(v <= -1000 for _y, v in negative.y_labels) and negative.left > 28
