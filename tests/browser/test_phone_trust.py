@@ -5,6 +5,7 @@ conflict with another phone is shown, never saved over; a stranger sees no other
 from __future__ import annotations
 
 import time
+from urllib.parse import urlparse
 
 from tests.browser.conftest import PHONE, shot
 from tests.browser.test_phone_companion import add, start_four, totals
@@ -65,6 +66,23 @@ def test_a_save_on_lie_fi_is_queued_and_sent_once(live_server, phone):
     shot(page, "lie-fi-sent")
 
 
+REMEMBERED = """async (path) => {
+  const db = await new Promise((ok, no) => {
+    const req = indexedDB.open("tichu-scorer");
+    req.onsuccess = () => ok(req.result);
+    req.onerror = () => no(req.error);
+  });
+  if (!db.objectStoreNames.contains("matches")) return false;
+  const known = await new Promise((ok) => {
+    const get = db.transaction("matches").objectStore("matches").get(path);
+    get.onsuccess = () => ok(get.result !== undefined);
+    get.onerror = () => ok(false);
+  });
+  db.close();
+  return known && (await caches.match("/")) !== undefined;
+}"""
+
+
 def test_the_installed_start_page_opens_offline(live_server, phone):
     page = phone
     url = start_four(page, live_server)
@@ -73,7 +91,9 @@ def test_the_installed_start_page_opens_offline(live_server, phone):
     page.wait_for_selector("text=Matches")
     page.goto(url)  # a match this phone scores: remembered for the offline page
     page.wait_for_function("() => navigator.serviceWorker.controller !== null")
-    page.wait_for_timeout(500)
+    # what the offline start page needs, not a pause: this match remembered in IndexedDB
+    # and the start page in the worker's page cache
+    page.wait_for_function(REMEMBERED, arg=urlparse(url).path, timeout=60_000)
     page.context.set_offline(True)
     page.goto(live_server + "/")
     assert page.locator("h1").first.text_content().strip() == "Matches"
