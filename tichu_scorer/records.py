@@ -267,26 +267,37 @@ def _state(match: Match, side_scores: Sequence[Sequence[int]]) -> scoring.MatchS
     return scoring.match_state(side_scores, match.target or scoring.DEFAULT_TARGET)
 
 
+class Added(NamedTuple):
+    """What `add_hand` did: the hand stored (None on a problem), every problem, and the
+    hand's place among the hands in play as the match page shows it."""
+
+    hand: Hand | None
+    problems: list[Problem]
+    position: int = 0
+
+
 def add_hand(match: Match, data: Mapping[str, Any], number: int,
-             client_id: str | None = None) -> tuple[Hand | None, list[Problem]]:
+             client_id: str | None = None) -> Added:
     """Score and store one hand, log it, and update the match; nothing is stored on a
     problem. `match` must be held (`lock_match`). `number` is the hand number the form was
     opened for: when another phone saved that hand meanwhile, `Stale` is raised and nothing
-    is stored. A `client_id` seen before returns the hand already stored (exactly once)."""
+    is stored. A `client_id` seen before returns the hand already stored (exactly once).
+    The commit expires what was read: the caller learns the hand's place from the result,
+    not by reading the match again."""
     if client_id:
         known = db.session.execute(db.select(Hand).filter_by(client_id=client_id)
                                    ).scalar_one_or_none()
         if known is not None:
             if known.match_id != match.id:
                 raise Conflict()
-            return known, []
+            return Added(known, [], position(match, known))
     current = (match.hand_count or 0) + 1
     if number != current:
         saved = match.hands[number - 1:] if 0 < number < current else []
         raise Stale(saved, current)
     preview, problems, row = score(match, data)
     if problems or preview is None:
-        return None, problems
+        return Added(None, problems)
     hand = Hand(number=next_number(match), match_id=match.id, client_id=client_id or None,
                 **row)
     try:
@@ -307,7 +318,7 @@ def add_hand(match: Match, data: Mapping[str, Any], number: int,
     except Exception:
         db.session.rollback()
         raise
-    return hand, []
+    return Added(hand, [], current)
 
 
 def log(match: Match, hand: Hand, action: str, summary: str,

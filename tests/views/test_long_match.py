@@ -14,7 +14,7 @@ def add_hands(app, url, count):
             calls = {str(second): "tichu"} | ({str(first): "tichu"} if number % 10 == 0
                                               else {})
             match = records.lock_match(match_key(url))
-            hand, problems = records.add_hand(match, {
+            hand, problems, _shown = records.add_hand(match, {
                 "out_order": [first, second], "card_points": [50, None], "calls": calls},
                 number)
             assert hand is not None, problems
