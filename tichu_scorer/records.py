@@ -65,14 +65,20 @@ def writing() -> Iterator[None]:
         raise
 
 
+# The statements of every request, built once: building one (its options, its cache key)
+# costs about as much CPU as the round trip to the database.
+_HELD = (db.select(Match).where(Match.key == bindparam("key")).with_for_update(of=Match)
+         .execution_options(populate_existing=True))
+_BY_KEY = db.select(Match).where(Match.key == bindparam("key")).options(lazyload(Match.seats))
+_HIGHEST = db.select(func.max(Hand.number)).where(Hand.match_id == bindparam("match"))
+
+
 def lock_match(key: str) -> Match | None:
     """Begin a write holding this match (SQLite: the database's write lock; PostgreSQL:
     the match's row, SELECT … FOR UPDATE) and read it afresh. Every change to a match runs
     between this and its commit, so no two changes of one match interleave."""
     begin_write()
-    return db.session.execute(
-        db.select(Match).where(Match.key == key).with_for_update(of=Match)
-        .execution_options(populate_existing=True)).scalar_one_or_none()
+    return db.session.execute(_HELD, {"key": key}).scalar_one_or_none()
 
 
 def next_shuffler(match: Match) -> int | None:
@@ -91,8 +97,7 @@ def match_by_key(key: str) -> Match | None:
     table; its seats are read when first asked for (a page answered 304 never asks)."""
     if len(key) > 24:
         return None
-    return db.session.execute(db.select(Match).filter_by(key=key).options(
-        lazyload(Match.seats))).scalar_one_or_none()
+    return db.session.execute(_BY_KEY, {"key": key}).scalar_one_or_none()
 
 
 def create_group(name: str) -> Group:
@@ -105,8 +110,7 @@ def create_group(name: str) -> Group:
 
 def next_number(match: Match) -> int:
     """The entry number of a new hand (numbers are never reused)."""
-    highest = db.session.scalar(db.select(func.max(Hand.number)).where(
-        Hand.match_id == match.id))
+    highest = db.session.scalar(_HIGHEST, {"match": match.id})
     return (highest or 0) + 1
 
 
