@@ -10,7 +10,8 @@ from typing import Any, NamedTuple
 
 from sqlalchemy import Text, and_, bindparam, cast, func, inspect, or_
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import lazyload
+from sqlalchemy.orm import joinedload, lazyload
+from sqlalchemy.orm.attributes import set_committed_value
 
 from . import scoring, tallies
 from .extensions import db
@@ -68,8 +69,10 @@ def writing() -> Iterator[None]:
 # The statements of every request, built once: building one (its options, its cache key)
 # costs about as much CPU as the round trip to the database.
 _HELD = (db.select(Match).where(Match.key == bindparam("key")).with_for_update(of=Match)
-         .execution_options(populate_existing=True))
+         .options(joinedload(Match.seats)).execution_options(populate_existing=True))
 _BY_KEY = db.select(Match).where(Match.key == bindparam("key")).options(lazyload(Match.seats))
+_SEATS = (db.select(MatchSeat).where(MatchSeat.match_id == bindparam("match"))
+          .order_by(MatchSeat.seat))
 _HIGHEST = db.select(func.max(Hand.number)).where(Hand.match_id == bindparam("match"))
 
 
@@ -78,7 +81,7 @@ def lock_match(key: str) -> Match | None:
     the match's row, SELECT … FOR UPDATE) and read it afresh. Every change to a match runs
     between this and its commit, so no two changes of one match interleave."""
     begin_write()
-    return db.session.execute(_HELD, {"key": key}).scalar_one_or_none()
+    return db.session.execute(_HELD, {"key": key}).unique().scalar_one_or_none()
 
 
 def next_shuffler(match: Match) -> int | None:
@@ -98,6 +101,15 @@ def match_by_key(key: str) -> Match | None:
     if len(key) > 24:
         return None
     return db.session.execute(_BY_KEY, {"key": key}).scalar_one_or_none()
+
+
+def load_seats(match: Match) -> None:
+    """Read the seats of a match read by `match_by_key`, with their players, when it turns
+    out to need them (a page not answered 304): one prebuilt statement, at half the CPU of
+    the ORM's lazy load."""
+    if "seats" in inspect(match).unloaded:
+        set_committed_value(match, "seats", list(
+            db.session.execute(_SEATS, {"match": match.id}).scalars()))
 
 
 def create_group(name: str) -> Group:

@@ -1,7 +1,7 @@
 """A long match page costs per row no more than its own numbers and names: the sentences of
 its rows are translated once per page, not once per row."""
 
-import flask_babel
+from babel.support import Translations
 
 from tests.conftest import match_key, new_match
 from tichu_scorer import records
@@ -21,15 +21,18 @@ def add_hands(app, url, count):
 
 
 def translations_for(client, url, monkeypatch):
+    """Every message looked up in the catalogue while the page is made (templates, views
+    and the core all end there)."""
     calls = []
-    real = flask_babel.Domain.gettext
+    real = Translations.ugettext
 
     def counted(self, *args, **kwargs):
         calls.append(args[0])
         return real(self, *args, **kwargs)
-    monkeypatch.setattr(flask_babel.Domain, "gettext", counted)
+    monkeypatch.setattr(Translations, "ugettext", counted)
     page = client.get(url, headers={"Accept-Language": "de"}).get_data(as_text=True)
-    monkeypatch.setattr(flask_babel.Domain, "gettext", real)
+    monkeypatch.setattr(Translations, "ugettext", real)
+    assert calls
     return calls, page
 
 
