@@ -107,7 +107,7 @@ def save(app, rng: random.Random, keys: list[str]) -> None:
                 continue
             data = hand(rng, "nanking", 1, "2026-11-22")
             del data["number"]
-            _hand, problems = records.add_hand(held, data, held.hand_count + 1)
+            _hand, problems, _shown = records.add_hand(held, data, held.hand_count + 1)
             if not problems:
                 return
         match = records.match_by_key(keys[0])

@@ -11,7 +11,7 @@ def add_hands(app, url, count):
     with app.app_context():
         for number in range(1, count + 1):  # level teams: the match never ends
             match = records.lock_match(match_key(url))
-            hand, problems = records.add_hand(match, {"out_order": [1, 2],
+            hand, problems, _shown = records.add_hand(match, {"out_order": [1, 2],
                                                       "card_points": [50, None]}, number)
             assert hand is not None, problems
 

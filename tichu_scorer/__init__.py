@@ -15,7 +15,7 @@ from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from . import assets, config
+from . import assets, config, i18n
 from .extensions import babel, compress, csrf, db, limiter, migrate
 from .health import SQLITE_BUSY_MS
 from .i18n import LANGUAGES, select_locale
@@ -66,14 +66,15 @@ def create_app(test_config: Mapping[str, Any] | None = None,
     app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES",
                           str(Path(__file__).resolve().parent / "translations"))
     babel.init_app(app, locale_selector=select_locale)
-    from flask_babel import get_locale, gettext
+    i18n.install(app)
+    from flask_babel import get_locale
 
     app.jinja_env.undefined = LoudUndefined
     app.jinja_env.globals.update(LANGUAGES=LANGUAGES, get_locale=get_locale)
-    app.jinja_env.filters["translate"] = gettext
+    app.jinja_env.filters["translate"] = i18n.gettext
 
     from .scoring.i18n import set_translator
-    set_translator(gettext)
+    set_translator(i18n.gettext)
 
     from .views import register
     register(app)

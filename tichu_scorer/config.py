@@ -100,7 +100,9 @@ def defaults(instance_path: str) -> dict[str, object]:
         # How many proxies in front set X-Forwarded-For/-Proto: 0 trusts none (a client could
         # name any address); 1 for one TLS proxy or load balancer. See README, Production.
         "PROXY_COUNT": int(os.environ.get("PROXY_COUNT", "0")),
-        "RATELIMIT_HEADERS_ENABLED": True,
+        # No X-RateLimit-* headers on every limited request: each costs two round trips to
+        # the store; a refusal (429) still says Retry-After (views/errors.py).
+        "RATELIMIT_HEADERS_ENABLED": False,
     }
 
 

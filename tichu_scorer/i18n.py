@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-from flask import request
+from typing import Any
+
+from babel.support import NullTranslations
+from flask import Flask, g, request
+from flask_babel import get_translations
 
 LANGUAGES = {"en": "English", "de": "Deutsch"}
 COOKIE = "lang"
@@ -14,3 +18,37 @@ def select_locale() -> str:
     if chosen in LANGUAGES:
         return chosen
     return request.accept_languages.best_match(list(LANGUAGES)) or "en"
+
+
+def translations() -> NullTranslations:
+    """Flask-Babel's translations for this request, looked up once per request and locale:
+    Flask-Babel looks up the context, the domain and the locale again for each message (a
+    match page has about forty). A locale forced for a while (`force_locale`) is another
+    locale object, so its messages are never answered from the request's translations."""
+    state = g.get("_flask_babel") if g else None
+    kept = getattr(state, "tichu_translations", None)
+    if kept is not None and kept[0] is getattr(state, "babel_locale", None):
+        found: NullTranslations = kept[1]
+        return found
+    found = get_translations()
+    state = g.get("_flask_babel") if g else None  # made by the look-up
+    if state is not None and getattr(state, "babel_locale", None) is not None:
+        state.tichu_translations = (state.babel_locale, found)
+    return found
+
+
+def gettext(string: str, **variables: Any) -> str:
+    """`flask_babel.gettext`, through `translations`."""
+    text: str = translations().ugettext(string)
+    return text % variables if variables else text
+
+
+def install(app: Flask) -> None:
+    """The templates' `_`, `gettext` and `ngettext` through `translations` (after
+    Flask-Babel installed its own)."""
+    app.jinja_env.install_gettext_callables(  # type: ignore[attr-defined]
+        gettext=lambda s: translations().ugettext(s),
+        ngettext=lambda s, p, n: translations().ungettext(s, p, n),
+        pgettext=lambda c, s: translations().upgettext(c, s),
+        npgettext=lambda c, s, p, n: translations().unpgettext(c, s, p, n),
+        newstyle=True)

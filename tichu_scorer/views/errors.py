@@ -3,17 +3,19 @@ view, so that bad input gets a 4xx naming the field and never a bare 500."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from typing import Any, TypeVar
 
 from flask import Flask, abort, current_app, jsonify, render_template, request
 from flask_babel import gettext
+from flask_limiter import RateLimitExceeded
 from flask_wtf.csrf import CSRFError
 from sqlalchemy.exc import DataError, OperationalError
 from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response
 
-from ..extensions import db
+from ..extensions import db, limiter
 from ..health import state_of
 from ..transfer import DB_INT_MAX
 from .jsonbody import BadRequest
@@ -101,6 +103,19 @@ def _answer(code: int, message: str, field: str) -> Response:
     return response
 
 
+def _retry_after() -> str:
+    """Seconds until the breached limit's window ends. Read from the limits' store only on
+    a refusal: the limit headers on every write (RATELIMIT_HEADERS_ENABLED) would cost two
+    more round trips to Redis per write."""
+    try:
+        breached = limiter.current_limit
+        if breached is not None:
+            return str(max(1, int(breached.reset_at - time.time())))
+    except Exception:  # noqa: BLE001  # the store went away meanwhile: a guess will do
+        current_app.logger.warning("Rate limit store unreachable for Retry-After")
+    return "60"
+
+
 def register(app: Flask) -> None:
     app.url_value_preprocessor(_route_values)
     app.before_request(_no_nul)
@@ -120,8 +135,11 @@ def register(app: Flask) -> None:
         message = exc.description or exc.name
         if message == type(exc).description:  # Werkzeug's own English sentence
             message = _plain_reason(exc.code or 500)
-        return _answer(exc.code or 500, exc.name + ": " + message if wants_json() else message,
-                       "request")
+        response = _answer(exc.code or 500,
+                           exc.name + ": " + message if wants_json() else message, "request")
+        if isinstance(exc, RateLimitExceeded):
+            response.headers["Retry-After"] = _retry_after()
+        return response
 
     @app.errorhandler(DataError)
     @app.errorhandler(OverflowError)

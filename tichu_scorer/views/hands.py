@@ -132,14 +132,15 @@ def new(match_id: str) -> Response | tuple[str, int] | tuple[Response, int]:
     if not form.validate():
         return _refusal(match, form, 422, number=number)
     try:
-        hand, problems = records.add_hand(match, form.to_api(), number, client_id)
+        hand, problems, shown = records.add_hand(match, form.to_api(), number, client_id)
     except records.Conflict as exc:
         return _refusal(match, form, 409, conflict=exc, number=number)
     if hand is None:
         form.attach(problems)
         return _refusal(match, form, 422, number=number)
-    flash(gettext("Hand %(n)s saved.", n=records.position(match, hand)))
-    return redirect(url_for("matches.show", match_id=match.key), code=303)
+    # nothing read after the commit: it would read the match and its hands again
+    flash(gettext("Hand %(n)s saved.", n=shown))
+    return redirect(url_for("matches.show", match_id=match_id), code=303)
 
 
 @bp.route("/matches/<match_id>/hands/<int:number>/edit", methods=["GET", "POST"])

@@ -105,6 +105,7 @@ def _show(match: Match, viewer: bool) -> Response:
     unchanged = match_pages.not_modified(match_pages.etag(key))
     if unchanged is not None:
         return unchanged
+    records.load_seats(match)  # the names, in the title and the body
     body = match_pages.kept_body(key)
     if body is None:
         page = _page(match)  # may read the match again: the key follows what was read
