@@ -79,7 +79,7 @@ class HandState:
                 return candidate
         return seat
 
-    def legal(self, seat: int) -> list[Combination]:
+    def legal(self, seat: int) -> Sequence[Combination]:
         """Every lawful move of `seat` now: on turn, plays and maybe a pass; off turn, bombs."""
         if self.over or self.dragon_gift_from is not None or not self.hands[seat]:
             return []

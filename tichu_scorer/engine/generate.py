@@ -2,44 +2,39 @@
 search in `plays`.
 
 Every generator takes an optional `must` rank (only plays holding a natural card of that
-rank) and an optional `above` rank (only plays ranked higher), and returns a list. A card
-set that reads more than one way ([C9]) is produced once, in its highest reading: the
-Phoenix is placed first (or not at all), then the natural cards are multiplied out.
-Combinations are built with `tuple.__new__`, which skips the named tuple's Python-level
-constructor: the enumerator builds thousands.
+rank) and an optional `above` rank (only plays ranked higher), and returns a list of
+groups (`playlist.Group`): plays that share a reading, their card sets in a list, built
+into combinations only when read. A card set that reads more than one way ([C9]) is
+produced once, in its highest reading: the Phoenix is placed first (or not at all), then
+the natural cards are multiplied out, by `itertools` where there are many.
 
 >>> h = Holding(parse_cards(["4j", "5s", "6t", "7t", "PH", "Kp"]))
->>> [c.describe() for c in straights(h)]  # not also as 3–7: the same cards read higher
+>>> [c.describe() for c in Plays(straights(h))]  # not also as 3–7: the same cards read higher
 ['straight 4–8, Phoenix as 8']
->>> [c.describe() for c in stairs(Holding(parse_cards(["4j", "4s", "5t", "PH"])))]
+>>> [c.describe() for c in Plays(stairs(Holding(parse_cards(["4j", "4s", "5t", "PH"]))))]
 ['stairs 4–5 (2 pairs), Phoenix as 5']
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from itertools import combinations, product, repeat, starmap
-from operator import add
+from collections.abc import Sequence
+from itertools import chain, combinations, product, repeat, starmap
+from operator import add, itemgetter
 
 from .cards import ACE, DOG, DOG_CARD, DRAGON, MAHJONG, MJ, PH, PHOENIX, SUITS, Card, parse_cards
-from .combos import Combination, Kind
+from .combos import Kind
+from .playlist import Cards, Group, Plays
 
-_new = tuple.__new__
-_C = Combination
 _PH = (PH,)
 _PH_ONLY = [PH]  # the Phoenix as the one choice at a rank of a straight
 _SUIT_INDEX = {suit: i for i, suit in enumerate(SUITS)}
 _NATURAL_RANKS = (1 << ACE + 1) - 4  # bits 2..14: the ranks the Phoenix can stand for ([S3])
 _NATURALS = range(2, ACE + 1)
-_MANY = 12  # from this many plays of a kind on, itertools builds them faster
+_MANY = 12  # from this many plays on, itertools builds them faster than a comprehension
+_rank_of = itemgetter(0)
 _SINGLE, _PAIR, _TRIO, _STAIRS, _FULL, _STRAIGHT, _BOMB, _DOG = (
     Kind.SINGLE, Kind.PAIR, Kind.TRIO, Kind.STAIRS, Kind.FULL_HOUSE, Kind.STRAIGHT, Kind.BOMB,
     Kind.DOG)
-
-
-def _ones(bits: int) -> int:
-    """How many low bits of `bits` are set in a row (0 when bit 0 is clear)."""
-    return (~bits & (bits + 1)).bit_length() - 1
 
 
 class Holding:
@@ -101,59 +96,61 @@ class Holding:
         return [r for r in self.ranks if r > above]
 
 
-def singles(h: Holding, above: float = 0, must: int | None = None) -> list[Combination]:
-    """[C1], [S1]–[S5]: every single; with `must`, only the natural cards of that rank."""
-    at = h.at
-    out = [_new(_C, (_SINGLE, r, 1, (c,), None, False))
-           for r in h.ranks_above(above, must) for c in at[r]]
+def _naturals(h: Holding, ranks: list[int]) -> list[Card]:
+    """The natural cards at `ranks`, in rank order."""
+    return list(chain.from_iterable(map(h.at.__getitem__, ranks)))
+
+
+def singles(h: Holding, above: float = 0, must: int | None = None) -> list[Group]:
+    """[C1], [S1]–[S5]: every single; with `must`, only the natural cards of that rank.
+    The natural cards form one group, a rank per card."""
+    cards = _naturals(h, h.ranks_above(above, must))
+    out: list[Group] = [(_SINGLE, list(map(_rank_of, cards)), 1, list(zip(cards)), None,
+                         False)] if cards else []
     if must:
         return out
     if h.mahjong and above < MAHJONG:
-        out.append(_new(_C, (_SINGLE, MAHJONG, 1, (MJ,), None, False)))
-    out += [_new(_C, (_SINGLE, DRAGON, 1, (d,), None, False)) for d in h.dragons]
+        out.append((_SINGLE, MAHJONG, 1, [(MJ,)], None, False))
+    if h.dragons:
+        out.append((_SINGLE, DRAGON, 1, list(zip(h.dragons)), None, False))
     if h.phoenix:
-        out.append(_new(_C, (_SINGLE, 1.5, 1, _PH, None, False)))
+        out.append((_SINGLE, 1.5, 1, [_PH], None, False))
     if h.dog:
-        out.append(_new(_C, (_DOG, 0, 1, (DOG_CARD,), None, False)))
+        out.append((_DOG, 0, 1, [(DOG_CARD,)], None, False))
     return out
 
 
-def sets(h: Holding, size: int, must: int | None = None, above: float = 0) -> list[Combination]:
-    """Pairs (size 2) and trios (size 3), [C2], [C4]; the Phoenix for one card ([S3])."""
+def sets(h: Holding, size: int, must: int | None = None, above: float = 0) -> list[Group]:
+    """Pairs (size 2) and trios (size 3), [C2], [C4]; the Phoenix for one card ([S3]).
+    A pair of a card and the Phoenix: one group, a rank per play."""
     kind, at = (_PAIR if size == 2 else _TRIO), h.at
     ranks = h.ranks_above(above, must)
     full = h.pairs if size == 2 else h.trios
-    out = [_new(_C, (kind, r, size, combo, None, False))
-           for r in ranks if full >> r & 1 for combo in combinations(at[r], size)]
-    if h.phoenix:
+    out: list[Group] = [(kind, r, size, list(combinations(at[r], size)), None, False)
+                        for r in ranks if full >> r & 1]
+    if h.phoenix and ranks:
         if size == 2:
-            out += [_new(_C, (kind, r, 2, (c, PH), r, False)) for r in ranks for c in at[r]]
+            cards = _naturals(h, ranks)
+            stands: list[int] = list(map(_rank_of, cards))
+            out.append((kind, stands, 2, list(zip(cards, repeat(PH))), stands, False))
         else:
-            out += [_new(_C, (kind, r, 3, combo + _PH, r, False))
-                    for r in ranks if h.pairs >> r & 1 for combo in combinations(at[r], 2)]
+            out += [(kind, r, 3, [two + _PH for two in combinations(at[r], 2)], r, False)
+                    for r in ranks if h.pairs >> r & 1]
     return out
 
 
-def _plays(kind: Kind, top: int, n: int, runs: list[tuple[Card, ...]],
-           stand: int | None) -> list[Combination] | Iterator[Combination]:
-    """Combinations of `kind`, `top` and `n` cards, one per run, the Phoenix standing for
-    `stand`. Many are built without a bytecode loop, which a dense hand's thousands of
-    plays feel; a few with a list comprehension, which costs less to set up."""
-    if len(runs) < _MANY:
-        return [_new(_C, (kind, top, n, r, stand, False)) for r in runs]
-    return map(_new, repeat(_C), zip(repeat(kind), repeat(top), repeat(n), runs, repeat(stand),
-                                     repeat(False)))
-
-
-def _joined(heads: Sequence[tuple[Card, ...]], tails: Sequence[tuple[Card, ...]]
-            ) -> list[tuple[Card, ...]]:
+def _joined(heads: Sequence[Cards], tails: Sequence[Cards]
+            ) -> list[Cards]:
     """Every head followed by every tail, heads first."""
-    if len(heads) * len(tails) < _MANY:
+    n = len(heads) * len(tails)
+    if n == 1:
+        return [heads[0] + tails[0]]
+    if n < _MANY:
         return [h + t for h in heads for t in tails]
     return list(starmap(add, product(heads, tails)))
 
 
-def full_houses(h: Holding, must: int | None = None, above: float = 0) -> list[Combination]:
+def full_houses(h: Holding, must: int | None = None, above: float = 0) -> list[Group]:
     """[C5]: a trio and a pair of another rank; the Phoenix in at most one of them.
 
     Two natural pairs and the Phoenix read as either full house: only the higher trio is
@@ -163,7 +160,7 @@ def full_houses(h: Holding, must: int | None = None, above: float = 0) -> list[C
         return []
     every = [(p, pair) for p in h.ranks if doubled >> p & 1 for pair in combinations(at[p], 2)]
     pairs = [x for x in every if x[0] == must] if must else every  # `must` in the pair
-    out: list[Combination] = []
+    out: list[Group] = []
     for t in h.ranks_above(above, None):
         if not doubled >> t & 1:
             continue
@@ -171,29 +168,36 @@ def full_houses(h: Holding, must: int | None = None, above: float = 0) -> list[C
         pairs_t = every if t == must else pairs  # `must` in the trio: any pair
         if h.trios >> t & 1:
             trios = list(combinations(cards, 3))
-            out += [_new(_C, (_FULL, t, 5, trio + pair, None, False))
-                    for trio in trios for p, pair in pairs_t if p != t]
-            if ph:
-                out += [_new(_C, (_FULL, t, 5, trio + (c, PH), c[0], False))
-                        for trio in trios for c in h.cards
+            tails = [pair for p, pair in pairs_t if p != t]
+            if tails:
+                out.append((_FULL, t, 5, _joined(trios, tails), None, False))
+            if ph:  # a card of another rank with the Phoenix: a rank per play
+                ones = [c for c in h.cards
                         if c[1] and c[0] != t and (not must or must == t or must == c[0])]
+                if ones:
+                    out.append((_FULL, t, 5, _joined(trios, list(zip(ones, repeat(PH)))),
+                                list(map(_rank_of, ones)) * len(trios), False))
         if ph:  # for p > t the same cards read higher as trio p over t
-            out += [_new(_C, (_FULL, t, 5, two + _PH + pair, t, False))
-                    for two in combinations(cards, 2) for p, pair in pairs_t if p < t]
+            tails = [pair for p, pair in pairs_t if p < t]
+            if tails:
+                heads = [two + _PH for two in combinations(cards, 2)]
+                out.append((_FULL, t, 5, _joined(heads, tails), t, False))
     return out
 
 
-def _runs(full: int, fill: int, low: int) -> tuple[int, int]:
-    """(highest, gap): the highest top of a run from `low` over the ranks of `full`, bar
-    one rank of `fill` (the Phoenix's) — `gap`, or 99 when the run needs none."""
-    gap = low + _ones(full >> low)
+def _runs(full: int, fill: int, low: int) -> int:
+    """The highest top of a run from `low` over the ranks of `full`, bar one rank of
+    `fill` (the Phoenix's)."""
+    run = full >> low
+    gap = low + (~run & (run + 1)).bit_length() - 1
     if fill >> gap & 1:
-        return gap + _ones(full >> gap + 1), gap
-    return gap - 1, 99
+        run = full >> gap + 1
+        return gap + (~run & (run + 1)).bit_length() - 1
+    return gap - 1
 
 
 def straights(h: Holding, length: int | None = None, must: int | None = None,
-              above: float = 0) -> list[Combination]:
+              above: float = 0) -> list[Group]:
     """[C6]: five or more consecutive ranks; the Mah Jong as the 1; the Phoenix for one.
 
     Each run low..top is the product of the cards at its ranks, the Phoenix in place of
@@ -208,11 +212,11 @@ def straights(h: Holding, length: int | None = None, must: int | None = None,
     fill = ~held & _NATURAL_RANKS if phoenix else 0
     lost = must or 0
     floor = max(int(above) + 1, lost)
-    out: list[Combination] = []
+    out: list[Group] = []
     flushes = list(h.flush_masks.values())
-    lines: list[tuple[Card, ...]] = []
+    lines: list[Cards] = []
     for low in range(first, last + 1):
-        run = held >> low  # (`_runs`, inline: the loop runs for every rank)
+        run = held >> low  # (`_runs`, inline: the loop runs for every rank, and needs the gap)
         gap = low + (~run & (run + 1)).bit_length() - 1
         if fill >> gap & 1:
             run = held >> gap + 1
@@ -244,23 +248,28 @@ def straights(h: Holding, length: int | None = None, must: int | None = None,
             if not h.pairs & span:  # one card at each rank: a flush is all one suit
                 if not lines:
                     lines = _lines(at)
-                if natural and not flush:
-                    out.append(_new(_C, (_STRAIGHT, top, n, lines[0][low:top + 1], None, False)))
-                out += [_new(_C, (_STRAIGHT, top, n, lines[p][low:top + 1], p, False))
-                        for p in places]
+                cut = slice(low, top + 1)
+                runs = [lines[p][cut] for p in places]
+                if natural and not flush:  # one group, a Phoenix's rank (or None) per play
+                    out.append((_STRAIGHT, top, n, [lines[0][cut], *runs], [None, *places],
+                                False))
+                elif runs:
+                    out.append((_STRAIGHT, top, n, runs, list(places), False))
                 continue
             choices = at[low:top + 1]
             if natural:
-                out += [_new(_C, (_STRAIGHT, top, n, r, None, False)) for r in product(*choices)
-                        if not flush or len({c[1] for c in r}) > 1]
+                runs = [r for r in product(*choices) if len({c[1] for c in r}) > 1] if flush \
+                    else list(product(*choices))
+                if runs:
+                    out.append((_STRAIGHT, top, n, runs, None, False))
             for p in places:
                 choices[p - low] = _PH_ONLY
-                out += [_new(_C, (_STRAIGHT, top, n, r, p, False)) for r in product(*choices)]
+                out.append((_STRAIGHT, top, n, list(product(*choices)), p, False))
                 choices[p - low] = at[p]
     return out
 
 
-def _lines(at: Sequence[Sequence[Card]]) -> list[tuple[Card, ...]]:
+def _lines(at: Sequence[Sequence[Card]]) -> list[Cards]:
     """For a hand with one card at each rank of a run: [0] the first card at each rank
     (the Phoenix where there is none), [p] the same with the Phoenix at rank p."""
     line = tuple(cs[0] if cs else PH for cs in at)
@@ -268,7 +277,7 @@ def _lines(at: Sequence[Sequence[Card]]) -> list[tuple[Card, ...]]:
 
 
 def stairs(h: Holding, length: int | None = None, must: int | None = None,
-           above: float = 0) -> list[Combination]:
+           above: float = 0) -> list[Group]:
     """[C3]: two or more pairs of adjacent ranks; the Phoenix pairs one natural card.
 
     Each run from `low` grows one rank at a time from its runs one rank shorter: by a
@@ -278,60 +287,77 @@ def stairs(h: Holding, length: int | None = None, must: int | None = None,
     first, last = max(2, int(above) - shortest + 2), ACE - shortest + 1
     if must:
         first, last = max(first, must - longest + 1), min(last, must)
+    if first > last:
+        return []
     doubled, at, phoenix = h.pairs, h.at, h.phoenix
     fill = h.held & ~doubled & _NATURAL_RANKS if phoenix else 0
-    if not (doubled & (doubled | fill) >> 1 or fill & doubled >> 1):
-        return []  # no two adjacent ranks make pairs
-    floor = max(int(above) + 1, must or 0)
     ends = doubled | fill
-    starts = ends & ends >> 1 & ~(fill & fill >> 1)  # two ranks in a row, one Phoenix at most
-    pairs: list[list[tuple[Card, ...]] | None] = [None] * (ACE + 1)
-    places: list[list[tuple[Card, ...]] | None] = [None] * (ACE + 1)
-    out: list[Combination] = []
-    for low in range(first, last + 1):
-        if not starts >> low & 1:
-            continue
-        highest = min(_runs(doubled, fill, low)[0], low + longest - 1)
-        start = max(low + shortest - 1, floor)
+    # two ranks in a row, one Phoenix at most, from `first` to `last`
+    starts = ends & ends >> 1 & ~(fill & fill >> 1) & (2 << last) - (1 << first)
+    if not starts:
+        return []
+    floor = max(int(above) + 1, must or 0)
+    pairs: list[list[Cards] | None] = [None] * (ACE + 1)
+    out: list[Group] = []
+    append = out.append
+    while starts:
+        bit = starts & -starts
+        starts ^= bit
+        low = bit.bit_length() - 1
+        highest = _runs(doubled, fill, low)
+        if highest >= low + longest:
+            highest = low + longest - 1
+        start = low + shortest - 1
+        if start < floor:
+            start = floor
         if start > highest:
             continue
-        nat: list[tuple[Card, ...]] = [()]
-        held: list[tuple[int, list[tuple[Card, ...]]]] = []  # (the Phoenix's rank, runs)
-        for top in range(low, highest + 1):
+        nat = pairs[low]
+        if nat is None:
+            nat = pairs[low] = list(combinations(at[low], 2))
+        held: list[tuple[int, list[Cards]]] = []  # (the Phoenix's rank, runs)
+        if phoenix:
+            held.append((low, list(zip(at[low], repeat(PH)))))
+        for top in range(low + 1, highest + 1):
             two = pairs[top]
             if two is None:
                 two = pairs[top] = list(combinations(at[top], 2))
-            held = [(p, _joined(runs, two)) for p, runs in held] if two else []
-            if phoenix and nat:
-                one = places[top]
-                if one is None:
-                    one = places[top] = [(c, PH) for c in at[top]]
-                held.append((top, _joined(nat, one)))
-            nat = _joined(nat, two) if two else []
+            if two:
+                if held:
+                    held = [(p, _joined(runs, two)) for p, runs in held]
+                if phoenix and nat:
+                    held.append((top, _joined(nat, list(zip(at[top], repeat(PH))))))
+                if nat:
+                    nat = _joined(nat, two)
+            else:  # the gap: the Phoenix's rank
+                held = [(top, _joined(nat, list(zip(at[top], repeat(PH)))))]
+                nat = []
             if top >= start:
                 n = (top - low + 1) * 2
-                out += _plays(_STAIRS, top, n, nat, None)
+                if nat:
+                    append((_STAIRS, top, n, nat, None, False))
                 for p, runs in held:
-                    out += _plays(_STAIRS, top, n, runs, p)
+                    append((_STAIRS, top, n, runs, p, False))
     return out
 
 
-def fours(h: Holding, must: int | None, distinct_suits: bool) -> list[Combination]:
+def fours(h: Holding, must: int | None, distinct_suits: bool) -> list[Group]:
     """[B1] four of a kind ([GS3]: of four different suits in Grand Seigneur)."""
-    out: list[Combination] = []
+    out: list[Group] = []
     if not h.trios:
         return out
     for r in [must] if must else [r for r in h.ranks if len(h.at[r]) >= 4]:
-        for four in combinations(h.at[r], 4):
-            if not distinct_suits or len({c.suit for c in four}) == 4:
-                out.append(_new(_C, (_BOMB, r, 4, four, None, False)))
+        found: list[Cards] = [four for four in combinations(h.at[r], 4)
+                 if not distinct_suits or len({c.suit for c in four}) == 4]
+        if found:
+            out.append((_BOMB, r, 4, found, None, False))
     return out
 
 
-def straight_flushes(h: Holding, must: int | None = None) -> list[Combination]:
+def straight_flushes(h: Holding, must: int | None = None) -> list[Group]:
     """[B1] straight flushes: runs of five or more ranks in one suit (two decks: either
     copy of a card)."""
-    out: list[Combination] = []
+    out: list[Group] = []
     for suit, mask in h.flush_masks.items():
         low = 2
         while low <= ACE - 4:
@@ -348,24 +374,24 @@ def straight_flushes(h: Holding, must: int | None = None) -> list[Combination]:
 
 
 def _flushes(h: Holding, suit: str, low: int, high: int, must: int | None,
-             out: list[Combination]) -> None:
+             out: list[Group]) -> None:
     """Every straight flush inside the run low..high of `suit`."""
     picks = [[c for c in h.at[r] if c.suit == suit] for r in range(low, high + 1)]
     for bottom in range(low, high - 3):
         if must and must < bottom:
             break
         for top in range(max(bottom + 4, must or 0), high + 1):
-            out += [_new(_C, (_BOMB, top, top - bottom + 1, run, None, True))
-                    for run in product(*picks[bottom - low:top - low + 1])]
+            out.append((_BOMB, top, top - bottom + 1,
+                        list(product(*picks[bottom - low:top - low + 1])), None, True))
 
 
 def bombs(h: Holding, must: int | None = None, distinct_suits: bool = False
-          ) -> list[Combination]:
+          ) -> list[Group]:
     """[B1]: four of a kind and straight flushes (with `must`: holding that rank)."""
     if len(h.cards) < 4:
         return []
     return fours(h, must, distinct_suits) + straight_flushes(h, must)
 
 
-__all__ = ["Holding", "singles", "sets", "full_houses", "straights", "stairs", "fours",
+__all__ = ["Holding", "Plays", "singles", "sets", "full_houses", "straights", "stairs", "fours",
            "straight_flushes", "bombs", "parse_cards"]

@@ -1,5 +1,7 @@
 """Which plays a hand can make now: the wish search ([W2]) and the enumeration of every
-lawful play, from the generators by kind in `generate`.
+lawful play, from the generators by kind in `generate`. The enumeration answers a `Plays`
+sequence: the plays in groups that share a reading, each built into a `Combination` when
+read (`playlist`).
 
 >>> hand = parse_cards(["4j", "5s", "7t", "8t", "PH", "Kp"])
 >>> top = readings(parse_cards(["2j", "3j", "4s", "5p", "6s"]))[0]
@@ -17,6 +19,7 @@ from dataclasses import dataclass
 from .cards import Card, parse_cards
 from .combos import PASS, Combination, Kind, beats, contains_rank, readings
 from .generate import Holding, bombs, full_houses, sets, singles, stairs, straights
+from .playlist import Group, Plays, expand, item
 
 
 @dataclass(frozen=True)
@@ -33,10 +36,11 @@ DEFAULT_TABLE = Table()
 
 _SINGLE, _PAIR, _TRIO, _STAIRS, _FULL, _STRAIGHT, _DOG = (
     Kind.SINGLE, Kind.PAIR, Kind.TRIO, Kind.STAIRS, Kind.FULL_HOUSE, Kind.STRAIGHT, Kind.DOG)
+_PASS_GROUP: Group = (PASS[0], 0, 0, [()], None, False)
 
 
 def _of_kind(h: Holding, kind: Kind | None, length: int | None, must: int | None,
-             above: float) -> list[Combination]:
+             above: float) -> list[Group]:
     """Plays of `kind` (every kind when None) and `length`, ranked above `above`."""
     if kind is None:
         out = singles(h, above, must)
@@ -59,11 +63,18 @@ def _of_kind(h: Holding, kind: Kind | None, length: int | None, must: int | None
     return []  # a bomb on the table: only a higher bomb
 
 
+def _beating(groups: list[Group], top: Combination | None, ddd: bool) -> list[Group]:
+    """The groups whose plays beat `top`. A group's first play speaks for the group: its
+    plays share the kind, length, straight flush and, but for the natural singles, the
+    rank, and the generators ranked every natural single above the table."""
+    return [g for g in groups if beats(item(g, 0), top, ddd)]
+
+
 def candidates(h: Holding, top: Combination | None, must: int | None = None,
-               table: Table = DEFAULT_TABLE) -> list[Combination]:
-    """Every play that may follow `top` (any lead when None), bombs last. The generators
-    keep the kind, length and rank of `top`; `beats` decides only singles (the Phoenix,
-    the Dragon) and bombs."""
+               table: Table = DEFAULT_TABLE) -> list[Group]:
+    """Every play that may follow `top` (any lead when None), bombs last, in groups. The
+    generators keep the kind, length and rank of `top`; `beats` decides only singles (the
+    Phoenix, the Dragon) and bombs."""
     if top is None:
         plays = _of_kind(h, None, None, must, 0)
         plays += bombs(h, must, table.distinct_suit_fours)
@@ -74,8 +85,8 @@ def candidates(h: Holding, top: Combination | None, must: int | None = None,
     ddd = table.dragon_beats_dragon
     plays = _of_kind(h, kind, top[2], must, top[1])
     if kind is _SINGLE:
-        plays = [p for p in plays if beats(p, top, ddd)]
-    plays += [b for b in bombs(h, must, table.distinct_suit_fours) if beats(b, top, ddd)]
+        plays = _beating(plays, top, ddd)
+    plays += _beating(bombs(h, must, table.distinct_suit_fours), top, ddd)
     return plays
 
 
@@ -90,25 +101,27 @@ def wish_play(hand: Sequence[Card], wish: int, top: Combination | None,
         return None
     if top is None or (top.kind is Kind.SINGLE and wish > top.rank):
         return (wished[0],)  # a lead, or a single that beats the table: the card itself
-    plays = candidates(Holding(hand), top, wish, table)
-    return plays[0].cards if plays else None
+    for group in candidates(Holding(hand), top, wish, table):
+        return group[3][0]  # (the generators produce no empty group)
+    return None
 
 
-def _distinct(plays: list[Combination], hand: Sequence[Card]) -> list[Combination]:
+def _distinct(plays: list[Group], hand: Sequence[Card]) -> list[Group]:
     """Each card set once, in its highest reading. The generators already produce each set
     once from a hand of distinct cards; two decks ([GS2]) hold identical cards."""
     if len(set(hand)) == len(hand):
         return plays
     best: dict[tuple[Card, ...], Combination] = {}
-    for play in plays:
-        key = tuple(sorted(play.cards))
-        if key not in best or play.rank > best[key].rank:
-            best[key] = play
-    return list(best.values())
+    for group in plays:
+        for play in expand(group):
+            key = tuple(sorted(play.cards))
+            if key not in best or play.rank > best[key].rank:
+                best[key] = play
+    return [(p[0], p[1], p[2], [p[3]], p[4], p[5]) for p in best.values()]
 
 
 def legal_plays(hand: Sequence[Card], top: Combination | None, wish: int | None = None,
-                table: Table = DEFAULT_TABLE, out_of_turn: bool = False) -> list[Combination]:
+                table: Table = DEFAULT_TABLE, out_of_turn: bool = False) -> Plays:
     """Every distinct lawful play from `hand` on `top` (each card set once, highest
     reading), the wish applied ([W2], [W5]); a pass is included when it is lawful.
 
@@ -117,27 +130,29 @@ def legal_plays(hand: Sequence[Card], top: Combination | None, wish: int | None 
     h = Holding(hand)
     if out_of_turn:
         if top is None:
-            return []
-        ddd = table.dragon_beats_dragon
-        plays = [b for b in bombs(h, None, table.distinct_suit_fours) if beats(b, top, ddd)]
+            return Plays([])
+        plays = _beating(bombs(h, None, table.distinct_suit_fours), top,
+                         table.dragon_beats_dragon)
         plays = _distinct(plays, hand) if plays else plays
-        plays.append(PASS)
-        return plays
+        plays.append(_PASS_GROUP)
+        return Plays(plays)
     held = wish is not None and 0 <= wish < len(h.at) and bool(h.at[wish])
     if held and top is None:  # [W2]: the leader holding the wished rank must lead it
-        return _distinct(candidates(h, None, wish, table), hand)
+        return Plays(_distinct(candidates(h, None, wish, table), hand))
     if held:
         wished = candidates(h, top, wish, table)
         if wished:  # [W2]: owed; [W5]: a bomb that beats the table is exempt
             if not table.strict_wish:
-                ddd = table.dragon_beats_dragon
-                wished += [b for b in bombs(h, None, table.distinct_suit_fours)
-                           if not contains_rank(b.cards, wish or 0) and beats(b, top, ddd)]
-            return _distinct(wished, hand)
+                for b in _beating(bombs(h, None, table.distinct_suit_fours), top,
+                                  table.dragon_beats_dragon):
+                    free = [cards for cards in b[3] if not contains_rank(cards, wish or 0)]
+                    if free:
+                        wished.append((b[0], b[1], b[2], free, b[4], b[5]))
+            return Plays(_distinct(wished, hand))
     plays = _distinct(candidates(h, top, None, table), hand)
     if top is not None:
-        plays.append(PASS)
-    return plays
+        plays.append(_PASS_GROUP)
+    return Plays(plays)
 
-__all__ = ["Holding", "Table", "DEFAULT_TABLE", "candidates", "wish_play", "legal_plays",
-           "parse_cards", "readings"]
+__all__ = ["Holding", "Plays", "Table", "DEFAULT_TABLE", "candidates", "wish_play",
+           "legal_plays", "parse_cards", "readings"]
