@@ -8,11 +8,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from flask_babel import force_locale, gettext
+from sqlalchemy import func
 from sqlalchemy.orm.exc import StaleDataError
 
 from . import records
 from .extensions import db
-from .models import Hand, Match, utcnow
+from .models import Hand, HandEvent, Match, utcnow
 from .records import Conflict
 from .scoring import Call, Problem
 from .scoring.i18n import N_
@@ -154,10 +155,24 @@ def undo_last(match: Match, number: int) -> Hand:
     return hands[-1]
 
 
-def restore_hand(match: Match, hand: Hand) -> bool:
-    """Bring a deleted hand back, in its original place; False when it is already back."""
+def restore_hand(match: Match, hand: Hand, moved_on_ok: bool = True) -> bool:
+    """Bring a deleted hand back, in its original place; False when it is already back.
+
+    With `moved_on_ok` False (the "Restore" offered right after an undo or a delete), the
+    match must not have changed since the hand went: had another phone saved the hand again
+    meanwhile, bringing the old one back in front of it would count the hand twice. Then
+    Conflict, and nothing changes; the log's Restore, chosen with every change in view,
+    may bring it back all the same."""
     if hand.deleted_at is None:
         return False
+    if not moved_on_ok:
+        went = db.session.scalar(db.select(func.max(HandEvent.id)).where(
+            HandEvent.match_id == match.id, HandEvent.hand_id == hand.id,
+            HandEvent.action.in_(("deleted", "undone"))))
+        since = db.session.scalar(db.select(func.count(HandEvent.id)).where(
+            HandEvent.match_id == match.id, HandEvent.id > (went or 0)))
+        if since:
+            raise Conflict(hand)
     hand.deleted_at = None
     hand.version += 1
     records.recompute(match)

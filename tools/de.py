@@ -368,6 +368,7 @@ DE = {
     'Start a match': 'Partie beginnen',
     'Tables:': 'Tische:',
     'That hand is already back in play.': 'Diese Hand ist schon wieder im Spiel.',
+    'The match has changed since that hand was taken back (another phone may have saved it again), so it was not restored. The match log can still restore it.': 'Das Spiel hat sich geändert, seit diese Hand zurückgenommen wurde (vielleicht hat ein anderes Telefon sie neu gespeichert); sie wurde deshalb nicht wiederhergestellt. Im Spielprotokoll lässt sie sich weiterhin wiederherstellen.',
     'That hand was already undone, or another phone added a hand after it; nothing was undone.': 'Diese Hand wurde schon rückgängig gemacht, oder ein anderes Handy hat danach eine Hand eingetragen; nichts wurde rückgängig gemacht.',
     'The code of the table (or of a match)': 'Der Code des Tisches (oder einer Partie)',
     'The form field “%(field)s” is missing or not a whole number, so the change cannot be checked against other phones. Reload the page and enter it again; nothing was saved.': 'Das Formularfeld „%(field)s“ fehlt oder ist keine ganze Zahl, daher kann die Änderung nicht mit anderen Handys abgeglichen werden. Lade die Seite neu und gib sie erneut ein; nichts wurde gespeichert.',

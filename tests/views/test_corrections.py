@@ -92,6 +92,30 @@ def test_delete_and_restore(client, app, url):
     assert [e[1] for e in state(app, url)[3]].count("restored") == 1
 
 
+def test_restore_after_the_hand_was_saved_again_is_refused_not_doubled(client, app, url):
+    """Phone A undoes hand 3; phone B saves the corrected hand 3; A then taps the Restore
+    its "Hand 3 undone" message offers. Bringing the old hand back in front of B's would
+    count the hand twice: refused, nothing changed. The log's Restore still may."""
+    assert client.post(url + "/undo", data={"number": "3"}).status_code == 303
+    snack = client.get(url).get_data(as_text=True)
+    assert "/hands/3/restore" in snack  # the message's Restore button
+    assert post_hand(client, url, hand_form([2, 3], a=70)).status_code == 303  # phone B
+    before = state(app, url)
+    r = client.post(url + "/hands/3/restore")
+    assert r.status_code == 409 and "not restored" in r.get_data(as_text=True)
+    assert state(app, url) == before and len(before[1]) == 3
+    # chosen in the log, with every change in view: it comes back as a fourth hand's worth
+    assert client.post(url + "/hands/3/restore", data={"from": "log"}).status_code == 303
+    assert len(state(app, url)[1]) == 4
+
+
+def test_restore_right_after_an_undo_works(client, app, url):
+    assert client.post(url + "/undo", data={"number": "3"}).status_code == 303
+    assert client.post(url + "/hands/3/restore").status_code == 303
+    totals, hands, _, events = state(app, url)
+    assert len(hands) == 3 and events[-1][:2] == (3, "restored")
+
+
 def test_deleting_a_changed_hand_is_refused(client, app, url):
     assert client.post(url + "/hands/2/edit",
                        data=hand_form([1, 0], a=45) | {"version": "1"}).status_code == 303

@@ -212,9 +212,16 @@ def delete(match_id: str, number: int) -> Response | tuple[str, int]:
 
 @bp.post("/matches/<match_id>/hands/<int:number>/restore")
 @limit_writes
-def restore(match_id: str, number: int) -> Response:
+def restore(match_id: str, number: int) -> Response | tuple[str, int]:
     match = _held(match_id)
-    if corrections.restore_hand(match, _hand(match, number)):
+    try:
+        restored = corrections.restore_hand(match, _hand(match, number),
+                                            moved_on_ok=request.form.get("from") == "log")
+    except records.Conflict:
+        return _refused(match, gettext(
+            "The match has changed since that hand was taken back (another phone may have "
+            "saved it again), so it was not restored. The match log can still restore it."))
+    if restored:
         flash(gettext("Hand restored."))
     else:
         flash(gettext("That hand is already back in play."))
