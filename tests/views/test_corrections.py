@@ -237,3 +237,34 @@ def test_the_log_says_an_edit_in_the_readers_language(client, app, url):
         stored = db.session.execute(db.select(HandEvent.summary).where(
             HandEvent.action == "edited")).scalar_one()
     assert stored.startswith("Ann's call no call → Tichu")
+
+
+def test_a_client_id_of_another_match_is_refused_not_a_500(client, app, url):
+    """A phone's hand id already stored in another match (a reused or forged id): 409 with
+    a message on the form's HTML path, nothing stored in either match."""
+    post_hand(client, url, hand_form([0, 1], a=60) | {"client_id": "shared-id-1"})
+    other = new_match(client)
+    r = post_hand(client, other, hand_form([0, 1], a=60) | {"client_id": "shared-id-1"})
+    assert r.status_code == 409 and "another match" in r.get_data(as_text=True)
+    with app.app_context():
+        assert db.session.get(Match, match_id(other)).hand_count == 0
+
+
+def test_a_hand_number_ahead_of_the_match_says_which_is_next(client, url):
+    r = post_hand(client, url, hand_form([0, 1], a=60) | {"number": "99"})
+    page = r.get_data(as_text=True)
+    assert r.status_code == 409
+    assert "This form was for hand 99; the next hand is 4" in page and "99–" not in page
+
+
+def test_a_hand_replayed_after_its_undo_is_not_brought_back(client, app, url):
+    """The outbox sends a hand again (same client id) after it was undone: nothing is
+    stored again, and the message says so instead of "Hand 0 saved"."""
+    r = post_hand(client, url, hand_form([0, 1], a=60) | {"client_id": "replayed-1"})
+    assert r.status_code == 303
+    assert client.post(url + "/undo", data={"number": "4"}).status_code == 303
+    r = client.post(url + "/hands/new", data=hand_form([0, 1], a=60) | {
+        "client_id": "replayed-1", "number": "4"}, follow_redirects=True)
+    page = r.get_data(as_text=True)
+    assert "Hand 0" not in page and "not saved again" in page
+    assert len(state(app, url)[1]) == 3

@@ -134,12 +134,21 @@ def new(match_id: str) -> Response | tuple[str, int] | tuple[Response, int]:
     try:
         hand, problems, shown = records.add_hand(match, form.to_api(), number, client_id)
     except records.Conflict as exc:
+        if not isinstance(exc, records.Stale) and not wants_json():
+            # the client id names a hand of another match: a phone's id used twice
+            return _refused(match, gettext(
+                "This hand carries the id of a hand saved in another match, so it was not "
+                "saved. Enter it again from this match's page."))
         return _refusal(match, form, 409, conflict=exc, number=number)
     if hand is None:
         form.attach(problems)
         return _refusal(match, form, 422, number=number)
     # nothing read after the commit: it would read the match and its hands again
-    flash(gettext("Hand %(n)s saved.", n=shown))
+    if shown:
+        flash(gettext("Hand %(n)s saved.", n=shown))
+    else:  # the same hand sent again after it was undone or deleted: not brought back
+        flash(gettext("That hand was saved before and later taken back; it was not saved "
+                      "again. The match log can restore it."))
     return redirect(url_for("matches.show", match_id=match_id), code=303)
 
 
