@@ -24,3 +24,15 @@ def test_development_server_lines_reach_the_log_without_colour_codes():
                                ("\x1b[33m404\x1b[0m",), None)
     assert _plain_text(record)
     assert record.getMessage() == "WARNING: development server 404"
+
+
+def test_development_server_lines_keep_no_query_string():
+    """A query may carry a scorer key (/join?key=…): the development server's request line
+    reaches the log with the path only, as gunicorn's does."""
+    record = logging.LogRecord("werkzeug", logging.INFO, __file__, 1, '%s - - [%s] "%s" %s %s',
+                               ("127.0.0.1", "23/Nov/2026 20:00:00",
+                                "\x1b[32mGET /join?key=s4RQK9K_asfZQ4k6 HTTP/1.1\x1b[0m",
+                                "302", "-"), None)
+    assert _plain_text(record)
+    line = record.getMessage()
+    assert "s4RQK9K" not in line and '"GET /join HTTP/1.1" 302' in line

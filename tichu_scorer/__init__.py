@@ -94,15 +94,21 @@ class QuietSessionInterface(SecureCookieSessionInterface):
 
 
 ANSI_STYLE = re.compile(r"\x1b\[[0-9;]*m")
+# the query of a request line ("GET /join?key=… HTTP/1.1"): it may carry a scorer key
+QUERY = re.compile(r"^([A-Z]+ [^ ?]*)\?\S*")
+
+
+def _log_line(text: str) -> str:
+    return QUERY.sub(r"\1", ANSI_STYLE.sub("", text))
 
 
 def _plain_text(record: logging.LogRecord) -> bool:
-    """The development server colours its lines with terminal codes even in a log file or
-    a pipe: logs stay plain text."""
+    """The development server's request lines as gunicorn's (`gunicorn.conf.py`): plain
+    text (it colours them with terminal codes even in a log file or a pipe) and the path
+    without its query string, which may carry a scorer key (`/join?key=…`)."""
     record.msg = ANSI_STYLE.sub("", str(record.msg))
     if isinstance(record.args, tuple):
-        record.args = tuple(ANSI_STYLE.sub("", a) if isinstance(a, str) else a
-                            for a in record.args)
+        record.args = tuple(_log_line(a) if isinstance(a, str) else a for a in record.args)
     return True
 
 
