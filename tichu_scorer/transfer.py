@@ -191,11 +191,12 @@ def sheet_cell(value: object) -> str:
 
 
 def export_csv(match_ids: Iterable[int] | None = None) -> str:
-    """One row per hand in play, names spelled out, with the running totals."""
+    """One row per hand in play, names spelled out, with the running totals. The "match"
+    column numbers the matches of the sheet 1, 2, … (the database's ids stay inside)."""
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(CSV_HEADER)
-    _write_rows(writer, _load(match_ids))
+    _write_rows(writer, _load(match_ids), 1)
     return out.getvalue()
 
 
@@ -204,22 +205,25 @@ def stream_csv(match_ids: Sequence[int]) -> Iterator[str]:
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(CSV_HEADER)
+    numbered = 1
     for batch in _batches(match_ids):
-        _write_rows(writer, batch)
+        numbered = _write_rows(writer, batch, numbered)
         yield out.getvalue()
         out.seek(0)
         out.truncate()
     yield out.getvalue()
 
 
-def _write_rows(writer: Any, matches: Iterable[Match]) -> None:
+def _write_rows(writer: Any, matches: Iterable[Match], number: int) -> int:
+    """The rows of these matches, numbered from `number` (a match without a hand in play
+    has no row and no number); the next match's number."""
     for match in matches:
         names = match.names
         page = records.match_page(match)
         for row in page.rows:
             hand = row.hand
             writer.writerow(sheet_cell(cell) for cell in [
-                match.id, match.variant, match.started_at.strftime("%Y-%m-%d %H:%M"),
+                number, match.variant, match.started_at.strftime("%Y-%m-%d %H:%M"),
                 row.position, " / ".join(names), " > ".join(names[s] for s in hand.out_order),
                 "; ".join(f"{names[int(s)]}: {scoring.Call(c).label}"
                           for s, c in hand.calls.items()),
@@ -227,6 +231,8 @@ def _write_rows(writer: Any, matches: Iterable[Match]) -> None:
                 "" if hand.wish_offender is None else names[hand.wish_offender],
                 " : ".join(str(s) for s in row.deltas), " : ".join(str(t) for t in row.running),
             ])
+        number += 1 if page.rows else 0
+    return number
 
 
 # ---------------------------------------------------------------------------------- import

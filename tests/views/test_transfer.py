@@ -521,3 +521,25 @@ def test_an_import_twice_as_large_costs_twice_the_work(app, client, make):
     calls_2, statements_2 = work(app, make(120))
     assert calls_2 <= 2.1 * calls_1, (calls_1, calls_2)
     assert statements_2 <= 2 * statements_1  # batches of CHUNK values: a few more
+
+
+def test_csv_numbers_the_matches_of_the_sheet_not_by_database_id(client, app):
+    """Ids never leave the app: the "match" column counts the sheet's matches 1, 2, …
+    (matches without a hand have no row and take no number)."""
+    for _ in range(3):
+        new_match(client)  # matches without a hand: they take database ids
+    urls = [new_match(client) for _ in range(2)]
+    for u in urls:
+        post_hand(client, u, hand_form([0, 1], a=60))
+        post_hand(client, u, hand_form([1, 0], a=40))
+    with app.test_request_context():
+        ids = [match_id(u) for u in urls]
+        assert min(ids) > 2
+        sheet = list(csv.DictReader(io.StringIO(transfer.export_csv(ids))))
+    assert [r["match"] for r in sheet] == ["1", "1", "2", "2"]
+    one = list(csv.DictReader(io.StringIO(client.get(urls[1] + "/export.csv").get_data(
+        as_text=True))))
+    assert [r["match"] for r in one] == ["1", "1"]
+    everything = list(csv.DictReader(io.StringIO(client.get("/export.csv").get_data(
+        as_text=True))))
+    assert [r["match"] for r in everything] == ["1", "1", "2", "2"]
