@@ -157,7 +157,8 @@ class BufferedClient(FlaskClient):
 
 def make_app(tmp_path, **config):
     settings = {"TESTING": True, "WTF_CSRF_ENABLED": False, "SECRET_KEY": "test",
-                "RATELIMIT_ENABLED": False, "SQLALCHEMY_DATABASE_URI": database_uri(tmp_path)}
+                "RATELIMIT_ENABLED": False, "SQLALCHEMY_DATABASE_URI": database_uri(tmp_path),
+                "PAGE_STORE_URI": ""}  # match pages kept per process unless a test shares
     app = create_app(settings | config, instance_path=str(tmp_path / "instance"))
     app.test_client_class = BufferedClient
     app.jinja_env.bytecode_cache = TEMPLATES

@@ -1,7 +1,8 @@
 """Two app servers (gunicorn, two workers each) behind one address, sharing the database and
 Redis: a client's creation limit holds in total, not per worker or server; behind a proxy
 (PROXY_COUNT=1) each client has its own budget, and without one a forged X-Forwarded-For
-buys none."""
+buys none. A match page built by one server is used by the other (`match_pages`' shared
+store), never for another revision, and a store that fails only costs the build."""
 
 from __future__ import annotations
 
@@ -16,7 +17,8 @@ import pytest
 import redis
 
 from benchmarks.harness import Session, free_port, kill, start_gunicorn
-from tests.conftest import make_app
+from tests.conftest import hand_form, make_app, new_match, post_hand
+from tichu_scorer import match_pages
 from tichu_scorer.extensions import db
 
 pytestmark = [
@@ -109,3 +111,94 @@ def test_behind_one_proxy_each_client_has_its_own_budget(tmp_path, redis_url):
         assert [create(base, "203.0.113.8") for base in servers] == [303, 303]
         # the proxy appends the address it saw: only the last one counts
         assert create(servers[0], "198.51.100.1, 203.0.113.7") == 429
+
+
+MARK = b"<!-- from the shared store -->"
+
+
+def mark_stored_pages(client: redis.Redis, match: str) -> int:
+    """Put MARK in every body the store holds for `match` (as built, with its revision):
+    a page that shows it was read from the store, not built."""
+    names = client.keys(f"tichu:page:*:{match}:*")
+    for name in names:
+        revision, _, body = client.get(name).partition(b"\n")
+        client.set(name, revision + b"\n" + MARK + body)
+    return len(names)
+
+
+def test_a_page_built_by_one_server_is_used_by_the_other(tmp_path, redis_url):
+    client = redis.Redis.from_url(redis_url)
+    with two_servers(tmp_path, redis_url, proxies=0) as servers:
+        phone = Session(servers[0])
+        try:
+            path = phone.new_match(["Ann", "Bob", "Cy", "Dee"])
+            status, _ = phone.post_form(path + "/hands/new", {
+                "csrf_token": phone.token(path + "/hands/new"), "place_1": "1",
+                "place_2": "2", "card_a": "50", "number": "1"})
+            assert status == 303
+            phone.request("GET", path)  # its message shown
+            status, first, _ = phone.request("GET", path)
+            assert status == 200 and MARK not in first
+            assert mark_stored_pages(client, path.rsplit("/", 1)[1]) == 1
+            phone.close()  # the same phone, through the other server
+            phone.port = urllib.parse.urlsplit(servers[1]).port
+            status, page, _ = phone.request("GET", path)
+            assert status == 200 and MARK in page
+            # the body read from the store carries this phone's own token, which works
+            token = page.split(b'name="csrf_token" value="')[1].split(b'"')[0].decode()
+            status, _ = phone.post_form(path + "/undo", {"csrf_token": token, "number": "1"})
+            assert status == 303
+            status, after, _ = phone.request("GET", path)  # a new revision: built again
+            assert status == 200 and MARK not in after and b"0 hands played" in after
+        finally:
+            phone.close()
+
+
+@pytest.fixture()
+def sharing(tmp_path, redis_url):
+    """Two app processes on one database that share match pages through Redis."""
+    redis.Redis.from_url(redis_url).flushall()
+    first = make_app(tmp_path / "a", PAGE_STORE_URI=redis_url)
+    with first.app_context():
+        db.create_all()
+    second = make_app(tmp_path / "b", PAGE_STORE_URI=redis_url,
+                      SQLALCHEMY_DATABASE_URI=first.config["SQLALCHEMY_DATABASE_URI"])
+    return first, second
+
+
+def twin(client, app):
+    other = app.test_client()
+    other.set_cookie("session", client.get_cookie("session").value)
+    return other
+
+
+def test_a_stored_page_serves_only_its_own_revision(sharing, redis_url):
+    first, second = sharing
+    phone = first.test_client()
+    url = new_match(phone)
+    assert phone.get(url).status_code == 200
+    assert mark_stored_pages(redis.Redis.from_url(redis_url), url.rsplit("/", 1)[1]) == 1
+    other = twin(phone, second)
+    assert MARK in other.get(url).data  # read from the store
+    # a save through the first process: the second reads the new revision, never the old
+    assert post_hand(phone, url, hand_form([0, 1], a=60)).status_code == 303
+    page = other.get(url)
+    assert MARK not in page.data and b"1 hand played" in page.data
+
+
+def test_a_failing_store_only_costs_the_build(tmp_path, caplog):
+    closed = f"redis://127.0.0.1:{free_port()}/0"  # nothing listens there
+    app = make_app(tmp_path, PAGE_STORE_URI=closed)
+    with app.app_context():
+        db.create_all()
+    phone = app.test_client()
+    url = new_match(phone)
+    page = phone.get(url)
+    assert page.status_code == 200 and b"Add hand 1" in page.data
+    store = app.extensions["tichu_page_store"]
+    assert store.paused_until > time.monotonic() + match_pages.STORE_PAUSE / 2
+    assert "Page store unreachable" in caplog.text
+    # while paused the store is not asked (no wait on every page)
+    store.client = None  # would fail with AttributeError if asked
+    assert post_hand(phone, url, hand_form([0, 1], a=60)).status_code == 303
+    assert b"1 hand played" in phone.get(url).data

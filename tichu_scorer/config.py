@@ -48,6 +48,13 @@ def rate_limit_storage() -> str:
             or os.environ.get("REDIS_URL", "").strip() or "memory://")
 
 
+def page_store() -> str:
+    """PAGE_STORE_URI (empty: none), else REDIS_URL: where match page bodies are shared."""
+    if "PAGE_STORE_URI" in os.environ:
+        return os.environ["PAGE_STORE_URI"].strip()
+    return os.environ.get("REDIS_URL", "").strip()
+
+
 def defaults(instance_path: str) -> dict[str, object]:
     secure = production()
     return {
@@ -103,6 +110,8 @@ def defaults(instance_path: str) -> dict[str, object]:
         # No X-RateLimit-* headers on every limited request: each costs two round trips to
         # the store; a refusal (429) still says Retry-After (views/errors.py).
         "RATELIMIT_HEADERS_ENABLED": False,
+        # Match page bodies shared by every worker and server (`match_pages`): Redis.
+        "PAGE_STORE_URI": page_store(),
     }
 
 

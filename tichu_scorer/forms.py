@@ -22,6 +22,7 @@ from wtforms import (
 )
 from wtforms.validators import Length, NumberRange, Optional
 
+from . import i18n
 from .models import NAME_MAX
 from .scoring import DEFAULT_TARGET, VARIANTS, Problem, Variant, hands_problem, target_problem
 from .scoring.i18n import N_
@@ -32,6 +33,16 @@ CALL_CHOICES = [SelectChoice("", N_("No call")), SelectChoice("tichu", N_("Tichu
                 SelectChoice("grand", N_("Grand Tichu"))]
 NOBODY = SelectChoice("", _l("Nobody"))
 NO_SEAT = SelectChoice("", "—")
+
+
+class Form(FlaskForm):
+    """The app's forms: WTForms' own messages ("Not a valid choice") in the reader's
+    language from translations loaded once per process (Flask-WTF reads the catalogue file
+    again on every request that validates a form)."""
+
+    class Meta(FlaskForm.Meta):
+        def get_translations(self, form: Any) -> Any:
+            return i18n.wtforms_translations()
 
 
 class ProblemsMixin:
@@ -55,7 +66,7 @@ LENGTH_CHOICES = [SelectChoice("hands", N_("A number of hands")),
                   SelectChoice("target", N_("To a target"))]
 
 
-class NewMatchForm(ProblemsMixin, FlaskForm):
+class NewMatchForm(ProblemsMixin, Form):
     variant = RadioField("Game", choices=VARIANT_CHOICES, default=DEFAULT.key)
     target = RadioField("Play to", choices=TARGET_CHOICES, default=str(DEFAULT_TARGET))
     custom_target = IntegerField("Custom target", validators=[Optional()])
@@ -140,7 +151,7 @@ class NewMatchForm(ProblemsMixin, FlaskForm):
         return not any(self.problems.values())
 
 
-class MatchSettingsForm(ProblemsMixin, FlaskForm):
+class MatchSettingsForm(ProblemsMixin, Form):
     """Change a match after its start: the target and the players' names."""
 
     target = IntegerField("Play to", validators=[Optional()])
@@ -207,7 +218,7 @@ def field_group(field: str) -> str:
     return "match"
 
 
-class HandFormBase(ProblemsMixin, FlaskForm):
+class HandFormBase(ProblemsMixin, Form):
     seats: int = 4
     card_a = IntegerField("Team A card points", validators=[Optional(),
                                                             NumberRange(-1000, 1000)])
@@ -271,7 +282,7 @@ class HandFormBase(ProblemsMixin, FlaskForm):
                 self.add_problem(field_group(problem.field), problem)
 
 
-class RankingFormBase(ProblemsMixin, FlaskForm):
+class RankingFormBase(ProblemsMixin, Form):
     """Grand Seigneur: only the finishing order ([GS1])."""
 
     seats: int = 5
@@ -336,10 +347,10 @@ WISH_CHOICES = [SelectChoice("", _l("No wish"))] + [
 PASS_WORDS = ("pass", "Pass", "PASS", "-")
 
 
-class RefereeForm(FlaskForm):
+class RefereeForm(Form):
     """A disputed play in card notation; read with GET, so a verdict is a shareable link."""
 
-    class Meta:
+    class Meta(Form.Meta):
         csrf = False  # changes nothing on the server
 
     trick = TextAreaField("On the table",

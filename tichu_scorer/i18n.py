@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
-from babel.support import NullTranslations
+from babel.support import NullTranslations, Translations
 from flask import Flask, g, request
-from flask_babel import get_translations
+from flask_babel import get_locale, get_translations
+from wtforms.i18n import messages_path
 
 LANGUAGES = {"en": "English", "de": "Deutsch"}
 COOKIE = "lang"
@@ -41,6 +43,17 @@ def gettext(string: str, **variables: Any) -> str:
     """`flask_babel.gettext`, through `translations`."""
     text: str = translations().ugettext(string)
     return text % variables if variables else text
+
+
+@cache
+def _wtforms(locale: str) -> NullTranslations:
+    return Translations.load(messages_path(), [locale], domain="wtforms")
+
+
+def wtforms_translations() -> NullTranslations:
+    """WTForms' own messages in this request's language, each catalogue read once per
+    process (its files do not change while the app runs)."""
+    return _wtforms(str(get_locale()))
 
 
 def install(app: Flask) -> None:

@@ -11,6 +11,14 @@ every request reads it afresh. The body holds a stand-in for the CSRF token, rep
 the reader's own token each time; the page around it (`base.html`: messages, navigation,
 language switch) is rendered for each request.
 
+Each app process keeps the bodies it used last; with a shared store (`PAGE_STORE_URI`, by
+default the deployment's `REDIS_URL`) a body built by one worker or server is used by all
+the others: the first view after a save builds it, the next view on another worker reads
+it. The stand-in is the same in every process of one deploy (derived from the secret key
+and the build), so any of them can put its reader's token in. The store is a cache: a
+body found there is used only for the revision the request read from the database, and a
+store that fails or stalls is left alone for a while (the page is built, as without one).
+
 A repeat view of an unchanged page is answered 304 when the browser's copy was made for the
 same page: same build of the app, same revision, language and role, and the same CSRF
 secret in the session, so that a copy kept by the browser never carries a token the session
@@ -22,7 +30,8 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import secrets
+import logging
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -38,6 +47,9 @@ from .assets import assets
 from .models import Match
 
 PAGES_KEPT = 128  # match page bodies an app process keeps (a body is 1–100 KB)
+STORE_TTL = 6 * 3600  # seconds a body stays in the shared store after it was built
+STORE_TIMEOUT = 0.25  # seconds to wait for the shared store before building the body
+STORE_PAUSE = 30.0  # seconds the store is left alone after it failed
 CACHE_CONTROL = "private, no-cache"  # the browser keeps a copy and asks before each use
 FLASHES = "_flashes"  # where Flask keeps the one-time messages in the session
 PACKAGE = Path(__file__).resolve().parent
@@ -76,8 +88,9 @@ def remember_build(app: App) -> None:
                 digest.update(f"{path.relative_to(folder)}\0".encode())
                 digest.update(path.read_bytes())
     app.extensions["tichu_build"] = digest.hexdigest()[:16]
-    app.extensions["tichu_token_stand_in"] = secrets.token_hex(16)
     app.extensions["tichu_match_pages"] = {}
+    url = str(app.config.get("PAGE_STORE_URI") or "")
+    app.extensions["tichu_page_store"] = SharedStore(url) if url else None
 
 
 def messages_waiting() -> bool:
@@ -125,28 +138,98 @@ def validated(response: Response, key: PageKey, messages: bool) -> Response:
 
 
 def stand_in(app: Flask) -> str:
-    """A random text that stands for the CSRF token in a kept body (no name a player types
-    can equal it)."""
-    found: str = app.extensions["tichu_token_stand_in"]
+    """A text that stands for the CSRF token in a kept body: the same in every process of
+    one deploy (a body kept in the shared store is finished by any of them), and secret,
+    so that no name a player types can equal it."""
+    secret = str(app.config.get("WTF_CSRF_SECRET_KEY") or app.config["SECRET_KEY"])
+    text = f"match page token stand-in\0{app.extensions['tichu_build']}"
+    return hmac.new(secret.encode(), text.encode(), hashlib.sha256).hexdigest()[:32]
+
+
+class SharedStore:
+    """Match page bodies in Redis, shared by every worker and server of a deployment: one
+    key per page (match, language, role, template, build and static files), holding the
+    revision it was built at and the body."""
+
+    def __init__(self, url: str) -> None:
+        import redis
+        self.client = redis.Redis.from_url(url, socket_timeout=STORE_TIMEOUT,
+                                           socket_connect_timeout=STORE_TIMEOUT)
+        self.paused_until = 0.0
+
+    @staticmethod
+    def name(key: PageKey) -> str:
+        return (f"tichu:page:{build()}:{assets().version}:{key.match}:{key.locale}:"
+                f"{int(key.scorer)}:{key.template}:{stand_in(current_app)}")
+
+    def get(self, key: PageKey) -> str | None:
+        """The body built at `key.revision`, if the store holds it."""
+        found = self._call(lambda: self.client.get(self.name(key)))
+        if not isinstance(found, bytes):
+            return None
+        revision, _, body = found.partition(b"\n")
+        return body.decode() if revision == str(key.revision).encode() else None
+
+    def put(self, key: PageKey, body: str) -> None:
+        self._call(lambda: self.client.set(self.name(key), f"{key.revision}\n{body}".encode(),
+                                           ex=STORE_TTL))
+
+    def _call(self, command: Any) -> Any:
+        """Run `command`, unless the store failed lately; a failure pauses it (logged)."""
+        if time.monotonic() < self.paused_until:
+            return None
+        import redis
+        try:
+            return command()
+        except redis.RedisError as exc:
+            self.paused_until = time.monotonic() + STORE_PAUSE
+            logging.getLogger(__name__).warning(
+                "Page store unreachable (%s): pages are built without it for %d s",
+                type(exc).__name__, STORE_PAUSE)
+            return None
+
+
+def _store() -> SharedStore | None:
+    found: SharedStore | None = current_app.extensions.get("tichu_page_store")
     return found
 
 
 def kept_body(key: PageKey) -> Markup | None:
-    """The body kept for `key`, with this reader's CSRF token in it."""
+    """The body kept for `key` by this process or, failing that, by another one (the shared
+    store), with this reader's CSRF token in it."""
     pages: dict[Any, tuple[int, str]] = current_app.extensions["tichu_match_pages"]
-    found = pages.get((key.match, key.locale, key.scorer, key.template))
-    if found is None or found[0] != key.revision:
+    found = pages.get(_here(key))
+    if found is not None and found[0] == key.revision:
+        return _with_token(found[1])
+    store = _store()
+    body = store.get(key) if store is not None else None
+    if body is None:
         return None
-    return _with_token(found[1])
+    _keep_here(key, body)
+    return _with_token(body)
 
 
 def keep_body(key: PageKey, body: str) -> Markup:
-    """Keep a body rendered with the stand-in token; returns it with this reader's token."""
+    """Keep a body rendered with the stand-in token (here and in the shared store); returns
+    it with this reader's token."""
+    _keep_here(key, body)
+    store = _store()
+    if store is not None:
+        store.put(key, body)
+    return _with_token(body)
+
+
+def _keep_here(key: PageKey, body: str) -> None:
     pages: dict[Any, tuple[int, str]] = current_app.extensions["tichu_match_pages"]
     if len(pages) >= PAGES_KEPT:
         pages.clear()
-    pages[(key.match, key.locale, key.scorer, key.template)] = (key.revision, body)
-    return _with_token(body)
+    pages[_here(key)] = (key.revision, body)
+
+
+def _here(key: PageKey) -> tuple[Any, ...]:
+    """A body's place among those kept by this process (its stand-in token changes with the
+    secret key)."""
+    return key.match, key.locale, key.scorer, key.template, stand_in(current_app)
 
 
 def _with_token(body: str) -> Markup:
