@@ -94,3 +94,15 @@ def test_german_pages_show_no_english_template_string(client):
         plain = client.get(path, headers={"Accept-Language": "en"}).get_data(as_text=True)
         seen_in_english += sum(m in plain for m in english)
     assert seen_in_english > 30  # the same check finds these sentences on English pages
+
+
+def test_the_parts_of_every_page_follow_each_requests_language(client):
+    """The top bar and footer are kept per language (`chrome`): alternating languages, each
+    page carries its own."""
+    for header, words, other in [("de", "Partien", "Matches"), ("en", "Matches", "Partien"),
+                                 ("de", "Partien", "Matches"), ("en", "Matches", "Partien")]:
+        page = client.get("/rules", headers={"Accept-Language": header}).get_data(as_text=True)
+        nav = page[page.index('<nav aria-label'):page.index("</nav>")]
+        assert words in nav and other not in nav, nav
+        footer = page[page.index('<footer'):]
+        assert f'lang="{header}" aria-current="true"' in footer

@@ -15,7 +15,7 @@ from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from . import assets, config, i18n
+from . import assets, chrome, config, i18n
 from .extensions import babel, compress, csrf, db, limiter, migrate
 from .health import SQLITE_BUSY_MS
 from .i18n import LANGUAGES, select_locale
@@ -63,6 +63,7 @@ def create_app(test_config: Mapping[str, Any] | None = None,
     limiter.init_app(app)
     compress.init_app(app)
     assets.init_app(app)
+    chrome.init_app(app)
     app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES",
                           str(Path(__file__).resolve().parent / "translations"))
     babel.init_app(app, locale_selector=select_locale)

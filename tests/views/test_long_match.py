@@ -41,6 +41,7 @@ def test_row_sentences_are_translated_once_per_page(app, client, monkeypatch):
     long = new_match(client, ["E", "F", "G", "H"], target="custom", custom="10000")
     add_hands(app, short, 10)
     add_hands(app, long, 200)
+    client.get("/", headers={"Accept-Language": "de"})  # the parts of every page, kept
     few, _ = translations_for(client, short, monkeypatch)
     many, page = translations_for(client, long, monkeypatch)
     assert len(many) == len(few), sorted(set(many) - set(few))
