@@ -91,6 +91,17 @@ def _no_nul() -> None:
                                    "was saved.", field=_shown(name)))
 
 
+def form_value(name: str) -> str:
+    """A form field a view reads itself (a hidden number, a table's name), "" when missing.
+    Sent more than once, it is a 400 naming it: taking the first value would be a guess."""
+    values = request.form.getlist(name)
+    if len(values) > 1:
+        abort(400, gettext("The form field “%(field)s” was sent more than once, so it cannot "
+                           "be read; nothing was saved. Reload the page and try again.",
+                           field=_shown(name)))
+    return values[0] if values else ""
+
+
 def _answer(code: int, message: str, field: str) -> Response:
     """An error as the caller reads it: JSON under /api, the error page elsewhere."""
     response: Response
