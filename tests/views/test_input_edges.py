@@ -153,7 +153,8 @@ def test_a_call_given_as_a_list_says_one_call_is_expected(client, value):
 
 
 def test_the_same_call_twice_for_a_seat_says_so(client):
-    r = client.post(SCORE, data='{"out_order": [0, 1], "calls": {"0": "tichu", "0": "tichu"}}',
+    r = client.post(SCORE, data='{"out_order": [0, 1], "calls": {"0": "tichu", "0": "tichu"}, '
+                              '"card_points": [50, 50]}',
                     content_type="application/json")
     assert r.status_code == 422
     [error] = r.get_json()["errors"]
