@@ -48,10 +48,11 @@ def _shown(value: object, width: int = 20) -> str:
     return text if len(text) <= width else text[:width - 1] + "…"
 
 
-def _seat_key(key: str) -> int | None:
+def _seat_key(key: object) -> int | None:
     """A seat from a `calls` key as docs/API.md writes it, "0", "1", …; None for anything
     else ("00", " 0", "+0", "٣")."""
-    if len(key) <= KEY_DIGITS and key.isascii() and key.isdigit() and key == str(int(key)):
+    if (isinstance(key, str) and len(key) <= KEY_DIGITS and key.isascii() and key.isdigit()
+            and key == str(int(key))):
         return int(key)
     return None
 
