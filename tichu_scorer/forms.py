@@ -17,6 +17,7 @@ from wtforms import (
     RadioField,
     SelectChoice,
     SelectField,
+    SelectMultipleField,
     StringField,
     TextAreaField,
 )
@@ -49,6 +50,19 @@ class ProblemsMixin:
     """Problems from the pure core, grouped for display next to their fields."""
 
     problems: dict[str, list[Problem]]
+
+    def validate(self, extra_validators: Any = None) -> bool:
+        """The form's own checks, and each field sent only once: WTForms would silently
+        take a repeated field's first value (`card_a=50&card_a=30`)."""
+        valid: bool = super().validate(extra_validators)  # type: ignore[misc]
+        repeated = [f for f in self  # type: ignore[attr-defined]
+                    if len(f.raw_data or ()) > 1 and not isinstance(f, SelectMultipleField)]
+        for f in repeated:
+            f.errors.append(gettext("The field “%(field)s” was sent more than once; send "
+                                    "one value.", field=f.name))
+        if repeated:
+            self._errors = None  # WTForms' cache of `errors`, made by the checks above
+        return valid and not repeated
 
     def add_problem(self, group: str, problem: Problem) -> None:
         self.problems[group].append(problem)

@@ -330,7 +330,7 @@ DE = {
     "{cards} are not a combination: the Dragon only ever plays as a single.": "{cards} sind keine Kombination: der Drache wird immer als Einzelkarte gespielt.",
     "{cards} are not a combination: the Mah Jong forms a single or the 1 of a straight, nothing else.": "{cards} sind keine Kombination: das Mah Jong ist eine Einzelkarte oder die 1 einer Straße, sonst nichts.",
     "{cards} are not a full house or anything else: four of a kind and the Phoenix must be played some other way.": "{cards} sind kein Full House und auch sonst nichts: vier Gleiche und der Phönix müssen anders gespielt werden.",
-    "{key} is not a seat number.": "{key} ist keine Platznummer.",
+    '{key} is not a seat: calls are keyed by the seat\'s number as a string, "0", "1", …': '{key} ist kein Platz: Ansagen werden mit der Nummer des Platzes als Text angegeben, "0", "1", …',
     "{name} is listed more than once in the out-order; a player goes out only once.": "{name} steht mehr als einmal in der Reihenfolge; jeder scheidet nur einmal aus.",
     "{name} may not call Grand Tichu: in Threechu neither the shuffler nor the dummy may.": "{name} darf kein Großes Tichu ansagen: in Threechu dürfen das weder der Mischende noch der Dummy.",
     "{n} calls: no game has more than {most} players.": "{n} Ansagen: kein Spiel hat mehr als {most} Spieler.",
@@ -553,6 +553,13 @@ DE = {
     "{word} is not a card: the suit letter must be j (Jade), s (Sword), p (Pagoda) or t (Star).": "{word} ist keine Karte: der Farbbuchstabe muss j (Jade), s (Schwert), p (Pagode) oder t (Stern) sein.",
     "{word} is not a card: write cards like 5j, 10s, Ap, MJ.": "{word} ist keine Karte: schreibe Karten wie 5j, 10s, Ap, MJ.",
     "{word} is not a rank: ranks are 2-10, J, Q, K, A.": "{word} ist kein Wert: die Werte sind 2-10, J, Q, K, A.",
+    "Seats are numbered 0 to {last}; a number this large is no seat.": "Die Plätze sind von 0 bis {last} nummeriert; eine so große Zahl ist kein Platz.",
+    "The calls name seat {seat} more than once; give each seat one call, \"tichu\" or \"grand\".": "Die Ansagen nennen Platz {seat} mehr als einmal; gib jedem Platz eine Ansage, \"tichu\" oder \"grand\".",
+    "Seat {seat}'s call must be one word, \"tichu\" or \"grand\", not a list.": "Die Ansage von Platz {seat} muss ein Wort sein, \"tichu\" oder \"grand\", keine Liste.",
+    "Team {team}'s card points must lie between {low} and {high}.": "Die Kartenpunkte von Team {team} müssen zwischen {low} und {high} liegen.",
+    'The field “%(field)s” was sent more than once; send one value.': 'Das Feld „%(field)s“ wurde mehr als einmal gesendet; sende einen Wert.',
+    'The form field “%(field)s” was sent more than once, so it cannot be read; nothing was saved. Reload the page and try again.': 'Das Formularfeld „%(field)s“ wurde mehr als einmal gesendet und kann daher nicht gelesen werden; nichts wurde gespeichert. Lade die Seite neu und versuche es erneut.',
+    "The request's text is not valid UTF-8 (in the field “%(field)s”), so it cannot be read; nothing was saved.": "Der Text der Anfrage ist kein gültiges UTF-8 (im Feld „%(field)s“) und kann daher nicht gelesen werden; nichts wurde gespeichert.",
 }
 
 PLURALS = {

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.conftest import shot
+from tests.browser.conftest import PHONE, shot
 from tests.browser.test_phone_match import Taps
 from tests.browser.test_phone_variants import start, totals
 
@@ -136,3 +136,53 @@ def test_long_names_never_push_the_page_sideways(live_server, phone):
     page.tap(".quick button[data-set='50']")
     save(Taps(page), page, 1)
     assert page.evaluate(wider) <= 0
+
+
+# Is any part of a control the player must tap (a call, an out-order button, Clear) inside
+# the screen but behind the sticky save bar?
+UNDER_BAR = """() => {
+  const bar = document.querySelector('.save-bar').getBoundingClientRect();
+  const under = [];
+  for (const el of document.querySelectorAll('.call-row label, .out-btn, .clear-order')) {
+    const r = el.getBoundingClientRect();
+    const top = Math.max(r.top, 0), bottom = Math.min(r.bottom, innerHeight);
+    if (r.height && bottom > top && bottom > bar.top + 0.5 && top < bar.bottom)
+      under.push(el.textContent.trim() + ' at ' + Math.round(r.top));
+  }
+  return under;
+}"""
+# elementFromPoint at the centre of the last out-order button: the button itself?
+LAST_OUT_ON_TOP = """() => {
+  const buttons = document.querySelectorAll('.out-btn');
+  const last = buttons[buttons.length - 1];
+  const r = last.getBoundingClientRect();
+  const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+  return hit !== null && last.contains(hit);
+}"""
+
+
+@pytest.mark.parametrize("variant, names", [("nanking", ["Ann", "Bob", "Cy", "Dee"]),
+                                            ("tientsin", ["Ann", "Bob", "Cy", "Dee", "Eve",
+                                                          "Fay"])])
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_save_bar_never_covers_the_calls_or_the_out_order(live_server, browser, variant,
+                                                              names, scheme):
+    """At 360×640 the sticky save bar used to cover the out-order's second row (and with six
+    players the last call) until the player scrolled."""
+    context = browser.new_context(**PHONE, color_scheme=scheme)
+    page = context.new_page()
+    start(page, live_server, variant, names)
+    page.tap("text=Add hand 1")
+    page.wait_for_selector(".out-buttons:not([hidden])")
+    if len(names) == 4:  # the whole out-order fits on the first screen
+        assert page.evaluate(LAST_OUT_ON_TOP)
+    page.locator(".out-btn").last.scroll_into_view_if_needed()
+    assert page.evaluate(LAST_OUT_ON_TOP)
+    height = page.evaluate("document.documentElement.scrollHeight")
+    for y in range(0, height, 40):
+        page.evaluate(f"window.scrollTo(0, {y})")
+        assert page.evaluate(UNDER_BAR) == [], y
+    page.tap("button[type=submit]")  # the bar is still there to save from
+    page.wait_for_selector(".problem")
+    shot(page, f"flow-save-bar-{variant}-{scheme}")
+    context.close()

@@ -17,28 +17,53 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .hand import Call, HandInput, Problem, hand_problems
+from .hand import CARD_POINTS_MAX, CARD_POINTS_MIN, Call, HandInput, Problem, hand_problems
 from .i18n import _
 from .layouts import NANKING, TEAM_LETTERS, Layout
 from .variants import MAX_SEATS
+
+NUMBER_MAX = 10**6  # far beyond any seat or card points; a larger number is not quoted back
+KEY_DIGITS = 2  # a seat key's digits: no game has more than MAX_SEATS seats
+
+
+class Repeated(list[Any]):
+    """The values of a name given more than once in one JSON object (the API's JSON reader
+    keeps them all), told apart from a JSON array."""
 
 
 def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _seat(value: object) -> int | None:
-    """A seat number from an int or a numeric string, else None."""
-    if _is_int(value):
-        return value  # type: ignore[return-value]
-    text = value.strip() if isinstance(value, str) else ""
-    digits = text[1:] if text.startswith("-") else text
-    if digits.isascii() and digits.isdigit() and len(digits) < 6:  # not "²" or "٣"
-        return int(text)
+def _huge(value: object) -> bool:
+    """A number too large to quote in a message (1e308 has 309 digits), or not finite."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return False
+    return not abs(value) < NUMBER_MAX  # NaN is not less either
+
+
+def _shown(value: object, width: int = 20) -> str:
+    """The input as it is quoted in a message: its repr, cut to `width` with an ellipsis."""
+    text = repr(value)
+    return text if len(text) <= width else text[:width - 1] + "…"
+
+
+def _seat_key(key: object) -> int | None:
+    """A seat from a `calls` key as docs/API.md writes it, "0", "1", …; None for anything
+    else ("00", " 0", "+0", "٣")."""
+    if (isinstance(key, str) and len(key) <= KEY_DIGITS and key.isascii() and key.isdigit()
+            and key == str(int(key))):
+        return int(key)
     return None
 
 
-def _read_out_order(data: Mapping[str, Any], problems: list[Problem]) -> tuple[int, ...]:
+def _far_seat(last: int) -> str:
+    return _("Seats are numbered 0 to {last}; a number this large is no seat.").format(
+        last=last)
+
+
+def _read_out_order(data: Mapping[str, Any], problems: list[Problem],
+                    last: int) -> tuple[int, ...]:
     raw = data.get("out_order", [])
     if raw is None:
         raw = []
@@ -52,10 +77,12 @@ def _read_out_order(data: Mapping[str, Any], problems: list[Problem]) -> tuple[i
         return ()
     seats: list[int] = []
     for item in raw:
-        if not _is_int(item):
+        if _is_int(item) and _huge(item):
+            problems.append(Problem("out_order", "H1", _far_seat(last)))
+        elif not _is_int(item):
             problems.append(Problem("out_order", "H7",
                                     _("The out-order must list seat numbers, not {item}.").format(
-                                        item=repr(item)[:20])))
+                                        item=_shown(item))))
         else:
             seats.append(item)
     return tuple(seats)
@@ -76,25 +103,30 @@ def _read_calls(data: Mapping[str, Any], problems: list[Problem]) -> dict[int, C
         return {}
     calls: dict[int, Call] = {}
     for key, value in raw.items():
-        seat = _seat(key)
-        name = f"calls.{key}"[:40]
+        seat = _seat_key(key)
+        name = f"calls.{seat}"
         if seat is None:
-            problems.append(Problem("calls", "P3", _("{key} is not a seat number.").format(
-                key=repr(str(key))[:20])))
-            continue
-        if seat in calls or (isinstance(value, list) and len(value) > 1):
-            problems.append(Problem(name, "P3",
-                                    _("Seat {seat} has more than one call; a player may not "
-                                      "call both Tichu and Grand Tichu.").format(seat=seat)))
-            continue
-        if isinstance(value, list) and len(value) == 1:
-            value = value[0]
-        try:
-            calls[seat] = Call(value)
-        except (ValueError, TypeError):
-            problems.append(Problem(name, "P3",
-                                    _('Seat {seat}\'s call must be "tichu" or "grand", not '
-                                      '{value}.').format(seat=seat, value=repr(value)[:20])))
+            problems.append(Problem("calls", "P3", _(
+                '{key} is not a seat: calls are keyed by the seat\'s number as a string, '
+                '"0", "1", …').format(key=_shown(str(key)))))
+        elif isinstance(value, Repeated):
+            given = {v for v in value if isinstance(v, str)}
+            problems.append(Problem(name, "P3", _(
+                "Seat {seat} has more than one call; a player may not call both Tichu and "
+                "Grand Tichu.").format(seat=seat) if {"tichu", "grand"} <= given else _(
+                'The calls name seat {seat} more than once; give each seat one call, "tichu" '
+                'or "grand".').format(seat=seat)))
+        elif isinstance(value, list):
+            problems.append(Problem(name, "P3", _(
+                'Seat {seat}\'s call must be one word, "tichu" or "grand", not a list.').format(
+                    seat=seat)))
+        else:
+            try:
+                calls[seat] = Call(value)
+            except (ValueError, TypeError):
+                problems.append(Problem(name, "P3", _(
+                    'Seat {seat}\'s call must be "tichu" or "grand", not {value}.').format(
+                        seat=seat, value=_shown(value))))
     return calls
 
 
@@ -112,18 +144,25 @@ def _read_card_points(data: Mapping[str, Any],
     for team, item in enumerate(raw):
         if item is None:
             values.append(None)
+        elif _huge(item):
+            problems.append(Problem(f"card_points.{team}", "P1",
+                                    _("Team {team}'s card points must lie between {low} and "
+                                      "{high}.").format(team=TEAM_LETTERS[team],
+                                                        low=CARD_POINTS_MIN,
+                                                        high=CARD_POINTS_MAX)))
+            values.append(None)
         elif _is_int(item) or (isinstance(item, float) and item.is_integer()):
             values.append(int(item))
         else:
             problems.append(Problem(f"card_points.{team}", "P1",
                                     _("Team {team}'s card points must be a whole number, not "
                                       "{item}.").format(team=TEAM_LETTERS[team],
-                                                        item=repr(item)[:20])))
+                                                        item=_shown(item))))
             values.append(None)
     return (values[0], values[1])
 
 
-def _read_wish(data: Mapping[str, Any], problems: list[Problem]) -> int | None:
+def _read_wish(data: Mapping[str, Any], problems: list[Problem], last: int) -> int | None:
     raw = data.get("wish_penalty")
     if raw is None:
         return None
@@ -132,6 +171,9 @@ def _read_wish(data: Mapping[str, Any], problems: list[Problem]) -> int | None:
         problems.append(Problem("wish_penalty.offender", "P4",
                                 _('A wish penalty names the offender\'s seat: '
                                   '{"offender": seat}.')))
+        return None
+    if _huge(offender):
+        problems.append(Problem("wish_penalty.offender", "P4", _far_seat(last)))
         return None
     return offender
 
@@ -145,10 +187,11 @@ def read_hand(data: Mapping[str, Any],
     if not isinstance(data, Mapping):
         return None, [Problem("body", "P5", _("The hand must be a JSON object."))]
     shape: list[Problem] = []
-    out_order = _read_out_order(data, shape)
+    last = layout.seats - 1
+    out_order = _read_out_order(data, shape, last)
     calls = _read_calls(data, shape)
     card_points = _read_card_points(data, shape)
-    offender = _read_wish(data, shape)
+    offender = _read_wish(data, shape, last)
     hand = HandInput(out_order=out_order, calls=calls, card_points=card_points,
                      wish_offender=offender)
     # A field whose shape could not be read is reported once, not again for its meaning.

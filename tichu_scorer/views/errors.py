@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from typing import Any, TypeVar
+from urllib.parse import unquote_to_bytes
 
 from flask import Flask, abort, current_app, jsonify, render_template, request
 from flask_babel import gettext
@@ -82,6 +83,38 @@ def _route_values(endpoint: str | None, values: dict[str, Any] | None) -> None:
             abort(404)
 
 
+def _not_utf8(body: bytes) -> str | None:
+    """The name of the first field of a form body whose name or value is not UTF-8 once
+    its %-escapes are read, None when every one is. The whole body is tried first."""
+    try:
+        if "%" not in body.decode("utf-8"):
+            return None
+    except UnicodeDecodeError:
+        pass
+    for part in body.split(b"&"):
+        name, _eq, value = part.partition(b"=")
+        for piece in (name, value):
+            try:
+                unquote_to_bytes(piece.replace(b"+", b" ")).decode("utf-8")
+            except UnicodeDecodeError:
+                return unquote_to_bytes(name.replace(b"+", b" ")).decode("utf-8", "replace")
+    return None
+
+
+def _utf8_form(_endpoint: str | None, _values: dict[str, Any] | None) -> None:
+    """A form body must be UTF-8 (what every browser sends). Werkzeug reads raw bytes that
+    are not as an empty form, so the CSRF check would fail first and blame an expired form,
+    and keeps an escape that is not ("%FF") as literal text. Runs after `_route_values`
+    (the view's body limit), before CSRF reads the form."""
+    if request.mimetype != "application/x-www-form-urlencoded":
+        return
+    field = _not_utf8(request.get_data(cache=True))  # the form is parsed from this copy
+    if field is not None:
+        abort(400, gettext("The request's text is not valid UTF-8 (in the field "
+                           "“%(field)s”), so it cannot be read; nothing was saved.",
+                           field=_shown(field)))
+
+
 def _no_nul() -> None:
     """PostgreSQL cannot store a NUL character in text; no form or query needs one."""
     for fields in (request.args, request.form):
@@ -89,6 +122,17 @@ def _no_nul() -> None:
             if "\x00" in name or "\x00" in value:
                 abort(400, gettext("The field “%(field)s” contains a NUL character; nothing "
                                    "was saved.", field=_shown(name)))
+
+
+def form_value(name: str) -> str:
+    """A form field a view reads itself (a hidden number, a table's name), "" when missing.
+    Sent more than once, it is a 400 naming it: taking the first value would be a guess."""
+    values = request.form.getlist(name)
+    if len(values) > 1:
+        abort(400, gettext("The form field “%(field)s” was sent more than once, so it cannot "
+                           "be read; nothing was saved. Reload the page and try again.",
+                           field=_shown(name)))
+    return values[0] if values else ""
 
 
 def _answer(code: int, message: str, field: str) -> Response:
@@ -118,6 +162,7 @@ def _retry_after() -> str:
 
 def register(app: Flask) -> None:
     app.url_value_preprocessor(_route_values)
+    app.url_value_preprocessor(_utf8_form)
     app.before_request(_no_nul)
 
     @app.errorhandler(BadRequest)

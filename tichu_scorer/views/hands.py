@@ -15,7 +15,7 @@ from ..models import CLIENT_ID, Hand, Match
 from ..scoring import seigneur
 from ..scoring.hand import CARD_POINTS_MAX, CARD_POINTS_MIN, CARD_POINTS_STEP
 from ..scoring.layouts import TEAM_LETTERS
-from .errors import wants_json
+from .errors import form_value, wants_json
 from .jsonbody import json_body
 from .matches import visible
 
@@ -24,7 +24,7 @@ bp = Blueprint("hands", __name__)
 def _form_int(name: str) -> int:
     """A whole number the page put in a hidden field (a version, a hand number): a missing
     or malformed one is refused, never taken as "no check"."""
-    raw = request.form.get(name, "")
+    raw = form_value(name)
     if not (raw.isascii() and raw.isdigit() and len(raw) <= 9):
         abort(400, gettext("The form field “%(field)s” is missing or not a whole number, so "
                            "the change cannot be checked against other phones. Reload the "
@@ -33,7 +33,7 @@ def _form_int(name: str) -> int:
 
 
 def _client_id() -> str | None:
-    raw = request.form.get("client_id", "")
+    raw = form_value("client_id")
     if not raw:
         return None
     if not CLIENT_ID.fullmatch(raw):
@@ -225,7 +225,7 @@ def restore(match_id: str, number: int) -> Response | tuple[str, int]:
     match = _held(match_id)
     try:
         restored = corrections.restore_hand(match, _hand(match, number),
-                                            moved_on_ok=request.form.get("from") == "log")
+                                            moved_on_ok=form_value("from") == "log")
     except records.Conflict:
         return _refused(match, gettext(
             "The match has changed since that hand was taken back (another phone may have "

@@ -17,6 +17,8 @@ from typing import Any
 from flask import request
 from flask_babel import gettext
 
+from ..scoring.read import Repeated
+
 MAX_DEPTH = 32  # an export nests 8 deep, an API body 4
 MAX_NUMBER = 2**53 - 1  # what a browser's JSON keeps exactly; no score comes near it
 
@@ -29,8 +31,8 @@ class BadRequest(Exception):
 
 
 def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    """A JSON object; a key given twice keeps all its values as a list, so that a seat
-    with two calls can be reported instead of silently keeping the last one."""
+    """A JSON object; a key given twice keeps all its values as a `Repeated` list, so that
+    a seat with two calls can be reported instead of silently keeping the last one."""
     obj: dict[str, Any] = {}
     repeated: set[str] = set()
     for key, value in pairs:
@@ -38,7 +40,7 @@ def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
             obj[key] = value
             continue
         if key not in repeated:
-            obj[key] = [obj[key]]
+            obj[key] = Repeated([obj[key]])
             repeated.add(key)
         obj[key].append(value)
     return obj

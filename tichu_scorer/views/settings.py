@@ -53,7 +53,9 @@ def delete(match_id: str) -> Response | tuple[str, int]:
     match = access.require_view(records.lock_match(match_id))
     access.require_scorer(match)
     form = _form(match)
-    form.validate()
+    if not form.validate():  # a field sent twice, or malformed
+        form.shape_problems({"confirm": ("delete", "E1"), "csrf_token": ("delete", "E1")})
+        return render_template("matches/settings.html", match=match, form=form), 422
     if not form.confirm.data:
         form.add_problem("delete", Problem("confirm", "E1", gettext(
             "Tick the box to confirm: a deleted match cannot be restored.")))

@@ -9,6 +9,7 @@ from werkzeug.wrappers import Response
 from .. import access, records
 from ..extensions import db, limit_creation, limit_writes
 from ..models import NAME_MAX, Group
+from .errors import form_value
 from .matches import qr_svg
 
 bp = Blueprint("tables", __name__)
@@ -38,7 +39,7 @@ def show(key: str) -> str:
 @limit_creation
 def new() -> Response:
     """A new, empty table; this device is its scorer."""
-    name = " ".join((request.form.get("name") or "").split())[:NAME_MAX]
+    name = " ".join(form_value("name").split())[:NAME_MAX]
     group = records.create_group(name or gettext("Our table"))
     access.join(group, "scorer")
     return redirect(url_for("tables.show", key=group.key), code=303)
@@ -48,7 +49,7 @@ def new() -> Response:
 @limit_writes
 def rename(key: str) -> Response:
     _group(key, "scorer")
-    name = " ".join((request.form.get("name") or "").split())
+    name = " ".join(form_value("name").split())
     if not name or len(name) > NAME_MAX or "\x00" in name:
         flash(gettext("A table's name is 1 to %(n)s characters.", n=NAME_MAX), "error")
     else:
