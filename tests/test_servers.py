@@ -159,10 +159,10 @@ def sharing(tmp_path, redis_url):
     """Two app processes on one database that share match pages through Redis."""
     redis.Redis.from_url(redis_url).flushall()
     first = make_app(tmp_path / "a", PAGE_STORE_URI=redis_url)
+    second = make_app(tmp_path / "b", PAGE_STORE_URI=redis_url,  # (empties PostgreSQL)
+                      SQLALCHEMY_DATABASE_URI=first.config["SQLALCHEMY_DATABASE_URI"])
     with first.app_context():
         db.create_all()
-    second = make_app(tmp_path / "b", PAGE_STORE_URI=redis_url,
-                      SQLALCHEMY_DATABASE_URI=first.config["SQLALCHEMY_DATABASE_URI"])
     return first, second
 
 
