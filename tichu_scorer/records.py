@@ -122,8 +122,16 @@ def create_group(name: str) -> Group:
 
 def next_number(match: Match) -> int:
     """The entry number of a new hand (numbers are never reused)."""
-    highest = db.session.scalar(_HIGHEST, {"match": match.id})
+    highest = core(_HIGHEST, {"match": match.id}).scalar()
     return (highest or 0) + 1
+
+
+def core(statement: Any, values: Mapping[str, Any]) -> Any:
+    """Run a prebuilt Core statement (no ORM entities) on the session's connection, in its
+    transaction. The session's own `execute` would add its ORM handling (and a flush of
+    pending changes first), about as much CPU again as the statement; callers run it where
+    nothing is pending or where what is pending does not bear on it."""
+    return db.session.connection().execute(statement, values)
 
 
 def position(match: Match, hand: Hand) -> int:
@@ -318,7 +326,7 @@ def add_hand(match: Match, data: Mapping[str, Any], number: int,
               "client_id": client_id or None, **row}
     hand = Hand(**values)  # what was stored, as the caller reads it (not in the session)
     try:
-        hand.id = db.session.execute(_INSERT_HAND, values).scalar_one()
+        hand.id = core(_INSERT_HAND, values).scalar_one()
         if match.game.ranked:
             match.hand_count = (match.hand_count or 0) + 1
             changed(match)
@@ -351,7 +359,7 @@ def _store_match(match: Match) -> None:
     """Write the match's derived columns as changed in memory (`_settle`, `changed`,
     `tallies.added`), and leave the ORM nothing of them to write again."""
     values = {name: getattr(match, name) for name in DERIVED}
-    db.session.execute(_UPDATE_MATCH, values | {"match_id": match.id})
+    core(_UPDATE_MATCH, values | {"match_id": match.id})
     for name, value in values.items():
         set_committed_value(match, name, value)
 
@@ -361,7 +369,7 @@ def log(match: Match, hand: Hand, action: str, summary: str,
         shown_as: int | None = None) -> None:
     """Append to the match's log (never changed afterwards)."""
     shown = shown_as if shown_as is not None else position(match, hand)
-    db.session.execute(_INSERT_EVENT, {
+    core(_INSERT_EVENT, {
         "match_id": match.id, "hand_id": hand.id, "position": shown, "action": action,
         "summary": summary, "before": before, "after": after})
 
@@ -463,7 +471,7 @@ def hand_lines(match: Match) -> list[HandLine]:
     if "all_hands" not in inspect(match).unloaded:
         return [HandLine.of(h) for h in match.hands]
     for _attempt in range(READ_ATTEMPTS):
-        rows = db.session.execute(_LINES, {"match": match.id}).all()
+        rows = core(_LINES, {"match": match.id}).all()
         if not rows:
             raise Gone(match.key)
         if rows[0][0] == match.revision:
