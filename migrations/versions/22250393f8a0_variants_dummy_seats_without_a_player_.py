@@ -5,9 +5,8 @@ Revises: ffb1b42f8664
 Create Date: 2026-11-22 02:31:35.190438
 
 """
-from alembic import op
 import sqlalchemy as sa
-
+from alembic import op
 
 # revision identifiers, used by Alembic.
 revision = '22250393f8a0'

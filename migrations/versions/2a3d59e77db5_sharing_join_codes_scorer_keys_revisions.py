@@ -7,9 +7,8 @@ Create Date: 2026-11-22 03:08:45.608960
 """
 import secrets
 
-from alembic import op
 import sqlalchemy as sa
-
+from alembic import op
 
 # revision identifiers, used by Alembic.
 revision = '2a3d59e77db5'

@@ -5,9 +5,8 @@ Revises: 22250393f8a0
 Create Date: 2026-11-22 02:55:55.883954
 
 """
-from alembic import op
 import sqlalchemy as sa
-
+from alembic import op
 
 # revision identifiers, used by Alembic.
 revision = 'd06ae2b5bd7b'

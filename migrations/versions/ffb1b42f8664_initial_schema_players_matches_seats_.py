@@ -1,13 +1,12 @@
 """initial schema: players, matches, seats, hands
 
 Revision ID: ffb1b42f8664
-Revises: 
+Revises:
 Create Date: 2026-11-22 02:08:05.595203
 
 """
-from alembic import op
 import sqlalchemy as sa
-
+from alembic import op
 
 # revision identifiers, used by Alembic.
 revision = 'ffb1b42f8664'
