@@ -34,9 +34,8 @@ _SINGLE, _PAIR, _TRIO, _FULL, _BOMB, _DOG = (
 def singles(h: Holding, above: float = 0, must: int | None = None) -> list[Group]:
     """[C1], [S1]–[S5]: every single; with `must`, only the natural cards of that rank.
     The natural cards form one group, a rank per card."""
-    cards = h.naturals(h.ranks_above(above, must))
-    out: list[Group] = [(_SINGLE, list(map(_rank_of, cards)), 1, list(zip(cards)), None,
-                         False)] if cards else []
+    cards, ranks = h.naturals(above, must)
+    out: list[Group] = [(_SINGLE, ranks, 1, list(zip(cards)), None, False)] if cards else []
     if must:
         return out
     if h.mahjong and above < MAHJONG:
@@ -53,22 +52,21 @@ def singles(h: Holding, above: float = 0, must: int | None = None) -> list[Group
 def sets(h: Holding, size: int, must: int | None = None, above: float = 0) -> list[Group]:
     """Pairs (size 2) and trios (size 3), [C2], [C4]; the Phoenix for one card ([S3]).
     A pair of a card and the Phoenix: one group, a rank per play."""
-    ranks = h.ranks_above(above, must)
+    doubled = h.doubled_above(above, must)
     if size == 2:
         twos = h.twos
-        out: list[Group] = [(_PAIR, r, 2, twos[r], None, False) for r in ranks if twos[r]]
-        if h.phoenix and ranks:
-            cards = h.naturals(ranks)
-            stands: list[int] = list(map(_rank_of, cards))
-            out.append((_PAIR, stands, 2, list(zip(cards, repeat(PH))), stands, False))
+        out: list[Group] = [(_PAIR, r, 2, twos[r], None, False) for r in doubled]
+        if h.phoenix:
+            cards, ranks = h.naturals(above, must)
+            if cards:
+                out.append((_PAIR, ranks, 2, list(zip(cards, repeat(PH))), ranks, False))
         return out
-    at, trios, doubled = h.at, h.trios, h.pairs
+    at, trios = h.at, h.trios
     out = [(_TRIO, r, 3, list(combinations(at[r], 3)), None, False)
-           for r in ranks if trios >> r & 1]
+           for r in doubled if trios >> r & 1]
     if h.phoenix:
         twos = h.twos
-        out += [(_TRIO, r, 3, list(map(add, twos[r], repeat(_PH))), r, False)
-                for r in ranks if doubled >> r & 1]
+        out += [(_TRIO, r, 3, list(map(add, twos[r], repeat(_PH))), r, False) for r in doubled]
     return out
 
 

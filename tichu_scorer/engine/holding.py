@@ -8,14 +8,18 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import chain, combinations
+from functools import reduce
+from itertools import chain, combinations, repeat
+from operator import itemgetter, or_
 
 from .cards import ACE, DOG, DRAGON, MAHJONG, PHOENIX, SUITS, Card, parse_cards
 from .playlist import Cards
 
-_SUIT_INDEX = {suit: i for i, suit in enumerate(SUITS)}
+# a natural card's bit in a hand's suits, 16 bits a suit: rank r of suit i at bit r + 16 i
+_LANE = {Card(r, suit): 1 << r + 16 * i for i, suit in enumerate(SUITS) for r in range(2, ACE + 1)}
 _NATURALS = range(2, ACE + 1)
 _NONE: list[Cards] = []  # (never changed)
+_rank_of = itemgetter(0)
 
 
 class Holding:
@@ -27,7 +31,7 @@ class Holding:
     `twos` built on first use."""
 
     __slots__ = ("cards", "ranks", "at", "held", "pairs", "trios", "doubled", "_masks",
-                 "_twos", "phoenix", "mahjong", "dragons", "dog")
+                 "_twos", "_naturals", "phoenix", "mahjong", "dragons", "dog")
 
     def __init__(self, cards: Sequence[Card]) -> None:
         self.cards = cards
@@ -57,6 +61,7 @@ class Holding:
         self.dragons = at[DRAGON]
         self._masks: dict[str, int] | None = None
         self._twos: list[list[Cards]] | None = None
+        self._naturals: tuple[list[Card], list[int]] | None = None
 
     @property
     def flush_masks(self) -> dict[str, int]:
@@ -64,14 +69,14 @@ class Holding:
         five ranks in a row, which a straight flush needs."""
         if self._masks is None:
             held = self.held
-            bits = [0, 0, 0, 0]  # per suit, bit r for rank r
+            self._masks = {}
             if held & held >> 1 & held >> 2 & held >> 3 & held >> 4:  # five ranks in a row
-                at = self.at
-                for r in self.ranks:
-                    for c in at[r]:
-                        bits[_SUIT_INDEX[c[1]]] |= 1 << r
-            self._masks = {suit: m for suit, m in zip(SUITS, bits, strict=True)
-                           if m & m >> 1 & m >> 2 & m >> 3 & m >> 4}
+                lanes = reduce(or_, map(_LANE.get, self.cards, repeat(0)))
+                if lanes & lanes >> 1 & lanes >> 2 & lanes >> 3 & lanes >> 4:
+                    for i, suit in enumerate(SUITS):
+                        m = lanes >> 16 * i & 0xFFFF
+                        if m & m >> 1 & m >> 2 & m >> 3 & m >> 4:
+                            self._masks[suit] = m
         return self._masks
 
     @property
@@ -94,9 +99,28 @@ class Holding:
             return self.ranks
         return [r for r in self.ranks if r > above]
 
-    def naturals(self, ranks: list[int]) -> list[Card]:
-        """The natural cards at `ranks`, in rank order."""
-        return list(chain.from_iterable(map(self.at.__getitem__, ranks)))
+    def naturals(self, above: float, must: int | None) -> tuple[list[Card], list[int]]:
+        """The natural cards ranked above `above` (of rank `must` only, when given), in rank
+        order, and their ranks; a lead's (every natural card) kept for the next caller."""
+        if must:
+            cards = list(self.at[must]) if must > above and 2 <= must <= ACE else []
+            return cards, [must] * len(cards)
+        if above < 2 and self._naturals is not None:
+            return self._naturals
+        cards = list(chain.from_iterable(map(self.at.__getitem__,
+                                             self.ranks_above(above, None))))
+        found = cards, list(map(_rank_of, cards))
+        if above < 2:
+            self._naturals = found
+        return found
+
+    def doubled_above(self, above: float, must: int | None) -> list[int]:
+        """The ranks held twice or more above `above` (only `must`, when given)."""
+        if must:
+            return [must] if must > above and self.pairs >> must & 1 else []
+        if above < 2:
+            return self.doubled
+        return [r for r in self.doubled if r > above]
 
 
 __all__ = ["Holding", "parse_cards"]

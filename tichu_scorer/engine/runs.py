@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import product, repeat, starmap
-from operator import add
+from operator import add, itemgetter
 
-from .cards import ACE, MAHJONG, PH, Card
+from .cards import ACE, MAHJONG, PH
 from .combos import Kind
 from .holding import Holding
 from .playlist import Cards, Group
@@ -25,6 +25,7 @@ _PH = (PH,)  # the Phoenix as the one choice at a rank of a run
 _NATURAL_RANKS = (1 << ACE + 1) - 4  # bits 2..14: the ranks the Phoenix can stand for ([S3])
 _MANY = 12  # from this many plays on, itertools builds them faster than a comprehension
 _STAIRS, _STRAIGHT = Kind.STAIRS, Kind.STRAIGHT
+_first = itemgetter(0)
 # _RANGE[a][b]: the ranks a..b, () when b < a
 _RANGE = [[tuple(range(a, b + 1)) for b in range(ACE + 2)] for a in range(ACE + 2)]
 
@@ -140,11 +141,16 @@ def _filled_runs(at: Sequence[Cards], low: int, start: int, stop: int, gap: int,
         n += 1
 
 
-def _lines(at: Sequence[Sequence[Card]]) -> list[Cards]:
+def _lines(at: Sequence[Cards]) -> list[Cards]:
     """For a hand with one card at each rank of a run: [0] the first card at each rank
     (the Phoenix where there is none), [p] the same with the Phoenix at rank p."""
-    line = tuple(cs[0] if cs else PH for cs in at)
-    return [line, line, *(line[:p] + _PH + line[p + 1:] for p in range(2, ACE + 1))]
+    line = tuple(map(_first, map(add, at, repeat(_PH))))
+    cards, lines = list(line), [line, line]
+    for p in range(2, ACE + 1):
+        cards[p] = PH
+        lines.append(tuple(cards))
+        cards[p] = line[p]
+    return lines
 
 
 def _joined(heads: Sequence[Cards], tails: Sequence[Cards]) -> list[Cards]:
