@@ -121,7 +121,7 @@ def fours(h: Holding, must: int | None, distinct_suits: bool) -> list[Group]:
     out: list[Group] = []
     if not h.trios:
         return out
-    for r in [must] if must else [r for r in h.ranks if len(h.at[r]) >= 4]:
+    for r in [must] if must else [r for r in h.doubled if len(h.at[r]) >= 4]:
         found: list[Cards] = [four for four in combinations(h.at[r], 4)
                  if not distinct_suits or len({c.suit for c in four}) == 4]
         if found:

@@ -1,8 +1,8 @@
 """A hand indexed by rank, which every generator in `generate` and `runs` reads.
 
 >>> h = Holding(parse_cards(["4j", "4s", "5t", "PH", "MJ"]))
->>> h.at[4], h.ranks, bin(h.held), bin(h.pairs), h.phoenix, h.mahjong
-((4j, 4s), [4, 5], '0b110010', '0b10000', True, True)
+>>> h.at[4], h.doubled, bin(h.held), bin(h.pairs), h.phoenix, h.mahjong
+((4j, 4s), [4], '0b110010', '0b10000', True, True)
 """
 
 from __future__ import annotations
@@ -25,12 +25,12 @@ _rank_of = itemgetter(0)
 class Holding:
     """A hand indexed by rank: `at[r]` the cards of rank r as a tuple in the hand's order
     (the Dog at 0, the Mah Jong at 1, the Dragons at 15, the Phoenix at 16; tuples, which
-    `itertools` takes without a copy), `ranks` the natural ranks held in order, and bit
+    `itertools` takes without a copy), and bit
     masks of the ranks held at least once (`held`, bit 1 for the Mah Jong), twice (`pairs`)
     and three times (`trios`), `doubled` the ranks held twice in order; `flush_masks` and
     `twos` built on first use."""
 
-    __slots__ = ("cards", "ranks", "at", "held", "pairs", "trios", "doubled", "_masks",
+    __slots__ = ("cards", "at", "held", "pairs", "trios", "doubled", "_masks",
                  "_twos", "_naturals", "phoenix", "mahjong", "dragons", "dog")
 
     def __init__(self, cards: Sequence[Card]) -> None:
@@ -41,18 +41,19 @@ class Holding:
             lists[c[0]].append(c)
         self.at: list[Cards] = list(map(tuple, lists))
         at = self.at
-        self.ranks = ranks = [r for r in _NATURALS if at[r]]
         held = pairs = trios = 0
         self.doubled: list[int] = []
         doubled = self.doubled
-        for r in ranks:
-            bit = 1 << r
-            held |= bit
-            if len(at[r]) > 1:
-                pairs |= bit
-                doubled.append(r)
-                if len(at[r]) > 2:
-                    trios |= bit
+        for r in _NATURALS:
+            n = len(at[r])
+            if n:
+                bit = 1 << r
+                held |= bit
+                if n > 1:
+                    pairs |= bit
+                    doubled.append(r)
+                    if n > 2:
+                        trios |= bit
         self.pairs, self.trios = pairs, trios
         self.mahjong = bool(at[MAHJONG])
         self.held = held | 2 if at[MAHJONG] else held
@@ -91,14 +92,6 @@ class Holding:
                 twos[r] = list(combinations(at[r], 2))
         return twos
 
-    def ranks_above(self, above: float, must: int | None) -> list[int]:
-        """The natural ranks above `above`, or only `must` when given."""
-        if must:
-            return [must] if must > above and 2 <= must <= ACE and self.at[must] else []
-        if above < 2:
-            return self.ranks
-        return [r for r in self.ranks if r > above]
-
     def naturals(self, above: float, must: int | None) -> tuple[list[Card], list[int]]:
         """The natural cards ranked above `above` (of rank `must` only, when given), in rank
         order, and their ranks; a lead's (every natural card) kept for the next caller."""
@@ -107,8 +100,7 @@ class Holding:
             return cards, [must] * len(cards)
         if above < 2 and self._naturals is not None:
             return self._naturals
-        cards = list(chain.from_iterable(map(self.at.__getitem__,
-                                             self.ranks_above(above, None))))
+        cards = list(chain.from_iterable(self.at[max(2, int(above) + 1):ACE + 1]))
         found = cards, list(map(_rank_of, cards))
         if above < 2:
             self._naturals = found

@@ -163,17 +163,6 @@ def _joined(heads: Sequence[Cards], tails: Sequence[Cards]) -> list[Cards]:
     return list(starmap(add, product(heads, tails)))
 
 
-def _runs(full: int, fill: int, low: int) -> int:
-    """The highest top of a run from `low` over the ranks of `full`, bar one rank of
-    `fill` (the Phoenix's)."""
-    run = full >> low
-    gap = low + (~run & (run + 1)).bit_length() - 1
-    if fill >> gap & 1:
-        run = full >> gap + 1
-        return gap + (~run & (run + 1)).bit_length() - 1
-    return gap - 1
-
-
 def stairs(h: Holding, length: int | None = None, must: int | None = None,
            above: float = 0) -> list[Group]:
     """[C3]: two or more pairs of adjacent ranks; the Phoenix pairs one natural card.
@@ -187,52 +176,60 @@ def stairs(h: Holding, length: int | None = None, must: int | None = None,
         first, last = max(first, must - longest + 1), min(last, must)
     if first > last:
         return []
-    doubled, at, phoenix = h.pairs, h.at, h.phoenix
-    fill = h.held & ~doubled & _NATURAL_RANKS if phoenix else 0
+    doubled = h.pairs
+    fill = h.held & ~doubled & _NATURAL_RANKS if h.phoenix else 0
     ends = doubled | fill
     # two ranks in a row, one Phoenix at most, from `first` to `last`
     starts = ends & ends >> 1 & ~(fill & fill >> 1) & (2 << last) - (1 << first)
     if not starts:
         return []
     floor = max(int(above) + 1, must or 0)
-    twos = h.twos
     out: list[Group] = []
-    append = out.append
     while starts:
         bit = starts & -starts
         starts ^= bit
         low = bit.bit_length() - 1
-        highest = _runs(doubled, fill, low)
+        run = doubled >> low
+        gap = low + (~run & (run + 1)).bit_length() - 1  # the first rank without a pair
+        if fill >> gap & 1:
+            run = doubled >> gap + 1
+            highest = gap + (~run & (run + 1)).bit_length() - 1
+        else:
+            highest = gap - 1
         if highest >= low + longest:
             highest = low + longest - 1
-        start = low + shortest - 1
-        if start < floor:
-            start = floor
-        if start > highest:
-            continue
-        nat = twos[low]
-        held: list[tuple[int, list[Cards]]] = []  # (the Phoenix's rank, runs)
-        if phoenix:
-            held.append((low, list(zip(at[low], repeat(PH)))))
-        for top in range(low + 1, highest + 1):
-            two = twos[top]
-            if two:
-                if held:
-                    held = [(p, _joined(runs, two)) for p, runs in held]
-                if phoenix and nat:
-                    held.append((top, _joined(nat, list(zip(at[top], repeat(PH))))))
-                if nat:
-                    nat = _joined(nat, two)
-            else:  # the gap: the Phoenix's rank
-                held = [(top, _joined(nat, list(zip(at[top], repeat(PH)))))]
-                nat = []
-            if top >= start:
-                n = (top - low + 1) * 2
-                if nat:
-                    append((_STAIRS, top, n, nat, None, False))
-                for p, runs in held:
-                    append((_STAIRS, top, n, runs, p, False))
+        start = max(low + shortest - 1, floor)
+        if start <= highest:
+            _stairs_from(h, low, start, highest, out)
     return out
+
+
+def _stairs_from(h: Holding, low: int, start: int, stop: int, out: list[Group]) -> None:
+    """The stairs low..top, top from `start` to `stop`: the natural ones, then those with
+    the Phoenix, by its rank."""
+    twos, at, phoenix = h.twos, h.at, h.phoenix
+    nat = twos[low]
+    held: list[tuple[int, list[Cards]]] = []  # (the Phoenix's rank, runs)
+    if phoenix:
+        held.append((low, list(zip(at[low], repeat(PH)))))
+    for top in range(low + 1, stop + 1):
+        two = twos[top]
+        if two:
+            if held:
+                held = [(p, _joined(runs, two)) for p, runs in held]
+            if phoenix and nat:
+                held.append((top, _joined(nat, list(zip(at[top], repeat(PH))))))
+            if nat:
+                nat = _joined(nat, two)
+        else:  # the gap: the Phoenix's rank
+            held = [(top, _joined(nat, list(zip(at[top], repeat(PH)))))]
+            nat = two  # (empty)
+        if top >= start:
+            n = (top - low + 1) * 2
+            if nat:
+                out.append((_STAIRS, top, n, nat, None, False))
+            for p, runs in held:
+                out.append((_STAIRS, top, n, runs, p, False))
 
 
 __all__ = ["straights", "stairs"]
