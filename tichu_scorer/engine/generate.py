@@ -165,7 +165,10 @@ def bombs(h: Holding, must: int | None = None, distinct_suits: bool = False
     """[B1]: four of a kind and straight flushes (with `must`: holding that rank)."""
     if len(h.cards) < 4:
         return []
-    return fours(h, must, distinct_suits) + straight_flushes(h, must)
+    out = fours(h, must, distinct_suits) if h.trios else []
+    if h.flush_masks:
+        out += straight_flushes(h, must)
+    return out
 
 
 __all__ = ["Holding", "Plays", "singles", "sets", "full_houses", "straights", "stairs", "fours",

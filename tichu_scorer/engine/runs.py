@@ -37,10 +37,9 @@ def _starts(held: int, fill: int, length: int) -> int:
     once, twice = fill, 0
     for i in range(1, length):
         every &= ok >> i
-        if fill:
-            shifted = fill >> i
-            twice |= once & shifted
-            once |= shifted
+        shifted = fill >> i
+        twice |= once & shifted
+        once |= shifted
     return every & ~twice
 
 
@@ -60,7 +59,8 @@ def straights(h: Holding, length: int | None = None, must: int | None = None,
     held = h.held
     fill = ~held & _NATURAL_RANKS if h.phoenix else 0
     lows = _starts(held, fill, shortest) & (2 << last) - (1 << first)
-    floor, lost = max(int(above) + 1, must or 0), must or 0
+    lost = must or 0
+    floor = int(above) + 1 if above >= lost else lost
     out: list[Group] = []
     lines: list[Cards] = []  # `_lines`, made on first use
     while lows:
@@ -76,13 +76,20 @@ def straights(h: Holding, length: int | None = None, must: int | None = None,
             highest, gap = gap - 1, ACE + 1
         if highest >= low + longest:
             highest = low + longest - 1
-        start = max(low + shortest - 1, floor)
-        if start < gap:
-            _natural_runs(h, low, start, min(highest, gap - 1), lost, lines, out)
-        if gap <= highest and gap != lost:
-            start = max(start, gap if gap != low else ACE)  # (the low end: the Ace's run)
+        start = low + shortest - 1
+        if start < floor:
+            start = floor
+        if gap > highest:
             if start <= highest:
-                _filled_runs(h.at, low, start, highest, gap, out)
+                _natural_runs(h, low, start, highest, lost, lines, out)
+            continue
+        if start < gap:
+            _natural_runs(h, low, start, gap - 1, lost, lines, out)
+            start = gap
+        elif gap == low and start < ACE:  # the Phoenix at the low end: only the Ace's run
+            start = ACE
+        if start <= highest and gap != lost:
+            _filled_runs(h.at, low, start, highest, gap, out)
     return out
 
 
@@ -198,7 +205,9 @@ def stairs(h: Holding, length: int | None = None, must: int | None = None,
             highest = gap - 1
         if highest >= low + longest:
             highest = low + longest - 1
-        start = max(low + shortest - 1, floor)
+        start = low + shortest - 1
+        if start < floor:
+            start = floor
         if start <= highest:
             _stairs_from(h, low, start, highest, out)
     return out
