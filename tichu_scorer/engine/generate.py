@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import combinations, product, repeat
-from operator import add, itemgetter
+from operator import itemgetter
 
 from .cards import ACE, DOG_CARD, DRAGON, MAHJONG, MJ, PH, parse_cards
 from .combos import Kind
@@ -65,8 +65,8 @@ def sets(h: Holding, size: int, must: int | None = None, above: float = 0) -> li
     out = [(_TRIO, r, 3, list(combinations(at[r], 3)), None, False)
            for r in doubled if trios >> r & 1]
     if h.phoenix:
-        twos = h.twos
-        out += [(_TRIO, r, 3, list(map(add, twos[r], repeat(_PH))), r, False) for r in doubled]
+        with_phoenix = h.phoenix_trios
+        out += [(_TRIO, r, 3, with_phoenix[r], r, False) for r in doubled]
     return out
 
 
@@ -101,8 +101,7 @@ def full_houses(h: Holding, must: int | None = None, above: float = 0) -> list[G
             if ph:  # a card of another rank with the Phoenix: a rank per play
                 _with_one(h, t, heads, must, out)
         if ph and below:  # for p > t the same cards read higher as trio p over t
-            out.append((_FULL, t, 5, _joined(list(map(add, twos[t], repeat(_PH))), below),
-                        t, False))
+            out.append((_FULL, t, 5, _joined(h.phoenix_trios[t], below), t, False))
     return out
 
 

@@ -10,15 +10,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import reduce
 from itertools import chain, combinations, repeat
-from operator import itemgetter, or_
+from operator import add, itemgetter, or_
 
-from .cards import ACE, DOG, DRAGON, MAHJONG, PHOENIX, SUITS, Card, parse_cards
+from .cards import ACE, DOG, DRAGON, MAHJONG, PH, PHOENIX, SUITS, Card, parse_cards
 from .playlist import Cards
 
 # a natural card's bit in a hand's suits, 16 bits a suit: rank r of suit i at bit r + 16 i
 _LANE = {Card(r, suit): 1 << r + 16 * i for i, suit in enumerate(SUITS) for r in range(2, ACE + 1)}
 _NATURALS = range(2, ACE + 1)
 _NONE: list[Cards] = []  # (never changed)
+_PH = (PH,)
 _rank_of = itemgetter(0)
 
 
@@ -31,7 +32,7 @@ class Holding:
     `twos` built on first use."""
 
     __slots__ = ("cards", "at", "held", "pairs", "trios", "doubled", "_masks",
-                 "_twos", "_naturals", "phoenix", "mahjong", "dragons", "dog")
+                 "_twos", "_phoenix_trios", "_naturals", "phoenix", "mahjong", "dragons", "dog")
 
     def __init__(self, cards: Sequence[Card]) -> None:
         self.cards = cards
@@ -62,6 +63,7 @@ class Holding:
         self.dragons = at[DRAGON]
         self._masks: dict[str, int] | None = None
         self._twos: list[list[Cards]] | None = None
+        self._phoenix_trios: list[list[Cards]] | None = None
         self._naturals: tuple[list[Card], list[int]] | None = None
 
     @property
@@ -91,6 +93,17 @@ class Holding:
             for r in self.doubled:
                 twos[r] = list(combinations(at[r], 2))
         return twos
+
+    @property
+    def phoenix_trios(self) -> list[list[Cards]]:
+        """[r]: each pair of rank r's cards with the Phoenix, for trios and full houses."""
+        trios = self._phoenix_trios
+        if trios is None:
+            twos = self.twos
+            trios = self._phoenix_trios = [_NONE] * (ACE + 1)
+            for r in self.doubled:
+                trios[r] = list(map(add, twos[r], repeat(_PH)))
+        return trios
 
     def naturals(self, above: float, must: int | None) -> tuple[list[Card], list[int]]:
         """The natural cards ranked above `above` (of rank `must` only, when given), in rank

@@ -208,9 +208,26 @@ def stairs(h: Holding, length: int | None = None, must: int | None = None,
         start = low + shortest - 1
         if start < floor:
             start = floor
-        if start <= highest:
+        if highest == low + 1 and start == highest:  # (the most frequent)
+            _two_ranks(h, highest, out)
+        elif start <= highest:
             _stairs_from(h, low, start, highest, out)
     return out
+
+
+def _two_ranks(h: Holding, top: int, out: list[Group]) -> None:
+    """The stairs of the ranks `top` - 1 and `top`, as `_stairs_from` lists them."""
+    twos, at = h.twos, h.at
+    below, above = twos[top - 1], twos[top]
+    if below and above:
+        out.append((_STAIRS, top, 4, _joined(below, above), None, False))
+    if h.phoenix:
+        if above:
+            out.append((_STAIRS, top, 4, _joined(list(zip(at[top - 1], repeat(PH))), above),
+                        top - 1, False))
+        if below:
+            out.append((_STAIRS, top, 4, _joined(below, list(zip(at[top], repeat(PH)))), top,
+                        False))
 
 
 def _stairs_from(h: Holding, low: int, start: int, stop: int, out: list[Group]) -> None:
