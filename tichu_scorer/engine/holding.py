@@ -8,9 +8,8 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import reduce
-from itertools import chain, combinations, repeat
-from operator import add, itemgetter, or_
+from itertools import chain, combinations
+from operator import itemgetter
 
 from .cards import ACE, DOG, DRAGON, MAHJONG, PH, PHOENIX, SUITS, Card, parse_cards
 from .playlist import Cards
@@ -31,8 +30,8 @@ class Holding:
     and three times (`trios`), `doubled` the ranks held twice in order; `flush_masks` and
     `twos` built on first use."""
 
-    __slots__ = ("cards", "at", "held", "pairs", "trios", "doubled", "_masks",
-                 "_twos", "_phoenix_trios", "_naturals", "phoenix", "mahjong", "dragons", "dog")
+    __slots__ = ("cards", "at", "held", "pairs", "trios", "doubled", "phoenix", "mahjong",
+                 "dragons", "dog", "_masks", "_twos", "_phoenix_trios", "_naturals")
 
     def __init__(self, cards: Sequence[Card]) -> None:
         self.cards = cards
@@ -74,7 +73,9 @@ class Holding:
             held = self.held
             self._masks = {}
             if held & held >> 1 & held >> 2 & held >> 3 & held >> 4:  # five ranks in a row
-                lanes = reduce(or_, map(_LANE.get, self.cards, repeat(0)))
+                lanes, lane = 0, _LANE.get  # the natural cards, 16 bits a suit
+                for c in self.cards:
+                    lanes |= lane(c, 0)
                 if lanes & lanes >> 1 & lanes >> 2 & lanes >> 3 & lanes >> 4:
                     for i, suit in enumerate(SUITS):
                         m = lanes >> 16 * i & 0xFFFF
@@ -102,7 +103,7 @@ class Holding:
             twos = self.twos
             trios = self._phoenix_trios = [_NONE] * (ACE + 1)
             for r in self.doubled:
-                trios[r] = list(map(add, twos[r], repeat(_PH)))
+                trios[r] = [two + _PH for two in twos[r]]
         return trios
 
     def naturals(self, above: float, must: int | None) -> tuple[list[Card], list[int]]:

@@ -223,10 +223,10 @@ def _two_ranks(h: Holding, top: int, out: list[Group]) -> None:
         out.append((_STAIRS, top, 4, _joined(below, above), None, False))
     if h.phoenix:
         if above:
-            out.append((_STAIRS, top, 4, _joined(list(zip(at[top - 1], repeat(PH))), above),
+            out.append((_STAIRS, top, 4, _joined([(c, PH) for c in at[top - 1]], above),
                         top - 1, False))
         if below:
-            out.append((_STAIRS, top, 4, _joined(below, list(zip(at[top], repeat(PH)))), top,
+            out.append((_STAIRS, top, 4, _joined(below, [(c, PH) for c in at[top]]), top,
                         False))
 
 
@@ -237,18 +237,18 @@ def _stairs_from(h: Holding, low: int, start: int, stop: int, out: list[Group]) 
     nat = twos[low]
     held: list[tuple[int, list[Cards]]] = []  # (the Phoenix's rank, runs)
     if phoenix:
-        held.append((low, list(zip(at[low], repeat(PH)))))
+        held.append((low, [(c, PH) for c in at[low]]))
     for top in range(low + 1, stop + 1):
         two = twos[top]
         if two:
             if held:
                 held = [(p, _joined(runs, two)) for p, runs in held]
             if phoenix and nat:
-                held.append((top, _joined(nat, list(zip(at[top], repeat(PH))))))
+                held.append((top, _joined(nat, [(c, PH) for c in at[top]])))
             if nat:
                 nat = _joined(nat, two)
         else:  # the gap: the Phoenix's rank
-            held = [(top, _joined(nat, list(zip(at[top], repeat(PH)))))]
+            held = [(top, _joined(nat, [(c, PH) for c in at[top]]))]
             nat = two  # (empty)
         if top >= start:
             n = (top - low + 1) * 2
