@@ -23,7 +23,7 @@ from .cards import ACE, DOG_CARD, DRAGON, MAHJONG, MJ, PH, parse_cards
 from .combos import Kind
 from .holding import Holding
 from .playlist import Cards, Group, Plays
-from .runs import _joined, stairs, straights
+from .runs import joined, stairs, straights
 
 _PH = (PH,)
 _rank_of = itemgetter(0)
@@ -79,7 +79,8 @@ def full_houses(h: Holding, must: int | None = None, above: float = 0) -> list[G
     ph, trios = h.phoenix, h.trios
     if not trios and not (ph and h.pairs):
         return []
-    twos, begin = h.twos, [0] * (ACE + 1)
+    twos = h.twos
+    begin = [0] * len(twos)
     every: list[Cards] = []
     for p in h.doubled:
         begin[p] = len(every)
@@ -97,11 +98,11 @@ def full_houses(h: Holding, must: int | None = None, above: float = 0) -> list[G
         if trios >> t & 1:
             heads = list(combinations(h.at[t], 3))
             if others:
-                out.append((_FULL, t, 5, _joined(heads, others), None, False))
+                out.append((_FULL, t, 5, joined(heads, others), None, False))
             if ph:  # a card of another rank with the Phoenix: a rank per play
                 _with_one(h, t, heads, must, out)
         if ph and below:  # for p > t the same cards read higher as trio p over t
-            out.append((_FULL, t, 5, _joined(h.phoenix_trios[t], below), t, False))
+            out.append((_FULL, t, 5, joined(h.phoenix_trios[t], below), t, False))
     return out
 
 
@@ -111,7 +112,7 @@ def _with_one(h: Holding, t: int, heads: Sequence[Cards], must: int | None,
     `must`'s when it is not t) and the Phoenix: a rank per play."""
     ones = [c for c in h.cards if c[1] and c[0] != t and (not must or must == t or must == c[0])]
     if ones:
-        out.append((_FULL, t, 5, _joined(heads, list(zip(ones, repeat(PH)))),
+        out.append((_FULL, t, 5, joined(heads, list(zip(ones, repeat(PH)))),
                     list(map(_rank_of, ones)) * len(heads), False))
 
 

@@ -25,10 +25,11 @@ _rank_of = itemgetter(0)
 class Holding:
     """A hand indexed by rank: `at[r]` the cards of rank r as a tuple in the hand's order
     (the Dog at 0, the Mah Jong at 1, the Dragons at 15, the Phoenix at 16; tuples, which
-    `itertools` takes without a copy), and bit
-    masks of the ranks held at least once (`held`, bit 1 for the Mah Jong), twice (`pairs`)
-    and three times (`trios`), `doubled` the ranks held twice in order; `flush_masks` and
-    `twos` built on first use."""
+    `itertools` takes without a copy), bit masks of the ranks held at least once (`held`,
+    bit 1 for the Mah Jong), twice (`pairs`) and three times (`trios`), and `doubled`, the
+    ranks held twice, in order. What several generators need (`twos`, `phoenix_trios`, a
+    lead's `naturals`, `flush_masks`) is built on first use, once for the one call: a
+    Holding lives as long as one `legal_plays` or `wish_play` call."""
 
     __slots__ = ("cards", "at", "held", "pairs", "trios", "doubled", "phoenix", "mahjong",
                  "dragons", "dog", "_masks", "_twos", "_phoenix_trios", "_naturals")
@@ -90,7 +91,7 @@ class Holding:
         twos = self._twos
         if twos is None:
             at = self.at
-            twos = self._twos = [_NONE] * (ACE + 1)
+            twos = self._twos = [_NONE] * len(at)
             for r in self.doubled:
                 twos[r] = list(combinations(at[r], 2))
         return twos
@@ -101,7 +102,7 @@ class Holding:
         trios = self._phoenix_trios
         if trios is None:
             twos = self.twos
-            trios = self._phoenix_trios = [_NONE] * (ACE + 1)
+            trios = self._phoenix_trios = [_NONE] * len(twos)
             for r in self.doubled:
                 trios[r] = [two + _PH for two in twos[r]]
         return trios

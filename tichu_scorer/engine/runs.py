@@ -60,7 +60,7 @@ def straights(h: Holding, length: int | None = None, must: int | None = None,
     fill = ~held & _NATURAL_RANKS if h.phoenix else 0
     lows = _starts(held, fill, shortest) & (2 << last) - (1 << first)
     lost = must or 0
-    floor = int(above) + 1 if above >= lost else lost
+    floor = max(int(above) + 1, lost)
     out: list[Group] = []
     lines: list[Cards] = []  # `_lines`, made on first use
     while lows:
@@ -160,7 +160,7 @@ def _lines(at: Sequence[Cards]) -> list[Cards]:
     return lines
 
 
-def _joined(heads: Sequence[Cards], tails: Sequence[Cards]) -> list[Cards]:
+def joined(heads: Sequence[Cards], tails: Sequence[Cards]) -> list[Cards]:
     """Every head followed by every tail, heads first."""
     n = len(heads) * len(tails)
     if n == 1:
@@ -220,13 +220,13 @@ def _two_ranks(h: Holding, top: int, out: list[Group]) -> None:
     twos, at = h.twos, h.at
     below, above = twos[top - 1], twos[top]
     if below and above:
-        out.append((_STAIRS, top, 4, _joined(below, above), None, False))
+        out.append((_STAIRS, top, 4, joined(below, above), None, False))
     if h.phoenix:
         if above:
-            out.append((_STAIRS, top, 4, _joined([(c, PH) for c in at[top - 1]], above),
+            out.append((_STAIRS, top, 4, joined([(c, PH) for c in at[top - 1]], above),
                         top - 1, False))
         if below:
-            out.append((_STAIRS, top, 4, _joined(below, [(c, PH) for c in at[top]]), top,
+            out.append((_STAIRS, top, 4, joined(below, [(c, PH) for c in at[top]]), top,
                         False))
 
 
@@ -242,13 +242,13 @@ def _stairs_from(h: Holding, low: int, start: int, stop: int, out: list[Group]) 
         two = twos[top]
         if two:
             if held:
-                held = [(p, _joined(runs, two)) for p, runs in held]
+                held = [(p, joined(runs, two)) for p, runs in held]
             if phoenix and nat:
-                held.append((top, _joined(nat, [(c, PH) for c in at[top]])))
+                held.append((top, joined(nat, [(c, PH) for c in at[top]])))
             if nat:
-                nat = _joined(nat, two)
+                nat = joined(nat, two)
         else:  # the gap: the Phoenix's rank
-            held = [(top, _joined(nat, [(c, PH) for c in at[top]]))]
+            held = [(top, joined(nat, [(c, PH) for c in at[top]]))]
             nat = two  # (empty)
         if top >= start:
             n = (top - low + 1) * 2
@@ -258,4 +258,4 @@ def _stairs_from(h: Holding, low: int, start: int, stop: int, out: list[Group]) 
                 out.append((_STAIRS, top, n, runs, p, False))
 
 
-__all__ = ["straights", "stairs"]
+__all__ = ["straights", "stairs", "joined"]
