@@ -82,9 +82,10 @@ def full_houses(h: Holding, must: int | None = None, above: float = 0) -> list[G
     twos = h.twos
     begin = [0] * len(twos)
     every: list[Cards] = []
-    for p in h.doubled:
-        begin[p] = len(every)
-        every += twos[p]
+    if not must or h.pairs >> must & 1:  # (else `must` is in no trio)
+        for p in h.doubled:
+            begin[p] = len(every)
+            every += twos[p]
     out: list[Group] = []
     for t in h.doubled:
         if t <= above:
