@@ -65,7 +65,7 @@ def sets(h: Holding, size: int, must: int | None = None, above: float = 0) -> li
     out = [(_TRIO, r, 3, list(combinations(at[r], 3)), None, False)
            for r in doubled if trios >> r & 1]
     if h.phoenix:
-        with_phoenix = h.phoenix_trios
+        with_phoenix = h.phoenix_trios(must)
         out += [(_TRIO, r, 3, with_phoenix[r], r, False) for r in doubled]
     return out
 
@@ -103,7 +103,7 @@ def full_houses(h: Holding, must: int | None = None, above: float = 0) -> list[G
             if ph:  # a card of another rank with the Phoenix: a rank per play
                 _with_one(h, t, heads, must, out)
         if ph and below:  # for p > t the same cards read higher as trio p over t
-            out.append((_FULL, t, 5, joined(h.phoenix_trios[t], below), t, False))
+            out.append((_FULL, t, 5, joined(h.phoenix_trios(must)[t], below), t, False))
     return out
 
 

@@ -32,7 +32,7 @@ class Holding:
     Holding lives as long as one `legal_plays` or `wish_play` call."""
 
     __slots__ = ("cards", "at", "held", "pairs", "trios", "doubled", "phoenix", "mahjong",
-                 "dragons", "dog", "_masks", "_twos", "_phoenix_trios", "_naturals")
+                 "dragons", "dog", "_masks", "_twos", "_phoenix_trios", "_trios_from", "_naturals")
 
     def __init__(self, cards: Sequence[Card]) -> None:
         self.cards = cards
@@ -64,6 +64,7 @@ class Holding:
         self._masks: dict[str, int] | None = None
         self._twos: list[list[Cards]] | None = None
         self._phoenix_trios: list[list[Cards]] | None = None
+        self._trios_from = 0
         self._naturals: tuple[list[Card], list[int]] | None = None
 
     @property
@@ -96,15 +97,18 @@ class Holding:
                 twos[r] = list(combinations(at[r], 2))
         return twos
 
-    @property
-    def phoenix_trios(self) -> list[list[Cards]]:
-        """[r]: each pair of rank r's cards with the Phoenix, for trios and full houses."""
+    def phoenix_trios(self, must: int | None) -> list[list[Cards]]:
+        """[r]: each pair of rank r's cards with the Phoenix, for trios and full houses;
+        with `must`, only for the ranks from `must` up, all that those need then."""
+        floor = must or 0
         trios = self._phoenix_trios
-        if trios is None:
+        if trios is None or self._trios_from > floor:
             twos = self.twos
             trios = self._phoenix_trios = [_NONE] * len(twos)
+            self._trios_from = floor
             for r in self.doubled:
-                trios[r] = [two + _PH for two in twos[r]]
+                if r >= floor:
+                    trios[r] = [two + _PH for two in twos[r]]
         return trios
 
     def naturals(self, above: float, must: int | None) -> tuple[list[Card], list[int]]:

@@ -63,6 +63,7 @@ def straights(h: Holding, length: int | None = None, must: int | None = None,
     floor = max(int(above) + 1, lost)
     out: list[Group] = []
     lines: list[Cards] = []  # `_lines`, made on first use
+    flushes = list(h.flush_masks.values())  # (a natural run of one suit is a bomb)
     while lows:
         bit = lows & -lows
         lows ^= bit
@@ -81,10 +82,10 @@ def straights(h: Holding, length: int | None = None, must: int | None = None,
             start = floor
         if gap > highest:
             if start <= highest:
-                _natural_runs(h, low, start, highest, lost, lines, out)
+                _natural_runs(h, low, start, highest, lost, flushes, lines, out)
             continue
         if start < gap:
-            _natural_runs(h, low, start, gap - 1, lost, lines, out)
+            _natural_runs(h, low, start, gap - 1, lost, flushes, lines, out)
             start = gap
         elif gap == low and start < ACE:  # the Phoenix at the low end: only the Ace's run
             start = ACE
@@ -94,14 +95,15 @@ def straights(h: Holding, length: int | None = None, must: int | None = None,
 
 
 def _natural_runs(h: Holding, low: int, start: int, stop: int, lost: int,
-                  lines: list[Cards], out: list[Group]) -> None:
+                  flushes: list[int], lines: list[Cards], out: list[Group]) -> None:
     """The runs low..top, top from `start` to `stop`, of natural cards at every rank: the
     natural cards (not all of one suit: a bomb), then the Phoenix in the place of each
     rank's cards but the lowest's (the same cards read one rank higher) unless the run
-    ends at the Ace, and never `lost`'s."""
-    at = h.at
-    flushes = list(h.flush_masks.values()) if low > MAHJONG else []
-    phoenix, pairs = h.phoenix, h.pairs
+    ends at the Ace, and never `lost`'s. `flushes`: the hand's suits with five ranks in a
+    row (`Holding.flush_masks`)."""
+    at, phoenix, pairs = h.at, h.phoenix, h.pairs
+    if low == MAHJONG:  # (it has no suit)
+        flushes = []
     choices = list(at[low:start])
     for top in range(start, stop + 1):
         choices.append(at[top])
