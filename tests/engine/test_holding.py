@@ -1,0 +1,45 @@
+"""The hand's index that the generators share within one call (`engine/holding.py`): its
+tables, however they are asked for and in whichever order, say what they are defined as."""
+
+import random
+from itertools import combinations
+
+import pytest
+
+from tichu_scorer.engine.cards import DECK, DOG_CARD, MJ, PH, Card
+from tichu_scorer.engine.holding import Holding
+
+TWO_DECKS = [c for c in DECK if c != DOG_CARD] + [c for c in DECK if c not in (DOG_CARD, MJ)]
+
+
+def _hands():
+    rng = random.Random(11)
+    for i in range(300):
+        deck = list(DECK if i % 3 else TWO_DECKS)
+        rng.shuffle(deck)
+        yield deck[:rng.randint(1, 16)]
+
+
+@pytest.mark.parametrize("hand", list(_hands()))
+def test_the_shared_tables_are_what_they_say(hand: list[Card]) -> None:
+    rng = random.Random(len(hand))
+    h = Holding(hand)
+    ranks = range(2, 15)
+    first, then = rng.choice([None, *ranks]), rng.choice([None, *ranks])
+    for must in (first, then):  # a wish's table first, then another's or none
+        trios = h.phoenix_trios(must)
+        for r in ranks:
+            if r >= (must or 0):
+                cards = [c for c in hand if c.rank == r]
+                assert trios[r] == [two + (PH,) for two in combinations(cards, 2)]
+    for r in ranks:
+        cards = [c for c in hand if c.rank == r]
+        assert list(h.at[r]) == cards
+        assert h.twos[r] == list(combinations(cards, 2))
+        assert (r in h.doubled) == (len(cards) > 1) == bool(h.pairs >> r & 1)
+        assert bool(h.trios >> r & 1) == (len(cards) > 2)
+    for above in (0, 7.5, 14):
+        cards, of = h.naturals(above, None)
+        assert cards == sorted((c for c in hand if 2 <= c.rank <= 14 and c.rank > above),
+                               key=lambda c: c.rank)
+        assert of == [c.rank for c in cards]

@@ -1,0 +1,137 @@
+"""A hand indexed by rank, which every generator in `generate` and `runs` reads.
+
+>>> h = Holding(parse_cards(["4j", "4s", "5t", "PH", "MJ"]))
+>>> h.at[4], h.doubled, bin(h.held), bin(h.pairs), h.phoenix, h.mahjong
+((4j, 4s), [4], '0b110010', '0b10000', True, True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import chain, combinations
+from operator import itemgetter
+
+from .cards import ACE, DOG, DRAGON, MAHJONG, PH, PHOENIX, SUITS, Card, parse_cards
+from .playlist import Cards
+
+# a natural card's bit in a hand's suits, 16 bits a suit: rank r of suit i at bit r + 16 i
+_LANE = {Card(r, suit): 1 << r + 16 * i for i, suit in enumerate(SUITS) for r in range(2, ACE + 1)}
+_NATURALS = range(2, ACE + 1)
+_NONE: list[Cards] = []  # (never changed)
+_PH = (PH,)
+_rank_of = itemgetter(0)
+
+
+class Holding:
+    """A hand indexed by rank: `at[r]` the cards of rank r as a tuple in the hand's order
+    (the Dog at 0, the Mah Jong at 1, the Dragons at 15, the Phoenix at 16; tuples, which
+    `itertools` takes without a copy), bit masks of the ranks held at least once (`held`,
+    bit 1 for the Mah Jong), twice (`pairs`) and three times (`trios`), and `doubled`, the
+    ranks held twice, in order. What several generators need (`twos`, `phoenix_trios`, a
+    lead's `naturals`, `flush_masks`) is built on first use, once for the one call: a
+    Holding lives as long as one `legal_plays` or `wish_play` call."""
+
+    __slots__ = ("cards", "at", "held", "pairs", "trios", "doubled", "phoenix", "mahjong",
+                 "dragons", "dog", "_masks", "_twos", "_phoenix_trios", "_trios_from", "_naturals")
+
+    def __init__(self, cards: Sequence[Card]) -> None:
+        self.cards = cards
+        lists: list[list[Card]] = [[], [], [], [], [], [], [], [], [], [], [], [], [], [], [],
+                                   [], []]
+        for c in cards:
+            lists[c[0]].append(c)
+        self.at: list[Cards] = list(map(tuple, lists))
+        at = self.at
+        held = pairs = trios = 0
+        self.doubled: list[int] = []
+        doubled = self.doubled
+        for r in _NATURALS:
+            n = len(at[r])
+            if n:
+                bit = 1 << r
+                held |= bit
+                if n > 1:
+                    pairs |= bit
+                    doubled.append(r)
+                    if n > 2:
+                        trios |= bit
+        self.pairs, self.trios = pairs, trios
+        self.mahjong = bool(at[MAHJONG])
+        self.held = held | 2 if at[MAHJONG] else held
+        self.phoenix = bool(at[PHOENIX])
+        self.dog = bool(at[DOG])
+        self.dragons = at[DRAGON]
+        self._masks: dict[str, int] | None = None
+        self._twos: list[list[Cards]] | None = None
+        self._phoenix_trios: list[list[Cards]] | None = None
+        self._trios_from = 0
+        self._naturals: tuple[list[Card], list[int]] | None = None
+
+    @property
+    def flush_masks(self) -> dict[str, int]:
+        """suit -> the ranks held in that suit (bit r for rank r), for the suits holding
+        five ranks in a row, which a straight flush needs."""
+        if self._masks is None:
+            held = self.held
+            self._masks = {}
+            if held & held >> 1 & held >> 2 & held >> 3 & held >> 4:  # five ranks in a row
+                lanes, lane = 0, _LANE.get  # the natural cards, 16 bits a suit
+                for c in self.cards:
+                    lanes |= lane(c, 0)
+                if lanes & lanes >> 1 & lanes >> 2 & lanes >> 3 & lanes >> 4:
+                    for i, suit in enumerate(SUITS):
+                        m = lanes >> 16 * i & 0xFFFF
+                        if m & m >> 1 & m >> 2 & m >> 3 & m >> 4:
+                            self._masks[suit] = m
+        return self._masks
+
+    @property
+    def twos(self) -> list[list[Cards]]:
+        """[r]: every pair of rank r's cards (none for a rank held once): the lists that
+        pairs, stairs and full houses are built of, which none of them changes."""
+        twos = self._twos
+        if twos is None:
+            at = self.at
+            twos = self._twos = [_NONE] * len(at)
+            for r in self.doubled:
+                twos[r] = list(combinations(at[r], 2))
+        return twos
+
+    def phoenix_trios(self, must: int | None) -> list[list[Cards]]:
+        """[r]: each pair of rank r's cards with the Phoenix, for trios and full houses;
+        with `must`, only for the ranks from `must` up, all that those need then."""
+        floor = must or 0
+        trios = self._phoenix_trios
+        if trios is None or self._trios_from > floor:
+            twos = self.twos
+            trios = self._phoenix_trios = [_NONE] * len(twos)
+            self._trios_from = floor
+            for r in self.doubled:
+                if r >= floor:
+                    trios[r] = [two + _PH for two in twos[r]]
+        return trios
+
+    def naturals(self, above: float, must: int | None) -> tuple[list[Card], list[int]]:
+        """The natural cards ranked above `above` (of rank `must` only, when given), in rank
+        order, and their ranks; a lead's (every natural card) kept for the next caller."""
+        if must:
+            cards = list(self.at[must]) if must > above and 2 <= must <= ACE else []
+            return cards, [must] * len(cards)
+        if above < 2 and self._naturals is not None:
+            return self._naturals
+        cards = list(chain.from_iterable(self.at[max(2, int(above) + 1):ACE + 1]))
+        found = cards, list(map(_rank_of, cards))
+        if above < 2:
+            self._naturals = found
+        return found
+
+    def doubled_above(self, above: float, must: int | None) -> list[int]:
+        """The ranks held twice or more above `above` (only `must`, when given)."""
+        if must:
+            return [must] if must > above and self.pairs >> must & 1 else []
+        if above < 2:
+            return self.doubled
+        return [r for r in self.doubled if r > above]
+
+
+__all__ = ["Holding", "parse_cards"]

@@ -1,0 +1,263 @@
+"""Runs of adjacent ranks: straights ([C6]) and stairs ([C3]), in groups for `playlist`,
+the Phoenix for one rank and each card set once, in its highest reading ([C9]).
+
+>>> from .cards import parse_cards
+>>> from .playlist import Plays
+>>> h = Holding(parse_cards(["4j", "5s", "6t", "7t", "PH", "Kp"]))
+>>> [c.describe() for c in Plays(straights(h))]  # not also as 3–7: the same cards read higher
+['straight 4–8, Phoenix as 8']
+>>> [c.describe() for c in Plays(stairs(Holding(parse_cards(["4j", "4s", "5t", "PH"]))))]
+['stairs 4–5 (2 pairs), Phoenix as 5']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import product, repeat, starmap
+from operator import add, itemgetter
+
+from .cards import ACE, MAHJONG, PH
+from .combos import Kind
+from .holding import Holding
+from .playlist import Cards, Group
+
+_PH = (PH,)  # the Phoenix as the one choice at a rank of a run
+_NATURAL_RANKS = (1 << ACE + 1) - 4  # bits 2..14: the ranks the Phoenix can stand for ([S3])
+_MANY = 12  # from this many plays on, itertools builds them faster than a comprehension
+_STAIRS, _STRAIGHT = Kind.STAIRS, Kind.STRAIGHT
+_first = itemgetter(0)
+# _RANGE[a][b]: the ranks a..b, () when b < a
+_RANGE = [[tuple(range(a, b + 1)) for b in range(ACE + 2)] for a in range(ACE + 2)]
+
+
+def _starts(held: int, fill: int, length: int) -> int:
+    """The ranks from which `length` ranks in a row are held, but for at most one rank of
+    `fill` (the Phoenix's), as a bit mask."""
+    ok = every = held | fill
+    once, twice = fill, 0
+    for i in range(1, length):
+        every &= ok >> i
+        shifted = fill >> i
+        twice |= once & shifted
+        once |= shifted
+    return every & ~twice
+
+
+def straights(h: Holding, length: int | None = None, must: int | None = None,
+              above: float = 0) -> list[Group]:
+    """[C6]: five or more consecutive ranks; the Mah Jong as the 1; the Phoenix for one.
+
+    From each rank a run can start at: the runs with every rank held, then those with the
+    Phoenix in the one rank missing (at the low end only up to the Ace: elsewhere the same
+    cards read one rank higher); never the Phoenix for the `must` card."""
+    shortest, longest = (length, length) if length else (5, ACE)
+    first, last = max(MAHJONG, int(above) - shortest + 2), ACE - shortest + 1
+    if must:
+        first, last = max(first, must - longest + 1), min(last, must)
+    if first > last:
+        return []
+    held = h.held
+    fill = ~held & _NATURAL_RANKS if h.phoenix else 0
+    lows = _starts(held, fill, shortest) & (2 << last) - (1 << first)
+    lost = must or 0
+    floor = max(int(above) + 1, lost)
+    out: list[Group] = []
+    lines: list[Cards] = []  # `_lines`, made on first use
+    flushes = list(h.flush_masks.values())  # (a natural run of one suit is a bomb)
+    while lows:
+        bit = lows & -lows
+        lows ^= bit
+        low = bit.bit_length() - 1
+        run = held >> low
+        gap = low + (~run & (run + 1)).bit_length() - 1  # the first rank missing from low
+        if fill >> gap & 1:
+            run = held >> gap + 1
+            highest = gap + (~run & (run + 1)).bit_length() - 1
+        else:
+            highest, gap = gap - 1, ACE + 1
+        if highest >= low + longest:
+            highest = low + longest - 1
+        start = low + shortest - 1
+        if start < floor:
+            start = floor
+        if gap > highest:
+            if start <= highest:
+                _natural_runs(h, low, start, highest, lost, flushes, lines, out)
+            continue
+        if start < gap:
+            _natural_runs(h, low, start, gap - 1, lost, flushes, lines, out)
+            start = gap
+        elif gap == low and start < ACE:  # the Phoenix at the low end: only the Ace's run
+            start = ACE
+        if start <= highest and gap != lost:
+            _filled_runs(h.at, low, start, highest, gap, out)
+    return out
+
+
+def _natural_runs(h: Holding, low: int, start: int, stop: int, lost: int,
+                  flushes: list[int], lines: list[Cards], out: list[Group]) -> None:
+    """The runs low..top, top from `start` to `stop`, of natural cards at every rank: the
+    natural cards (not all of one suit: a bomb), then the Phoenix in the place of each
+    rank's cards but the lowest's (the same cards read one rank higher) unless the run
+    ends at the Ace, and never `lost`'s. `flushes`: the hand's suits with five ranks in a
+    row (`Holding.flush_masks`)."""
+    at, phoenix, pairs = h.at, h.phoenix, h.pairs
+    if low == MAHJONG:  # (it has no suit)
+        flushes = []
+    choices = list(at[low:start])
+    for top in range(start, stop + 1):
+        choices.append(at[top])
+        n, span = top - low + 1, (2 << top) - (1 << low)
+        flush = bool(flushes) and any(m & span == span for m in flushes)
+        places: Sequence[int] = ()
+        if phoenix:
+            a = low if top == ACE and low > MAHJONG else low + 1
+            places = _RANGE[a][top]
+            if a <= lost <= top:
+                places = _RANGE[a][lost - 1] + _RANGE[lost + 1][top]
+        if not pairs & span:  # one card at each rank: slices of one line
+            if not lines:
+                lines += _lines(at)
+            cut = slice(low, top + 1)
+            runs = [lines[p][cut] for p in places]
+            if not flush:  # one group, a Phoenix's rank (or None) per play
+                out.append((_STRAIGHT, top, n, [lines[0][cut], *runs], [None, *places], False))
+            elif runs:
+                out.append((_STRAIGHT, top, n, runs, list(places), False))
+            continue
+        runs = list(product(*choices))
+        if flush:
+            runs = [r for r in runs if len({c[1] for c in r}) > 1]
+        if runs:
+            out.append((_STRAIGHT, top, n, runs, None, False))
+        for p in places:
+            choices[p - low] = _PH
+            out.append((_STRAIGHT, top, n, list(product(*choices)), p, False))
+            choices[p - low] = at[p]
+
+
+def _filled_runs(at: Sequence[Cards], low: int, start: int, stop: int, gap: int,
+                 out: list[Group]) -> None:
+    """The runs low..top, top from `start` to `stop`, with the Phoenix at `gap`, the one
+    rank missing."""
+    choices = list(at[low:start + 1])
+    choices[gap - low] = _PH
+    n = start - low + 1
+    for top in range(start, stop + 1):
+        if top > start:
+            choices.append(at[top])
+        out.append((_STRAIGHT, top, n, list(product(*choices)), gap, False))
+        n += 1
+
+
+def _lines(at: Sequence[Cards]) -> list[Cards]:
+    """For a hand with one card at each rank of a run: [0] the first card at each rank
+    (the Phoenix where there is none), [p] the same with the Phoenix at rank p."""
+    line = tuple(map(_first, map(add, at, repeat(_PH))))
+    cards, lines = list(line), [line, line]
+    for p in range(2, ACE + 1):
+        cards[p] = PH
+        lines.append(tuple(cards))
+        cards[p] = line[p]
+    return lines
+
+
+def joined(heads: Sequence[Cards], tails: Sequence[Cards]) -> list[Cards]:
+    """Every head followed by every tail, heads first."""
+    n = len(heads) * len(tails)
+    if n == 1:
+        return [heads[0] + tails[0]]
+    if n < _MANY:
+        return [h + t for h in heads for t in tails]
+    return list(starmap(add, product(heads, tails)))
+
+
+def stairs(h: Holding, length: int | None = None, must: int | None = None,
+           above: float = 0) -> list[Group]:
+    """[C3]: two or more pairs of adjacent ranks; the Phoenix pairs one natural card.
+
+    Each run from `low` grows one rank at a time from its runs one rank shorter: by a
+    pair of the rank, or, once per run, by one of its cards with the Phoenix (the runs
+    kept apart by the Phoenix's rank, in that order)."""
+    shortest, longest = (length // 2, length // 2) if length else (2, 7)
+    first, last = max(2, int(above) - shortest + 2), ACE - shortest + 1
+    if must:
+        first, last = max(first, must - longest + 1), min(last, must)
+    if first > last:
+        return []
+    doubled = h.pairs
+    fill = h.held & ~doubled & _NATURAL_RANKS if h.phoenix else 0
+    ends = doubled | fill
+    # two ranks in a row, one Phoenix at most, from `first` to `last`
+    starts = ends & ends >> 1 & ~(fill & fill >> 1) & (2 << last) - (1 << first)
+    if not starts:
+        return []
+    floor = max(int(above) + 1, must or 0)
+    out: list[Group] = []
+    while starts:
+        bit = starts & -starts
+        starts ^= bit
+        low = bit.bit_length() - 1
+        run = doubled >> low
+        gap = low + (~run & (run + 1)).bit_length() - 1  # the first rank without a pair
+        if fill >> gap & 1:
+            run = doubled >> gap + 1
+            highest = gap + (~run & (run + 1)).bit_length() - 1
+        else:
+            highest = gap - 1
+        if highest >= low + longest:
+            highest = low + longest - 1
+        start = low + shortest - 1
+        if start < floor:
+            start = floor
+        if highest == low + 1 and start == highest:  # (the most frequent)
+            _two_ranks(h, highest, out)
+        elif start <= highest:
+            _stairs_from(h, low, start, highest, out)
+    return out
+
+
+def _two_ranks(h: Holding, top: int, out: list[Group]) -> None:
+    """The stairs of the ranks `top` - 1 and `top`, as `_stairs_from` lists them."""
+    twos, at = h.twos, h.at
+    below, above = twos[top - 1], twos[top]
+    if below and above:
+        out.append((_STAIRS, top, 4, joined(below, above), None, False))
+    if h.phoenix:
+        if above:
+            out.append((_STAIRS, top, 4, joined([(c, PH) for c in at[top - 1]], above),
+                        top - 1, False))
+        if below:
+            out.append((_STAIRS, top, 4, joined(below, [(c, PH) for c in at[top]]), top,
+                        False))
+
+
+def _stairs_from(h: Holding, low: int, start: int, stop: int, out: list[Group]) -> None:
+    """The stairs low..top, top from `start` to `stop`: the natural ones, then those with
+    the Phoenix, by its rank."""
+    twos, at, phoenix = h.twos, h.at, h.phoenix
+    nat = twos[low]
+    held: list[tuple[int, list[Cards]]] = []  # (the Phoenix's rank, runs)
+    if phoenix:
+        held.append((low, [(c, PH) for c in at[low]]))
+    for top in range(low + 1, stop + 1):
+        two = twos[top]
+        if two:
+            if held:
+                held = [(p, joined(runs, two)) for p, runs in held]
+            if phoenix and nat:
+                held.append((top, joined(nat, [(c, PH) for c in at[top]])))
+            if nat:
+                nat = joined(nat, two)
+        else:  # the gap: the Phoenix's rank
+            held = [(top, joined(nat, [(c, PH) for c in at[top]]))]
+            nat = two  # (empty)
+        if top >= start:
+            n = (top - low + 1) * 2
+            if nat:
+                out.append((_STAIRS, top, n, nat, None, False))
+            for p, runs in held:
+                out.append((_STAIRS, top, n, runs, p, False))
+
+
+__all__ = ["straights", "stairs", "joined"]
