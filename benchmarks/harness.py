@@ -141,10 +141,16 @@ class Session:
 
 def controlled(page) -> None:
     """Wait until the service worker controls a Playwright page (polled from outside the
-    page: a predicate evaluated inside it would be refused by the page's CSP)."""
-    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
-    for _ in range(100):
-        if page.evaluate("navigator.serviceWorker.controller !== null"):
-            return
-        page.wait_for_timeout(100)
+    page: a predicate evaluated inside it would be refused by the page's CSP). A page that
+    loaded while the worker was installing is taken over when it activates
+    (`clients.claim()`); on a busy machine Chromium now and then leaves such a page to the
+    next load, as a player's next page would be: after 10 s the page is loaded again, once."""
+    for attempt in range(2):
+        page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+        for _ in range(100):
+            if page.evaluate("navigator.serviceWorker.controller !== null"):
+                return
+            page.wait_for_timeout(100)
+        if attempt == 0:
+            page.reload()
     raise RuntimeError("the service worker never took control")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from benchmarks.harness import controlled
 from tests.browser.conftest import shot, start_match
 
 
@@ -14,7 +15,7 @@ def test_offline_hands_wait_and_sync_once(live_server, phone):
     page.wait_for_selector(".out-buttons:not([hidden])")
     page.evaluate("navigator.serviceWorker.ready.then(() => true)")
     page.goto(match_url)
-    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    controlled(page)
     page.tap("text=Add hand 1")
     page.wait_for_selector(".out-buttons:not([hidden])")
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import time
 from urllib.parse import urlparse
 
+from benchmarks.harness import controlled
 from tests.browser.conftest import PHONE, shot
 from tests.browser.test_phone_companion import add, start_four, totals
 
@@ -33,7 +34,7 @@ def test_a_save_on_lie_fi_is_queued_and_sent_once(live_server, phone):
     page = phone
     url = start_four(page, live_server)
     add(page, 0, 1, "75")
-    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    controlled(page)
     page.tap("text=Add hand 2")
     fill_hand(page, 1, 0, "25")
     page.wait_for_selector(".preview:has-text('B +75')")  # scored before the signal went
@@ -86,11 +87,11 @@ REMEMBERED = """async (path) => {
 def test_the_installed_start_page_opens_offline(live_server, phone):
     page = phone
     url = start_four(page, live_server)
-    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    controlled(page)
     page.goto(live_server + "/")
     page.wait_for_selector("text=Matches")
     page.goto(url)  # a match this phone scores: remembered for the offline page
-    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    controlled(page)
     # what the offline start page needs, not a pause: this match remembered in IndexedDB
     # and the start page in the worker's page cache
     page.wait_for_function(REMEMBERED, arg=urlparse(url).path, timeout=60_000)
@@ -184,7 +185,7 @@ def test_a_waiting_hand_that_meets_another_phones_hand_is_never_lost(live_server
     page.tap("a:has-text('Share')")
     link = page.get_attribute("a[data-scorer-link]", "href")
     page.goto(url)
-    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    controlled(page)
     page.goto(url + "/hands/new")  # opened as hand 1, then the signal goes
     page.context.set_offline(True)
     fill_hand(page, 2, 3, "25")
