@@ -43,6 +43,20 @@ def _starts(held: int, fill: int, length: int) -> int:
     return every & ~twice
 
 
+def _reach(held: int, fill: int, low: int, longest: int) -> tuple[int, int]:
+    """From rank `low` up the ranks of `held`: the one rank missing that the Phoenix fills
+    (a rank of `fill`; ACE + 1 for none) and the highest rank reached, at most `longest`
+    ranks from `low`."""
+    run = held >> low
+    gap = low + (~run & (run + 1)).bit_length() - 1  # the first rank missing from low
+    if fill >> gap & 1:
+        run = held >> gap + 1
+        highest = gap + (~run & (run + 1)).bit_length() - 1
+    else:
+        highest, gap = gap - 1, ACE + 1
+    return gap, min(highest, low + longest - 1)
+
+
 def straights(h: Holding, length: int | None = None, must: int | None = None,
               above: float = 0) -> list[Group]:
     """[C6]: five or more consecutive ranks; the Mah Jong as the 1; the Phoenix for one.
@@ -68,15 +82,7 @@ def straights(h: Holding, length: int | None = None, must: int | None = None,
         bit = lows & -lows
         lows ^= bit
         low = bit.bit_length() - 1
-        run = held >> low
-        gap = low + (~run & (run + 1)).bit_length() - 1  # the first rank missing from low
-        if fill >> gap & 1:
-            run = held >> gap + 1
-            highest = gap + (~run & (run + 1)).bit_length() - 1
-        else:
-            highest, gap = gap - 1, ACE + 1
-        if highest >= low + longest:
-            highest = low + longest - 1
+        gap, highest = _reach(held, fill, low, longest)
         start = low + shortest - 1
         if start < floor:
             start = floor
@@ -198,15 +204,7 @@ def stairs(h: Holding, length: int | None = None, must: int | None = None,
         bit = starts & -starts
         starts ^= bit
         low = bit.bit_length() - 1
-        run = doubled >> low
-        gap = low + (~run & (run + 1)).bit_length() - 1  # the first rank without a pair
-        if fill >> gap & 1:
-            run = doubled >> gap + 1
-            highest = gap + (~run & (run + 1)).bit_length() - 1
-        else:
-            highest = gap - 1
-        if highest >= low + longest:
-            highest = low + longest - 1
+        _gap, highest = _reach(doubled, fill, low, longest)
         start = low + shortest - 1
         if start < floor:
             start = floor
