@@ -228,6 +228,14 @@ def post_hand(client, url, data, **kwargs):
     return client.post(url + "/hands/new", data=data, **kwargs)
 
 
+def same_phone(client, app):
+    """A client of `app` with the session cookie of `client` (the same phone, through
+    another app process)."""
+    twin = app.test_client()
+    twin.set_cookie("session", client.get_cookie("session").value)
+    return twin
+
+
 def match_key(url: str) -> str:
     return re.search(r"/matches/([A-Za-z0-9_-]+)", url).group(1)
 

@@ -17,7 +17,7 @@ import pytest
 import redis
 
 from benchmarks.harness import Session, free_port, kill, start_gunicorn
-from tests.conftest import hand_form, make_app, new_match, post_hand
+from tests.conftest import hand_form, make_app, new_match, post_hand, same_phone
 from tichu_scorer import match_pages
 from tichu_scorer.extensions import db
 
@@ -166,19 +166,13 @@ def sharing(tmp_path, redis_url):
     return first, second
 
 
-def twin(client, app):
-    other = app.test_client()
-    other.set_cookie("session", client.get_cookie("session").value)
-    return other
-
-
 def test_a_stored_page_serves_only_its_own_revision(sharing, redis_url):
     first, second = sharing
     phone = first.test_client()
     url = new_match(phone)
     assert phone.get(url).status_code == 200
     assert mark_stored_pages(redis.Redis.from_url(redis_url), url.rsplit("/", 1)[1]) == 1
-    other = twin(phone, second)
+    other = same_phone(phone, second)
     assert MARK in other.get(url).data  # read from the store
     # a save through the first process: the second reads the new revision, never the old
     assert post_hand(phone, url, hand_form([0, 1], a=60)).status_code == 303

@@ -11,7 +11,14 @@ import pytest
 
 from benchmarks.bench_history import export
 from benchmarks.bench_history import match as generated
-from tests.conftest import BufferedClient, hand_form, match_key, new_match, post_hand
+from tests.conftest import (
+    BufferedClient,
+    hand_form,
+    match_key,
+    new_match,
+    post_hand,
+    same_phone,
+)
 from tichu_scorer import create_app, match_pages, records, transfer
 from tichu_scorer.extensions import db
 from tichu_scorer.models import Group, Match
@@ -41,13 +48,6 @@ def other_server(app, tmp_path):
     yield other
     with other.app_context():
         db.engine.dispose()
-
-
-def same_phone(client, app):
-    """A client of `app` with the session cookie of `client` (the same phone)."""
-    twin = app.test_client()
-    twin.set_cookie("session", client.get_cookie("session").value)
-    return twin
 
 
 def shown(response) -> str:

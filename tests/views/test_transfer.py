@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import event
 
-from tests.conftest import hand_form, make_app, match_id, new_match, post_hand
+from tests.conftest import hand_form, make_app, match_id, new_match, post_hand, same_phone
 from tichu_scorer import records, transfer
 from tichu_scorer.extensions import db
 from tichu_scorer.models import Group, HandEvent, Match
@@ -296,11 +296,10 @@ def test_a_save_on_another_match_goes_through_during_a_large_import(app, client)
             resume.wait(30)
         return real(*args, **kwargs)
 
-    same_phone = app.test_client()  # another tab of the same phone: imports to its table
-    same_phone.set_cookie("session", client.get_cookie("session").value)
+    tab = same_phone(client, app)  # another tab of the same phone: imports to its table
 
     def run_import():
-        statuses.append(upload(same_phone, blob).status_code)
+        statuses.append(upload(tab, blob).status_code)
 
     importer.append(threading.Thread(target=run_import))
     try:
