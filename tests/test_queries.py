@@ -2,7 +2,7 @@
 
 from sqlalchemy import event
 
-from tests.conftest import match_key, new_match
+from tests.conftest import hand_form, match_key, new_match
 from tichu_scorer import records
 from tichu_scorer.extensions import db
 
@@ -46,3 +46,39 @@ def test_history_query_count_is_constant(app, client):
     for i in range(3, 30):
         new_match(client, [f"A{i}", f"B{i}", f"C{i}", f"D{i}"])
     assert len(queries_for(app, client, "/")) == few <= 4
+
+
+def transactions_for(app, client, method, path, **kwargs):
+    """For each statement a request runs: whether it ran inside a transaction."""
+    seen = []
+    with app.app_context():
+        def note(conn, cursor, statement, *args):
+            raw = conn.connection.dbapi_connection
+            if conn.dialect.name == "postgresql":
+                seen.append(not raw.autocommit)
+            else:  # SQLite: SQLAlchemy begins its transactions itself (BEGIN [IMMEDIATE])
+                seen.append(raw.in_transaction or statement.startswith("BEGIN"))
+        event.listen(db.engine, "before_cursor_execute", note)
+        try:
+            response = client.open(path, method=method, **kwargs)
+        finally:
+            event.remove(db.engine, "before_cursor_execute", note)
+    return response, seen
+
+
+def test_the_match_page_reads_without_a_transaction_on_postgresql_only(app, client):
+    """`records.reading`: on PostgreSQL the match page's statements run outside a
+    transaction (no BEGIN and ROLLBACK round trips); a save, after it, still writes in one
+    transaction; SQLite keeps its read transaction."""
+    url = new_match(client)
+    with app.app_context():
+        postgres = db.engine.dialect.name == "postgresql"
+    add_hands(app, url, 2)
+    for _ in range(2):  # built, then kept
+        response, page = transactions_for(app, client, "GET", url)
+        assert response.status_code == 200 and page
+        assert page == [not postgres] * len(page)
+    response, save = transactions_for(app, client, "POST", url + "/hands/new",
+                                      data=hand_form(out=(1, 2), a=50) | {"number": "3"})
+    assert response.status_code == 303
+    assert len(save) >= 4 and all(save)

@@ -6,6 +6,7 @@ store), never for another revision, and a store that fails only costs the build.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -114,15 +115,20 @@ def test_behind_one_proxy_each_client_has_its_own_budget(tmp_path, redis_url):
 
 
 MARK = b"<!-- from the shared store -->"
+MARKED_TITLE = "Stored, title"
 
 
 def mark_stored_pages(client: redis.Redis, match: str) -> int:
-    """Put MARK in every body the store holds for `match` (as built, with its revision):
-    a page that shows it was read from the store, not built."""
+    """Put MARK in every body the store holds for `match` and MARKED_TITLE as its title (as
+    built, with its revision): a page that shows them was read from the store, not built,
+    names included."""
     names = client.keys(f"tichu:page:*:{match}:*")
     for name in names:
-        revision, _, body = client.get(name).partition(b"\n")
-        client.set(name, revision + b"\n" + MARK + body)
+        revision, _, rest = client.get(name).partition(b"\n")
+        title, _, body = rest.partition(b"\n")
+        assert json.loads(title) == "Ann, Bob, Cy, Dee"
+        client.set(name, revision + b"\n" + json.dumps(MARKED_TITLE).encode() + b"\n"
+                   + MARK + body)
     return len(names)
 
 
@@ -144,6 +150,7 @@ def test_a_page_built_by_one_server_is_used_by_the_other(tmp_path, redis_url):
             phone.port = urllib.parse.urlsplit(servers[1]).port
             status, page, _ = phone.request("GET", path)
             assert status == 200 and MARK in page
+            assert f"<title>{MARKED_TITLE}".encode() in page
             # the body read from the store carries this phone's own token, which works
             token = page.split(b'name="csrf_token" value="')[1].split(b'"')[0].decode()
             status, _ = phone.post_form(path + "/undo", {"csrf_token": token, "number": "1"})

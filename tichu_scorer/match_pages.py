@@ -30,11 +30,12 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import json
 import logging
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from flask import Flask, current_app, request, session
 from flask.sansio.app import App
@@ -162,17 +163,21 @@ class SharedStore:
         return (f"tichu:page:{build()}:{assets().version}:{key.match}:{key.locale}:"
                 f"{int(key.scorer)}:{key.template}:{stand_in(current_app)}")
 
-    def get(self, key: PageKey) -> str | None:
-        """The body built at `key.revision`, if the store holds it."""
+    def get(self, key: PageKey) -> Kept | None:
+        """The page built at `key.revision`, if the store holds it."""
         found = self._call(lambda: self.client.get(self.name(key)))
         if not isinstance(found, bytes):
             return None
-        revision, _, body = found.partition(b"\n")
-        return body.decode() if revision == str(key.revision).encode() else None
+        revision, _, rest = found.partition(b"\n")
+        title, _, body = rest.partition(b"\n")
+        if revision != str(key.revision).encode() or not title.startswith(b'"'):
+            return None
+        return Kept(json.loads(title), body.decode())
 
-    def put(self, key: PageKey, body: str) -> None:
-        self._call(lambda: self.client.set(self.name(key), f"{key.revision}\n{body}".encode(),
-                                           ex=STORE_TTL))
+    def put(self, key: PageKey, kept: Kept) -> None:
+        """Store the page as its revision, its title (a JSON string: one line) and body."""
+        value = f"{key.revision}\n{json.dumps(kept.title)}\n{kept.body}".encode()
+        self._call(lambda: self.client.set(self.name(key), value, ex=STORE_TTL))
 
     def _call(self, command: Any) -> Any:
         """Run `command`, unless the store failed lately; a failure pauses it (logged)."""
@@ -194,36 +199,46 @@ def _store() -> SharedStore | None:
     return found
 
 
-def kept_body(key: PageKey) -> Markup | None:
-    """The body kept for `key` by this process or, failing that, by another one (the shared
-    store), with this reader's CSRF token in it."""
-    pages: dict[Any, tuple[int, str]] = current_app.extensions["tichu_match_pages"]
+class Kept(NamedTuple):
+    """A match page as kept: its title (the players' names, which the page around the body
+    shows) and its body, both as of the key's revision."""
+
+    title: str
+    body: str
+
+
+def kept_body(key: PageKey) -> Kept | None:
+    """The page kept for `key` by this process or, failing that, by another one (the shared
+    store), with this reader's CSRF token in its body. The names come with it, so a kept
+    page needs nothing more from the database."""
+    pages: dict[Any, tuple[int, Kept]] = current_app.extensions["tichu_match_pages"]
     found = pages.get(_here(key))
     if found is not None and found[0] == key.revision:
         return _with_token(found[1])
     store = _store()
-    body = store.get(key) if store is not None else None
-    if body is None:
+    kept = store.get(key) if store is not None else None
+    if kept is None:
         return None
-    _keep_here(key, body)
-    return _with_token(body)
+    _keep_here(key, kept)
+    return _with_token(kept)
 
 
-def keep_body(key: PageKey, body: str) -> Markup:
-    """Keep a body rendered with the stand-in token (here and in the shared store); returns
-    it with this reader's token."""
-    _keep_here(key, body)
+def keep_body(key: PageKey, title: str, body: str) -> Kept:
+    """Keep a page whose body was rendered with the stand-in token (here and in the shared
+    store); returns it with this reader's token."""
+    kept = Kept(title, body)
+    _keep_here(key, kept)
     store = _store()
     if store is not None:
-        store.put(key, body)
-    return _with_token(body)
+        store.put(key, kept)
+    return _with_token(kept)
 
 
-def _keep_here(key: PageKey, body: str) -> None:
-    pages: dict[Any, tuple[int, str]] = current_app.extensions["tichu_match_pages"]
+def _keep_here(key: PageKey, kept: Kept) -> None:
+    pages: dict[Any, tuple[int, Kept]] = current_app.extensions["tichu_match_pages"]
     if len(pages) >= PAGES_KEPT:
         pages.clear()
-    pages[_here(key)] = (key.revision, body)
+    pages[_here(key)] = (key.revision, kept)
 
 
 def _here(key: PageKey) -> tuple[Any, ...]:
@@ -232,10 +247,11 @@ def _here(key: PageKey) -> tuple[Any, ...]:
     return key.match, key.locale, key.scorer, key.template, stand_in(current_app)
 
 
-def _with_token(body: str) -> Markup:
-    """The body with the reader's token where the stand-in is; the token is made (and put
+def _with_token(kept: Kept) -> Kept:
+    """The page with the reader's token where the stand-in is; the token is made (and put
     in the session) only when the body has a form, as rendering it would have."""
     marker = stand_in(current_app)
+    body = kept.body
     if marker in body:
         body = body.replace(marker, generate_csrf())
-    return Markup(body)  # nosec B704: our own templates, autoescaped when rendered
+    return Kept(kept.title, Markup(body))  # nosec B704: our own templates, autoescaped

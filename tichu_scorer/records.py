@@ -53,6 +53,18 @@ def begin_write() -> None:
         db.session.connection(execution_options={"sqlite_immediate": True})
 
 
+def reading() -> None:
+    """This request only reads, and reads one statement at a time: on PostgreSQL its
+    statements run outside a transaction, each with its own snapshot, which is all READ
+    COMMITTED gives a transaction's statements anyway; the BEGIN and ROLLBACK round trips
+    around them are saved. A reader that needs its statements to agree checks that itself
+    (`hand_lines` reads the match's revision with the hands). Call it before the request's
+    first statement; a write afterwards (`begin_write`) ends it and begins a transaction.
+    SQLite, in the process, has no round trip to save and keeps its read transaction."""
+    if db.session.get_bind().dialect.name == "postgresql" and not db.session().in_transaction():
+        db.session.connection(execution_options={"isolation_level": "AUTOCOMMIT"})
+
+
 @contextmanager
 def writing() -> Iterator[None]:
     """One write transaction (`begin_write`), committed at the end, rolled back on any
@@ -362,6 +374,9 @@ def _store_match(match: Match) -> None:
     core(_UPDATE_MATCH, values | {"match_id": match.id})
     for name, value in values.items():
         set_committed_value(match, name, value)
+    if not db.session.is_modified(match):  # nothing else changed: the commit has nothing
+        state = inspect(match)  # to flush, so spare it the unit of work's walk (half a ms)
+        state._commit_all(state.dict, db.session().identity_map)  # noqa: SLF001
 
 
 def log(match: Match, hand: Hand, action: str, summary: str,

@@ -105,19 +105,19 @@ def _show(match: Match, viewer: bool) -> Response:
     unchanged = match_pages.not_modified(match_pages.etag(key))
     if unchanged is not None:
         return unchanged
-    records.load_seats(match)  # the names, in the title and the body
-    body = match_pages.kept_body(key)
-    if body is None:
+    kept = match_pages.kept_body(key)  # with the names: nothing more to read
+    if kept is None:
+        records.load_seats(match)  # the names, in the title and the body
         page = _page(match)  # may read the match again: the key follows what was read
         key = match_pages.page_key(match, scorer, template)
         edit = numbered_url("hands.edit", match_id=match.key) if scorer else None
-        body = match_pages.keep_body(key, render_template(
+        kept = match_pages.keep_body(key, ", ".join(match.names), render_template(
             template, page=page, sides=page.sides, can_score=scorer,
             chart=insights.match_chart(page) if match.game.scored else None,
             rows=None if match.game.ranked else hand_rows(page.rows, edit, match.game.has_dummy),
             csrf_token=lambda: match_pages.stand_in(current_app)))
-    response = make_response(render_template("matches/page.html", body=body,
-                                             title=", ".join(match.names)))
+    response = make_response(render_template("matches/page.html", body=kept.body,
+                                             title=kept.title))
     return match_pages.validated(response, key, messages)
 
 
@@ -144,6 +144,7 @@ def numbered_url(endpoint: str, **values: Any) -> tuple[str, str]:
 @bp.get("/matches/<match_id>")
 def show(match_id: str) -> Response:
     """Totals, hands, who shuffles next, the result (read-only without scorer rights)."""
+    records.reading()
     return _show(visible(match_id), viewer=False)
 
 
@@ -151,6 +152,7 @@ def show(match_id: str) -> Response:
 @limiter.limit(join_limit)
 def view(code: str) -> Response:
     """The viewer link: the match, read-only, without joining its table."""
+    records.reading()
     match = db.first_or_404(db.select(Match).filter_by(code=code.strip().upper()[:8]))
     access.view_match(match)
     return _show(match, viewer=True)
