@@ -20,7 +20,9 @@ graceful_timeout = 20
 keepalive = 5
 max_requests = 5000  # recycle workers now and then
 max_requests_jitter = 500
-accesslog = os.environ.get("ACCESS_LOG", "-")
+# "-": standard output; ACCESS_LOG= (empty) turns it off where a proxy in front logs each
+# request anyway: formatting and writing the line costs about 0.2 ms of CPU per request.
+accesslog = os.environ.get("ACCESS_LOG", "-") or None
 # The path without its query string (%(U)s, not the request line %(r)s) and no referrer:
 # a query or a previous page's address may carry a scorer key, which must not reach a log.
 access_log_format = '%(h)s %(l)s %(u)s %(t)s "%(m)s %(U)s %(H)s" %(s)s %(b)s "%(a)s" %(M)sms'

@@ -188,6 +188,9 @@ def main() -> None:
                         help="a process (with its children) whose CPU time counts too")
     parser.add_argument("--no-revalidate", action="store_true",
                         help="never send the match page's ETag back")
+    parser.add_argument("--access-log", action="store_true",
+                        help="gunicorn writes its access log (off by default, as behind the "
+                             "proxy of the two-server deployment, which logs each request)")
     args = parser.parse_args()
 
     folder = tempfile.mkdtemp(prefix="tichu-load-")
@@ -210,11 +213,12 @@ def main() -> None:
             sys.exit("The load test needs an empty database (it adds hundreds of matches).")
         upgrade()
 
-    access_log = Path(folder) / "access.log"  # for the time each request took inside gunicorn
+    # --access-log: the time each request took inside gunicorn, at the log's own cost
+    access_log = Path(folder) / "access.log" if args.access_log else None
     servers, bases = [], []
     for _ in range(args.servers):
         port = free_port()
-        servers.append(start_gunicorn(env | {"ACCESS_LOG": str(access_log)}, port,
+        servers.append(start_gunicorn(env | {"ACCESS_LOG": str(access_log or "")}, port,
                                       args.workers, args.threads))
         bases.append(f"http://127.0.0.1:{port}")
     try:
@@ -278,6 +282,8 @@ def main() -> None:
         print(f"{kind:<14} {len(values):>7} {statistics.median(values) if values else 0:>8.1f} "
               f"{percentile(values, 0.95):>8.1f} {percentile(values, 0.99):>8.1f} "
               f"{errors.get(kind, 0):>7}")
+    if access_log is None:
+        return
     inside = server_times(access_log)
     print("inside gunicorn (access log):")
     for kind in ("match page", "save hand", "referee check"):
