@@ -12,6 +12,7 @@ from sqlalchemy import Text, and_, bindparam, cast, func, inspect, or_
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import joinedload, lazyload
 from sqlalchemy.orm.attributes import set_committed_value
+from sqlalchemy.orm.state import InstanceState
 
 from . import scoring, tallies
 from .extensions import db
@@ -85,7 +86,6 @@ _HELD = (db.select(Match).where(Match.key == bindparam("key")).with_for_update(o
 _BY_KEY = db.select(Match).where(Match.key == bindparam("key")).options(lazyload(Match.seats))
 _SEATS = (db.select(MatchSeat).where(MatchSeat.match_id == bindparam("match"))
           .order_by(MatchSeat.seat))
-_HIGHEST = db.select(func.max(Hand.number)).where(Hand.match_id == bindparam("match"))
 
 
 def lock_match(key: str) -> Match | None:
@@ -130,12 +130,6 @@ def create_group(name: str) -> Group:
         group = Group(name=" ".join(name.split())[:NAME_MAX] or "Tichu")
         db.session.add(group)
     return group
-
-
-def next_number(match: Match) -> int:
-    """The entry number of a new hand (numbers are never reused)."""
-    highest = core(_HIGHEST, {"match": match.id}).scalar()
-    return (highest or 0) + 1
 
 
 def core(statement: Any, values: Mapping[str, Any]) -> Any:
@@ -334,11 +328,10 @@ def add_hand(match: Match, data: Mapping[str, Any], number: int,
     preview, problems, row = score(match, data)
     if problems or preview is None:
         return Added(None, problems)
-    values = {"number": next_number(match), "match_id": match.id,
-              "client_id": client_id or None, **row}
+    values = {"match_id": match.id, "client_id": client_id or None, **row}
     hand = Hand(**values)  # what was stored, as the caller reads it (not in the session)
     try:
-        hand.id = core(_INSERT_HAND, values).scalar_one()
+        hand.id, hand.number = core(_INSERT_HAND, values | {"numbered": match.id}).one()
         if match.game.ranked:
             match.hand_count = (match.hand_count or 0) + 1
             changed(match)
@@ -360,8 +353,13 @@ def add_hand(match: Match, data: Mapping[str, Any], number: int,
 
 # A new hand is stored with three prebuilt statements rather than through the ORM's unit of
 # work, which costs about twice their CPU for the same three rows (the save is the busiest
-# write): the hand, the match's derived columns, the log line.
-_INSERT_HAND = Hand.__table__.insert().returning(Hand.__table__.c.id)
+# write): the hand, the match's derived columns, the log line. The hand's entry number is
+# found by the insert itself, one past the highest the match ever had (numbers are never
+# reused; the match is held, so no other insert can take it meanwhile).
+_NEXT_NUMBER = (db.select(func.coalesce(func.max(Hand.number), 0) + 1)
+                .where(Hand.match_id == bindparam("numbered")).scalar_subquery())
+_INSERT_HAND = (Hand.__table__.insert().values(number=_NEXT_NUMBER)
+                .returning(Hand.__table__.c.id, Hand.__table__.c.number))
 _INSERT_EVENT = HandEvent.__table__.insert()
 DERIVED = ("hand_count", "revision", "totals", "winner_team", "finished_at", "stats")
 _UPDATE_MATCH = Match.__table__.update().where(Match.__table__.c.id == bindparam("match_id"))
@@ -374,8 +372,10 @@ def _store_match(match: Match) -> None:
     core(_UPDATE_MATCH, values | {"match_id": match.id})
     for name, value in values.items():
         set_committed_value(match, name, value)
-    if not db.session.is_modified(match):  # nothing else changed: the commit has nothing
-        state = inspect(match)  # to flush, so spare it the unit of work's walk (half a ms)
+    # Nothing else changed: the commit has nothing to flush, so spare it the unit of work's
+    # walk over the match and its relationships (half a millisecond).
+    if not db.session.is_modified(match):
+        state: InstanceState[Match] = inspect(match)
         state._commit_all(state.dict, db.session().identity_map)  # noqa: SLF001
 
 
