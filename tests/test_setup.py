@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import logging
+import os
 import re
+import runpy
 from pathlib import Path
 
 from tichu_scorer import _plain_text
@@ -36,3 +38,23 @@ def test_development_server_lines_keep_no_query_string():
     assert _plain_text(record)
     line = record.getMessage()
     assert "s4RQK9K" not in line and '"GET /join HTTP/1.1" 302' in line
+
+
+def server_settings(monkeypatch, **env: str) -> dict:
+    for name in ("REDIS_URL", "RATELIMIT_STORAGE_URI", "WEB_CONCURRENCY", "THREADS"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    return runpy.run_path(str(ROOT / "gunicorn.conf.py"))
+
+
+def test_gunicorn_runs_single_threaded_workers_with_shared_limits(monkeypatch):
+    """With Redis: two processes per core and two more, one thread each (README, Load);
+    without: one worker with threads, so that the in-memory limits stay exact."""
+    shared = server_settings(monkeypatch, REDIS_URL="redis://127.0.0.1:1/0")
+    assert (shared["workers"], shared["threads"]) == (2 * (os.cpu_count() or 1) + 2, 1)
+    alone = server_settings(monkeypatch)
+    assert (alone["workers"], alone["threads"]) == (1, 8)
+    chosen = server_settings(monkeypatch, REDIS_URL="redis://127.0.0.1:1/0",
+                             WEB_CONCURRENCY="3", THREADS="2")
+    assert (chosen["workers"], chosen["threads"]) == (3, 2)
