@@ -11,7 +11,25 @@ bind = os.environ.get("BIND", "127.0.0.1:8000")
 # WEB_CONCURRENCY and THREADS override (more workers without Redis are warned about).
 SHARED_LIMITS = bool(os.environ.get("REDIS_URL") or os.environ.get(
     "RATELIMIT_STORAGE_URI", "memory://").strip() not in ("", "memory://"))
-PROCESSES = 2 * (os.cpu_count() or 1) + 2
+
+
+def usable_cores() -> int:
+    """The cores this process may run on: its CPU affinity, and a container's CPU quota
+    (cgroup v2 `cpu.max`) when one is set, not the host's count."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (
+        os.cpu_count() or 1)
+    try:
+        quota, period = open("/sys/fs/cgroup/cpu.max").read().split()[:2]
+    except (OSError, ValueError):
+        return max(cores, 1)
+    if quota != "max":
+        cores = min(cores, -(-int(quota) // int(period)))  # rounded up
+    return max(cores, 1)
+
+
+# Each worker keeps its own database connections: the cap keeps two servers' workers well
+# inside PostgreSQL's default max_connections (100) on a big host.
+PROCESSES = min(2 * usable_cores() + 2, 12)
 workers = int(os.environ.get("WEB_CONCURRENCY", str(PROCESSES) if SHARED_LIMITS else "1"))
 worker_class = "gthread"  # keep-alive connections wait in its poller, not in a thread
 threads = int(os.environ.get("THREADS", "1" if SHARED_LIMITS else "8"))

@@ -178,7 +178,8 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument("--think", type=float, default=0.0,
                         help="mean pause between a client's requests, in seconds")
-    parser.add_argument("--workers", type=int, default=2 * (os.cpu_count() or 1) + 2,
+    parser.add_argument("--workers", type=int,
+                        default=min(2 * len(os.sched_getaffinity(0)) + 2, 12),
                         help="per gunicorn instance (by default as gunicorn.conf.py with Redis)")
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--procs", type=int, default=5, help="load-generating processes")

@@ -187,6 +187,25 @@ def test_a_stored_page_serves_only_its_own_revision(sharing, redis_url):
     assert MARK not in page.data and b"1 hand played" in page.data
 
 
+@pytest.mark.parametrize("garbage", [b'"unterminated\n<p>body', b'"a" "b"\n<p>body',
+                                     b'["a list"]\n<p>body', b'"Ann"\n\xff\xfe not UTF-8'])
+def test_a_stored_value_not_as_written_is_a_miss(sharing, redis_url, garbage):
+    """Whatever else sits under a page's key in the store (another writer, a cut value),
+    the page is built, never a 500."""
+    first, second = sharing
+    phone = first.test_client()
+    url = new_match(phone)
+    assert phone.get(url).status_code == 200
+    client = redis.Redis.from_url(redis_url)
+    names = client.keys(f"tichu:page:*:{url.rsplit('/', 1)[1]}:*")
+    assert len(names) == 1
+    revision = client.get(names[0]).partition(b"\n")[0]
+    client.set(names[0], revision + b"\n" + garbage)
+    page = same_phone(phone, second).get(url)
+    assert page.status_code == 200 and b"Add hand 1" in page.data
+    assert b"<title>Ann, Bob" in page.data
+
+
 def test_a_failing_store_only_costs_the_build(tmp_path, caplog):
     closed = f"redis://127.0.0.1:{free_port()}/0"  # nothing listens there
     app = make_app(tmp_path, PAGE_STORE_URI=closed)

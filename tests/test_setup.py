@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import logging
 import os
 import re
@@ -52,9 +53,30 @@ def test_gunicorn_runs_single_threaded_workers_with_shared_limits(monkeypatch):
     """With Redis: two processes per core and two more, one thread each (README, Load);
     without: one worker with threads, so that the in-memory limits stay exact."""
     shared = server_settings(monkeypatch, REDIS_URL="redis://127.0.0.1:1/0")
-    assert (shared["workers"], shared["threads"]) == (2 * (os.cpu_count() or 1) + 2, 1)
+    cores = len(os.sched_getaffinity(0))
+    assert (shared["workers"], shared["threads"]) == (min(2 * cores + 2, 12), 1)
+    assert shared["usable_cores"]() <= cores
     alone = server_settings(monkeypatch)
     assert (alone["workers"], alone["threads"]) == (1, 8)
     chosen = server_settings(monkeypatch, REDIS_URL="redis://127.0.0.1:1/0",
                              WEB_CONCURRENCY="3", THREADS="2")
     assert (chosen["workers"], chosen["threads"]) == (3, 2)
+
+
+def test_the_worker_count_follows_a_containers_cpu_quota(monkeypatch):
+    """On a 64-core host a container limited to 2 CPUs starts 6 workers, not 130; without
+    a quota the count is capped (each worker holds its own database connections)."""
+    import builtins
+    real_open = builtins.open
+    quota = {"text": "200000 100000\n"}
+
+    def fake_open(path, *args, **kwargs):
+        if str(path) == "/sys/fs/cgroup/cpu.max":
+            return io.StringIO(quota["text"])
+        return real_open(path, *args, **kwargs)
+
+    monkeypatch.setattr(os, "sched_getaffinity", lambda _pid: set(range(64)))
+    monkeypatch.setattr(builtins, "open", fake_open)
+    assert server_settings(monkeypatch, REDIS_URL="redis://127.0.0.1:1/0")["workers"] == 6
+    quota["text"] = "max 100000\n"
+    assert server_settings(monkeypatch, REDIS_URL="redis://127.0.0.1:1/0")["workers"] == 12

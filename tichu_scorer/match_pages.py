@@ -170,9 +170,13 @@ class SharedStore:
             return None
         revision, _, rest = found.partition(b"\n")
         title, _, body = rest.partition(b"\n")
-        if revision != str(key.revision).encode() or not title.startswith(b'"'):
+        if revision != str(key.revision).encode():
             return None
-        return Kept(json.loads(title), body.decode())
+        try:  # a value that is not what `put` writes is a miss: the page is built
+            name, text = json.loads(title), body.decode()
+        except ValueError:  # UnicodeDecodeError included
+            return None
+        return Kept(name, text) if isinstance(name, str) else None
 
     def put(self, key: PageKey, kept: Kept) -> None:
         """Store the page as its revision, its title (a JSON string: one line) and body."""
