@@ -6,8 +6,8 @@ bind = os.environ.get("BIND", "127.0.0.1:8000")
 # Rate limits hold across workers only in a shared store (REDIS_URL). With one, processes
 # serve the requests: two per core and two more (a worker waiting on the database leaves its
 # core to another), one thread each, since threads of one worker wait for each other's
-# interpreter lock (on two cores at 200 tables: p95 36-61 ms with 6 x 1, 61-92 ms with
-# 4 x 2; README, Load). Without one, a single worker with threads keeps the limits exact;
+# interpreter lock (README, "Delivery and load over two servers", compares 6 x 1 with 4 x 2
+# and others at 200 tables). Without one, a single worker with threads keeps the limits exact;
 # WEB_CONCURRENCY and THREADS override (more workers without Redis are warned about).
 SHARED_LIMITS = bool(os.environ.get("REDIS_URL") or os.environ.get(
     "RATELIMIT_STORAGE_URI", "memory://").strip() not in ("", "memory://"))
