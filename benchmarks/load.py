@@ -25,6 +25,7 @@ import json
 import multiprocessing
 import os
 import random
+import runpy
 import statistics
 import sys
 import tempfile
@@ -35,6 +36,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.harness import Session, free_port, kill, start_gunicorn  # noqa: E402
+
+# what gunicorn.conf.py starts per core with a shared store (single-threaded workers)
+PROCESSES = runpy.run_path(str(Path(__file__).resolve().parent.parent / "gunicorn.conf.py"))[
+    "PROCESSES"]
 
 QUESTIONS = [
     {"trick": [{"cards": ["DR"]}], "play": ["PH"]},
@@ -178,8 +183,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument("--think", type=float, default=0.0,
                         help="mean pause between a client's requests, in seconds")
-    parser.add_argument("--workers", type=int,
-                        default=min(2 * len(os.sched_getaffinity(0)) + 2, 12),
+    parser.add_argument("--workers", type=int, default=PROCESSES,
                         help="per gunicorn instance (by default as gunicorn.conf.py with Redis)")
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--procs", type=int, default=5, help="load-generating processes")

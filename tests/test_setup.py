@@ -1,4 +1,5 @@
-"""The set-up is quiet and pinned: pip itself pinned, logs without terminal colour codes."""
+"""The set-up is quiet and pinned: pip itself pinned, logs without terminal colour codes; the
+server's settings (gunicorn.conf.py): workers, threads, access log."""
 
 from __future__ import annotations
 
@@ -7,7 +8,12 @@ import logging
 import os
 import re
 import runpy
+from datetime import timedelta
 from pathlib import Path
+from types import SimpleNamespace
+
+from gunicorn.config import Config
+from gunicorn.glogging import Logger
 
 from tichu_scorer import _plain_text
 
@@ -42,7 +48,8 @@ def test_development_server_lines_keep_no_query_string():
 
 
 def server_settings(monkeypatch, **env: str) -> dict:
-    for name in ("REDIS_URL", "RATELIMIT_STORAGE_URI", "WEB_CONCURRENCY", "THREADS"):
+    for name in ("REDIS_URL", "RATELIMIT_STORAGE_URI", "WEB_CONCURRENCY", "THREADS",
+                 "ACCESS_LOG"):
         monkeypatch.delenv(name, raising=False)
     for name, value in env.items():
         monkeypatch.setenv(name, value)
@@ -80,3 +87,23 @@ def test_the_worker_count_follows_a_containers_cpu_quota(monkeypatch):
     assert server_settings(monkeypatch, REDIS_URL="redis://127.0.0.1:1/0")["workers"] == 6
     quota["text"] = "max 100000\n"
     assert server_settings(monkeypatch, REDIS_URL="redis://127.0.0.1:1/0")["workers"] == 12
+
+
+def test_an_empty_access_log_setting_turns_the_access_log_off(monkeypatch):
+    """ACCESS_LOG= (behind a proxy that logs each request): gunicorn writes no access line;
+    unset, it writes them to standard output."""
+    assert server_settings(monkeypatch)["accesslog"] == "-"
+    settings = server_settings(monkeypatch, ACCESS_LOG="")
+    assert settings["accesslog"] is None
+    written: list[tuple] = []
+    for value, lines in ((settings["accesslog"], 0), ("-", 1)):
+        config = Config()
+        config.set("accesslog", value)
+        logger = Logger(config)
+        logger.access_log = SimpleNamespace(info=lambda *args: written.append(args))
+        logger.access(SimpleNamespace(status="200 OK", sent=0, headers=[]),
+                      SimpleNamespace(headers=[]), {"REQUEST_METHOD": "GET", "RAW_URI": "/",
+                                                    "SERVER_PROTOCOL": "HTTP/1.1"},
+                      timedelta(milliseconds=1))
+        assert len(written) == lines
+        written.clear()

@@ -213,28 +213,6 @@ def test_the_access_log_keeps_no_query_string_and_no_referrer():
     assert '"GET /s HTTP/1.1" 303' in line and "10.0.0.1" in line and "phone" in line
 
 
-def test_an_empty_access_log_setting_turns_the_access_log_off(monkeypatch):
-    """ACCESS_LOG= (behind a proxy that logs each request): gunicorn writes no access line;
-    unset, it writes them to standard output."""
-    monkeypatch.delenv("ACCESS_LOG", raising=False)
-    assert runpy.run_path(str(ROOT / "gunicorn.conf.py"))["accesslog"] == "-"
-    monkeypatch.setenv("ACCESS_LOG", "")
-    settings = runpy.run_path(str(ROOT / "gunicorn.conf.py"))
-    assert settings["accesslog"] is None
-    written: list[tuple] = []
-    for value, lines in ((settings["accesslog"], 0), ("-", 1)):
-        config = Config()
-        config.set("accesslog", value)
-        logger = Logger(config)
-        logger.access_log = SimpleNamespace(info=lambda *args: written.append(args))
-        logger.access(SimpleNamespace(status="200 OK", sent=0, headers=[]),
-                      SimpleNamespace(headers=[]), {"REQUEST_METHOD": "GET", "RAW_URI": "/",
-                                                    "SERVER_PROTOCOL": "HTTP/1.1"},
-                      timedelta(milliseconds=1))
-        assert len(written) == lines
-        written.clear()
-
-
 def test_no_route_carries_the_scorer_key_in_its_path(app):
     with app.test_request_context():
         link = url_for("matches.join", key="SECRETKEY")
