@@ -10,7 +10,9 @@ process, the page as the table's scorer sees it:
 
   changed      the first view after a change: before each request (untimed) the last hand
                is undone or restored again, as a phone does, so the page has to be built
-               from the hands (199 and 200 hands in turn)
+               from the hands (199 and 200 hands in turn); its table shows the
+               latest 50 hands (`views.matches.LATEST`)
+  every-hand   the same for the page with a row for every hand
   repeat       a view of an unchanged match (the page as the browser's first view asks for
                it, without a validator)
   viewer       the same through the read-only viewer link
@@ -110,7 +112,11 @@ def main() -> int:
         flip(app, key)
         return request(scorer, page)
 
-    kinds = {"changed": changed, "repeat": lambda: request(scorer, page),
+    def every() -> tuple[float, float, int]:
+        flip(app, key)
+        return request(scorer, page + "/every-hand")
+
+    kinds = {"changed": changed, "every-hand": every, "repeat": lambda: request(scorer, page),
              "viewer": lambda: request(viewer, shared),
              "304": lambda: request(scorer, page, etag=True)}
     for run in kinds.values():  # warm up: templates compiled, caches filled

@@ -1,7 +1,7 @@
 """Bytes a phone downloads to open a match page for the first time, and requests it makes on
 a second visit. Chromium (Debian's, through Playwright) against gunicorn on loopback.
 
-    python benchmarks/first_load.py [--hands 50 200]
+    python benchmarks/first_load.py [--hands 50 200] [--varied]
 
 For each match length: a fresh browser context opens the match page with an empty cache and
 the service worker blocked (what the page itself costs: HTML, CSS, scripts, icons, as
@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import argparse
 import os
+import random
+import re
 import shutil
 import sys
 import tempfile
@@ -33,22 +35,76 @@ from benchmarks.harness import (  # noqa: E402
 CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium")
 
 
-def match_with_hands(base: str, hands: int) -> tuple[Session, str]:
+def hand_fields(number: int, varied: random.Random | None,
+                totals: list[int]) -> dict[str, str]:
+    """The same hand over and over (50 : 50, first out in turn), or with `varied` a hand as
+    tables play them: card points from −25 to 125, a Tichu call in a third of the hands
+    (made or failed), a double victory one hand in fifteen. `totals` (teams A, B) follows
+    the score; a varied hand that would end the match (10,000) gives the leader a failed
+    call instead, so that the match lasts the hands asked for."""
+    first = number % 4
+    fields = {"place_1": str(first), "place_2": str((number + 1) % 4), "card_a": "50"}
+    if varied is None:
+        return fields
+    card_a = 5 * varied.randint(-5, 25)
+    gain = [card_a, 100 - card_a]
+    fields["card_a"] = str(card_a)
+    if varied.random() < 1 / 15:
+        fields |= {"place_2": str((first + 2) % 4), "card_a": ""}
+        gain = [200, 0] if first % 2 == 0 else [0, 200]
+    if varied.random() < 1 / 3:
+        caller = varied.choice([first, (first + 1) % 4])
+        fields[f"call_{caller}"] = "tichu"
+        gain[caller % 2] += 100 if caller == first else -100
+    if max(t + g for t, g in zip(totals, gain, strict=True)) >= 9900:
+        leader = 0 if totals[0] >= totals[1] else 1
+        caller = next(seat for seat in range(4) if seat % 2 == leader and seat != first)
+        fields = {key: value for key, value in fields.items() if not key.startswith("call_")}
+        fields |= {"place_2": str((number + 1) % 4), "card_a": "50",
+                   f"call_{caller}": "tichu"}
+        gain = [50, 50]
+        gain[leader] -= 100
+    totals[0] += gain[0]
+    totals[1] += gain[1]
+    return fields
+
+
+def match_with_hands(base: str, hands: int, varied: bool = False) -> tuple[Session, str]:
     phone = Session(base)
-    match = phone.new_match(["Ann", "Bob", "Cy", "Dee"])
+    # a long varied match needs the farthest target: a side would reach 1000 in 20 hands
+    match = phone.new_match(["Ann", "Bob", "Cy", "Dee"], 10000 if varied else 1000)
     token = phone.token(f"{match}/hands/new")
+    dice = random.Random(hands) if varied else None
+    totals = [0, 0]
     for number in range(1, hands + 1):
-        fields = {"csrf_token": token, "place_1": str(number % 4), "place_2": str(
-            (number + 1) % 4), "card_a": "50", "number": str(number)}
+        fields = {"csrf_token": token, "number": str(number)} | hand_fields(number, dice, totals)
         status, _ = phone.post_form(f"{match}/hands/new", fields)
         if status != 303:
-            raise RuntimeError(f"hand {number}: {status}")
+            print(re.findall(rb'class="[^"]*err[^"]*"[^>]*>([^<]+)', _))
+            raise RuntimeError(f"hand {number}: {status} {fields}")
     return phone, match
 
 
 def transferred(request) -> int:
     sizes = request.sizes()
     return int(sizes["responseBodySize"] + sizes["responseHeadersSize"])
+
+
+def over_the_network(context, page, url: str) -> list[tuple[str, int]]:
+    """Open `url` and list what came over the network: (URL, bytes received, headers
+    included), as Chromium's network layer counts them. A file the page asks for twice (the
+    icon: as the tab's icon and in the header) comes once; the second time it is taken
+    from the browser's memory (0 bytes) and not listed."""
+    cdp = context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    urls: dict[str, str] = {}
+    done: list[tuple[str, int]] = []
+    cdp.on("Network.responseReceived",
+           lambda e: urls.__setitem__(e["requestId"], e["response"]["url"]))
+    cdp.on("Network.loadingFinished", lambda e: done.append(
+        (urls.get(e["requestId"], "?"), int(e["encodedDataLength"]))))
+    page.goto(url, wait_until="networkidle")
+    return [(url_, size) for url_, size in done if size > 0]
 
 
 def measure(browser, base: str, phone: Session, match: str, log: Path) -> dict[str, object]:
@@ -59,9 +115,7 @@ def measure(browser, base: str, phone: Session, match: str, log: Path) -> dict[s
     context = browser.new_context(service_workers="block", **phone_like)
     context.add_cookies(cookie)
     page = context.new_page()
-    loaded: list[tuple[str, int]] = []
-    page.on("requestfinished", lambda r: loaded.append((r.url, transferred(r))))
-    page.goto(base + match, wait_until="networkidle")
+    loaded = over_the_network(context, page, base + match)
     context.close()
 
     context = browser.new_context(**phone_like)
@@ -85,6 +139,8 @@ def measure(browser, base: str, phone: Session, match: str, log: Path) -> dict[s
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--hands", type=int, nargs="+", default=[50, 200])
+    parser.add_argument("--varied", action="store_true",
+                        help="hands as tables play them, not the same hand again and again")
     args = parser.parse_args()
     if not CHROMIUM:
         sys.exit("needs Debian's chromium (apt-get install chromium)")
@@ -108,15 +164,15 @@ def main() -> None:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=[
                 "--no-sandbox", "--disable-gpu", "--no-first-run"])
             for hands in args.hands:
-                phone, match = match_with_hands(base, hands)
+                phone, match = match_with_hands(base, hands, args.varied)
                 time.sleep(0.2)
                 result = measure(browser, base, phone, match, log)
                 page = result["page"]
                 total = sum(size for _, size in page)  # type: ignore[misc]
                 print(f"match page with {hands} hands, first load: {len(page)} requests, "
-                      f"{total / 1024:.1f} KiB transferred")
+                      f"{total / 1024:.1f} KiB ({total} bytes) transferred")
                 for url_, size in page:  # type: ignore[misc]
-                    print(f"  {size / 1024:6.1f} KiB  {url_.removeprefix(base)}")
+                    print(f"  {size:6d} bytes  {url_.removeprefix(base)}")
                 print(f"  with the service worker's install: "
                       f"{result['with service worker install'] / 1024:.1f} KiB in all")  # type: ignore[operator]
                 print(f"  second visit, requests the server saw: {result['second visit']}")

@@ -126,11 +126,12 @@ class Session:
             raise RuntimeError(f"no form at {path} ({status})")
         return found.group(1).decode()
 
-    def new_match(self, names: list[str]) -> str:
+    def new_match(self, names: list[str], target: int = 1000) -> str:
         """Start a four-player match through the form; returns its path."""
         token = self.token("/matches/new")
         fields = {f"seat_{i}": n for i, n in enumerate(names)}
-        fields |= {"csrf_token": token, "variant": "nanking", "target": "1000"}
+        fields |= {"csrf_token": token, "variant": "nanking", "target": "custom",
+                   "custom_target": str(target)}
         body = urllib.parse.urlencode(fields).encode()
         status, _, headers = self.request("POST", "/matches/new", body,
                                           "application/x-www-form-urlencoded")

@@ -19,11 +19,22 @@ ROOT = Path(__file__).resolve().parent.parent
                                   "/nope"])
 def test_security_headers(client, path):
     r = client.get(path)
-    csp = r.headers["Content-Security-Policy"]
-    assert "script-src 'self'" in csp and "unsafe-inline" not in csp
-    assert "frame-ancestors 'none'" in csp
+    policy = dict(d.strip().split(" ", 1) for d in r.headers["Content-Security-Policy"].split(";"))
+    # script, style and connect sources fall back to default-src when not named
+    for kind in ("script-src", "style-src", "connect-src"):
+        assert policy.get(kind, policy["default-src"]) == "'self'"
+    assert "unsafe" not in r.headers["Content-Security-Policy"]
+    assert policy["frame-ancestors"] == "'none'" and policy["form-action"] == "'self'"
     assert r.headers["X-Content-Type-Options"] == "nosniff"
     assert r.headers["Referrer-Policy"] == "same-origin"
+
+
+def test_the_static_svg_icon_opened_as_a_document_may_load_and_run_nothing(client):
+    r = client.get("/static/icons/icon.svg")
+    assert r.status_code == 200 and r.mimetype == "image/svg+xml"
+    assert r.headers["Content-Security-Policy"] == "default-src 'none'"
+    assert r.headers["X-Content-Type-Options"] == "nosniff"
+    assert b"<script" not in r.get_data() and b"href" not in r.get_data()
 
 
 def test_no_inline_script_in_any_template():

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 
 from flask_babel import gettext
 
@@ -21,18 +22,49 @@ class Marker:
     made: bool
     label: str  # for the tooltip and screen readers: "hand 3: Ann's Tichu made"
 
+    @property
+    def corner(self) -> str:
+        """Where a failed call's cross starts (its top left), as a path's "x y"; the cross
+        itself is drawn in relative steps, the same for every marker."""
+        return f"{round(self.x - 4, 1)} {round(self.y - 4, 1)}"
+
 
 @dataclass(frozen=True)
 class Chart:
-    lines: list[tuple[str, str]]  # (css class, "x,y x,y …")
+    lines: list[tuple[str, list[tuple[float, float]]]]  # (css class, points left to right)
     markers: list[Marker]
     target_y: float | None
     zero_y: float
-    y_labels: list[tuple[float, int]]
+    y_labels: list[tuple[int, int]]  # (y, score)
     x_labels: list[tuple[float, int]]
     left: int = PAD  # where the plot starts: wide enough for the longest score label
     width: int = WIDTH
     height: int = HEIGHT
+
+    @property
+    def paths(self) -> list[tuple[str, str]]:
+        """Each line as an SVG path: (css class, d)."""
+        return [(css, relative_path(points)) for css, points in self.lines]
+
+
+def _number(tenths: int) -> str:
+    """A length in tenths as SVG writes it shortest: 14 -> "1.4", -7 -> "-.7", 20 -> "2"."""
+    whole, tenth = divmod(abs(tenths), 10)
+    text = (str(whole) if whole or not tenth else "") + (f".{tenth}" if tenth else "")
+    return ("-" + text) if tenths < 0 else text
+
+
+def relative_path(points: Sequence[tuple[float, float]]) -> str:
+    """"M x y" then one relative step per point. A long match's line repeats the same few
+    steps (the x step is constant), which compression all but removes; absolute points
+    ("34.0,172.0 35.4,171.3 …") cost a kilobyte more on a 200-hand page. The steps are
+    taken between the rounded points, so the line ends where its last point is."""
+    tenths = [(round(x * 10), round(y * 10)) for x, y in points]
+    out = [f"M{_number(tenths[0][0])} {_number(tenths[0][1])}"] if tenths else []
+    for (x0, y0), (x1, y1) in pairwise(tenths):
+        dy = _number(y1 - y0)
+        out.append(f"l{_number(x1 - x0)}{dy if dy.startswith('-') else ' ' + dy}")
+    return "".join(out)
 
 
 def build(running: Sequence[Sequence[int]], classes: Sequence[str], target: int | None,
@@ -55,18 +87,20 @@ def build(running: Sequence[Sequence[int]], classes: Sequence[str], target: int 
     def x(i: int) -> float:
         return round(left + (WIDTH - left - PAD) * i / max(hands, 1), 1)
 
-    def y(v: float) -> float:
-        return round(HEIGHT - PAD - (HEIGHT - 2 * PAD) * (v - low) / span, 1)
+    def y(v: float) -> int:
+        # whole units (about a CSS pixel on a phone): a tenth more would be invisible, and
+        # would cost a long match's page a few hundred bytes
+        return round(HEIGHT - PAD - (HEIGHT - 2 * PAD) * (v - low) / span)
 
     lines = []
     sides = len(classes)
     for side, css in enumerate(classes):
         # with more than two sides, partners often share a total: a small offset per side
         # keeps every line visible where they run together
-        nudge = (side - (sides - 1) / 2) * 2 if sides > 2 else 0
-        points = [f"{x(0)},{y(0) + nudge}"] + [f"{x(i + 1)},{round(y(row[side]) + nudge, 1)}"
-                                               for i, row in enumerate(running)]
-        lines.append((css, " ".join(points)))
+        nudge = round((side - (sides - 1) / 2) * 2) if sides > 2 else 0
+        points: list[tuple[float, float]] = [(x(0), y(0) + nudge)]
+        points += [(x(i + 1), y(row[side]) + nudge) for i, row in enumerate(running)]
+        lines.append((css, points))
     mark = str(gettext("hand %(n)s: %(what)s"))  # translated once, not per marker
     markers = [Marker(x(i + 1), y(running[i][side]), made, mark % {"n": i + 1, "what": label})
                for i, hand_calls in enumerate(calls) for side, label, made in hand_calls]

@@ -66,10 +66,11 @@ class PageKey:
     locale: str
     scorer: bool
     template: str
+    every: bool = False  # every hand's row, not only the latest (`views.matches.LATEST`)
 
 
-def page_key(match: Match, scorer: bool, template: str) -> PageKey:
-    return PageKey(match.key, match.revision or 0, str(get_locale()), scorer, template)
+def page_key(match: Match, scorer: bool, template: str, every: bool = False) -> PageKey:
+    return PageKey(match.key, match.revision or 0, str(get_locale()), scorer, template, every)
 
 
 def build() -> str:
@@ -161,7 +162,7 @@ class SharedStore:
     @staticmethod
     def name(key: PageKey) -> str:
         return (f"tichu:page:{build()}:{assets().version}:{key.match}:{key.locale}:"
-                f"{int(key.scorer)}:{key.template}:{stand_in(current_app)}")
+                f"{int(key.scorer)}:{key.template}:{int(key.every)}:{stand_in(current_app)}")
 
     def get(self, key: PageKey) -> Kept | None:
         """The page built at `key.revision`, if the store holds it."""
@@ -248,7 +249,7 @@ def _keep_here(key: PageKey, kept: Kept) -> None:
 def _here(key: PageKey) -> tuple[Any, ...]:
     """A body's place among those kept by this process (its stand-in token changes with the
     secret key)."""
-    return key.match, key.locale, key.scorer, key.template, stand_in(current_app)
+    return key.match, key.locale, key.scorer, key.template, key.every, stand_in(current_app)
 
 
 def _with_token(kept: Kept) -> Kept:

@@ -110,6 +110,7 @@ DE = {
     "Hand %(n)s updated.": "Hand %(n)s geändert.",
     "Hand restored.": "Hand wiederhergestellt.",
     "Hands, latest first": "Hände, neueste zuerst",
+    "Show all %(n)s hands": "Alle %(n)s Hände zeigen",
     "House rule: the wish beats a bomb (W5 strict)": "Hausregel: der Wunsch geht vor der Bombe (W5 streng)",
     "Import": "Importieren",
     "Import a JSON export": "JSON-Export importieren",

@@ -1,15 +1,21 @@
 """A long match page costs per row no more than its own numbers and names: the sentences of
-its rows are translated once per page, not once per row."""
+its rows are translated once per page, not once per row; the page shows the latest hands and
+links to all of them."""
+
+import re
 
 from babel.support import Translations
 
-from tests.conftest import match_key, new_match
+from tests.conftest import match_key, new_match, post_hand
 from tichu_scorer import records
+from tichu_scorer.extensions import db
+from tichu_scorer.models import Match
+from tichu_scorer.views.matches import LATEST
 
 
-def add_hands(app, url, count):
+def add_hands(app, url, count, start=1):
     with app.test_request_context():
-        for number in range(1, count + 1):  # a failed call a hand, by either team in turn
+        for number in range(start, start + count):  # a failed call a hand, by either team in turn
             first, second = number % 4, (number + 1) % 4
             calls = {str(second): "tichu"} | ({str(first): "tichu"} if number % 10 == 0
                                               else {})
@@ -44,6 +50,73 @@ def test_row_sentences_are_translated_once_per_page(app, client, monkeypatch):
     client.get("/", headers={"Accept-Language": "de"})  # the parts of every page, kept
     few, _ = translations_for(client, short, monkeypatch)
     many, page = translations_for(client, long, monkeypatch)
-    assert len(many) == len(few), sorted(set(many) - set(few))
+    # the long match's page shows its latest hands and links to all of them
+    assert len(many) == len(few) + 1 and set(many) - set(few) == {"Show all %(n)s hands"}
     assert "F zuerst draußen" in page and "G: Tichu ✓ geschafft" in page
     assert 'aria-label="Hand 200 bearbeiten"' in page
+    every, page = translations_for(client, long + "/every-hand", monkeypatch)
+    assert len(every) == len(few), sorted(set(every) - set(few))
+    assert 'aria-label="Hand 1 bearbeiten"' in page
+
+
+def rows_shown(page: str) -> list[int]:
+    """The hand numbers of the table's rows, as shown (latest first)."""
+    return [int(n) for n in re.findall(r'<tr><th scope="row">(?:<a [^>]*>)?(\d+)', page)]
+
+
+def test_a_long_match_page_shows_its_latest_hands_and_links_to_every_hand(app, client):
+    """The page a phone opens stays small however long the match: its latest `LATEST`
+    hands, and a link to the page with all of them; a match no longer than that shows
+    every hand and no link."""
+    url = new_match(client, target="custom", custom="10000")
+    add_hands(app, url, LATEST)
+    page = client.get(url).get_data(as_text=True)
+    assert rows_shown(page) == list(range(LATEST, 0, -1)) and "every-hand" not in page
+    add_hands(app, url, 5, start=LATEST + 1)
+    page = client.get(url).get_data(as_text=True)
+    assert rows_shown(page) == list(range(LATEST + 5, 5, -1))
+    assert f'href="{url}/every-hand">Show all {LATEST + 5} hands</a>' in page
+    tag = client.get(url).headers["ETag"]  # the latest hands' page, kept and validated
+    assert client.get(url, headers={"If-None-Match": tag}).status_code == 304
+    whole = client.get(url + "/every-hand", headers={"If-None-Match": tag})
+    assert whole.status_code == 200  # another page: never taken for the kept one
+    every = whole.get_data(as_text=True)
+    assert rows_shown(every) == list(range(LATEST + 5, 0, -1))
+    assert f'href="{url}/hands/1/edit"' in every and "Show all" not in every
+    # the totals, the chart and the undo above the table are the whole match's on both
+    with app.app_context():
+        totals = db.session.execute(db.select(Match).filter_by(
+            key=match_key(url))).scalar_one().totals
+    for shown in (page, every):
+        assert re.findall(r'data-total="\d">(-?\d+)<', shown) == [str(t) for t in totals]
+        assert f"Undo hand {LATEST + 5}" in shown
+        assert shown.count('<path class="line ') == 2
+
+
+def test_the_viewer_links_every_hand_page_is_read_only_and_needs_no_joining(app, client):
+    url = new_match(client, target="custom", custom="10000")
+    add_hands(app, url, LATEST + 1)
+    with app.app_context():
+        code = db.session.execute(db.select(Match.code).filter_by(
+            key=match_key(url))).scalar_one()
+    stranger = app.test_client()
+    assert stranger.get(url + "/every-hand").status_code == 404  # a stranger learns nothing
+    page = stranger.get(f"/v/{code}").get_data(as_text=True)
+    assert len(rows_shown(page)) == LATEST and f'href="/v/{code}/every-hand"' in page
+    every = stranger.get(f"/v/{code}/every-hand").get_data(as_text=True)
+    assert rows_shown(every) == list(range(LATEST + 1, 0, -1))
+    assert "/edit" not in every and "Undo" not in every
+
+
+def test_a_long_grand_seigneur_match_shows_its_latest_hands(client):
+    r = client.post("/matches/new", data={"variant": "seigneur"} | {
+        f"seat_{i}": name for i, name in enumerate(["G1", "G2", "G3", "G4", "G5"])})
+    url = r.headers["Location"]
+    for number in range(1, LATEST + 3):
+        order = {f"place_{i + 1}": str((s + number) % 5) for i, s in enumerate(range(4))}
+        assert post_hand(client, url, order).status_code == 303
+    page = client.get(url).get_data(as_text=True)
+    assert rows_shown(page) == list(range(LATEST + 2, 2, -1))
+    assert f"Show all {LATEST + 2} hands" in page
+    assert rows_shown(client.get(url + "/every-hand").get_data(as_text=True)) == list(
+        range(LATEST + 2, 0, -1))

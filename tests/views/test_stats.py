@@ -2,8 +2,11 @@
 
 import re
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from tests.conftest import hand_form, new_match, post_hand
-from tichu_scorer.chart import build
+from tichu_scorer.chart import build, relative_path
 from tichu_scorer.scoring.stats import HandFacts, MatchFacts, partnership_stats, player_stats
 from tichu_scorer.scoring.variants import NANKING
 
@@ -50,16 +53,16 @@ def test_match_chart_marks_calls(client):
     post_hand(client, url, hand_form([1, 0], a=30))
     page = client.get(url).get_data(as_text=True)
     assert '<svg viewBox="0 0 340 200" role="img"' in page
-    assert page.count("<polyline") == 2
+    assert page.count('<path class="line ') == 2
     assert "hand 1: Ann: Tichu made" in page and "hand 1: Bob: Grand Tichu failed" in page
     assert 'class="target"' in page  # the target (1000) is always inside the chart's range
 
 
 def test_chart_geometry():
     chart = build([(100, 0), (300, -100)], ["team-a", "team-b"], 1000, [[(0, "x", True)], []])
-    xs = [float(p.split(",")[0]) for p in chart.lines[0][1].split()]
+    xs = [x for x, _y in chart.lines[0][1]]
     assert xs == sorted(xs) and len(xs) == 3
-    ys = [float(p.split(",")[1]) for p in chart.lines[0][1].split()]
+    ys = [y for _x, y in chart.lines[0][1]]
     assert ys[2] < ys[1] < ys[0]  # rising score goes up the chart
     assert chart.target_y is not None and chart.target_y < min(ys)
     assert build([], [], None, []) is None
@@ -80,7 +83,7 @@ def test_a_small_scale_still_has_labels_and_shared_totals_stay_apart():
                   None, [[], []])
     assert [v for _y, v in chart.y_labels] == [0, 25, 50, 75, 100, 125][:len(chart.y_labels)]
     assert len(chart.y_labels) >= 3
-    finals = [line.split()[-1] for _css, line in chart.lines]
+    finals = [line[-1] for _css, line in chart.lines]
     assert len(set(finals)) == 4  # seats 0 and 3 both at 100: drawn apart
     big = build([(0, 0), (4000, 1000)], ["team-a", "team-b"], 5000, [[], []])
     assert 3 <= len(big.y_labels) <= 7
@@ -127,11 +130,45 @@ def test_chart_makes_room_for_long_score_labels():
     usual margin: the plot starts further right, and a short label keeps the margin."""
     usual = build([(100, 0), (300, -100)], ["team-a", "team-b"], 1000, [[], []])
     assert usual.left == 28
-    assert float(usual.lines[0][1].split()[0].split(",")[0]) == 28
+    assert usual.lines[0][1][0][0] == 28
     wide = build([(4000, 0), (9000, -100)], ["team-a", "team-b"], 10000, [[], []])
     assert max(len(str(v)) for _y, v in wide.y_labels) == 5
     assert wide.left >= 28 + 6
-    assert min(float(p.split(",")[0]) for p in wide.lines[0][1].split()) == wide.left
-    assert max(float(p.split(",")[0]) for p in wide.lines[0][1].split()) == wide.width - 28
+    assert min(x for x, _y in wide.lines[0][1]) == wide.left
+    assert max(x for x, _y in wide.lines[0][1]) == wide.width - 28
     negative = build([(-1200, 1200), (-1500, 1500)], ["team-a", "team-b"], 1000, [[], []])
     assert any(v <= -1000 for _y, v in negative.y_labels) and negative.left > 28
+
+
+def walk(d: str) -> list[tuple[float, float]]:
+    """The absolute points an SVG path of one "M" and relative "l" steps passes through,
+    read the way a browser reads it (numbers may start with "." or "-" and touch)."""
+    numbers = [float(n) for n in re.findall(r"-?(?:\d+\.?\d*|\.\d+)", d)]
+    assert d.startswith("M") and d.count("M") == 1 and d.count("l") == len(numbers) // 2 - 1
+    x, y = numbers[0], numbers[1]
+    points = [(x, y)]
+    for dx, dy in zip(numbers[2::2], numbers[3::2], strict=True):
+        x, y = round(x + dx, 1), round(y + dy, 1)
+        points.append((x, y))
+    return points
+
+
+@given(st.lists(st.tuples(st.integers(0, 3400), st.integers(-400, 2400),
+                          st.floats(-0.04, 0.04), st.floats(-0.04, 0.04)), min_size=1,
+                max_size=60))
+def test_a_chart_line_drawn_in_relative_steps_passes_through_every_point(tenths):
+    """The line is written as relative steps (a long match's steps repeat and compress); the
+    steps add up to each point rounded to a tenth, with no drift however long the match."""
+    points = [(x / 10 + ex, y / 10 + ey) for x, y, ex, ey in tenths]
+    assert walk(relative_path(points)) == [(x / 10, y / 10) for x, y, _ex, _ey in tenths]
+
+
+def test_a_long_match_chart_costs_little_on_the_wire():
+    """200 hands: the two lines compress to a fraction of what absolute points did."""
+    import brotli
+    running = [(50 * i, 50 * i - 25 * (i % 3)) for i in range(1, 201)]
+    chart = build(running, ["team-a", "team-b"], 1000, [[] for _ in running])
+    drawn = "".join(d for _css, d in chart.paths)
+    absolute = "".join(" ".join(f"{x},{y}" for x, y in line) for _css, line in chart.lines)
+    assert [walk(d) for _css, d in chart.paths] == [line for _css, line in chart.lines]
+    assert len(brotli.compress(drawn.encode())) * 3 < len(brotli.compress(absolute.encode()))

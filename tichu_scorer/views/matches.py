@@ -94,13 +94,19 @@ def visible(match_id: str) -> Match:
     return access.require_view(records.match_by_key(match_id))
 
 
-def _show(match: Match, viewer: bool) -> Response:
+# Rows of the match page: the latest hands. A match to 1000 takes 10 to 20 hands; a longer
+# one links to its page of every hand, so that the page a phone opens stays small however
+# long the match (`benchmarks/first_load.py`).
+LATEST = 50
+
+
+def _show(match: Match, viewer: bool, every: bool = False) -> Response:
     """The match page: 304 for a browser whose copy is still this page (`match_pages`);
     else the page around the body kept for this revision, language and role, rendered
-    when none is kept yet."""
+    when none is kept yet. `every`: a row for every hand, not only the `LATEST`."""
     scorer = not viewer and access.can_score(match)
     template = "matches/seigneur.html" if match.game.ranked else "matches/show.html"
-    key = match_pages.page_key(match, scorer, template)
+    key = match_pages.page_key(match, scorer, template, every)
     messages = match_pages.messages_waiting()
     unchanged = match_pages.not_modified(match_pages.etag(key))
     if unchanged is not None:
@@ -109,12 +115,16 @@ def _show(match: Match, viewer: bool) -> Response:
     if kept is None:
         records.load_seats(match)  # the names, in the title and the body
         page = _page(match)  # may read the match again: the key follows what was read
-        key = match_pages.page_key(match, scorer, template)
+        key = match_pages.page_key(match, scorer, template, every)
         edit = numbered_url("hands.edit", match_id=match.key) if scorer else None
+        shown = page.rows if every else page.rows[-LATEST:]
+        every_url = (url_for("matches.view_every", code=match.code) if viewer
+                     else url_for("matches.show_every", match_id=match.key))
         kept = match_pages.keep_body(key, ", ".join(match.names), render_template(
-            template, page=page, sides=page.sides, can_score=scorer,
+            template, page=page, sides=page.sides, can_score=scorer, shown=shown,
+            hidden=len(page.rows) - len(shown), every_url=every_url,
             chart=insights.match_chart(page) if match.game.scored else None,
-            rows=None if match.game.ranked else hand_rows(page.rows, edit, match.game.has_dummy),
+            rows=None if match.game.ranked else hand_rows(shown, edit, match.game.has_dummy),
             csrf_token=lambda: match_pages.stand_in(current_app)))
     response = make_response(render_template("matches/page.html", body=kept.body,
                                              title=kept.title))
@@ -148,14 +158,34 @@ def show(match_id: str) -> Response:
     return _show(visible(match_id), viewer=False)
 
 
+@bp.get("/matches/<match_id>/every-hand")
+def show_every(match_id: str) -> Response:
+    """The match page with a row for every hand of a long match."""
+    records.reading()
+    return _show(visible(match_id), viewer=False, every=True)
+
+
+def _viewed(code: str) -> Match:
+    """The match of a viewer link, opened read-only by this device (404 for no match)."""
+    match: Match = db.first_or_404(db.select(Match).filter_by(code=code.strip().upper()[:8]))
+    access.view_match(match)
+    return match
+
+
 @bp.get("/v/<code>")
 @limiter.limit(join_limit)
 def view(code: str) -> Response:
     """The viewer link: the match, read-only, without joining its table."""
     records.reading()
-    match = db.first_or_404(db.select(Match).filter_by(code=code.strip().upper()[:8]))
-    access.view_match(match)
-    return _show(match, viewer=True)
+    return _show(_viewed(code), viewer=True)
+
+
+@bp.get("/v/<code>/every-hand")
+@limiter.limit(join_limit)
+def view_every(code: str) -> Response:
+    """The viewer link's page of every hand."""
+    records.reading()
+    return _show(_viewed(code), viewer=True, every=True)
 
 
 @bp.get("/join")
