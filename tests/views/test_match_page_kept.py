@@ -150,6 +150,18 @@ def test_a_background_copy_leaves_the_message_for_the_page(client, url):
     assert "already back in play" in client.get(url).get_data(as_text=True)
 
 
+def test_a_background_copy_of_an_unchanged_page_is_a_304_both_ways(app, client, url):
+    """The service worker's copy (X-Tichu-Prefetch) and the page the player opens share
+    their validator: either revalidates the other without a body."""
+    app.config["WTF_CSRF_ENABLED"] = True
+    tag = client.get(url).headers["ETag"]
+    quiet = client.get(url, headers={"If-None-Match": tag, "X-Tichu-Prefetch": "1"})
+    assert quiet.status_code == 304 and quiet.headers["ETag"] == tag
+    copy = client.get(url, headers={"X-Tichu-Prefetch": "1"})
+    assert copy.status_code == 200 and copy.headers["ETag"] == tag
+    assert client.get(url, headers={"If-None-Match": copy.headers["ETag"]}).status_code == 304
+
+
 def test_a_revalidated_copy_keeps_a_token_the_session_accepts(app, client, url):
     app.config["WTF_CSRF_ENABLED"] = True
     first = client.get(url)
