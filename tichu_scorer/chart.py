@@ -94,15 +94,17 @@ def build(running: Sequence[Sequence[int]], classes: Sequence[str], target: int 
 
     lines = []
     sides = len(classes)
+    # with more than two sides, partners often share a total: a small offset per side keeps
+    # every line visible where they run together (a side's call markers sit on its line)
+    nudges = [round((side - (sides - 1) / 2) * 2) if sides > 2 else 0 for side in range(sides)]
     for side, css in enumerate(classes):
-        # with more than two sides, partners often share a total: a small offset per side
-        # keeps every line visible where they run together
-        nudge = round((side - (sides - 1) / 2) * 2) if sides > 2 else 0
+        nudge = nudges[side]
         points: list[tuple[float, float]] = [(x(0), y(0) + nudge)]
         points += [(x(i + 1), y(row[side]) + nudge) for i, row in enumerate(running)]
         lines.append((css, points))
     mark = str(gettext("hand %(n)s: %(what)s"))  # translated once, not per marker
-    markers = [Marker(x(i + 1), y(running[i][side]), made, mark % {"n": i + 1, "what": label})
+    markers = [Marker(x(i + 1), y(running[i][side]) + nudges[side], made,
+                      mark % {"n": i + 1, "what": label})
                for i, hand_calls in enumerate(calls) for side, label, made in hand_calls]
     y_labels = [(y(v), v) for v in shown]
     every = max(1, hands // 6)

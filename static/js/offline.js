@@ -226,7 +226,8 @@
 
   // The match page and the hand form while hands of this match wait.
   function provisional(waiting) {
-    const here = window.location.pathname.replace(/\/hands\/new$/, "");  // (?queued=1 aside)
+    // the match page, its page of every hand, its hand form (?queued=1 aside)
+    const here = window.location.pathname.replace(/\/(hands\/new|every-hand)$/, "");
     const mine = waiting.filter((i) => i.match === here).sort((a, b) => a.number - b.number);
     const live = document.querySelector("[data-live-match]");
     const form = document.querySelector("form.hand-form[data-offline]");
@@ -278,7 +279,7 @@
   async function remember() {
     const live = document.querySelector("[data-live-match][data-scorer]");
     if (!live) return;
-    const url = window.location.pathname;
+    const url = window.location.pathname.replace(/\/every-hand$/, "");  // the match, once
     const state = Array.from(document.querySelectorAll("[data-next-hand], [data-total]"),
       (el) => el.dataset.nextHand || el.dataset.stored || el.textContent.trim()).join(" ");
     const known = (await all(MATCHES).catch(() => [])).find((m) => m.url === url);

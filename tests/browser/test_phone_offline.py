@@ -62,3 +62,44 @@ def test_offline_hands_wait_and_sync_once(live_server, phone):
     page.wait_for_selector("#outbox:has-text('Hand 3 was refused')")
     assert "must be a multiple of 5. (P1)" in page.text_content("#outbox")
     assert page.locator("table.hands tbody tr").count() == 2
+
+
+def test_the_page_of_every_hand_counts_waiting_hands_and_is_the_same_match(live_server, phone):
+    """A long match's page of every hand is the match page with more rows: with a hand
+    waiting offline its copy shows the provisional totals too, and the offline page lists
+    the match once, whichever of its pages the phone opened."""
+    page = phone
+    context = page.context
+    match_url = start_match(page, live_server)
+    page.tap("text=Add hand 1")
+    page.wait_for_selector(".out-buttons:not([hidden])")
+    page.goto(match_url)
+    controlled(page)
+    page.goto(match_url + "/every-hand")  # the service worker keeps a copy of it
+    page.wait_for_selector("text=Add hand 1")
+    context.set_offline(True)
+    page.goto(match_url + "/hands/new")
+    page.wait_for_selector(".out-buttons:not([hidden])")
+    page.tap(".out-btn[data-seat='0']")
+    page.tap(".out-btn[data-seat='1']")
+    page.tap(".quick button[data-set='75']")
+    page.tap("button[type=submit]")
+    page.wait_for_url(match_url + "*")
+    page.wait_for_selector("#outbox:has-text('1 hand waiting')")
+    page.goto(match_url + "/every-hand")  # its copy, from the phone
+    page.wait_for_selector("#provisional:not([hidden])")
+    # entered without signal, the hand has no score yet (the server derives it): the
+    # totals are marked provisional and the note says so
+    assert page.locator("[data-total].provisional").count() == 2
+    assert "1 of them not yet scored" in page.text_content("#provisional")
+    assert page.locator("a[data-next-hand]").text_content().strip().endswith("2")
+    shot(page, "offline-every-hand")
+    context.set_offline(False)
+    page.wait_for_selector("#outbox", state="hidden", timeout=15000)
+    page.goto(live_server + "/offline")
+    page.wait_for_selector("#offline-matches:not([hidden])")
+    assert page.locator("#offline-matches li").count() == 1
+    assert page.locator("#offline-matches a").get_attribute("href") == match_url.removeprefix(
+        live_server)
+    faults = [e for e in page.errors if "ERR_INTERNET_DISCONNECTED" not in e]  # offline
+    assert not faults, faults

@@ -6,7 +6,7 @@ import re
 
 from babel.support import Translations
 
-from tests.conftest import match_key, new_match, post_hand
+from tests.conftest import hand_form, match_key, new_match, post_hand
 from tichu_scorer import records
 from tichu_scorer.extensions import db
 from tichu_scorer.models import Match
@@ -93,19 +93,54 @@ def test_a_long_match_page_shows_its_latest_hands_and_links_to_every_hand(app, c
         assert shown.count('<path class="line ') == 2
 
 
-def test_the_viewer_links_every_hand_page_is_read_only_and_needs_no_joining(app, client):
+def test_a_viewer_links_reader_and_a_member_get_the_same_every_hand_link(app, client):
+    """One kept body serves both (neither may score): the link names the match, never the
+    viewer code, which only a scorer is shown (a member must not learn it and pass it on);
+    the viewer link's reader may open it read-only without joining."""
     url = new_match(client, target="custom", custom="10000")
     add_hands(app, url, LATEST + 1)
     with app.app_context():
-        code = db.session.execute(db.select(Match.code).filter_by(
-            key=match_key(url))).scalar_one()
+        match = db.session.execute(db.select(Match).filter_by(key=match_key(url))).scalar_one()
+        code, invite = match.code, match.group.invite_code
     stranger = app.test_client()
     assert stranger.get(url + "/every-hand").status_code == 404  # a stranger learns nothing
     page = stranger.get(f"/v/{code}").get_data(as_text=True)
-    assert len(rows_shown(page)) == LATEST and f'href="/v/{code}/every-hand"' in page
-    every = stranger.get(f"/v/{code}/every-hand").get_data(as_text=True)
+    assert len(rows_shown(page)) == LATEST and f'href="{url}/every-hand"' in page
+    every = stranger.get(url + "/every-hand").get_data(as_text=True)
     assert rows_shown(every) == list(range(LATEST + 1, 0, -1))
     assert "/edit" not in every and "Undo" not in every
+    member = app.test_client()
+    assert member.get(f"/join?code={invite}").status_code == 303
+    seen = member.get(url).get_data(as_text=True)
+    assert f'href="{url}/every-hand"' in seen and code not in seen and "/v/" not in seen
+
+
+def test_an_older_hand_is_edited_from_and_back_to_the_page_that_shows_it(app, client):
+    """Hand 1 of a long match is on the page of every hand: its form's Cancel, its saved
+    edit and its deletion go back there; a hand of the latest goes back to the match page."""
+    url = new_match(client, target="custom", custom="10000")
+    add_hands(app, url, LATEST + 5)
+    every = url + "/every-hand"
+    form = client.get(url + "/hands/1/edit").get_data(as_text=True)
+    assert f'<a class="back" href="{every}">' in form
+    latest = client.get(url + f"/hands/{LATEST + 5}/edit").get_data(as_text=True)
+    assert f'<a class="back" href="{url}">' in latest
+    edited = client.post(url + "/hands/1/edit", data=hand_form([0, 1], a=65) | {"version": "1"})
+    assert edited.status_code == 303 and edited.headers["Location"] == every
+    assert "Hand 1 updated." in client.get(every).get_data(as_text=True)
+    edited = client.post(url + f"/hands/{LATEST + 5}/edit",
+                         data=hand_form([0, 1], a=65) | {"version": "1"})
+    assert edited.headers["Location"] == url
+    # of 55 hands the match page shows 6 to 55: hand 5 is deleted from the page of every
+    # hand and goes back there; then hand 6, now the oldest of the latest 50, on the match page
+    deleted = client.post(url + "/hands/5/delete", data={"version": "1"})
+    assert deleted.status_code == 303 and deleted.headers["Location"] == every
+    assert client.get(url + "/hands/6/edit").get_data(as_text=True).count(
+        f'<a class="back" href="{url}">') == 1
+    assert client.post(url + "/hands/6/delete", data={"version": "1"}).headers[
+        "Location"] == url
+    deleted = client.post(url + f"/hands/{LATEST + 5}/delete", data={"version": "2"})
+    assert deleted.headers["Location"] == url
 
 
 def test_a_long_grand_seigneur_match_shows_its_latest_hands(client):

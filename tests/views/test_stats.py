@@ -172,3 +172,16 @@ def test_a_long_match_chart_costs_little_on_the_wire():
     absolute = "".join(" ".join(f"{x},{y}" for x, y in line) for _css, line in chart.lines)
     assert [walk(d) for _css, d in chart.paths] == [line for _css, line in chart.lines]
     assert len(brotli.compress(drawn.encode())) * 3 < len(brotli.compress(absolute.encode()))
+
+
+def test_a_call_marker_sits_on_its_own_sides_line_when_lines_are_drawn_apart():
+    """Three players and the dummy: partners share a total and their lines are drawn a
+    little apart; each call's marker is on the line of the side that called."""
+    running = [(0, 0, 20, 20), (100, 0, 120, 100), (100, 50, 120, 100)]
+    calls = [[(3, "dummy", True)], [(0, "Tom", False), (2, "Vic", True)], [(1, "Uma", True)]]
+    chart = build(running, ["player", "player", "player", "dummy"], None, calls)
+    expected = [(3, 1), (0, 2), (2, 2), (1, 3)]  # (side, point on its line) per marker
+    assert [(m.x, m.y) for m in chart.markers] == [chart.lines[side][1][point]
+                                                   for side, point in expected]
+    # Tom and the dummy both stand at 100 after hand 2: Tom's marker is on his line only
+    assert chart.markers[1].y != chart.lines[3][1][2][1]

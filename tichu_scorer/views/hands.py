@@ -17,7 +17,7 @@ from ..scoring.hand import CARD_POINTS_MAX, CARD_POINTS_MIN, CARD_POINTS_STEP
 from ..scoring.layouts import TEAM_LETTERS
 from .errors import form_value, wants_json
 from .jsonbody import json_body
-from .matches import visible
+from .matches import page_showing, visible
 
 bp = Blueprint("hands", __name__)
 
@@ -79,6 +79,8 @@ def _page(match: Match, form: Any, status: int, hand: Hand | None = None,
     layout = records.layout_for(match, shuffler) if match.game.scored else None
     theirs, yours, summaries = _versions(match, form, hand, conflict)
     body = render_template(template, form=form, match=match, number=shown, titles=titles,
+                           back=page_showing(match, shown) if hand is not None else url_for(
+                               "matches.show", match_id=match.key),
                            layout=layout, editing=hand,
                            sides=records.sides_of(match), shuffler=shuffler,
                            conflict=conflict, teams=TEAM_LETTERS, points=CARD_POINTS,
@@ -182,8 +184,9 @@ def edit(match_id: str, number: int) -> Response | tuple[str, int]:
     if problems:
         form.attach(problems)
         return _page(match, form, 422, hand)
-    flash(gettext("Hand %(n)s updated.", n=records.position(match, hand)))
-    return redirect(url_for("matches.show", match_id=match.key), code=303)
+    shown = records.position(match, hand)
+    flash(gettext("Hand %(n)s updated.", n=shown))
+    return redirect(page_showing(match, shown), code=303)
 
 
 def _conflict(match: Match, form: Any, hand: Hand,
@@ -216,7 +219,7 @@ def delete(match_id: str, number: int) -> Response | tuple[str, int]:
             "try again.", n=shown) if exc.hand is not None else gettext(
             "This hand was already deleted by another phone."))
     flash(gettext("Hand %(n)s deleted.", n=shown), f"restore:{hand.number}")
-    return redirect(url_for("matches.show", match_id=match.key), code=303)
+    return redirect(page_showing(match, shown - 1), code=303)  # where the hand was
 
 
 @bp.post("/matches/<match_id>/hands/<int:number>/restore")

@@ -100,6 +100,14 @@ def visible(match_id: str) -> Match:
 LATEST = 50
 
 
+def page_showing(match: Match, position: int) -> str:
+    """The page whose table shows the hand at `position` (1 = the first hand in play): the
+    match page, or for an older hand of a long match its page of every hand. An edit, a
+    delete or a cancelled form goes back to where the hand was."""
+    endpoint = "matches.show_every" if match.hand_count - position >= LATEST else "matches.show"
+    return url_for(endpoint, match_id=match.key)
+
+
 def _show(match: Match, viewer: bool, every: bool = False) -> Response:
     """The match page: 304 for a browser whose copy is still this page (`match_pages`);
     else the page around the body kept for this revision, language and role, rendered
@@ -118,8 +126,9 @@ def _show(match: Match, viewer: bool, every: bool = False) -> Response:
         key = match_pages.page_key(match, scorer, template, every)
         edit = numbered_url("hands.edit", match_id=match.key) if scorer else None
         shown = page.rows if every else page.rows[-LATEST:]
-        every_url = (url_for("matches.view_every", code=match.code) if viewer
-                     else url_for("matches.show_every", match_id=match.key))
+        # the same link for a member and a viewer (one kept body serves both): a viewer
+        # link's reader may see the match, and so this page, by its key
+        every_url = url_for("matches.show_every", match_id=match.key)
         kept = match_pages.keep_body(key, ", ".join(match.names), render_template(
             template, page=page, sides=page.sides, can_score=scorer, shown=shown,
             hidden=len(page.rows) - len(shown), every_url=every_url,
@@ -160,16 +169,10 @@ def show(match_id: str) -> Response:
 
 @bp.get("/matches/<match_id>/every-hand")
 def show_every(match_id: str) -> Response:
-    """The match page with a row for every hand of a long match."""
+    """The match page with a row for every hand of a long match (read-only without scorer
+    rights, as for a phone that opened the match through its viewer link)."""
     records.reading()
     return _show(visible(match_id), viewer=False, every=True)
-
-
-def _viewed(code: str) -> Match:
-    """The match of a viewer link, opened read-only by this device (404 for no match)."""
-    match: Match = db.first_or_404(db.select(Match).filter_by(code=code.strip().upper()[:8]))
-    access.view_match(match)
-    return match
 
 
 @bp.get("/v/<code>")
@@ -177,15 +180,9 @@ def _viewed(code: str) -> Match:
 def view(code: str) -> Response:
     """The viewer link: the match, read-only, without joining its table."""
     records.reading()
-    return _show(_viewed(code), viewer=True)
-
-
-@bp.get("/v/<code>/every-hand")
-@limiter.limit(join_limit)
-def view_every(code: str) -> Response:
-    """The viewer link's page of every hand."""
-    records.reading()
-    return _show(_viewed(code), viewer=True, every=True)
+    match = db.first_or_404(db.select(Match).filter_by(code=code.strip().upper()[:8]))
+    access.view_match(match)
+    return _show(match, viewer=True)
 
 
 @bp.get("/join")
