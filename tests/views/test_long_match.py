@@ -61,7 +61,8 @@ def test_row_sentences_are_translated_once_per_page(app, client, monkeypatch):
 
 def rows_shown(page: str) -> list[int]:
     """The hand numbers of the table's rows, as shown (latest first)."""
-    return [int(n) for n in re.findall(r'<tr><th scope="row">(?:<a [^>]*>)?(\d+)', page)]
+    return [int(n) for n in re.findall(
+        r'<tr(?: id="hand-\d+")?><th scope="row">(?:<a [^>]*>)?(\d+)', page)]
 
 
 def test_a_long_match_page_shows_its_latest_hands_and_links_to_every_hand(app, client):
@@ -75,7 +76,7 @@ def test_a_long_match_page_shows_its_latest_hands_and_links_to_every_hand(app, c
     add_hands(app, url, 5, start=LATEST + 1)
     page = client.get(url).get_data(as_text=True)
     assert rows_shown(page) == list(range(LATEST + 5, 5, -1))
-    assert f'href="{url}/every-hand">Show all {LATEST + 5} hands</a>' in page
+    assert f'href="{url}/every-hand#hand-5">Show all {LATEST + 5} hands</a>' in page
     tag = client.get(url).headers["ETag"]  # the latest hands' page, kept and validated
     assert client.get(url, headers={"If-None-Match": tag}).status_code == 304
     whole = client.get(url + "/every-hand", headers={"If-None-Match": tag})
@@ -105,40 +106,49 @@ def test_a_viewer_links_reader_and_a_member_get_the_same_every_hand_link(app, cl
     stranger = app.test_client()
     assert stranger.get(url + "/every-hand").status_code == 404  # a stranger learns nothing
     page = stranger.get(f"/v/{code}").get_data(as_text=True)
-    assert len(rows_shown(page)) == LATEST and f'href="{url}/every-hand"' in page
+    assert len(rows_shown(page)) == LATEST and f'href="{url}/every-hand#hand-1"' in page
     every = stranger.get(url + "/every-hand").get_data(as_text=True)
     assert rows_shown(every) == list(range(LATEST + 1, 0, -1))
     assert "/edit" not in every and "Undo" not in every
     member = app.test_client()
     assert member.get(f"/join?code={invite}").status_code == 303
     seen = member.get(url).get_data(as_text=True)
-    assert f'href="{url}/every-hand"' in seen and code not in seen and "/v/" not in seen
+    assert f'href="{url}/every-hand#hand-1"' in seen and code not in seen and "/v/" not in seen
 
 
 def test_an_older_hand_is_edited_from_and_back_to_the_page_that_shows_it(app, client):
     """Hand 1 of a long match is on the page of every hand: its form's Cancel, its saved
-    edit and its deletion go back there; a hand of the latest goes back to the match page."""
+    edit and its deletion go back there, at its row; a hand of the latest goes back to the
+    match page. The match page's link opens that page at the newest hand it leaves out."""
     url = new_match(client, target="custom", custom="10000")
     add_hands(app, url, LATEST + 5)
     every = url + "/every-hand"
+    page = client.get(url).get_data(as_text=True)
+    assert f'href="{every}#hand-5">Show all {LATEST + 5} hands' in page
+    assert 'id="hand-' not in page
+    rows = client.get(every).get_data(as_text=True)
+    assert all(f'<tr id="hand-{n}">' in rows for n in range(1, LATEST + 6))
     form = client.get(url + "/hands/1/edit").get_data(as_text=True)
-    assert f'<a class="back" href="{every}">' in form
+    assert f'<a class="back" href="{every}#hand-1">' in form
     latest = client.get(url + f"/hands/{LATEST + 5}/edit").get_data(as_text=True)
     assert f'<a class="back" href="{url}">' in latest
     edited = client.post(url + "/hands/1/edit", data=hand_form([0, 1], a=65) | {"version": "1"})
-    assert edited.status_code == 303 and edited.headers["Location"] == every
+    assert edited.status_code == 303 and edited.headers["Location"] == every + "#hand-1"
     assert "Hand 1 updated." in client.get(every).get_data(as_text=True)
     edited = client.post(url + f"/hands/{LATEST + 5}/edit",
                          data=hand_form([0, 1], a=65) | {"version": "1"})
     assert edited.headers["Location"] == url
-    # of 55 hands the match page shows 6 to 55: hand 5 is deleted from the page of every
-    # hand and goes back there; then hand 6, now the oldest of the latest 50, on the match page
+    # of 55 hands the match page shows 6 to 55: hand 5's deletion goes back to the page of
+    # every hand, at hand 4; then hand 6, now the oldest of the latest 50, and its
+    # neighbour on the match page; the first hand's deletion lands at the new first
     deleted = client.post(url + "/hands/5/delete", data={"version": "1"})
-    assert deleted.status_code == 303 and deleted.headers["Location"] == every
+    assert deleted.status_code == 303 and deleted.headers["Location"] == every + "#hand-4"
     assert client.get(url + "/hands/6/edit").get_data(as_text=True).count(
         f'<a class="back" href="{url}">') == 1
     assert client.post(url + "/hands/6/delete", data={"version": "1"}).headers[
         "Location"] == url
+    assert client.post(url + "/hands/1/delete", data={"version": "2"}).headers[
+        "Location"] == every + "#hand-1"
     deleted = client.post(url + f"/hands/{LATEST + 5}/delete", data={"version": "2"})
     assert deleted.headers["Location"] == url
 
@@ -153,5 +163,6 @@ def test_a_long_grand_seigneur_match_shows_its_latest_hands(client):
     page = client.get(url).get_data(as_text=True)
     assert rows_shown(page) == list(range(LATEST + 2, 2, -1))
     assert f"Show all {LATEST + 2} hands" in page
-    assert rows_shown(client.get(url + "/every-hand").get_data(as_text=True)) == list(
-        range(LATEST + 2, 0, -1))
+    every = client.get(url + "/every-hand").get_data(as_text=True)
+    assert rows_shown(every) == list(range(LATEST + 2, 0, -1)) and 'id="hand-1"' in every
+    assert f'href="{url}/every-hand#hand-2"' in page and 'id="hand-' not in page

@@ -15,10 +15,12 @@ from ..records import HandRow, RowNotes
 NO_NOTES = RowNotes()
 
 
-def hand_rows(rows: Sequence[HandRow], edit: tuple[str, str] | None, dummy: bool) -> Markup:
+def hand_rows(rows: Sequence[HandRow], edit: tuple[str, str] | None, dummy: bool,
+              anchored: bool = False) -> Markup:
     """The table rows, latest hand first: the hand's number (a link to edit it, given the
     URL before and after the number in `edit`), what it gave each side and the running
-    totals, and what happened (Threechu: in a second row under the numbers)."""
+    totals, and what happened (Threechu: in a second row under the numbers). `anchored`:
+    each row can be linked to (`#hand-3`), on the page of every hand."""
     before, after = (escape(edit[0]), escape(edit[1])) if edit else ("", "")
     columns = str(len(rows[0].deltas)) if rows else "0"
     out = []
@@ -30,7 +32,8 @@ def hand_rows(rows: Sequence[HandRow], edit: tuple[str, str] | None, dummy: bool
                     f'</a>')
         else:
             head = str(row.position)
-        parts = [f'\n    <tr><th scope="row">{head}</th>']
+        anchor = f' id="hand-{row.position}"' if anchored else ""
+        parts = [f'\n    <tr{anchor}><th scope="row">{head}</th>']
         for delta, total in zip(row.deltas, row.running, strict=True):
             parts.append(f'<td class="num"><span class="delta{" neg" if delta < 0 else ""}">'
                          f'{delta:+d}</span> <span class="running">{total}</span></td>')

@@ -219,7 +219,8 @@ def delete(match_id: str, number: int) -> Response | tuple[str, int]:
             "try again.", n=shown) if exc.hand is not None else gettext(
             "This hand was already deleted by another phone."))
     flash(gettext("Hand %(n)s deleted.", n=shown), f"restore:{hand.number}")
-    return redirect(page_showing(match, shown - 1), code=303)  # where the hand was
+    # where the hand was: at the hand before it (or after it, for the first)
+    return redirect(page_showing(match, max(shown - 1, 1)), code=303)
 
 
 @bp.post("/matches/<match_id>/hands/<int:number>/restore")

@@ -102,10 +102,11 @@ LATEST = 50
 
 def page_showing(match: Match, position: int) -> str:
     """The page whose table shows the hand at `position` (1 = the first hand in play): the
-    match page, or for an older hand of a long match its page of every hand. An edit, a
-    delete or a cancelled form goes back to where the hand was."""
-    endpoint = "matches.show_every" if match.hand_count - position >= LATEST else "matches.show"
-    return url_for(endpoint, match_id=match.key)
+    match page, or for an older hand of a long match its page of every hand, at that
+    hand's row. An edit, a delete or a cancelled form goes back to where the hand was."""
+    if match.hand_count - position >= LATEST:
+        return url_for("matches.show_every", match_id=match.key, _anchor=f"hand-{position}")
+    return url_for("matches.show", match_id=match.key)
 
 
 def _show(match: Match, viewer: bool, every: bool = False) -> Response:
@@ -128,12 +129,15 @@ def _show(match: Match, viewer: bool, every: bool = False) -> Response:
         shown = page.rows if every else page.rows[-LATEST:]
         # the same link for a member and a viewer (one kept body serves both): a viewer
         # link's reader may see the match, and so this page, by its key
-        every_url = url_for("matches.show_every", match_id=match.key)
+        # the page of every hand opens at the newest hand this page leaves out
+        every_url = url_for("matches.show_every", match_id=match.key,
+                            _anchor=f"hand-{len(page.rows) - len(shown)}")
         kept = match_pages.keep_body(key, ", ".join(match.names), render_template(
-            template, page=page, sides=page.sides, can_score=scorer, shown=shown,
+            template, page=page, sides=page.sides, can_score=scorer, shown=shown, every=every,
             hidden=len(page.rows) - len(shown), every_url=every_url,
             chart=insights.match_chart(page) if match.game.scored else None,
-            rows=None if match.game.ranked else hand_rows(shown, edit, match.game.has_dummy),
+            rows=None if match.game.ranked else hand_rows(shown, edit, match.game.has_dummy,
+                                                          anchored=every),
             csrf_token=lambda: match_pages.stand_in(current_app)))
     response = make_response(render_template("matches/page.html", body=kept.body,
                                              title=kept.title))
