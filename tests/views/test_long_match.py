@@ -166,3 +166,34 @@ def test_a_long_grand_seigneur_match_shows_its_latest_hands(client):
     every = client.get(url + "/every-hand").get_data(as_text=True)
     assert rows_shown(every) == list(range(LATEST + 2, 0, -1)) and 'id="hand-1"' in every
     assert f'href="{url}/every-hand#hand-2"' in page and 'id="hand-' not in page
+
+
+def test_a_restored_older_hand_is_shown_where_it_is_back(app, client):
+    """The Restore beside "Hand 3 deleted." brings the hand back in its place: an older hand
+    of a long match on the page of every hand, at its row; the latest on the match page."""
+    url = new_match(client, target="custom", custom="10000")
+    add_hands(app, url, LATEST + 5)
+    assert client.post(url + "/hands/3/delete", data={"version": "1"}).status_code == 303
+    page = client.get(url + "/every-hand").get_data(as_text=True)
+    assert 'action="' + url + '/hands/3/restore"' in page  # beside its message
+    back = client.post(url + "/hands/3/restore")
+    assert back.status_code == 303 and back.headers["Location"] == url + "/every-hand#hand-3"
+    assert client.post(url + "/undo", data={"number": str(LATEST + 5)}).status_code == 303
+    back = client.post(url + f"/hands/{LATEST + 5}/restore")
+    assert back.headers["Location"] == url
+
+
+def test_a_conflict_on_an_older_hand_leads_back_to_its_row(app, client):
+    """Another phone changed or deleted an old hand first: "Keep theirs" and the refusal's
+    way back lead to the page that shows it."""
+    url = new_match(client, target="custom", custom="10000")
+    add_hands(app, url, LATEST + 5)
+    every = url + "/every-hand#hand-2"
+    assert client.post(url + "/hands/2/edit", data=hand_form([0, 1], a=65) | {
+        "version": "1"}).status_code == 303
+    stale = client.post(url + "/hands/2/edit", data=hand_form([0, 1], a=55) | {"version": "1"})
+    assert stale.status_code == 409
+    assert re.search(f'<a class="button" href="{re.escape(every)}">Keep theirs</a>',
+                     stale.get_data(as_text=True))
+    refused = client.post(url + "/hands/2/delete", data={"version": "1"})
+    assert refused.status_code == 409 and f'href="{every}"' in refused.get_data(as_text=True)

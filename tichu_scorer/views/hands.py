@@ -198,11 +198,13 @@ def _conflict(match: Match, form: Any, hand: Hand,
     return _page(match, form, 409, hand, conflict=exc)
 
 
-def _refused(match: Match, message: str) -> tuple[str, int]:
-    """409: another phone's change came first; nothing was changed by this request."""
+def _refused(match: Match, message: str, position: int | None = None) -> tuple[str, int]:
+    """409: another phone's change came first; nothing was changed by this request. Its
+    way back is the page that shows the hand at `position`, if it is known."""
+    back = page_showing(match, position) if position else url_for("matches.show",
+                                                                   match_id=match.key)
     db.session.rollback()
-    return render_template("errors/error.html", code=409, message=message,
-                           back=url_for("matches.show", match_id=match.key)), 409
+    return render_template("errors/error.html", code=409, message=message, back=back), 409
 
 
 @bp.post("/matches/<match_id>/hands/<int:number>/delete")
@@ -217,7 +219,7 @@ def delete(match_id: str, number: int) -> Response | tuple[str, int]:
         return _refused(match, gettext(
             "Another phone changed hand %(n)s meanwhile, so it was not deleted. Check it and "
             "try again.", n=shown) if exc.hand is not None else gettext(
-            "This hand was already deleted by another phone."))
+            "This hand was already deleted by another phone."), shown or None)
     flash(gettext("Hand %(n)s deleted.", n=shown), f"restore:{hand.number}")
     # where the hand was: at the hand before it (or after it, for the first)
     return redirect(page_showing(match, max(shown - 1, 1)), code=303)
@@ -227,9 +229,9 @@ def delete(match_id: str, number: int) -> Response | tuple[str, int]:
 @limit_writes
 def restore(match_id: str, number: int) -> Response | tuple[str, int]:
     match = _held(match_id)
+    hand = _hand(match, number)
     try:
-        restored = corrections.restore_hand(match, _hand(match, number),
-                                            moved_on_ok=form_value("from") == "log")
+        restored = corrections.restore_hand(match, hand, moved_on_ok=form_value("from") == "log")
     except records.Conflict:
         return _refused(match, gettext(
             "The match has changed since that hand was taken back (another phone may have "
@@ -238,7 +240,9 @@ def restore(match_id: str, number: int) -> Response | tuple[str, int]:
         flash(gettext("Hand restored."))
     else:
         flash(gettext("That hand is already back in play."))
-    return redirect(url_for("matches.show", match_id=match.key), code=303)
+    # back in play, the hand is on the page that shows its place (an older one of a long
+    # match on the page of every hand, at its row)
+    return redirect(page_showing(match, records.position(match, hand)), code=303)
 
 
 @bp.post("/matches/<match_id>/undo")
