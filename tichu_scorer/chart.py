@@ -20,7 +20,7 @@ class Marker:
     x: float
     y: float
     made: bool
-    label: str  # for the tooltip and screen readers: "hand 3: Ann's Tichu made"
+    label: str  # its tooltip: "hand 3: Ann: Tichu made" (the table says it for screen readers)
 
     @property
     def corner(self) -> str:
