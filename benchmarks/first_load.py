@@ -21,9 +21,11 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import cast
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks.bench_history import hand as history_hand  # noqa: E402
 from benchmarks.harness import (  # noqa: E402
     Session,
     controlled,
@@ -31,42 +33,35 @@ from benchmarks.harness import (  # noqa: E402
     kill,
     start_gunicorn,
 )
+from tichu_scorer.scoring.hand import Call, HandInput, score_hand  # noqa: E402
 
 CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium")
 
 
 def hand_fields(number: int, varied: random.Random | None,
                 totals: list[int]) -> dict[str, str]:
-    """The same hand over and over (50 : 50, first out in turn), or with `varied` a hand as
-    tables play them: card points from −25 to 125, a Tichu call in a third of the hands
-    (made or failed), a double victory one hand in fifteen. `totals` (teams A, B) follows
-    the score; a varied hand that would end the match (10,000) gives the leader a failed
-    call instead, so that the match lasts the hands asked for."""
-    first = number % 4
-    fields = {"place_1": str(first), "place_2": str((number + 1) % 4), "card_a": "50"}
+    """The hand form's fields: the same hand over and over (50 : 50, first out in turn), or
+    with `varied` a hand as tables play them (`bench_history.hand`: card points, a Tichu
+    call now and then, a double victory), scored by the core (`score_hand`) into `totals`.
+    A varied hand that would end the match (10,000) becomes a failed call of the leader,
+    so that the match lasts the hands asked for."""
     if varied is None:
-        return fields
-    card_a = 5 * varied.randint(-5, 25)
-    gain = [card_a, 100 - card_a]
-    fields["card_a"] = str(card_a)
-    if varied.random() < 1 / 15:
-        fields |= {"place_2": str((first + 2) % 4), "card_a": ""}
-        gain = [200, 0] if first % 2 == 0 else [0, 200]
-    if varied.random() < 1 / 3:
-        caller = varied.choice([first, (first + 1) % 4])
-        fields[f"call_{caller}"] = "tichu"
-        gain[caller % 2] += 100 if caller == first else -100
+        return {"place_1": str(number % 4), "place_2": str((number + 1) % 4), "card_a": "50"}
+    played = history_hand(varied, "nanking", number, "2026-11-20")
+    first, second = cast("list[int]", played["out_order"])
+    card_a = cast("list[int | None]", played["card_points"])[0]
+    said = cast("dict[str, str]", played["calls"])
+    calls = {int(seat): Call(call) for seat, call in said.items()}
+    gain = score_hand(HandInput((first, second), calls, (card_a, None))).team_scores
     if max(t + g for t, g in zip(totals, gain, strict=True)) >= 9900:
         leader = 0 if totals[0] >= totals[1] else 1
-        caller = next(seat for seat in range(4) if seat % 2 == leader and seat != first)
-        fields = {key: value for key, value in fields.items() if not key.startswith("call_")}
-        fields |= {"place_2": str((number + 1) % 4), "card_a": "50",
-                   f"call_{caller}": "tichu"}
-        gain = [50, 50]
-        gain[leader] -= 100
-    totals[0] += gain[0]
-    totals[1] += gain[1]
-    return fields
+        second = (first + 1) % 4
+        card_a, calls = 50, {next(s for s in (leader, leader + 2) if s != first): Call.TICHU}
+        gain = score_hand(HandInput((first, second), calls, (card_a, None))).team_scores
+    totals[:] = [t + g for t, g in zip(totals, gain, strict=True)]
+    return {"place_1": str(first), "place_2": str(second),
+            "card_a": "" if card_a is None else str(card_a)} | {
+        f"call_{seat}": call.value for seat, call in calls.items()}
 
 
 def match_with_hands(base: str, hands: int, varied: bool = False) -> tuple[Session, str]:

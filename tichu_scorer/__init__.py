@@ -131,11 +131,12 @@ STATIC_SVG_CSP = "default-src 'none'"
 def _security_headers(response: Response) -> Response:
     """No inline script, no framing, no sniffing; same-origin referrers keep CSRF working."""
     response.headers.setdefault("X-Content-Type-Options", "nosniff")
-    if request.endpoint == "static" and response.mimetype in SUBRESOURCE_TYPES:
-        return response
-    if request.endpoint == "static" and response.mimetype == "image/svg+xml":
-        response.headers.setdefault("Content-Security-Policy", STATIC_SVG_CSP)
-        return response
+    if request.endpoint == "static":
+        if response.mimetype == "image/svg+xml":
+            response.headers.setdefault("Content-Security-Policy", STATIC_SVG_CSP)
+            return response
+        if response.mimetype in SUBRESOURCE_TYPES:
+            return response
     response.headers.setdefault("Content-Security-Policy", CSP)
     response.headers.setdefault("Referrer-Policy", "same-origin")
     response.headers.setdefault("X-Frame-Options", "DENY")

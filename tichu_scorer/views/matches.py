@@ -127,14 +127,15 @@ def _show(match: Match, viewer: bool, every: bool = False) -> Response:
         key = match_pages.page_key(match, scorer, template, every)
         edit = numbered_url("hands.edit", match_id=match.key) if scorer else None
         shown = page.rows if every else page.rows[-LATEST:]
-        # the same link for a member and a viewer (one kept body serves both): a viewer
-        # link's reader may see the match, and so this page, by its key
-        # the page of every hand opens at the newest hand this page leaves out
+        hidden = len(page.rows) - len(shown)
+        # The page of every hand, opened at the newest hand this page leaves out. One link
+        # for a member and a viewer (one kept body serves both): a viewer link's reader may
+        # see the match, and so this page, by its key.
         every_url = url_for("matches.show_every", match_id=match.key,
-                            _anchor=f"hand-{len(page.rows) - len(shown)}")
+                            _anchor=f"hand-{hidden}") if hidden else None
         kept = match_pages.keep_body(key, ", ".join(match.names), render_template(
             template, page=page, sides=page.sides, can_score=scorer, shown=shown, every=every,
-            hidden=len(page.rows) - len(shown), every_url=every_url,
+            hidden=hidden, every_url=every_url,
             chart=insights.match_chart(page) if match.game.scored else None,
             rows=None if match.game.ranked else hand_rows(shown, edit, match.game.has_dummy,
                                                           anchored=every),
