@@ -1,7 +1,8 @@
 """Load: gunicorn on loopback, N concurrent clients for a fixed time, mixing match pages,
 hand submissions and referee checks. Prints throughput, latency percentiles and errors, and
 the CPU time the servers (and the processes named with --watch: PostgreSQL, Redis) and the
-load generator used per request.
+load generator used per request, and how fast the machine itself was around the run (a
+fixed probe, and the CPU steal in /proc/stat).
 
     python benchmarks/load.py [--clients 50] [--seconds 60] [--think 0.0] [--servers 1]
                               [--watch PID ...] [--no-revalidate]
@@ -168,6 +169,28 @@ def _stat(pid: str) -> tuple[int, int, int, float] | None:
     return int(pid), ppid, pgrp, ticks / TICK
 
 
+def cpu_times() -> list[int]:
+    """The machine's CPU ticks so far, by kind (/proc/stat: user, nice, system, idle,
+    iowait, irq, softirq, steal)."""
+    return [int(f) for f in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:9]]
+
+
+def probe_ms(rounds: int = 5) -> float:
+    """The machine's speed now: the best of a few runs of a fixed piece of pure Python
+    (dicts, strings, arithmetic, as a request is), in ms. The host's slow minutes show here
+    as a longer time, with or without steal in /proc/stat, so runs can be told apart by
+    the speed they were given, not only by their date."""
+    best = float("inf")
+    for _ in range(rounds):
+        started = time.perf_counter()
+        table: dict[str, int] = {}
+        for i in range(60_000):
+            key = f"k{i % 500}"
+            table[key] = table.get(key, 0) + (i * 7) % 13
+        best = min(best, time.perf_counter() - started)
+    return best * 1000
+
+
 def cpu_seconds(groups: list[int], trees: list[int]) -> float:
     """CPU seconds used so far by these process groups (a gunicorn instance: master and
     workers) and by these processes with their children (PostgreSQL's postmaster and its
@@ -227,6 +250,7 @@ def main() -> None:
         servers.append(start_gunicorn(env | {"ACCESS_LOG": str(access_log or "")}, port,
                                       args.workers, args.threads))
         bases.append(f"http://127.0.0.1:{port}")
+    speed_before = probe_ms()  # the machine's speed, idle, just before the run
     try:
         results: dict[str, list[float]] = {}
         errors: dict[str, int] = {}
@@ -240,6 +264,7 @@ def main() -> None:
             proc.start()
         time.sleep(args.warmup)  # the load runs: the measured part begins
         load_before = os.getloadavg()
+        ticks_before = cpu_times()
         cpu_before = (cpu_seconds(groups, []), cpu_seconds([], args.watch))
         started = time.monotonic()
         generator = 0.0
@@ -256,10 +281,12 @@ def main() -> None:
         cpu = (cpu_seconds(groups, []) - cpu_before[0],
                cpu_seconds([], args.watch) - cpu_before[1])
         load_after = os.getloadavg()
+        ticks = [a - b for a, b in zip(cpu_times(), ticks_before, strict=True)]
     finally:
         for server in servers:
             kill(server)
 
+    speed_after = probe_ms()
     total = sum(len(v) for v in results.values())
     print(f"{args.clients} clients in {args.procs} processes, {args.seconds:.0f} s, think "
           f"{args.think} s, {args.servers} x gunicorn {args.workers} workers x {args.threads} "
@@ -269,6 +296,9 @@ def main() -> None:
     print(f"load average before {load_before[0]:.1f} / {load_before[1]:.1f} / "
           f"{load_before[2]:.1f}, after {load_after[0]:.1f} / {load_after[1]:.1f} / "
           f"{load_after[2]:.1f} (1 / 5 / 15 min; {os.cpu_count()} cores)")
+    print(f"machine speed probe (idle, lower is faster): {speed_before:.1f} ms before, "
+          f"{speed_after:.1f} ms after; CPU steal during the run "
+          f"{100 * ticks[7] / max(sum(ticks), 1):.1f} % of the machine's ticks")
     revalidated = errors.pop("revalidated", 0)
     failed = sum(v for k, v in errors.items() if not k.startswith("status"))
     print(f"{total} requests in {wall:.1f} s after {args.warmup:.0f} s of warm-up: "
