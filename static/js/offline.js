@@ -273,9 +273,10 @@
     }
   }
 
-  // Remember the matches this phone scores, and keep their pages ready for no signal. The
-  // copies are fetched again only when the match moved on (another hand, other totals): a
-  // repeat view of an unchanged match costs one request, the page itself.
+  // Remember the matches this phone scores, and keep their pages ready for no signal: the
+  // match page, its hand form and, for a long match, its page of every hand. The copies are
+  // fetched again only when the match moved on (another hand, other totals): a repeat view
+  // of an unchanged match costs one request, the page itself.
   async function remember() {
     const live = document.querySelector("[data-live-match][data-scorer]");
     if (!live) return;
@@ -286,7 +287,8 @@
     await put({ url, title: document.title, at: Date.now(), state }, MATCHES).catch(() => {});
     const controller = navigator.serviceWorker && navigator.serviceWorker.controller;
     if (!controller) return;
-    const urls = [url, live.dataset.handUrl];
+    // the page of every hand is named by the match page (opened, it is kept as it is)
+    const urls = [url, live.dataset.handUrl, live.dataset.everyUrl].filter(Boolean);
     const kept = await Promise.all(urls.map((u) => caches.match(u).catch(() => undefined)));
     if (known && known.state === state && kept.every(Boolean)) return;
     controller.postMessage({ cache: urls });
