@@ -242,6 +242,7 @@ def main() -> None:
             sys.exit("The load test needs an empty database (it adds hundreds of matches).")
         upgrade()
 
+    speed_before = probe_ms()  # the machine's speed, idle, before the servers start
     # --access-log: the time each request took inside gunicorn, at the log's own cost
     access_log = Path(folder) / "access.log" if args.access_log else None
     servers, bases = [], []
@@ -250,7 +251,6 @@ def main() -> None:
         servers.append(start_gunicorn(env | {"ACCESS_LOG": str(access_log or "")}, port,
                                       args.workers, args.threads))
         bases.append(f"http://127.0.0.1:{port}")
-    speed_before = probe_ms()  # the machine's speed, idle, just before the run
     try:
         results: dict[str, list[float]] = {}
         errors: dict[str, int] = {}
