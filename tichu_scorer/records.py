@@ -36,12 +36,14 @@ class Conflict(Exception):
 
 
 class Stale(Conflict):
-    """A new-hand form opened for hand N, but hand N was saved by another phone meanwhile:
-    `saved` are the hands saved since, `current` the number the next hand now gets."""
+    """A new-hand form opened for hand N, but another phone saved a hand meanwhile (or the
+    match has fewer hands now): `saved` are the hands in play saved since, with their
+    places, `current` the number the next hand now gets and `entry` its entry number."""
 
-    def __init__(self, saved: list[Hand], current: int) -> None:
-        super().__init__(saved[0] if saved else None, current)
+    def __init__(self, saved: list[tuple[int, Hand]], current: int, entry: int) -> None:
+        super().__init__(saved[0][1] if saved else None, current)
         self.saved = saved
+        self.entry = entry
 
 
 def begin_write() -> None:
@@ -307,13 +309,17 @@ class Added(NamedTuple):
 
 
 def add_hand(match: Match, data: Mapping[str, Any], number: int,
-             client_id: str | None = None) -> Added:
+             client_id: str | None = None, entry: int | None = None) -> Added:
     """Score and store one hand, log it, and update the match; nothing is stored on a
-    problem. `match` must be held (`lock_match`). `number` is the hand number the form was
-    opened for: when another phone saved that hand meanwhile, `Stale` is raised and nothing
-    is stored. A `client_id` seen before returns the hand already stored (exactly once).
-    The commit expires what was read: the caller learns the hand's place from the result,
-    not by reading the match again."""
+    problem. `match` must be held (`lock_match`). The form names what it was opened on: the
+    hand number it showed (`number`, the hand's place) and the entry number the hand was to
+    get (`entry`, one past the highest the match ever had). When another phone saved a hand
+    meanwhile, `Stale` is raised and nothing is stored. The entry number is what a delete
+    cannot undo: with a hand added and another deleted since, the place is the same again,
+    the entry is not. (A form without `entry`, queued on a phone before forms carried it, is
+    checked by its place alone.) A `client_id` seen before returns the hand already stored
+    (exactly once). The commit expires what was read: the caller learns the hand's place
+    from the result, not by reading the match again."""
     if client_id:
         known = db.session.execute(db.select(Hand).filter_by(client_id=client_id)
                                    ).scalar_one_or_none()
@@ -323,15 +329,22 @@ def add_hand(match: Match, data: Mapping[str, Any], number: int,
             return Added(known, [], position(match, known))
     current = (match.hand_count or 0) + 1
     if number != current:
-        saved = match.hands[number - 1:] if 0 < number < current else []
-        raise Stale(saved, current)
+        raise _stale(match, number, entry, current, next_entry(match))
     preview, problems, row = score(match, data)
     if problems or preview is None:
         return Added(None, problems)
     values = {"match_id": match.id, "client_id": client_id or None, **row}
     hand = Hand(**values)  # what was stored, as the caller reads it (not in the session)
     try:
+        # the insert finds the entry number itself: checked after it, with no round trip
+        # more; a mismatch rolls the insert back
         hand.id, hand.number = core(_INSERT_HAND, values | {"numbered": match.id}).one()
+        if entry is not None and hand.number != entry:
+            # hands were entered since the form was opened: a conflict if one is in play
+            # (hands entered and deleted since leave nothing this one could double)
+            if saved := _saved_since(match, entry, hand.number):
+                db.session.rollback()
+                raise Stale(saved, current, hand.number)
         if match.game.ranked:
             match.hand_count = (match.hand_count or 0) + 1
             changed(match)
@@ -351,13 +364,38 @@ def add_hand(match: Match, data: Mapping[str, Any], number: int,
     return Added(hand, [], current)
 
 
+def _saved_since(match: Match, entry: int, now: int) -> list[tuple[int, Hand]]:
+    """The hands in play entered from entry number `entry` on, before `now`, with their
+    places."""
+    return [(i, h) for i, h in enumerate(match.hands, start=1) if entry <= h.number < now]
+
+
+def _stale(match: Match, number: int, entry: int | None, current: int,
+           now: int) -> Stale:
+    """The conflict of a form opened for hand `number` (entry `entry`) when the next hand
+    is `current` (entry `now`): the hands in play saved since, with their places; for a
+    form without an entry number, or when the hands in play grew by a restore, those from
+    its place on."""
+    saved = _saved_since(match, entry, now) if entry is not None else []
+    if not saved and 0 < number < current:
+        saved = list(enumerate(match.hands, start=1))[number - 1:]
+    return Stale(saved, current, now)
+
+
+def next_entry(match: Match) -> int:
+    """The entry number the match's next hand gets: one past the highest it ever had
+    (deleted hands keep theirs, so it never goes down)."""
+    return int(core(_NEXT_ENTRY, {"numbered": match.id}).scalar_one())
+
+
 # A new hand is stored with three prebuilt statements rather than through the ORM's unit of
 # work, which costs about twice their CPU for the same three rows (the save is the busiest
 # write): the hand, the match's derived columns, the log line. The hand's entry number is
 # found by the insert itself, one past the highest the match ever had (numbers are never
 # reused; the match is held, so no other insert can take it meanwhile).
-_NEXT_NUMBER = (db.select(func.coalesce(func.max(Hand.number), 0) + 1)
-                .where(Hand.match_id == bindparam("numbered")).scalar_subquery())
+_NEXT_ENTRY = (db.select(func.coalesce(func.max(Hand.number), 0) + 1)
+               .where(Hand.match_id == bindparam("numbered")))
+_NEXT_NUMBER = _NEXT_ENTRY.scalar_subquery()
 _INSERT_HAND = (Hand.__table__.insert().values(number=_NEXT_NUMBER)
                 .returning(Hand.__table__.c.id, Hand.__table__.c.number))
 _INSERT_EVENT = HandEvent.__table__.insert()

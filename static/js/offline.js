@@ -251,6 +251,9 @@
     if (form) {
       const number = form.querySelector("input[data-number]");
       if (number && next > Number(number.value)) {
+        // the entry number moves with it: the waiting hands take the ones before
+        const entry = form.querySelector("input[data-entry]");
+        if (entry && entry.value) entry.value = String(Number(entry.value) + next - Number(number.value));
         number.value = String(next);
         const title = form.querySelector("h1");
         if (title) title.textContent = title.textContent.replace(/\d+/, String(next));

@@ -268,3 +268,60 @@ def test_a_hand_replayed_after_its_undo_is_not_brought_back(client, app, url):
     page = r.get_data(as_text=True)
     assert "Hand 0" not in page and "not saved again" in page
     assert len(state(app, url)[1]) == 3
+
+
+def opened_form(client, url) -> dict[str, str]:
+    """What a phone's new-hand form carries when opened now: its hand and entry numbers."""
+    page = client.get(url + "/hands/new").get_data(as_text=True)
+    return {name: re.search(rf'name="{name}" value="(\d+)"', page).group(1)
+            for name in ("number", "entry")}
+
+
+def test_a_hand_saved_and_another_deleted_meanwhile_is_not_doubled(client, app, url):
+    """Two phones open the form for hand 4; one saves it, a third deletes hand 2, so the
+    match has 3 hands again and the next is "hand 4" once more. The second phone's hand 4
+    is the same hand: refused as a conflict naming the hand saved meanwhile at its place
+    now (3), never stored twice. Its "Save mine as hand 4" carries the new entry number."""
+    late = opened_form(client, url)
+    assert late == {"number": "4", "entry": "4"}
+    same = hand_form([0, 1], a=70)
+    assert client.post(url + "/hands/new", data=same | late).status_code == 303
+    assert client.post(url + "/hands/2/delete", data={"version": "1"}).status_code == 303
+    before = state(app, url)
+    r = client.post(url + "/hands/new", data=same | late | {"client_id": "late-phone"})
+    page = r.get_data(as_text=True)
+    assert r.status_code == 409 and "Another phone saved hand 3 meanwhile" in page
+    assert "Hand 3:" in page and "card points 70 : 30" in page
+    assert 'name="entry" value="5"' in page and "Save mine as hand 4" in page
+    assert state(app, url) == before  # nothing stored, nothing logged
+    # the player says it is the next hand after all: saved once, as hand 4
+    r = client.post(url + "/hands/new", data=same | {"number": "4", "entry": "5",
+                                                      "client_id": "late-phone"})
+    assert r.status_code == 303
+    totals, hands, _, _ = state(app, url)
+    assert len(hands) == 4 and totals == [60 + 55 + 70 + 70, 40 + 45 + 30 + 30]
+
+
+def test_a_hand_saved_and_deleted_again_meanwhile_leaves_nothing_to_double(client, app, url):
+    """The hand another phone saved meanwhile was deleted again: nothing in play could be
+    doubled, so the hand is saved (with the next entry number)."""
+    late = opened_form(client, url)
+    assert client.post(url + "/hands/new", data=hand_form([0, 1], a=70) | late
+                       ).status_code == 303
+    assert client.post(url + "/hands/4/delete", data={"version": "1"}).status_code == 303
+    r = client.post(url + "/hands/new", data=hand_form([1, 0], a=35) | late)
+    assert r.status_code == 303
+    _, hands, _, events = state(app, url)
+    assert len(hands) == 4 and hands[-1] == [35, 65] and events[-1][:2] == (4, "added")
+    with app.app_context():
+        assert db.session.scalar(db.select(Hand.number).where(
+            Hand.match_id == match_id(url), Hand.deleted_at.is_(None)).order_by(
+            Hand.number.desc()).limit(1)) == 5
+
+
+@pytest.mark.parametrize("entry", ["", "four", "-1", "9" * 12])
+def test_a_malformed_entry_number_is_refused(client, app, url, entry):
+    data = hand_form([0, 1], a=50) | {"number": "4", "entry": entry}
+    r = client.post(url + "/hands/new", data=data)
+    assert r.status_code == 400 and "“entry”" in r.get_data(as_text=True)
+    assert len(state(app, url)[1]) == 3

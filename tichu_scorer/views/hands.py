@@ -32,6 +32,12 @@ def _form_int(name: str) -> int:
     return int(raw)
 
 
+def _entry() -> int | None:
+    """The entry number the new-hand form was opened for (`records.add_hand`); None for a
+    form without one, queued on a phone before forms carried it."""
+    return _form_int("entry") if "entry" in request.form else None
+
+
 def _client_id() -> str | None:
     raw = form_value("client_id")
     if not raw:
@@ -86,10 +92,25 @@ def _page(match: Match, form: Any, status: int, hand: Hand | None = None,
                            conflict=conflict, teams=TEAM_LETTERS, points=CARD_POINTS,
                            conflict_theirs=theirs, conflict_yours=yours, summaries=summaries,
                            opened_for=number if number is not None else shown,
+                           entry=_opened_entry(match, hand, conflict),
                            version=(hand.version if hand is not None and conflict is None
                                     else request.form.get("version")))
     db.session.rollback()  # a refused change holds nothing while the page goes out
     return body, status
+
+
+def _opened_entry(match: Match, hand: Hand | None,
+                  conflict: records.Conflict | None) -> int | str | None:
+    """The entry number a new-hand form carries: the next one now for a form opened now or
+    after a conflict (its "Save mine as hand N" saves as the next hand), else the one it
+    was sent with (a refused hand, corrected, is still the hand it was)."""
+    if hand is not None:
+        return None
+    if isinstance(conflict, records.Stale):
+        return conflict.entry
+    if request.method == "POST" and "entry" in request.form:
+        return request.form["entry"]
+    return records.next_entry(match)
 
 
 def _refusal(match: Match, form: Any, status: int, conflict: records.Conflict | None = None,
@@ -107,15 +128,17 @@ def _refusal(match: Match, form: Any, status: int, conflict: records.Conflict | 
 
 
 def _versions(match: Match, form: Any, hand: Hand | None,
-              conflict: records.Conflict | None) -> tuple[str, str | None, list[str]]:
+              conflict: records.Conflict | None
+              ) -> tuple[str, str | None, list[tuple[int, str]]]:
     """For a conflict: the other phone's version, this phone's (scored, when it scores),
-    and one line per hand saved meanwhile."""
+    and one line per hand saved meanwhile, with its place."""
     if conflict is None:
         return "", None, []
     _preview, problems, row = records.score(match, form.to_api(), editing=hand)
     yours = None if problems else corrections.summarize(match, row)
     theirs = corrections.summarize(match, conflict.hand) if conflict.hand is not None else ""
-    saved = [corrections.summarize(match, h) for h in getattr(conflict, "saved", [])]
+    saved = [(place, corrections.summarize(match, h))
+             for place, h in getattr(conflict, "saved", [])]
     return theirs, yours, saved
 
 
@@ -130,11 +153,12 @@ def new(match_id: str) -> Response | tuple[str, int] | tuple[Response, int]:
         return _page(match, _form(match), 200)
     match = _held(match_id)
     form = _form(match)
-    number, client_id = _form_int("number"), _client_id()
+    number, entry, client_id = _form_int("number"), _entry(), _client_id()
     if not form.validate():
         return _refusal(match, form, 422, number=number)
     try:
-        hand, problems, shown = records.add_hand(match, form.to_api(), number, client_id)
+        hand, problems, shown = records.add_hand(match, form.to_api(), number, client_id,
+                                                 entry)
     except records.Conflict as exc:
         if not isinstance(exc, records.Stale) and not wants_json():
             # the client id names a hand of another match: a phone's id used twice
