@@ -10,7 +10,7 @@ from typing import Any, NamedTuple
 
 from sqlalchemy import Text, and_, bindparam, cast, func, inspect, or_
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import joinedload, lazyload
+from sqlalchemy.orm import lazyload
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.orm.state import InstanceState
 
@@ -84,18 +84,29 @@ def writing() -> Iterator[None]:
 # The statements of every request, built once: building one (its options, its cache key)
 # costs about as much CPU as the round trip to the database.
 _HELD = (db.select(Match).where(Match.key == bindparam("key")).with_for_update(of=Match)
-         .options(joinedload(Match.seats)).execution_options(populate_existing=True))
+         .options(lazyload(Match.seats)).execution_options(populate_existing=True))
 _BY_KEY = db.select(Match).where(Match.key == bindparam("key")).options(lazyload(Match.seats))
 _SEATS = (db.select(MatchSeat).where(MatchSeat.match_id == bindparam("match"))
           .order_by(MatchSeat.seat))
+_SEATS_HELD = _SEATS.execution_options(populate_existing=True)
 
 
 def lock_match(key: str) -> Match | None:
     """Begin a write holding this match (SQLite: the database's write lock; PostgreSQL:
     the match's row, SELECT … FOR UPDATE) and read it afresh. Every change to a match runs
-    between this and its commit, so no two changes of one match interleave."""
+    between this and its commit, so no two changes of one match interleave.
+
+    The seats (the players' names) are read by a statement of their own once the match is
+    held. On PostgreSQL a statement that waited for the lock sees the locked row as the
+    change it waited for left it, but every other row as it was when the statement began:
+    seats read with it would miss a rename committed meanwhile, and this change would
+    count and log its hand under the old name."""
     begin_write()
-    return db.session.execute(_HELD, {"key": key}).unique().scalar_one_or_none()
+    match = db.session.execute(_HELD, {"key": key}).scalar_one_or_none()
+    if match is not None:
+        set_committed_value(match, "seats", list(
+            db.session.execute(_SEATS_HELD, {"match": match.id}).scalars()))
+    return match
 
 
 def next_shuffler(match: Match) -> int | None:
