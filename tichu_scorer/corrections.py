@@ -118,14 +118,14 @@ def edit_hand(match: Match, hand: Hand, data: Mapping[str, Any],
     reopens when the edit changes its result). `match` must be held. Conflict when another
     phone edited or deleted the hand after `version` was read."""
     _check(hand, version)
-    preview, problems, row = records.score(match, data, editing=hand)
+    preview, problems, row = records.score(match, data, editing=hand, correction=True)
     if problems or preview is None:
         return problems
     before = hand.recorded() | {"counted_points": list(hand.card_points)}
     for key, value in row.items():
         setattr(hand, key, value)
     hand.version += 1
-    records.recompute(match)
+    records.recompute(match)  # `records.score` refused an edit that ends the match earlier
     after = hand.recorded() | {"counted_points": list(hand.card_points)}
     with force_locale("en"):  # the stored words are for exports; the log page says it anew
         summary = describe_change(match, before, after)
@@ -138,10 +138,11 @@ def delete_hand(match: Match, hand: Hand, version: int, action: str = "deleted")
     """Take a hand out of play; it stays in the log and can be restored. `match` must be
     held; Conflict when the hand changed or went since `version` was read."""
     _check(hand, version)
+    was_after_the_end = records.after_the_end(match)
     records.log(match, hand, action, "", hand.recorded(), None)
     hand.deleted_at = utcnow()
     hand.version += 1
-    records.recompute(match)
+    records.recompute(match, was_after_the_end)
     _commit()
 
 
@@ -173,9 +174,10 @@ def restore_hand(match: Match, hand: Hand, moved_on_ok: bool = True) -> bool:
             HandEvent.match_id == match.id, HandEvent.id > (went or 0)))
         if since:
             raise Conflict(hand)
+    was_after_the_end = records.after_the_end(match)
     hand.deleted_at = None
     hand.version += 1
-    records.recompute(match)
+    records.recompute(match, was_after_the_end)
     db.session.flush()
     records.log(match, hand, "restored", "", None, hand.recorded())
     _commit()

@@ -226,10 +226,11 @@ class Preview:
     finished: bool
 
 
-def score(match: Match, data: Mapping[str, Any], editing: Hand | None = None) -> tuple[
-        Preview | None, list[Problem], dict[str, Any]]:
+def score(match: Match, data: Mapping[str, Any], editing: Hand | None = None,
+          correction: bool = False) -> tuple[Preview | None, list[Problem], dict[str, Any]]:
     """Score the next hand of `match` (or a new version of `editing`) from `data` without
-    storing it: the preview, every problem, and the row's fields."""
+    storing it: the preview, every problem, and the row's fields. A `correction` (an edit
+    by a player, not an import's check) must not end the match before its last hand."""
     if match.game.ranked:
         return _score_seigneur(match, data, editing)
     shuffler = editing.shuffler if editing is not None else next_shuffler(match)
@@ -253,7 +254,22 @@ def score(match: Match, data: Mapping[str, Any], editing: Hand | None = None) ->
         "player_scores": ({str(s): n for s, n in result.player_scores(layout).items()}
                           if not match.game.teams else None),
     }
+    if correction and editing is not None and (
+            ends := _ends_earlier(match, row, editing)) is not None:
+        return None, [ends], {}  # the live preview says so too, before the Save
     return _preview(match, row, editing, result.sweep), [], row
+
+
+def _ends_earlier(match: Match, row: Mapping[str, Any], editing: Hand) -> Problem | None:
+    """An edit that would end the match before its last hand in play ([E1], [T3.5]), or
+    leave more hands after its end than the record already has (see `recompute`)."""
+    now = [_side_scores(match, h) for h in match.hands]
+    mine = _side_scores(match, row)
+    state = _state(match, [mine if h is editing else s
+                           for h, s in zip(match.hands, now, strict=True)])
+    if _after_the_end(match, state) > _after_the_end(match, _state(match, now)):
+        return _end_problem(match, state)
+    return None
 
 
 def derive(match: Match, data: Mapping[str, Any],
@@ -444,15 +460,63 @@ def changed(match: Match) -> None:
     match.revision = (match.revision or 0) + 1
 
 
-def recompute(match: Match) -> None:
-    """Totals, hand count and result from the hands ([E1], [E2], [T3.5])."""
+class AfterTheEnd(Exception):
+    """A correction would leave hands in play after the hand that ended the match: `problem`
+    says which, and nothing is changed."""
+
+    def __init__(self, problem: Problem) -> None:
+        super().__init__(problem.message)
+        self.problem = problem
+
+
+def recompute(match: Match, was_after_the_end: int | None = None) -> None:
+    """Totals, hand count and result from the hands ([E1], [E2], [T3.5]). For a correction
+    (an edit, a delete, a restore, new settings), `was_after_the_end` is how many hands in
+    play came after the end of the match before it (`after_the_end`, 0 in a sound record):
+    one that would leave more raises `AfterTheEnd`. No hand is played after the end, so
+    such a record cannot be, and the result beside its totals would contradict them. (A
+    record left so by an older version may still be mended hand by hand; an import keeps
+    what it brings.)"""
     match.hand_count = len(match.hands)
     changed(match)
     if match.game.ranked:
         return
     state = _state(match, [_side_scores(match, h) for h in match.hands])
+    if was_after_the_end is not None and _after_the_end(match, state) > was_after_the_end:
+        raise AfterTheEnd(_end_problem(match, state))
     _settle(match, list(state.totals), match.hand_count, state.winner, state.over, counted=True)
     tallies.refresh(match)
+
+
+def after_the_end(match: Match) -> int:
+    """How many hands in play come after the end of the match (0 in a sound record)."""
+    if match.game.ranked:
+        return 0
+    return _after_the_end(match, _state(match, [_side_scores(match, h) for h in match.hands]))
+
+
+def _after_the_end(match: Match, state: scoring.MatchState) -> int:
+    played = len(state.running)
+    if match.target is None and match.hand_limit is not None:
+        return max(played - match.hand_limit, 0)
+    if state.winner is None or state.winner_after is None:
+        return 0
+    return max(played - state.winner_after, 0)
+
+
+def _end_problem(match: Match, state: scoring.MatchState) -> Problem:
+    """What a record with hands after the end of the match breaks, in the reader's words."""
+    played = len(state.running)
+    if match.target is None and match.hand_limit is not None:
+        return Problem("match", "T3.5", _(
+            "This match lasts {n} hands; with this change it would have {m}. Nothing was "
+            "changed.").format(n=match.hand_limit, m=played))
+    side = " & ".join(match.game.sides(match.names)[state.winner or 0].names)
+    return Problem("match", "E1", _(
+        "With this change the match would have been won after hand {n} ({side}), but it "
+        "goes on to hand {played}. If the match really ended there, delete the later hands "
+        "first. Nothing was changed.").format(
+        side=side, n=state.winner_after, played=played))
 
 
 def _settle(match: Match, totals: list[int], hands: int, winner: int | None, over: bool,
@@ -743,6 +807,7 @@ def change_settings(match: Match, target: int | None, names: Sequence[str],
     False when nothing changed (nothing is written)."""
     try:
         before = settings_of(match)
+        was_after_the_end = after_the_end(match)
         if target is not None and not match.game.ranked:
             match.target = target
         seats = [s for s in match.seats if s.player is not None]
@@ -753,7 +818,7 @@ def change_settings(match: Match, target: int | None, names: Sequence[str],
         if after == before:
             db.session.rollback()
             return False
-        recompute(match)
+        recompute(match, was_after_the_end)
         db.session.add(HandEvent(match_id=match.id, hand_id=None, position=match.hand_count,
                                  action="settings", summary=describe(before, after),
                                  before=before, after=after))

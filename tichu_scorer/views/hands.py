@@ -222,13 +222,20 @@ def _conflict(match: Match, form: Any, hand: Hand,
     return _page(match, form, 409, hand, conflict=exc)
 
 
-def _refused(match: Match, message: str, position: int | None = None) -> tuple[str, int]:
-    """409: another phone's change came first; nothing was changed by this request. Its
-    way back is the page that shows the hand at `position`, if it is known."""
+def _refused(match: Match, message: str, position: int | None = None,
+             code: int = 409) -> tuple[str, int]:
+    """409: another phone's change came first (422: the change would leave a record that
+    cannot be); nothing was changed by this request. Its way back is the page that shows
+    the hand at `position`, if it is known."""
+    db.session.rollback()
     back = page_showing(match, position) if position else url_for("matches.show",
                                                                    match_id=match.key)
-    db.session.rollback()
-    return render_template("errors/error.html", code=409, message=message, back=back), 409
+    return render_template("errors/error.html", code=code, message=message, back=back), code
+
+
+def _after_the_end(match: Match, exc: records.AfterTheEnd,
+                   position: int | None = None) -> tuple[str, int]:
+    return _refused(match, f"{exc.problem.message} ({exc.problem.rule})", position, 422)
 
 
 @bp.post("/matches/<match_id>/hands/<int:number>/delete")
@@ -239,6 +246,8 @@ def delete(match_id: str, number: int) -> Response | tuple[str, int]:
     shown = records.position(match, hand)
     try:
         corrections.delete_hand(match, hand, _form_int("version"))
+    except records.AfterTheEnd as exc:
+        return _after_the_end(match, exc, shown or None)
     except records.Conflict as exc:
         return _refused(match, gettext(
             "Another phone changed hand %(n)s meanwhile, so it was not deleted. Check it and "
@@ -256,6 +265,8 @@ def restore(match_id: str, number: int) -> Response | tuple[str, int]:
     hand = _hand(match, number)
     try:
         restored = corrections.restore_hand(match, hand, moved_on_ok=form_value("from") == "log")
+    except records.AfterTheEnd as exc:
+        return _after_the_end(match, exc)
     except records.Conflict:
         return _refused(match, gettext(
             "The match has changed since that hand was taken back (another phone may have "
@@ -292,7 +303,7 @@ def preview(match_id: str) -> Response | tuple[Response, int]:
     editing = _hand(match, request.args.get("edit", type=int) or 0) \
         if request.args.get("edit") else None
     body = json_body()
-    result, problems, _row = records.score(match, body, editing)
+    result, problems, _row = records.score(match, body, editing, correction=True)
     derived = records.derive(match, body, editing)
     extra = {"derived": _derived(match, derived, editing)} if derived is not None else {}
     if problems or result is None:

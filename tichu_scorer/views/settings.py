@@ -37,11 +37,15 @@ def edit(match_id: str) -> Response | tuple[str, int]:
     form = _form(match)
     if request.method == "POST" and form.check(match.game, match.hand_limit):
         target = form.target.data if match.hand_limit is None else None
-        if corrections.change_settings(match, target, form.names):
-            flash(gettext("Match settings saved."))
-        else:
-            flash(gettext("Nothing changed."))
-        return redirect(url_for("matches.show", match_id=match.key), code=303)
+        try:
+            changed = corrections.change_settings(match, target, form.names)
+        except records.AfterTheEnd as exc:  # a target the match reached hands ago
+            form.add_problem("target", Problem("target", exc.problem.rule,
+                                               exc.problem.message))
+            changed = None
+        if changed is not None:
+            flash(gettext("Match settings saved.") if changed else gettext("Nothing changed."))
+            return redirect(url_for("matches.show", match_id=match.key), code=303)
     status = 422 if request.method == "POST" else 200
     return render_template("matches/settings.html", match=match, form=form), status
 
