@@ -318,10 +318,21 @@
     // shown from the phone's copy once; a reload asks the network again
     window.history.replaceState(null, "", window.location.pathname);
   }
+  // The server's page for a refused hand (its problems, or the conflict and the choice)
+  // holds the hand now: it leaves the outbox, so a Cancel drops it, and a Save queues it
+  // again. Until that page comes, the hand waits in the outbox (nothing is lost).
+  function handedBack() {
+    const id = document.querySelector("form.hand-form[data-offline] input[data-client-id]");
+    if (id && id.value && document.querySelector(".problems .problem, #conflict")) {
+      return remove(id.value).catch(() => {});
+    }
+    return Promise.resolve();
+  }
+
   document.addEventListener("DOMContentLoaded", () => {
     remember();
     listRemembered();
-    show().then(flush);
+    handedBack().then(show).then(flush);
   });
   setInterval(flush, 20000); // lie-fi never fires "online": try again now and then
   window.tichuOutbox = { all, flush, show };

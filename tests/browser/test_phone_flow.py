@@ -186,3 +186,35 @@ def test_the_save_bar_never_covers_the_calls_or_the_out_order(live_server, brows
     page.wait_for_selector(".problem")
     shot(page, f"flow-save-bar-{variant}-{scheme}")
     context.close()
+
+
+def test_a_refused_save_then_cancel_leaves_nothing_waiting(live_server, phone):
+    """The page of a refused hand holds the hand (its problems beside the fields): the hand
+    leaves the phone's outbox, so Cancel drops it and no "was refused" line follows the
+    player from page to page; a corrected Save is queued and saved as usual."""
+    page = phone
+    start(page, live_server, "nanking", ["Ann", "Bob", "Cy", "Dee"])
+    page.tap("text=Add hand 1")
+    page.wait_for_selector(".out-buttons:not([hidden])")
+    page.tap(".out-btn[data-seat='0']")
+    page.tap("button[type=submit]")  # no card points: refused
+    page.wait_for_selector(".problem")
+    page.wait_for_function("() => window.tichuOutbox !== undefined")
+    page.wait_for_timeout(300)
+    assert page.evaluate("window.tichuOutbox.all().then((items) => items.length)") == 0
+    page.tap("text=Cancel")
+    page.wait_for_selector("text=Add hand 1")
+    page.wait_for_timeout(300)
+    assert page.locator("#outbox").is_hidden()
+    assert page.evaluate("window.tichuOutbox.all().then((items) => items.length)") == 0
+    # and a refused hand corrected on its page is saved once
+    page.tap("text=Add hand 1")
+    page.wait_for_selector(".out-buttons:not([hidden])")
+    page.tap(".out-btn[data-seat='1']")
+    page.tap("button[type=submit]")
+    page.wait_for_selector(".problem")
+    page.tap(".quick button[data-set='50']")
+    page.tap("button[type=submit]")
+    page.wait_for_selector("text=Hand 1 saved.")
+    assert page.locator("#outbox").is_hidden()
+    assert not page.errors, page.errors
