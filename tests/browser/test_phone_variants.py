@@ -102,3 +102,62 @@ def test_grand_seigneur(live_server, phone, players):
     shot(page, f"seigneur-{players}-match")
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     assert page.errors == []
+
+
+# Each of these words stands alone in a button or a column heading; at 360 px it must fit
+# on one line in both languages, never broken inside the word ("Einstellunge|n").
+ONE_LINE = """(words) => words.map((word) => {
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const at = node.data.indexOf(word);
+    if (at < 0 || !node.parentElement.offsetParent) continue;
+    const range = document.createRange();
+    range.setStart(node, at);
+    range.setEnd(node, at + word.length);
+    const tops = new Set(Array.from(range.getClientRects(), (r) => Math.round(r.top)));
+    return [word, tops.size];
+  }
+  return [word, 0];
+})"""
+
+
+@pytest.mark.parametrize("lang, words", [
+    ("de", {"form": ["Großes"], "more": ["Einstellungen", "Protokoll"],
+            "seigneur": ["Großherr", "Herrschaft", "Mittlerer", "Ausscheidens"]}),
+    ("en", {"form": ["Grand"], "more": ["Settings"],
+            "seigneur": ["Longest", "Average", "Finishing"]}),
+])
+def test_words_are_never_broken_and_nothing_scrolls_sideways(live_server, phone, lang, words):
+    page = phone
+    page.goto(f"{live_server}/lang/{lang}")
+    start_label = "Partie starten" if lang == "de" else "Start match"
+    add_label = "Hand 1 eintragen" if lang == "de" else "Add hand 1"
+
+    def begin(variant, names):
+        page.goto(f"{live_server}/matches/new?variant={variant}")
+        for seat, name in enumerate(names):
+            page.fill(f"#seat_{seat}", name)
+        page.tap(f"button:has-text('{start_label}')")
+        page.wait_for_selector(f"text={add_label}")
+
+    def check(kind):
+        found = dict(page.evaluate(ONE_LINE, words[kind]))
+        assert found == dict.fromkeys(words[kind], 1), (kind, found)
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+    begin("nanking", ["Ann", "Bob", "Cat", "Dan"])
+    page.locator("details.menu summary").tap()
+    check("more")
+    page.tap(f"text={add_label}")
+    page.wait_for_selector(".out-buttons:not([hidden])")
+    check("form")
+    begin("seigneur", ["Ann", "Bob", "Cat", "Dan", "Eve", "Gus"])
+    page.tap(f"text={add_label}")
+    page.wait_for_selector(".out-buttons:not([hidden])")
+    for seat in (5, 4, 3, 2, 1):
+        page.tap(f".out-btn[data-seat='{seat}']")
+    page.tap("button[type=submit]")
+    page.wait_for_selector(".seating")
+    check("seigneur")
+    shot(page, f"seigneur-6-{lang}")
+    assert page.errors == []
