@@ -279,6 +279,14 @@
   let timer = 0;
   let asked = 0;
   let pending = null;
+  // A reason longer than the box scrolls inside it (the keys never move): the box says so
+  // with a fade and an arrow at its foot until the end is in view.
+  function more() {
+    box.classList.toggle("more", box.scrollTop + box.clientHeight < box.scrollHeight - 2);
+  }
+  box.addEventListener("scroll", more, { passive: true });
+  window.addEventListener("resize", more);
+  more();
   function ask() {
     clearTimeout(timer);
     box.setAttribute("aria-busy", "true");
@@ -312,6 +320,8 @@
     box.innerHTML = html; // the server's own rendering of templates/referee/verdict.html
     box.dataset.answered = query;
     box.removeAttribute("aria-busy");
+    box.scrollTop = 0;
+    more();
     const problem = box.querySelector("[data-field]");
     form.querySelectorAll(".slot").forEach((slot) => {
       const field = problem ? problem.dataset.field : "";

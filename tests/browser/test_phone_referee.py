@@ -325,3 +325,20 @@ def test_the_picker_does_not_shift_the_page(live_server, browser):
     # taps are input: the shifts right after them do not count for CLS, but none happen
     assert page.evaluate("window.__shift") < 0.05
     context.close()
+
+
+def test_a_long_reason_says_there_is_more_until_it_is_read(live_server, phone):
+    """The verdict box keeps its height (the keys never move): a reason longer than the box
+    shows a fade and an arrow at its foot until its end is scrolled into view."""
+    page = phone
+    page.goto(live_server + "/referee?play=2j+2s+2p+2t&hand=8p&wish=8")
+    box = page.locator("#verdict-box")
+    assert "Would have fulfilled the wish" in box.text_content()
+    assert "more" in box.get_attribute("class").split()
+    box.evaluate("(b) => { b.scrollTop = b.scrollHeight; }")
+    page.wait_for_function("() => !document.getElementById('verdict-box')"
+                           ".classList.contains('more')")
+    page.goto(live_server + "/referee?trick=5j&play=6j")  # a short reason fits: no arrow
+    assert page.text_content(".verdict-word").strip() == "✓ Legal"
+    assert "more" not in page.locator("#verdict-box").get_attribute("class").split()
+    assert page.errors == []
