@@ -265,6 +265,7 @@ DE = {
     "This match is over.": "Diese Partie ist vorbei.",
     "This match lasts {n} hands; with this change it would have {m}. Nothing was changed.": "Diese Partie dauert {n} Hände; mit dieser Änderung hätte sie {m}. Nichts wurde geändert.",
     "With this change the match would have been won after hand {n} ({side}), but it goes on to hand {played}. If the match really ended there, delete the later hands first. Nothing was changed.": "Mit dieser Änderung wäre die Partie nach Hand {n} gewonnen gewesen ({side}), sie geht aber bis Hand {played}. Wenn sie dort wirklich zu Ende war, lösche zuerst die späteren Hände. Nichts wurde geändert.",
+    "No signal: nothing was undone.": "Kein Netz: nichts wurde rückgängig gemacht.",
     "This match is over. Start a rematch to play on.": "Diese Partie ist vorbei. Starte eine Revanche, um weiterzuspielen.",
     "This page has not been opened on this phone before, so there is no copy of it. Pages you have visited — your match and its hand entry — keep working offline; hands you save wait on the phone and are sent when the network returns.": "Diese Seite wurde auf diesem Handy noch nie geöffnet, daher gibt es keine Kopie. Besuchte Seiten – deine Partie und ihre Eingabe – funktionieren offline weiter; gespeicherte Hände warten auf dem Handy und werden gesendet, sobald das Netz zurück ist.",
     "This phone can now enter hands in this match.": "Dieses Handy kann jetzt Hände in dieser Partie eintragen.",

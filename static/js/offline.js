@@ -129,6 +129,28 @@
     }
   }, true);
 
+  // Undo while hands wait takes the latest waiting hand off the phone, nothing is sent;
+  // without signal, an undo of a saved hand cannot reach the server: say so, here.
+  document.addEventListener("submit", async (event) => {
+    const form = event.target;
+    if (!form.matches("form[data-undo]")) return;
+    if (form.dataset.waiting) {
+      event.preventDefault();
+      await remove(form.dataset.waiting).catch(() => {});
+      await show();
+    } else if (navigator.onLine === false) {
+      event.preventDefault();
+      let note = form.parentElement.querySelector(".no-signal");
+      if (!note) {
+        note = document.createElement("p");
+        note.className = "flash no-signal";
+        note.setAttribute("role", "alert");
+        form.parentElement.prepend(note);
+      }
+      note.textContent = form.dataset.noSignal;
+    }
+  }, true);
+
   // "Discard mine" after a conflict: the hand leaves the outbox too.
   document.addEventListener("click", (event) => {
     const link = event.target.closest("[data-discard]");
@@ -242,8 +264,21 @@
     });
     const note = document.getElementById("provisional");
     if (note) note.hidden = true;
+    // Undo takes back the latest hand: while hands wait, that is the latest waiting one
+    const undo = document.querySelector("form[data-undo]");
+    const undoButton = undo && undo.querySelector("button");
+    if (undoButton) {
+      if (!("shown" in undo.dataset)) undo.dataset.shown = undoButton.textContent;
+      undoButton.textContent = undo.dataset.shown;
+      delete undo.dataset.waiting;
+    }
     if (!mine.length) return;
     const next = Math.max(...mine.map((i) => i.number)) + 1;
+    if (undoButton) {
+      const latest = mine[mine.length - 1];
+      undo.dataset.waiting = latest.client_id;
+      undoButton.textContent = undo.dataset.shown.replace(/\d+/, String(latest.number));
+    }
     document.querySelectorAll("[data-next-hand]").forEach((el) => {
       if (!("shown" in el.dataset)) el.dataset.shown = el.textContent;
       if (next > Number(el.dataset.nextHand)) el.textContent = el.textContent.replace(/\d+/, String(next));

@@ -103,3 +103,60 @@ def test_the_page_of_every_hand_counts_waiting_hands_and_is_the_same_match(live_
         live_server)
     faults = [e for e in page.errors if "ERR_INTERNET_DISCONNECTED" not in e]  # offline
     assert not faults, faults
+
+
+def test_undo_without_signal_takes_back_the_waiting_hand_or_says_why(live_server, phone):
+    """While hands wait on the phone, Undo names the latest of them and takes it off the
+    phone (nothing is sent); with none waiting and no signal, Undo says it cannot reach the
+    server instead of leaving the app for the browser's error page."""
+    page = phone
+    context = page.context
+    match_url = start_match(page, live_server)
+    page.tap("text=Add hand 1")
+    page.wait_for_selector(".out-buttons:not([hidden])")
+    page.goto(match_url)
+    controlled(page)
+    page.tap("text=Add hand 1")
+    page.wait_for_selector(".out-buttons:not([hidden])")
+    page.tap(".out-btn[data-seat='0']")
+    page.tap(".out-btn[data-seat='1']")
+    page.tap(".quick button[data-set='60']")
+    page.tap("button[type=submit]")
+    page.wait_for_selector("text=Hand 1 saved.")
+    path = match_url.removeprefix(live_server)
+    for _ in range(100):  # the phone's copy of the page now has hand 1 (and its Undo)
+        if page.evaluate("(u) => caches.match(u).then((r) => r ? r.text() : '')"
+                         ".then((t) => t.includes('Undo hand 1'))", path):
+            break
+        page.wait_for_timeout(100)
+    else:
+        raise AssertionError("the match page with hand 1 was never kept")
+
+    context.set_offline(True)
+    page.goto(match_url + "/hands/new")
+    page.wait_for_selector(".out-buttons:not([hidden])")
+    page.tap(".out-btn[data-seat='1']")
+    page.tap(".out-btn[data-seat='0']")
+    page.tap(".quick button[data-set='30']")
+    page.tap("button[type=submit]")
+    page.wait_for_url(match_url + "*")
+    page.wait_for_selector("#outbox:has-text('1 hand waiting')")
+    undo = page.locator("form[data-undo] button:has-text('Undo hand 2')")  # the waiting one
+    undo.wait_for()
+    undo.tap()
+    page.wait_for_selector("#outbox", state="hidden")
+    undo = page.locator("form[data-undo] button:has-text('Undo hand 1')")
+    undo.wait_for()
+    assert page.locator("#provisional").is_hidden()
+    undo.tap()  # hand 1 is on the server: no signal, nothing undone, and it says so
+    page.wait_for_selector(".no-signal:has-text('No signal: nothing was undone.')")
+    assert page.url.startswith(match_url)
+    shot(page, "offline-undo")
+
+    context.set_offline(False)
+    page.reload()
+    assert page.locator("table.hands tbody tr").count() == 1  # hand 1 stands, hand 2 gone
+    page.evaluate("window.tichuOutbox.flush()")
+    assert page.evaluate("window.tichuOutbox.all().then((items) => items.length)") == 0
+    faults = [e for e in page.errors if "ERR_INTERNET_DISCONNECTED" not in e]
+    assert not faults, faults
