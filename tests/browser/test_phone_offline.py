@@ -6,16 +6,22 @@ from benchmarks.harness import controlled
 from tests.browser.conftest import shot, start_match
 
 
-def test_offline_hands_wait_and_sync_once(live_server, phone):
-    page = phone
-    context = page.context
-    match_url = start_match(page, live_server)
-    # visit the hand form once online, and let the service worker take control
+def controlled_match(page, base: str) -> str:
+    """A new match whose hand form this phone opened once, under the service worker's
+    control (which keeps both pages for no signal): its URL."""
+    match_url = start_match(page, base)
     page.tap("text=Add hand 1")
     page.wait_for_selector(".out-buttons:not([hidden])")
     page.evaluate("navigator.serviceWorker.ready.then(() => true)")
     page.goto(match_url)
     controlled(page)
+    return match_url
+
+
+def test_offline_hands_wait_and_sync_once(live_server, phone):
+    page = phone
+    context = page.context
+    match_url = controlled_match(page, live_server)
     page.tap("text=Add hand 1")
     page.wait_for_selector(".out-buttons:not([hidden])")
 
@@ -70,11 +76,7 @@ def test_the_page_of_every_hand_counts_waiting_hands_and_is_the_same_match(live_
     the match once, whichever of its pages the phone opened."""
     page = phone
     context = page.context
-    match_url = start_match(page, live_server)
-    page.tap("text=Add hand 1")
-    page.wait_for_selector(".out-buttons:not([hidden])")
-    page.goto(match_url)
-    controlled(page)
+    match_url = controlled_match(page, live_server)
     page.goto(match_url + "/every-hand")  # the service worker keeps a copy of it
     page.wait_for_selector("text=Add hand 1")
     context.set_offline(True)
@@ -111,11 +113,7 @@ def test_undo_without_signal_takes_back_the_waiting_hand_or_says_why(live_server
     server instead of leaving the app for the browser's error page."""
     page = phone
     context = page.context
-    match_url = start_match(page, live_server)
-    page.tap("text=Add hand 1")
-    page.wait_for_selector(".out-buttons:not([hidden])")
-    page.goto(match_url)
-    controlled(page)
+    match_url = controlled_match(page, live_server)
     page.tap("text=Add hand 1")
     page.wait_for_selector(".out-buttons:not([hidden])")
     page.tap(".out-btn[data-seat='0']")
