@@ -129,10 +129,12 @@ def _precompressed(response: Response) -> Response:
     if encoding != "identity":
         response.headers["Content-Encoding"] = encoding
     response.headers["Vary"] = "Accept-Encoding"
-    response.set_etag(f"{current}-{encoding}")
-    for name in ("Accept-Ranges", "Content-Disposition", "Last-Modified"):
+    # No validator: under its hash the file is `immutable` for a year, so no browser asks
+    # whether it changed (a phone's service worker keeps it by its URL); an ETag would only
+    # add its bytes to every first load.
+    for name in ("Accept-Ranges", "Content-Disposition", "Last-Modified", "ETag"):
         response.headers.pop(name, None)
-    return response.make_conditional(request)
+    return response
 
 
 def _cache_control(response: Response) -> Response:

@@ -129,26 +129,20 @@
     }
   }, true);
 
-  // Undo while hands wait takes the latest waiting hand off the phone, nothing is sent;
-  // without signal, an undo of a saved hand cannot reach the server: say so, here.
+  // Undo while hands wait takes the latest waiting hand off the phone (nothing is sent);
+  // without signal, an undo of a saved hand cannot reach the server: the page says so.
   document.addEventListener("submit", async (event) => {
     const form = event.target;
-    if (!form.matches("form[data-undo]")) return;
+    if (!form.matches("form[data-undo]") || (!form.dataset.waiting && navigator.onLine !== false)) return;
+    event.preventDefault();
     if (form.dataset.waiting) {
-      event.preventDefault();
       await remove(form.dataset.waiting).catch(() => {});
       await show();
-    } else if (navigator.onLine === false) {
-      event.preventDefault();
-      let note = form.parentElement.querySelector(".no-signal");
-      if (!note) {
-        note = document.createElement("p");
-        note.className = "flash no-signal";
-        note.setAttribute("role", "alert");
-        form.parentElement.prepend(note);
-      }
-      note.textContent = form.dataset.noSignal;
+      return;
     }
+    const box = document.getElementById("outbox");
+    box.textContent = form.dataset.noSignal;
+    box.hidden = false;
   }, true);
 
   // "Discard mine" after a conflict: the hand leaves the outbox too.
@@ -268,17 +262,13 @@
     const undo = document.querySelector("form[data-undo]");
     const undoButton = undo && undo.querySelector("button");
     if (undoButton) {
-      if (!("shown" in undo.dataset)) undo.dataset.shown = undoButton.textContent;
-      undoButton.textContent = undo.dataset.shown;
-      delete undo.dataset.waiting;
+      const latest = mine[mine.length - 1];
+      undo.dataset.shown = undo.dataset.shown || undoButton.textContent;
+      undo.dataset.waiting = latest ? latest.client_id : "";
+      undoButton.textContent = undo.dataset.shown.replace(/\d+/, (n) => (latest ? latest.number : n));
     }
     if (!mine.length) return;
     const next = Math.max(...mine.map((i) => i.number)) + 1;
-    if (undoButton) {
-      const latest = mine[mine.length - 1];
-      undo.dataset.waiting = latest.client_id;
-      undoButton.textContent = undo.dataset.shown.replace(/\d+/, String(latest.number));
-    }
     document.querySelectorAll("[data-next-hand]").forEach((el) => {
       if (!("shown" in el.dataset)) el.dataset.shown = el.textContent;
       if (next > Number(el.dataset.nextHand)) el.textContent = el.textContent.replace(/\d+/, String(next));

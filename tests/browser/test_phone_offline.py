@@ -147,7 +147,7 @@ def test_undo_without_signal_takes_back_the_waiting_hand_or_says_why(live_server
     undo.wait_for()
     assert page.locator("#provisional").is_hidden()
     undo.tap()  # hand 1 is on the server: no signal, nothing undone, and it says so
-    page.wait_for_selector(".no-signal:has-text('No signal: nothing was undone.')")
+    page.wait_for_selector("#outbox:has-text('No signal: nothing was undone.')")
     assert page.url.startswith(match_url)
     shot(page, "offline-undo")
 
