@@ -515,7 +515,8 @@ def _end_problem(match: Match, state: scoring.MatchState) -> Problem:
     return Problem("match", "E1", _(
         "With this change the match would have been won after hand {n} ({side}), but it "
         "goes on to hand {played}. If the match really ended there, delete the later hands "
-        "first. Nothing was changed.").format(
+        "first; to correct several hands (two entered in the wrong order), delete the later "
+        "ones, correct, then restore them from the log. Nothing was changed.").format(
         side=side, n=state.winner_after, played=played))
 
 

@@ -309,8 +309,10 @@
     const live = document.querySelector("[data-live-match][data-scorer]");
     if (!live) return;
     const url = window.location.pathname.replace(/\/every-hand$/, "");  // the match, once
-    const state = Array.from(document.querySelectorAll("[data-next-hand], [data-total]"),
-      (el) => el.dataset.nextHand || el.dataset.stored || el.textContent.trim()).join(" ");
+    // with the latest hand's entry number: a hand undone and entered again leaves the page
+    // as it was, but the hand form's copy must then carry the next entry number
+    const state = Array.from(document.querySelectorAll("[data-next-hand], [data-total], form[data-undo] [name=number]"),
+      (el) => el.dataset.nextHand || el.dataset.stored || el.value || el.textContent.trim()).join(" ");
     const known = (await all(MATCHES).catch(() => [])).find((m) => m.url === url);
     await put({ url, title: document.title, at: Date.now(), state }, MATCHES).catch(() => {});
     const controller = navigator.serviceWorker && navigator.serviceWorker.controller;

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from benchmarks.harness import controlled
 from tests.browser.conftest import shot, start_match
 
@@ -16,6 +18,16 @@ def controlled_match(page, base: str) -> str:
     page.goto(match_url)
     controlled(page)
     return match_url
+
+
+def kept(page, path: str, text: str) -> None:
+    """Wait until the phone's copy of `path` (the service worker's) holds `text`."""
+    for _ in range(150):
+        if page.evaluate("([u, t]) => caches.match(u).then((r) => r ? r.text() : '')"
+                         ".then((body) => body.includes(t))", [path, text]):
+            return
+        page.wait_for_timeout(100)
+    raise AssertionError(f"the phone's copy of {path} never held {text!r}")
 
 
 def test_offline_hands_wait_and_sync_once(live_server, phone):
@@ -122,13 +134,9 @@ def test_undo_without_signal_takes_back_the_waiting_hand_or_says_why(live_server
     page.tap("button[type=submit]")
     page.wait_for_selector("text=Hand 1 saved.")
     path = match_url.removeprefix(live_server)
-    for _ in range(100):  # the phone's copy of the page now has hand 1 (and its Undo)
-        if page.evaluate("(u) => caches.match(u).then((r) => r ? r.text() : '')"
-                         ".then((t) => t.includes('Undo hand 1'))", path):
-            break
-        page.wait_for_timeout(100)
-    else:
-        raise AssertionError("the match page with hand 1 was never kept")
+    # the phone's copies now have hand 1: the page (and its Undo), the form for hand 2
+    kept(page, path, "Undo hand 1")
+    kept(page, path + "/hands/new", 'name="number" value="2"')
 
     context.set_offline(True)
     page.goto(match_url + "/hands/new")
@@ -158,3 +166,46 @@ def test_undo_without_signal_takes_back_the_waiting_hand_or_says_why(live_server
     assert page.evaluate("window.tichuOutbox.all().then((items) => items.length)") == 0
     faults = [e for e in page.errors if "ERR_INTERNET_DISCONNECTED" not in e]
     assert not faults, faults
+
+
+def test_a_hand_undone_and_entered_again_elsewhere_refreshes_the_phones_form(live_server,
+                                                                               phone):
+    """Another phone undoes hand 2 and enters it again: the match page looks as before, but
+    the hand form's next entry number moved on. The phone's copy of the form follows, so a
+    hand entered here without signal is saved as hand 3, not refused as a conflict."""
+    page = phone
+    context = page.context
+    match_url = controlled_match(page, live_server)
+    for number, (first, points) in enumerate(((0, "60"), (1, "30")), start=1):
+        page.tap(f"text=Add hand {number}")
+        page.wait_for_selector(".out-buttons:not([hidden])")
+        page.tap(f".out-btn[data-seat='{first}']")
+        page.tap(f".quick button[data-set='{points}']")
+        page.tap("button[type=submit]")
+        page.wait_for_selector(f"text=Hand {number} saved.")
+    # the other phone (the same cookies, through the API of the page's forms)
+    form = page.request.get(match_url + "/hands/new").text()
+    token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', form).group(1)
+    assert page.request.post(match_url + "/undo", form={"csrf_token": token, "number": "2"},
+                             max_redirects=0).status == 303
+    again = {"csrf_token": token, "number": "2", "entry": "3", "place_1": "1", "card_a": "30"}
+    assert page.request.post(match_url + "/hands/new", form=again,
+                             max_redirects=0).status == 303
+    page.goto(match_url)  # the same next hand and totals as before the undo
+    kept(page, match_url.removeprefix(live_server) + "/hands/new", 'name="entry" value="4"')
+
+    context.set_offline(True)
+    page.goto(match_url + "/hands/new")
+    page.wait_for_selector(".out-buttons:not([hidden])")
+    page.tap(".out-btn[data-seat='2']")
+    page.tap(".quick button[data-set='50']")
+    page.tap("button[type=submit]")
+    page.wait_for_url(match_url + "*")
+    page.wait_for_selector("#outbox:has-text('1 hand waiting')")
+    context.set_offline(False)
+    page.evaluate("window.tichuOutbox.flush()")
+    page.wait_for_selector("#outbox", state="hidden", timeout=15000)
+    page.goto(match_url)
+    assert page.locator("table.hands tbody tr").count() == 3
+    assert [int(t) for t in page.locator("[data-total]").all_text_contents()] == [
+        60 + 30 + 50, 40 + 70 + 50]

@@ -118,3 +118,25 @@ def test_the_live_preview_of_such_an_edit_says_so_before_the_save(client, url):
     # the same hand without the Tichu leaves A at 450 after hand 3: fine
     r = client.post(url + "/hands/preview?edit=3", json=body | {"calls": {}})
     assert r.status_code == 200, r.get_json()
+
+
+def test_two_hands_entered_in_the_wrong_order_are_swapped_as_the_message_says(client, app):
+    """Hands 3 and 4 (double victories of A and B) were entered in the wrong order. Either
+    edit alone would end the match before hand 5, so each is refused; as the message says,
+    hand 5 is deleted, both are corrected, and hand 5 is restored from the log."""
+    url = new_match(client, target="custom", custom="500")
+    for data in (hand_form([0, 2]), hand_form([1, 3]), hand_form([0, 2]), hand_form([1, 3]),
+                 hand_form([1, 0], a=50)):
+        assert post_hand(client, url, data).status_code == 303
+    assert stored(app, url)[:4] == ([450, 450], 5, None, False)
+    for number, out in ((3, [1, 3]), (4, [0, 2])):
+        r = client.post(f"{url}/hands/{number}/edit", data=hand_form(out) | {"version": "1"})
+        assert r.status_code == 422 and "delete the later ones, correct, then restore" in \
+            r.get_data(as_text=True)
+    assert client.post(url + "/hands/5/delete", data={"version": "1"}).status_code == 303
+    for number, out in ((3, [1, 3]), (4, [0, 2])):
+        r = client.post(f"{url}/hands/{number}/edit", data=hand_form(out) | {"version": "1"})
+        assert r.status_code == 303, r.get_data(as_text=True)
+    assert client.post(url + "/hands/5/restore", data={"from": "log"}).status_code == 303
+    assert stored(app, url)[:4] == ([450, 450], 5, None, False)
+    assert stored(app, url)[4][2:4] == [[0, 200], [200, 0]]
