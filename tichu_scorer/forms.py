@@ -146,10 +146,8 @@ class NewMatchForm(ProblemsMixin, Form):
             self.add_problem("players", Problem("players", rule, gettext(
                 "This game needs %(need)s players; %(given)s names were given.", need=need,
                 given=len(names))))
-        keys = [n.casefold() for n in names]
-        if len(set(keys)) < len(keys):
-            self.add_problem("players", Problem("players", "H1",
-                                                gettext("Each seat needs a different player.")))
+        if (twice := same_player(names)) is not None:
+            self.add_problem("players", twice)
         if self.by_hands:
             why = hands_problem(self.hands.data)
             if why:
@@ -197,11 +195,24 @@ class MatchSettingsForm(ProblemsMixin, Form):
         if any(not n for n in names):
             self.add_problem("players", Problem("players", "H1",
                                                 gettext("Every seat needs a name.")))
-        keys = [n.casefold() for n in names]
-        if len(set(keys)) < len(keys):
-            self.add_problem("players", Problem("players", "H1",
-                                                gettext("Each seat needs a different player.")))
+        if (twice := same_player(names)) is not None:
+            self.add_problem("players", twice)
         return not any(self.problems.values())
+
+
+def same_player(names: list[str]) -> Problem | None:
+    """[H1]: two seats with one player, named as typed (names match without regard to
+    case or spacing, as the table's players do)."""
+    seen: dict[str, str] = {}
+    for name in names:
+        key = " ".join(name.split()).casefold()
+        if name and key in seen:
+            return Problem("players", "H1", gettext(
+                "“%(first)s” and “%(second)s” are the same player (names match whatever "
+                "their capitals); each seat needs a different player.",
+                first=seen[key], second=name))
+        seen[key] = name
+    return None
 
 
 for _number in range(MAX_SEATS):

@@ -77,6 +77,7 @@ DE = {
     "Double victory: 200 to 0, no card points counted.": "Doppelsieg: 200 zu 0, Kartenpunkte zählen nicht.",
     "Dragon": "Drache",
     "Dummy": "Dummy",
+    "“%(first)s” and “%(second)s” are the same player (names match whatever their capitals); each seat needs a different player.": "„%(first)s“ und „%(second)s“ sind derselbe Spieler (Namen gelten unabhängig von Groß- und Kleinschreibung als gleich); jeder Platz braucht einen anderen Spieler.",
     "Each seat needs a different player.": "Jeder Platz braucht einen anderen Spieler.",
     "Edit hand %(n)s": "Hand %(n)s bearbeiten",
     "Enter one team's card points; the other team gets 100 minus them.": "Gib die Kartenpunkte eines Teams ein; das andere Team erhält 100 minus diese.",

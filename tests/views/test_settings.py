@@ -34,7 +34,8 @@ def test_bad_settings_are_refused_with_the_rule(client, app):
     r = client.post(url + "/settings", data={"target": "333"} | names)
     html = r.get_data(as_text=True)
     assert r.status_code == 422
-    assert "multiple of 50" in html and "Each seat needs a different player." in html
+    assert "multiple of 50" in html
+    assert "“Ann” and “Ann” are the same player" in html
     with app.app_context():
         assert db.session.get(Match, match_id(url)).target == 1000
 
