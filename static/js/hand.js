@@ -216,6 +216,14 @@
     }
   }
 
+  // Opened, the wish's choices come into view whole, above the sticky Save bar
+  const wishBox = form.querySelector("details.wish");
+  if (wishBox) {
+    wishBox.addEventListener("toggle", () => {
+      if (wishBox.open) wishBox.querySelector(".wish-offender").scrollIntoView({ block: "nearest" });
+    });
+  }
+
   markActive(0);
   renderOrder();
   if (order.length || inputs[0].value) schedule();

@@ -218,3 +218,24 @@ def test_a_refused_save_then_cancel_leaves_nothing_waiting(live_server, phone):
     page.wait_for_selector("text=Hand 1 saved.")
     assert page.locator("#outbox").is_hidden()
     assert not page.errors, page.errors
+
+
+def test_the_wish_choices_open_whole_above_the_save_bar(live_server, phone):
+    page = phone
+    start(page, live_server, "nanking", ["Ann", "Bob", "Cy", "Dee"])
+    page.tap("text=Add hand 1")
+    page.wait_for_selector(".out-buttons:not([hidden])")
+    # the summary just above the sticky Save bar, where a thumb scrolling down finds it
+    page.evaluate("""() => {
+      const summary = document.querySelector("details.wish summary").getBoundingClientRect();
+      const bar = [...document.querySelectorAll("button[type=submit]")].pop()
+        .getBoundingClientRect();
+      window.scrollBy(0, summary.bottom - bar.top + 8);
+    }""")
+    page.tap("details.wish summary")
+    page.wait_for_timeout(300)
+    last = page.locator(".wish-offender label").last.bounding_box()
+    save = page.locator("button[type=submit]").last.bounding_box()
+    assert last is not None and save is not None
+    assert last["y"] >= 0 and last["y"] + last["height"] <= save["y"], (last, save)
+    assert page.errors == []
