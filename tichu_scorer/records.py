@@ -496,18 +496,13 @@ def after_the_end(match: Match) -> int:
 
 
 def _after_the_end(match: Match, state: scoring.MatchState) -> int:
-    played = len(state.running)
-    if match.target is None and match.hand_limit is not None:
-        return max(played - match.hand_limit, 0)
-    if state.winner is None or state.winner_after is None:
-        return 0
-    return max(played - state.winner_after, 0)
+    return scoring.hands_after_the_end(state, match.target, match.hand_limit)[0]
 
 
 def _end_problem(match: Match, state: scoring.MatchState) -> Problem:
     """What a record with hands after the end of the match breaks, in the reader's words."""
     played = len(state.running)
-    if match.target is None and match.hand_limit is not None:
+    if scoring.hands_after_the_end(state, match.target, match.hand_limit)[1] == "T3.5":
         return Problem("match", "T3.5", _(
             "This match lasts {n} hands; with this change it would have {m}. Nothing was "
             "changed.").format(n=match.hand_limit, m=played))

@@ -26,6 +26,7 @@ from .match import (
                    DEFAULT_TARGET,
                    MatchState,
                    fixed_length_state,
+                   hands_after_the_end,
                    hands_problem,
                    match_state,
                    result_after,
@@ -40,7 +41,7 @@ __all__ = [
     "Call", "CallResult", "Derived", "derive", "HandInput", "HandResult", "InvalidHand", "Problem",
     "card_point_problems", "full_out_order", "hand_problems", "is_sweep", "score_hand",
     "DUMMY", "NANKING", "TIENTSIN", "Layout", "threechu", "DEFAULT_TARGET", "MatchState",
-    "fixed_length_state", "hands_problem",
+    "fixed_length_state", "hands_after_the_end", "hands_problem",
     "match_state", "result_after", "target_problem", "tied_at_top", "winner", "read_hand",
     "VARIANTS", "Side", "SideKind", "Variant", "find", "variant",
 ]

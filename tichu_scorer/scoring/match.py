@@ -113,6 +113,27 @@ def result_after(totals: Sequence[int], played: int, target: int | None,
     return MatchState(tuple(totals), [], won, played if won is not None else None)
 
 
+def hands_after_the_end(state: MatchState, target: int | None,
+                        hand_limit: int | None) -> tuple[int, str]:
+    """How many of the hands in `state` were played after the match had ended, and the rule
+    that ended it: [T3.5] past a fixed number of hands, else [E1] after the first hand that
+    decided it. 0 in a record that can be: no hand is played after the end.
+
+    >>> hands_after_the_end(match_state([(600, 0), (0, 100)], 500), 500, None)
+    (1, 'E1')
+    >>> hands_after_the_end(match_state([(10, 0)] * 4, 10 ** 9), None, 3)
+    (1, 'T3.5')
+    >>> hands_after_the_end(match_state([(300, 0), (300, 0)], 500), 500, None)
+    (0, 'E1')
+    """
+    played = len(state.running)
+    if target is None and hand_limit is not None:
+        return max(played - hand_limit, 0), "T3.5"
+    if state.winner_after is None:
+        return 0, "E1"
+    return played - state.winner_after, "E1"
+
+
 def hands_problem(hands: object) -> str | None:
     """[T3.5]: a Threechu match lasts a multiple of 3 hands."""
     if not isinstance(hands, int) or isinstance(hands, bool) or not 3 <= hands <= 99:

@@ -42,8 +42,7 @@ def edit(match_id: str) -> Response | tuple[str, int]:
         except records.AfterTheEnd as exc:  # a target the match reached hands ago
             form.add_problem("target", Problem("target", exc.problem.rule,
                                                exc.problem.message))
-            changed = None
-        if changed is not None:
+        else:
             flash(gettext("Match settings saved.") if changed else gettext("Nothing changed."))
             return redirect(url_for("matches.show", match_id=match.key), code=303)
     status = 422 if request.method == "POST" else 200
