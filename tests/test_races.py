@@ -344,3 +344,58 @@ def test_a_dropped_connection_never_leaves_a_half_hand(table):
         assert t.post(phone, "/hands/new", fields)[0] == 303  # and sends it again
         state = t.check()
         assert [h.client_id for h in state["hands"]].count(f"flaky-{rnd}") == 1
+
+
+def stats_cards(page: bytes) -> bytes:
+    """The statistics of a /stats page (the cards, without the page around them)."""
+    start = page.index(b"</h1>")
+    return page[start:page.index(b"</main>", start)]
+
+
+def test_statistics_of_one_table_follow_racing_saves_at_its_matches(table, server):
+    """Four phones save at once, each at its own match of one table, two of them opening
+    /stats at once as well (each app worker keeps the table's sums and catches up by the
+    matches' change stamps, which two writers may take alike): after every round, /stats
+    as each phone sees it equals the sums of the matches' stored tallies as a new app
+    process reads them whole."""
+    from tichu_scorer import create_app
+    base, engine = server
+    t = table(4)
+    names = [["Ann", "Bob", "Cy", "Dee"], ["Ann", "Cy", "Bob", "Eve"],
+             ["Eve", "Bob", "Ann", "Cy"], ["Dee", "Eve", "Cy", "Ann"]]
+    urls = [t.url] + [phone.new_match(n, target=TARGET)
+                      for phone, n in zip(t.phones[1:], names[1:], strict=True)]
+    reference = create_app({"SQLALCHEMY_DATABASE_URI": engine.url.render_as_string(False),
+                            "SECRET_KEY": "races", "RATELIMIT_ENABLED": False,
+                            "TESTING": True})
+    fresh = reference.test_client()
+    fresh.set_cookie("session", t.phones[0].cookie.split("=", 1)[1])
+
+    def save(i: int, rnd: int, look: bool) -> int:
+        phone = t.phones[i]
+        status, body = phone.get(urls[i] + "/revision")
+        number = int(json.loads(body)["hands"]) + 1
+        calls = {f"call_{(rnd + i) % 4}": "tichu"} if (rnd + i) % 3 == 0 else {}
+        body = urllib.parse.urlencode({"csrf_token": t.tokens[id(phone)], "number": number}
+                                      | hand_fields(5 * ((rnd * 7 + i) % 21), **calls)).encode()
+        status, _, _ = phone.request("POST", urls[i] + "/hands/new", body,
+                                     "application/x-www-form-urlencoded")
+        assert status == 303, status
+        if look:
+            assert phone.get("/stats")[0] == 200
+        return status
+
+    for rnd in range(ROUNDS):
+        t.at_once([lambda i=i, r=rnd: save(i, r, i < 2) for i in range(4)])
+        reference.extensions.pop("tichu_stats_cache", None)  # as a new process: read whole
+        reference.extensions.pop("tichu_stats_pages", None)
+        with reference.app_context():
+            expected = fresh.get("/stats")
+            db.session.remove()
+        assert expected.status_code == 200
+        for phone in t.phones:
+            status, page = phone.get("/stats")
+            assert status == 200
+            assert stats_cards(page) == stats_cards(expected.get_data()), f"round {rnd}"
+    with reference.app_context():
+        db.engine.dispose()

@@ -93,6 +93,8 @@ class Match(db.Model):  # type: ignore[name-defined,misc]
         Index("ix_match_listing", "group_id", "started_at", "id"),
         # the statistics' checksum and revisions of a table's matches, from the index alone
         Index("ix_match_revisions", "group_id", "variant", "revision"),
+        # the matches of a table changed since a stamp: what the statistics read again
+        Index("ix_match_stamps", "group_id", "stamp"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -119,6 +121,11 @@ class Match(db.Model):  # type: ignore[name-defined,misc]
     scorer_key: Mapped[str] = mapped_column(String(32), unique=True,
                                             default=lambda: secrets.token_urlsafe(16))
     revision: Mapped[int] = mapped_column(default=0)
+    # Rises with every change, like `revision`, but counted per table: one past the highest
+    # of the table's matches (`records.changed`), so that a table's statistics read again
+    # only the matches changed since the stamp they last saw (`tallies`). None: not changed
+    # since it was stored (a new match is found by its id instead).
+    stamp: Mapped[int | None] = mapped_column(default=None)
 
     group: Mapped[Group] = relationship(lazy="joined", innerjoin=True)
     seats: Mapped[list[MatchSeat]] = relationship(

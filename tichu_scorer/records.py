@@ -427,15 +427,30 @@ _INSERT_HAND = (Hand.__table__.insert().values(number=_NEXT_NUMBER)
                 .returning(Hand.__table__.c.id, Hand.__table__.c.number))
 _INSERT_EVENT = HandEvent.__table__.insert()
 DERIVED = ("hand_count", "revision", "totals", "winner_team", "finished_at", "stats")
-_UPDATE_MATCH = Match.__table__.update().where(Match.__table__.c.id == bindparam("match_id"))
+_STAMPED = Match.__table__.alias("stamped")
+
+
+def next_stamp(group_id: Any) -> Any:
+    """The stamp of a change of one of this table's matches (the table's id, or a parameter
+    naming it), found by the write itself: one past the highest of the table's matches (two
+    writers at two matches of a table may take the same one; the statistics check their
+    sums, `tallies`)."""
+    return (db.select(func.coalesce(func.max(_STAMPED.c.stamp), 0) + 1)
+            .where(_STAMPED.c.group_id == group_id).scalar_subquery())
+
+
+_UPDATE_MATCH = (Match.__table__.update().where(Match.__table__.c.id == bindparam("match_id"))
+                 .values(stamp=next_stamp(bindparam("stamped")))
+                 .returning(Match.__table__.c.stamp))
 
 
 def _store_match(match: Match) -> None:
     """Write the match's derived columns as changed in memory (`_settle`, `changed`,
     `tallies.added`), and leave the ORM nothing of them to write again."""
     values = {name: getattr(match, name) for name in DERIVED}
-    core(_UPDATE_MATCH, values | {"match_id": match.id})
-    for name, value in values.items():
+    stamp = core(_UPDATE_MATCH, values | {"match_id": match.id,
+                                          "stamped": match.group_id}).scalar_one()
+    for name, value in (values | {"stamp": stamp}).items():
         set_committed_value(match, name, value)
     # Nothing else changed: the commit has nothing to flush, so spare it the unit of work's
     # walk over the match and its relationships (half a millisecond).
@@ -458,6 +473,7 @@ def changed(match: Match) -> None:
     """Name the match's new state: its revision rises in the transaction of every change
     (kept match pages, statistics and phones waiting for news follow it)."""
     match.revision = (match.revision or 0) + 1
+    match.stamp = next_stamp(match.group_id)
 
 
 class AfterTheEnd(Exception):

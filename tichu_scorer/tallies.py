@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from flask import current_app
-from sqlalchemy import func, update
+from sqlalchemy import and_, func, or_, update
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import selectinload
 
@@ -34,6 +34,7 @@ from .scoring.variants import VARIANTS
 SCORED = [v.key for v in VARIANTS.values() if v.scored]  # statistics count card points
 FILL_CHUNK = 500  # matches per query when counting old matches
 CACHE_SIZE = 256  # tables whose sums an app process keeps
+Mark = tuple[int, int, int]  # a table's checksum: matches, sum of revisions, highest id
 
 
 def hand_facts(match: Match, hand: Hand) -> HandFacts:
@@ -82,7 +83,7 @@ def added(match: Match, hand: Hand) -> None:
     match.stats = tally_match(match_facts(match, [hand]), earlier).as_json()
 
 
-def checksums(groups: Sequence[Group]) -> dict[int, tuple[int, int, int]]:
+def checksums(groups: Sequence[Group]) -> dict[int, Mark]:
     """Per table, a value that changes whenever one of its scored matches changes: every
     change of a match's hands bumps its revision, and matches are only ever added (one
     query for all the tables)."""
@@ -96,20 +97,39 @@ def checksums(groups: Sequence[Group]) -> dict[int, tuple[int, int, int]]:
 @dataclass
 class _TableSums:
     """What an app process keeps of one table: the sum, and each match's tallies as summed
-    with the revision they were read at (so that a change takes out only what it replaces)."""
+    with the revision they were read at (so that a change takes out only what it replaces),
+    and the highest change stamp read (`Match.stamp`)."""
 
-    mark: tuple[int, int, int] = (0, 0, 0)
+    mark: Mark = (0, 0, 0)
     sums: dict[str, Counts] = field(default_factory=dict)
     revisions: dict[int, int] = field(default_factory=dict)
     blobs: dict[int, dict[str, Any]] = field(default_factory=dict)
+    stamp: int = 0
+
+    def own_mark(self) -> Mark:
+        """The checksum of what is kept, as `checksums` reads it of the database."""
+        return (len(self.revisions), sum(self.revisions.values()),
+                max(self.revisions, default=0))
+
+    def take(self, match_id: int, revision: int, blob: dict[str, Any] | None) -> None:
+        """The match's tallies at this revision, in place of those kept of it."""
+        if match_id in self.blobs:
+            add_stored(self.sums, [self.blobs.pop(match_id)], sign=-1)
+            del self.revisions[match_id]
+        if blob is not None:
+            add_stored(self.sums, [blob])
+            self.blobs[match_id] = blob
+            self.revisions[match_id] = revision
 
 
 def summed(groups: Sequence[Group],
-           marks: dict[int, tuple[int, int, int]] | None = None) -> list[MatchTallies]:
+           marks: dict[int, Mark] | None = None) -> list[MatchTallies]:
     """The tallies of these tables' matches added up per variant (in the variants' order).
     Each table's sum is kept per app process: a request reads the tables' checksums (one
-    query); for a table that changed since, the revisions of its matches (one query of
-    numbers) and the tallies of the matches that changed (one more)."""
+    query); for a table that changed since, the matches changed since the stamp last read,
+    with the table's checksum in the same statement (`_catch_up`). Only a table seen for the
+    first time, or whose changes do not add up to its checksum (a match deleted, or two
+    writers that took one stamp), has the revisions of all its matches read (`_reread`)."""
     if not groups:
         return []
     cache: dict[int, _TableSums] = current_app.extensions.setdefault("tichu_stats_cache", {})
@@ -118,19 +138,67 @@ def summed(groups: Sequence[Group],
     if stale:
         if len(cache) + len(stale) > CACHE_SIZE:
             cache.clear()
-        _update(cache, stale, current)
+        behind = _catch_up(cache, [g for g in stale if g in cache])
+        _reread(cache, [g for g in stale if g not in cache] + behind)
     total = merged(cache[g].sums for g in current)
     return [as_tallies(key, total[key]) for key in SCORED if key in total]
 
 
-def _update(cache: dict[int, _TableSums], group_ids: list[int],
-            marks: dict[int, tuple[int, int, int]]) -> None:
-    """Bring the sums of these tables up to date: take out what changed, add it anew."""
-    rows = db.session.execute(db.select(Match.id, Match.group_id, Match.revision).where(
+def _catch_up(cache: dict[int, _TableSums], group_ids: list[int]) -> list[int]:
+    """Bring the sums of these tables up to date from the matches changed since (a stamp
+    above the one kept) or added since (an id above those kept), read in one statement with
+    the tables' checksums, so both are of one moment. Returns the tables where what is kept
+    then still differs from the checksum (a deleted match, or a change that took a stamp
+    already read): those are read again whole."""
+    if not group_ids:
+        return []
+    scored = Match.variant.in_(SCORED)
+    sums = (db.select(Match.group_id, func.count(Match.id).label("n"),
+                      func.sum(Match.revision).label("r"), func.max(Match.id).label("m"))
+            .where(Match.group_id.in_(group_ids), scored).group_by(Match.group_id).subquery())
+    since = or_(*(and_(Match.group_id == g, or_(Match.stamp > cache[g].stamp,
+                                                Match.id > max(cache[g].revisions, default=0)))
+                  for g in group_ids))
+    delta = db.select(Match.group_id, Match.id, Match.revision, Match.stamp,
+                      Match.stats).where(scored, since).subquery()
+    rows = db.session.execute(
+        db.select(sums.c.group_id, sums.c.n, sums.c.r, sums.c.m, delta.c.id,
+                  delta.c.revision, delta.c.stamp, delta.c.stats)
+        .select_from(sums.outerjoin(delta, delta.c.group_id == sums.c.group_id))).all()
+    marks: dict[int, Mark] = {}
+    fresh: dict[int, list[tuple[int, int, int, dict[str, Any] | None]]] = {}
+    for group_id, n, r, m, match_id, revision, stamp, stats in rows:
+        marks[group_id] = (int(n), int(r or 0), int(m))
+        if match_id is not None:
+            fresh.setdefault(group_id, []).append((match_id, revision, stamp or 0, stats))
+    filled = dict(_fill([row[0] for found in fresh.values() for row in found
+                         if row[3] is None]))
+    behind = []
+    for group_id in group_ids:
+        entry = cache[group_id]
+        for match_id, revision, stamp, stats in fresh.get(group_id, []):
+            entry.take(match_id, revision, stats if stats is not None else filled.get(match_id))
+            entry.stamp = max(entry.stamp, stamp)
+        if marks.get(group_id) == entry.own_mark():
+            entry.mark = marks[group_id]
+        else:
+            behind.append(group_id)
+    return behind
+
+
+def _reread(cache: dict[int, _TableSums], group_ids: list[int]) -> None:
+    """Bring the sums of these tables up to date from the revisions of all their matches:
+    take out what changed or is gone, add it anew."""
+    if not group_ids:
+        return
+    rows = db.session.execute(db.select(Match.id, Match.group_id, Match.revision,
+                                        Match.stamp).where(
         Match.group_id.in_(group_ids), Match.variant.in_(SCORED))).all()
     now: dict[int, dict[int, int]] = {g: {} for g in group_ids}
-    for match_id, group_id, revision in rows:
+    stamps: dict[int, int] = dict.fromkeys(group_ids, 0)
+    for match_id, group_id, revision, stamp in rows:
         now[group_id][match_id] = revision
+        stamps[group_id] = max(stamps[group_id], stamp or 0)
     changed = [m for g in group_ids for m, rev in now[g].items()
                if cache.get(g, _TableSums()).revisions.get(m) != rev]
     fresh: dict[int, tuple[int, dict[str, Any] | None]] = {}
@@ -141,22 +209,16 @@ def _update(cache: dict[int, _TableSums], group_ids: list[int],
     filled = dict(_fill([m for m, (_rev, stats) in fresh.items() if stats is None]))
     for group_id in group_ids:
         entry = cache.setdefault(group_id, _TableSums())
-        gone = [m for m in entry.revisions if m not in now[group_id]]
-        for match_id in gone:  # a match deleted
-            add_stored(entry.sums, [entry.blobs.pop(match_id)], sign=-1)
-            del entry.revisions[match_id]
+        for match_id in [m for m in entry.revisions if m not in now[group_id]]:
+            entry.take(match_id, 0, None)  # a match deleted
         for match_id in now[group_id]:
-            if match_id not in fresh:
-                continue
-            revision, stats = fresh[match_id]
-            blob = stats if stats is not None else filled.get(match_id)
-            if match_id in entry.blobs:
-                add_stored(entry.sums, [entry.blobs.pop(match_id)], sign=-1)
-            if blob is not None:
-                add_stored(entry.sums, [blob])
-                entry.blobs[match_id] = blob
-                entry.revisions[match_id] = revision
-        entry.mark = marks[group_id]
+            if match_id in fresh:
+                revision, stats = fresh[match_id]
+                entry.take(match_id, revision,
+                           stats if stats is not None else filled.get(match_id))
+        # the stamp read with the revisions: a change after it is found by the next catch-up
+        entry.stamp = stamps[group_id]
+        entry.mark = entry.own_mark()
 
 
 def _fill(match_ids: list[int]) -> list[tuple[int, dict[str, Any]]]:
