@@ -29,12 +29,14 @@ import statistics
 import sys
 import time
 from pathlib import Path
+from typing import cast
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tichu_scorer import create_app, records, transfer  # noqa: E402
+from tichu_scorer import create_app, records, scoring, transfer  # noqa: E402
 from tichu_scorer.extensions import db  # noqa: E402
 from tichu_scorer.models import Group, Match  # noqa: E402
+from tichu_scorer.scoring.hand import Call, HandInput, score_hand  # noqa: E402
 
 CURRENT_TABLES, CURRENT_HANDS = 200, 50
 OLD_MATCHES, OLD_HANDS, LONG_HANDS = 10_000, 3, 200
@@ -64,16 +66,51 @@ def hand(rng: random.Random, variant: str, number: int, day: str) -> dict[str, o
     return data
 
 
+TARGET = 10_000  # of the team games: the farthest a match may be set to go
+
+
+def lasting(rng: random.Random, variant: str, number: int, day: str,
+            totals: list[int]) -> dict[str, object]:
+    """A hand as `hand` makes it, scored by the core into `totals`; one that would bring a
+    team near the target becomes a hand where a player of each team called Tichu and failed
+    (both totals fall), so that the match lasts the hands asked for and no hand is played
+    after its end ([E1]). Threechu matches last their number of hands."""
+    data = hand(rng, variant, number, day)
+    if variant == "threechu":
+        return data
+    layout = scoring.variant(variant).layout()
+    gain = _scored(data, layout)
+    if max(t + g for t, g in zip(totals, gain, strict=True)) >= TARGET - 100:
+        first = cast("list[int]", data["out_order"])[0]
+        seats = layout.seats
+        data |= {"out_order": [first, (first + 1) % seats], "card_points": [50, None],
+                 "calls": {str((first + 1) % seats): "tichu", str((first + 2) % seats): "tichu"}}
+        gain = _scored(data, layout)
+    totals[:] = [t + g for t, g in zip(totals, gain, strict=True)]
+    return data
+
+
+def _scored(data: dict[str, object], layout: scoring.Layout) -> tuple[int, ...]:
+    said = cast("dict[str, str]", data["calls"])
+    return score_hand(HandInput(tuple(cast("list[int]", data["out_order"])),
+                                {int(seat): Call(call) for seat, call in said.items()},
+                                cast("tuple[int | None, int | None]",
+                                     tuple(cast("list[int | None]", data["card_points"])))),
+                      layout).team_scores
+
+
 def match(rng: random.Random, pool: list[str], hands: int, day: str,
           variant: str = "nanking") -> dict[str, object]:
     players = {"nanking": 4, "threechu": 3, "tientsin": 6}[variant]
     names: list[str | None] = list(rng.sample(pool, players))
     if variant == "threechu":
         names.append(None)
+    totals = [0, 0]
     return {"variant": variant, "players": names, "started_at": f"{day}T19:00:00",
-            "target": None if variant == "threechu" else 10_000,
+            "target": None if variant == "threechu" else TARGET,
             "hand_limit": 99 if variant == "threechu" else None,
-            "hands": [hand(rng, variant, n, day) for n in range(1, hands + 1)], "log": []}
+            "hands": [lasting(rng, variant, n, day, totals) for n in range(1, hands + 1)],
+            "log": []}
 
 
 def export(matches: list[dict[str, object]]) -> dict[str, object]:

@@ -511,6 +511,29 @@ def after_the_end(match: Match) -> int:
     return _after_the_end(match, _state(match, [_side_scores(match, h) for h in match.hands]))
 
 
+def overrun(match: Match) -> Problem | None:
+    """What a match as read from a file breaks when hands in play come after the hand that
+    ended it ([E1], or [T3.5] past its number of hands); None in a sound record. Named by
+    the hands' own numbers, as the file has them."""
+    if match.game.ranked:
+        return None
+    hands = match.hands
+    state = _state(match, [_side_scores(match, h) for h in hands])
+    extra, rule = scoring.hands_after_the_end(state, match.target, match.hand_limit)
+    if not extra:
+        return None
+    if rule == "T3.5":
+        return Problem("hands", rule, _(
+            "the match lasts {n} hands, but {m} hands are in play.").format(
+            n=match.hand_limit, m=len(hands)))
+    side = " & ".join(match.game.sides(match.names)[state.winner or 0].names)
+    return Problem("hands", rule, _(
+        "the match was won with hand {n} ({side}), but the hands go on to hand {last}: a "
+        "match ends with the hand that decides it. Remove the later hands, or give the match "
+        "a higher target.").format(n=hands[len(hands) - extra - 1].number, side=side,
+                                    last=hands[-1].number))
+
+
 def _after_the_end(match: Match, state: scoring.MatchState) -> int:
     return scoring.hands_after_the_end(state, match.target, match.hand_limit)[0]
 

@@ -303,6 +303,8 @@ def _check_match(raw: object, where: _Spot, state: _Import) -> _Checked:
         by_number[hand.number] = hand
     match.all_hands = sorted(by_number.values(), key=lambda h: h.number)
     records.recompute(match)  # totals, hand count, result: from the hands, never the file
+    if (problem := records.overrun(match)) is not None:  # no hand after the end
+        raise _refuse(where, f"{problem.message} ({problem.rule})")
     if match.finished:
         match.finished_at = _parse_time(raw.get("finished_at"), where) or match.finished_at
     return _Checked(match, _check_log(raw.get("log"), by_number, where))

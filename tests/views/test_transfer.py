@@ -14,9 +14,10 @@ import pytest
 from sqlalchemy import event
 
 from tests.conftest import hand_form, make_app, match_id, new_match, post_hand, same_phone
-from tichu_scorer import records, transfer
+from tichu_scorer import records, scoring, transfer
 from tichu_scorer.extensions import db
 from tichu_scorer.models import Group, HandEvent, Match
+from tichu_scorer.scoring.hand import HandInput, score_hand
 
 
 def fill_history(client):
@@ -130,13 +131,18 @@ def test_print_stylesheet_hides_controls():
 
 # --- a long history: the app's own export re-imports, in one short write -------------------
 
-def synthetic_history(matches=40, hands=30, seed=7):
+def synthetic_history(matches=40, hands=30, seed=7, endless=False):
     """An export as the app writes it: team games, Threechu and Grand Seigneur matches,
-    calls, double victories, deleted hands and their log; every hand valid."""
+    calls, double victories, deleted hands and their log; every hand valid, and none in
+    play after the hand that decided its match ([E1]: a team game stops there). `endless`:
+    in every hand all but the first out call Grand Tichu and fail, so no total rises and
+    no match ends, however long."""
     rng = random.Random(seed)
     out = []
     for m in range(matches):
         variant = ("nanking", "nanking", "threechu", "tientsin", "seigneur")[m % 5]
+        game, played = scoring.variant(variant), []
+        target = 1000 if m % 10 == 0 else 10_000  # some matches decided, most going on
         seats = {"nanking": 4, "threechu": 3, "tientsin": 6, "seigneur": 7}[variant]
         players = [f"P{m}-{s} ünï" for s in range(seats)] + ([None] if seats == 3 else [])
         players[0] = ["Ann", "Bob", "Cy"][m % 3]  # names shared across matches
@@ -166,8 +172,15 @@ def synthetic_history(matches=40, hands=30, seed=7):
                 hand["out_order"] = [first, second]
                 if team[first] != team[second]:
                     hand["card_points"] = [rng.randrange(-5, 26) * 5, None]
-                if rng.random() < 0.3:
+                if endless:
+                    hand["calls"] = {str(s): "grand" for s in range(table) if s != first}
+                elif rng.random() < 0.3:
                     hand["calls"] = {str(first): "tichu"}
+            if game.teams and not game.lasts_hands and scoring.match_state(
+                    played, target).over:
+                break  # the match was decided by the last hand in play
+            if game.teams and not game.lasts_hands and not hand["deleted_at"]:
+                played.append(team_scores(game, hand))
             raw_hands.append(hand)
             log.append({"hand_number": n, "position": n, "action": "added", "summary": "",
                         "before": None, "after": {"out_order": hand["out_order"]},
@@ -177,11 +190,22 @@ def synthetic_history(matches=40, hands=30, seed=7):
                             "summary": f"hand {n} deleted", "before": None, "after": None,
                             "at": hand["deleted_at"]})
         out.append({"variant": variant, "players": players,
-                    "target": 1000 if variant in ("nanking", "tientsin") else None,
+                    "target": target if variant in ("nanking", "tientsin") else None,
                     "hand_limit": 99 if variant == "threechu" else None,
                     "started_at": f"2024-03-{1 + m % 28:02d}T19:00:00", "finished_at": None,
                     "hands": raw_hands, "log": log})
     return {"format": "tichu-scorer", "version": 1, "matches": out}
+
+
+def hands_in(data) -> int:
+    return sum(len(m["hands"]) for m in data["matches"])
+
+
+def team_scores(game, hand) -> tuple[int, ...]:
+    """What a generated hand of a team game scores, by the core's own scoring."""
+    calls = {int(seat): scoring.Call(call) for seat, call in hand["calls"].items()}
+    return score_hand(HandInput(tuple(hand["out_order"]), calls, tuple(hand["card_points"])),
+                      game.layout()).team_scores
 
 
 def upload(client, blob: bytes):
@@ -210,7 +234,8 @@ def test_a_long_history_round_trips_losslessly(app, client, tmp_path):
     assert len(blob) > 10 * 64 * 1024  # far beyond the forms' limit
     first = json.loads(blob)
     assert len(first["matches"]) == 40
-    assert sum(len(m["hands"]) for m in first["matches"]) == 40 * 30
+    assert sum(len(m["hands"]) for m in first["matches"]) == hands_in(source) > 1000
+    assert any(m["finished_at"] for m in first["matches"])  # decided matches travel too
     for given, kept in zip(source["matches"], first["matches"], strict=True):
         for key in ("number", "out_order", "calls", "client_id", "version", "deleted_at"):
             wanted = [h[key] for h in given["hands"]]
@@ -276,8 +301,9 @@ def test_import_writes_nothing_while_checking(app, client, monkeypatch):
         return real(*args, **kwargs)
 
     monkeypatch.setattr(records, "score", spy)
-    assert upload(client, json.dumps(synthetic_history(matches=5)).encode()).status_code == 303
-    assert len(states) == 5 * 30 and not any(states)
+    data = synthetic_history(matches=5)
+    assert upload(client, json.dumps(data).encode()).status_code == 303
+    assert len(states) == hands_in(data) and not any(states)
 
 
 def test_a_save_on_another_match_goes_through_during_a_large_import(app, client):
@@ -362,6 +388,44 @@ def test_imports_are_checked_like_the_forms(client, change, message):
     assert r.status_code == 422 and message in page, page[-900:]
     assert "match 1" in page
     assert client.get("/export.json").get_json()["matches"] == []  # nothing stored
+
+
+def decided_early(deleted=False):
+    """A one-match export at target 300: hand 1 gives team A 400 (a double victory and a
+    Grand Tichu made), deciding the match; hands 2 and 3 follow it (deleted, or in play)."""
+    data = synthetic_history(matches=1, hands=3)
+    match = data["matches"][0]
+    match["target"] = 300
+    match["hands"][0] |= {"out_order": [0, 2], "card_points": [None, None],
+                          "calls": {"0": "grand"}}
+    for hand in match["hands"][1:]:
+        hand |= {"out_order": [1, 0], "card_points": [50, None], "calls": {},
+                 "deleted_at": "2024-03-01T23:00:00" if deleted else None}
+    return data
+
+
+def test_an_import_with_hands_after_the_end_of_a_match_is_refused(app, client):
+    """[E1]: a match ends with the hand that decides it; a file whose hands go on after it
+    would store hands played after the match was over."""
+    r = upload(client, json.dumps(decided_early()).encode())
+    page = html.unescape(r.get_data(as_text=True))
+    assert r.status_code == 422, page[-900:]
+    assert ("match 1: the match was won with hand 1 (Ann & P0-2 ünï), but the hands go on "
+            "to hand 3" in page and "(E1)" in page)
+    assert client.get("/export.json").get_json()["matches"] == []  # nothing stored
+    # the same hands deleted (the log keeps them) leave a sound record: imported
+    assert upload(client, json.dumps(decided_early(deleted=True)).encode()).status_code == 303
+    assert stored_results(app) == [("nanking", [400, 0], 1, 0, False)]
+
+
+def test_a_threechu_import_past_its_number_of_hands_is_refused(client):
+    data = synthetic_history(matches=3, hands=4)
+    data["matches"][2]["hand_limit"] = 3
+    r = upload(client, json.dumps(data).encode())
+    page = html.unescape(r.get_data(as_text=True))
+    assert r.status_code == 422
+    assert "match 3: the match lasts 3 hands, but 4 hands are in play. (T3.5)" in page
+    assert client.get("/export.json").get_json()["matches"] == []
 
 
 def test_a_threechu_export_keeps_its_dummy_seat(client):
@@ -485,9 +549,9 @@ def test_a_streamed_export_reads_matches_in_batches(app, client):
 # --- an import's work grows linearly with its size ---------------------------------------
 
 def long_match(hands):
-    data = synthetic_history(matches=1, hands=hands)
+    data = synthetic_history(matches=1, hands=hands, endless=True)
     match = data["matches"][0]
-    match["target"] = 10_000  # long enough never to end
+    assert len(match["hands"]) == hands
     for hand in match["hands"]:
         hand["created_at"] = "2024-03-01T20:00:00"
     for entry in match["log"]:
