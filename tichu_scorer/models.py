@@ -75,6 +75,9 @@ class Group(db.Model):  # type: ignore[name-defined,misc]
     # Rotating the links bumps this: rights given by the old links end.
     generation: Mapped[int] = mapped_column(default=1)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    # The highest stamp a deleted match of the table held (`Match.stamp`): stamps go on
+    # from there, so that a match stored after it never takes its stamp again.
+    stamp: Mapped[int | None] = mapped_column(default=None)
 
     def rotate(self, matches: list[Match]) -> None:
         """New invite code and scorer link, and new viewer codes for its `matches`: devices
@@ -92,7 +95,7 @@ class Match(db.Model):  # type: ignore[name-defined,misc]
         # a page of a table's match list, newest first, read from the index alone
         Index("ix_match_listing", "group_id", "started_at", "id"),
         # the statistics' checksum and revisions of a table's matches, from the index alone
-        Index("ix_match_revisions", "group_id", "variant", "revision"),
+        Index("ix_match_revisions", "group_id", "variant", "revision", "stamp"),
         # the matches of a table changed since a stamp: what the statistics read again
         Index("ix_match_stamps", "group_id", "stamp"),
     )
@@ -121,10 +124,9 @@ class Match(db.Model):  # type: ignore[name-defined,misc]
     scorer_key: Mapped[str] = mapped_column(String(32), unique=True,
                                             default=lambda: secrets.token_urlsafe(16))
     revision: Mapped[int] = mapped_column(default=0)
-    # Rises with every change, like `revision`, but counted per table: one past the highest
-    # of the table's matches (`records.changed`), so that a table's statistics read again
-    # only the matches changed since the stamp they last saw (`tallies`). None: not changed
-    # since it was stored (a new match is found by its id instead).
+    # Given when the match is stored and with every change, one past the highest of the
+    # table's matches (`records.next_stamp`), so that a table's statistics read again only
+    # the matches stamped since they last looked (`tallies`). None: stored before stamps.
     stamp: Mapped[int | None] = mapped_column(default=None)
 
     group: Mapped[Group] = relationship(lazy="joined", innerjoin=True)

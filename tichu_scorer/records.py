@@ -8,7 +8,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from sqlalchemy import Text, and_, bindparam, cast, func, inspect, or_
+from sqlalchemy import Text, and_, bindparam, cast, func, inspect, or_, union_all
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import lazyload
 from sqlalchemy.orm.attributes import set_committed_value
@@ -201,7 +201,8 @@ def create_match(group: Group, names: Sequence[str], target: int | None,
     """A new match of table `group` with these players in seats 0, 1, …"""
     with writing():
         match = Match(group_id=group.id, variant=game.key, target=target,
-                      hand_limit=hand_limit, rematch_of_id=rematch_of.id if rematch_of else None)
+                      hand_limit=hand_limit, rematch_of_id=rematch_of.id if rematch_of else None,
+                      stamp=next_stamp(group.id))
         match.seats = seat_rows(game, [player_named(group.id, name) for name in names])
         match.totals = [0] * match.sides
         match.stats = tallies.counted(match)  # a match without hands still counts as played
@@ -428,15 +429,19 @@ _INSERT_HAND = (Hand.__table__.insert().values(number=_NEXT_NUMBER)
 _INSERT_EVENT = HandEvent.__table__.insert()
 DERIVED = ("hand_count", "revision", "totals", "winner_team", "finished_at", "stats")
 _STAMPED = Match.__table__.alias("stamped")
+_TABLE = Group.__table__
 
 
 def next_stamp(group_id: Any) -> Any:
-    """The stamp of a change of one of this table's matches (the table's id, or a parameter
-    naming it), found by the write itself: one past the highest of the table's matches (two
-    writers at two matches of a table may take the same one; the statistics check their
-    sums, `tallies`)."""
-    return (db.select(func.coalesce(func.max(_STAMPED.c.stamp), 0) + 1)
-            .where(_STAMPED.c.group_id == group_id).scalar_subquery())
+    """The stamp of a new match of this table or of a change of one (the table's id, or a
+    parameter naming it), found by the write itself: one past the highest of the table's
+    matches and of those it deleted (`delete_match`); two writers at a table may take the
+    same one, which the statistics' checksum tells (`tallies`)."""
+    held = union_all(
+        db.select(func.max(_STAMPED.c.stamp).label("stamp"))
+        .where(_STAMPED.c.group_id == group_id),
+        db.select(_TABLE.c.stamp).where(_TABLE.c.id == group_id)).subquery()
+    return db.select(func.coalesce(func.max(held.c.stamp), 0) + 1).scalar_subquery()
 
 
 _UPDATE_MATCH = (Match.__table__.update().where(Match.__table__.c.id == bindparam("match_id"))
@@ -870,8 +875,12 @@ def settings_of(match: Match) -> dict[str, Any]:
 
 
 def delete_match(match: Match) -> None:
-    """Remove a match with its hands and log (the scorer confirmed it). `match` is held."""
+    """Remove a match with its hands and log (the scorer confirmed it). `match` is held.
+    Its table keeps its stamp, so that the next match stored never takes it again (SQLite
+    may give the next match its id too, and the statistics would take one for the other)."""
     try:
+        group = match.group
+        group.stamp = max(group.stamp or 0, match.stamp or 0)
         db.session.delete(match)
         db.session.commit()
     except Exception:

@@ -8,6 +8,7 @@ statistics never depend on a fill having run."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -34,7 +35,7 @@ from .scoring.variants import VARIANTS
 SCORED = [v.key for v in VARIANTS.values() if v.scored]  # statistics count card points
 FILL_CHUNK = 500  # matches per query when counting old matches
 CACHE_SIZE = 256  # tables whose sums an app process keeps
-Mark = tuple[int, int, int]  # a table's checksum: matches, sum of revisions, highest id
+Mark = tuple[int, int, int, int]  # a table's checksum (`checksums`)
 
 
 def hand_facts(match: Match, hand: Hand) -> HandFacts:
@@ -83,78 +84,101 @@ def added(match: Match, hand: Hand) -> None:
     match.stats = tally_match(match_facts(match, [hand]), earlier).as_json()
 
 
+def _checksum_columns() -> tuple[Any, ...]:
+    return (func.count(Match.id), func.sum(Match.revision), func.max(Match.id),
+            func.sum(Match.stamp))
+
+
+def _mark(n: Any, r: Any, m: Any, st: Any) -> Mark:
+    return (int(n), int(r or 0), int(m or 0), int(st or 0))
+
+
 def checksums(groups: Sequence[Group]) -> dict[int, Mark]:
-    """Per table, a value that changes whenever one of its scored matches changes: every
-    change of a match's hands bumps its revision, and matches are only ever added (one
-    query for all the tables)."""
-    rows = db.session.execute(db.select(
-        Match.group_id, func.count(Match.id), func.sum(Match.revision), func.max(Match.id))
+    """Per table, a value that changes whenever one of its scored matches changes, is added
+    or is deleted: the matches' count, the sum of their revisions (every change raises one),
+    the highest id, and the sum of their stamps (a new match or a change takes one past the
+    highest of the table's, so a match deleted and another stored in its place, even under
+    the same id, still change it). One query for all the tables, from an index alone."""
+    rows = db.session.execute(db.select(Match.group_id, *_checksum_columns())
         .where(Match.group_id.in_([g.id for g in groups]), Match.variant.in_(SCORED))
         .group_by(Match.group_id)).all()
-    return {int(g): (int(n), int(r or 0), int(m)) for g, n, r, m in rows}
+    return {int(g): _mark(*rest) for g, *rest in rows}
 
 
 @dataclass
 class _TableSums:
     """What an app process keeps of one table: the sum, and each match's tallies as summed
-    with the revision they were read at (so that a change takes out only what it replaces),
-    and the highest change stamp read (`Match.stamp`)."""
+    with the revision and stamp they were read at (so that a change takes out only what it
+    replaces), and the highest stamp read (`Match.stamp`)."""
 
-    mark: Mark = (0, 0, 0)
+    mark: Mark = (0, 0, 0, 0)
     sums: dict[str, Counts] = field(default_factory=dict)
     revisions: dict[int, int] = field(default_factory=dict)
+    stamps: dict[int, int] = field(default_factory=dict)
     blobs: dict[int, dict[str, Any]] = field(default_factory=dict)
     stamp: int = 0
 
     def own_mark(self) -> Mark:
         """The checksum of what is kept, as `checksums` reads it of the database."""
         return (len(self.revisions), sum(self.revisions.values()),
-                max(self.revisions, default=0))
+                max(self.revisions, default=0), sum(self.stamps.values()))
 
-    def take(self, match_id: int, revision: int, blob: dict[str, Any] | None) -> None:
-        """The match's tallies at this revision, in place of those kept of it."""
+    def take(self, match_id: int, revision: int, stamp: int,
+             blob: dict[str, Any] | None) -> None:
+        """The match's tallies at this revision and stamp, in place of those kept of it."""
         if match_id in self.blobs:
             add_stored(self.sums, [self.blobs.pop(match_id)], sign=-1)
-            del self.revisions[match_id]
+            del self.revisions[match_id], self.stamps[match_id]
         if blob is not None:
             add_stored(self.sums, [blob])
             self.blobs[match_id] = blob
             self.revisions[match_id] = revision
+            self.stamps[match_id] = stamp
+            self.stamp = max(self.stamp, stamp)
 
 
-def summed(groups: Sequence[Group],
-           marks: dict[int, Mark] | None = None) -> list[MatchTallies]:
-    """The tallies of these tables' matches added up per variant (in the variants' order).
+_LOCK = threading.Lock()  # the threads of an app process share its kept sums
+
+
+def summed(groups: Sequence[Group], marks: dict[int, Mark] | None = None
+           ) -> tuple[list[MatchTallies], dict[int, Mark]]:
+    """The tallies of these tables' matches added up per variant (in the variants' order),
+    and the checksum of each table as of what was summed (a change that came in after
+    `marks` were read may be in it already).
+
     Each table's sum is kept per app process: a request reads the tables' checksums (one
-    query); for a table that changed since, the matches changed since the stamp last read,
-    with the table's checksum in the same statement (`_catch_up`). Only a table seen for the
-    first time, or whose changes do not add up to its checksum (a match deleted, or two
-    writers that took one stamp), has the revisions of all its matches read (`_reread`)."""
+    query); for a table that changed since, the matches stamped since the highest stamp
+    kept, or with a higher id, with the table's checksum in the same statement
+    (`_catch_up`). Only a table seen for the first time, or whose changes do not add up to
+    its checksum (a match deleted, or two writers that took one stamp), has the revisions
+    of all its matches read (`_reread`). One thread at a time brings the sums up to date."""
     if not groups:
-        return []
+        return [], {}
     cache: dict[int, _TableSums] = current_app.extensions.setdefault("tichu_stats_cache", {})
     current = checksums(groups) if marks is None else marks
-    stale = [g for g, mark in current.items() if g not in cache or cache[g].mark != mark]
-    if stale:
-        if len(cache) + len(stale) > CACHE_SIZE:
-            cache.clear()
-        behind = _catch_up(cache, [g for g in stale if g in cache])
-        _reread(cache, [g for g in stale if g not in cache] + behind)
-    total = merged(cache[g].sums for g in current)
-    return [as_tallies(key, total[key]) for key in SCORED if key in total]
+    with _LOCK:
+        stale = [g for g, mark in current.items() if g not in cache or cache[g].mark != mark]
+        if stale:
+            if len(cache) + len(stale) > CACHE_SIZE:
+                cache.clear()
+            behind = _catch_up(cache, [g for g in stale if g in cache])
+            _reread(cache, [g for g in stale if g not in cache] + behind)
+        total = merged(cache[g].sums for g in current)
+        read = {g: cache[g].mark for g in current}
+    return [as_tallies(key, total[key]) for key in SCORED if key in total], read
 
 
 def _catch_up(cache: dict[int, _TableSums], group_ids: list[int]) -> list[int]:
-    """Bring the sums of these tables up to date from the matches changed since (a stamp
-    above the one kept) or added since (an id above those kept), read in one statement with
-    the tables' checksums, so both are of one moment. Returns the tables where what is kept
-    then still differs from the checksum (a deleted match, or a change that took a stamp
-    already read): those are read again whole."""
+    """Bring the sums of these tables up to date from the matches stamped since the highest
+    stamp kept, or with an id above those kept (a match stored before stamps), read in one
+    statement with the tables' checksums, so both are of one moment. Returns the tables
+    where what is kept then still differs from the checksum (a deleted match, or a change
+    that took a stamp already read): those are read again whole."""
     if not group_ids:
         return []
     scored = Match.variant.in_(SCORED)
-    sums = (db.select(Match.group_id, func.count(Match.id).label("n"),
-                      func.sum(Match.revision).label("r"), func.max(Match.id).label("m"))
+    sums = (db.select(Match.group_id, *(c.label(n) for c, n in zip(
+                _checksum_columns(), ("n", "r", "m", "st"), strict=True)))
             .where(Match.group_id.in_(group_ids), scored).group_by(Match.group_id).subquery())
     since = or_(*(and_(Match.group_id == g, or_(Match.stamp > cache[g].stamp,
                                                 Match.id > max(cache[g].revisions, default=0)))
@@ -162,13 +186,13 @@ def _catch_up(cache: dict[int, _TableSums], group_ids: list[int]) -> list[int]:
     delta = db.select(Match.group_id, Match.id, Match.revision, Match.stamp,
                       Match.stats).where(scored, since).subquery()
     rows = db.session.execute(
-        db.select(sums.c.group_id, sums.c.n, sums.c.r, sums.c.m, delta.c.id,
+        db.select(sums.c.group_id, sums.c.n, sums.c.r, sums.c.m, sums.c.st, delta.c.id,
                   delta.c.revision, delta.c.stamp, delta.c.stats)
         .select_from(sums.outerjoin(delta, delta.c.group_id == sums.c.group_id))).all()
     marks: dict[int, Mark] = {}
     fresh: dict[int, list[tuple[int, int, int, dict[str, Any] | None]]] = {}
-    for group_id, n, r, m, match_id, revision, stamp, stats in rows:
-        marks[group_id] = (int(n), int(r or 0), int(m))
+    for group_id, n, r, m, st, match_id, revision, stamp, stats in rows:
+        marks[group_id] = _mark(n, r, m, st)
         if match_id is not None:
             fresh.setdefault(group_id, []).append((match_id, revision, stamp or 0, stats))
     filled = dict(_fill([row[0] for found in fresh.values() for row in found
@@ -177,8 +201,8 @@ def _catch_up(cache: dict[int, _TableSums], group_ids: list[int]) -> list[int]:
     for group_id in group_ids:
         entry = cache[group_id]
         for match_id, revision, stamp, stats in fresh.get(group_id, []):
-            entry.take(match_id, revision, stats if stats is not None else filled.get(match_id))
-            entry.stamp = max(entry.stamp, stamp)
+            entry.take(match_id, revision, stamp,
+                       stats if stats is not None else filled.get(match_id))
         if marks.get(group_id) == entry.own_mark():
             entry.mark = marks[group_id]
         else:
@@ -187,37 +211,37 @@ def _catch_up(cache: dict[int, _TableSums], group_ids: list[int]) -> list[int]:
 
 
 def _reread(cache: dict[int, _TableSums], group_ids: list[int]) -> None:
-    """Bring the sums of these tables up to date from the revisions of all their matches:
-    take out what changed or is gone, add it anew."""
+    """Bring the sums of these tables up to date from the revisions and stamps of all their
+    matches: take out what changed or is gone, add it anew."""
     if not group_ids:
         return
     rows = db.session.execute(db.select(Match.id, Match.group_id, Match.revision,
                                         Match.stamp).where(
         Match.group_id.in_(group_ids), Match.variant.in_(SCORED))).all()
-    now: dict[int, dict[int, int]] = {g: {} for g in group_ids}
-    stamps: dict[int, int] = dict.fromkeys(group_ids, 0)
+    now: dict[int, dict[int, tuple[int, int]]] = {g: {} for g in group_ids}
     for match_id, group_id, revision, stamp in rows:
-        now[group_id][match_id] = revision
-        stamps[group_id] = max(stamps[group_id], stamp or 0)
-    changed = [m for g in group_ids for m, rev in now[g].items()
-               if cache.get(g, _TableSums()).revisions.get(m) != rev]
-    fresh: dict[int, tuple[int, dict[str, Any] | None]] = {}
+        now[group_id][match_id] = (revision, stamp or 0)
+    changed: list[int] = []
+    for group_id in group_ids:
+        kept = cache.get(group_id, _TableSums())
+        changed += [m for m, read in now[group_id].items()
+                    if (kept.revisions.get(m), kept.stamps.get(m)) != read]
+    fresh: dict[int, tuple[int, int, dict[str, Any] | None]] = {}
     for start in range(0, len(changed), FILL_CHUNK):
-        fresh |= {m: (rev, stats) for m, rev, stats in db.session.execute(
-            db.select(Match.id, Match.revision, Match.stats).where(
+        fresh |= {m: (rev, stamp or 0, stats) for m, rev, stamp, stats in db.session.execute(
+            db.select(Match.id, Match.revision, Match.stamp, Match.stats).where(
                 Match.id.in_(changed[start:start + FILL_CHUNK]))).all()}
-    filled = dict(_fill([m for m, (_rev, stats) in fresh.items() if stats is None]))
+    filled = dict(_fill([m for m, (_rev, _stamp, stats) in fresh.items() if stats is None]))
     for group_id in group_ids:
         entry = cache.setdefault(group_id, _TableSums())
         for match_id in [m for m in entry.revisions if m not in now[group_id]]:
-            entry.take(match_id, 0, None)  # a match deleted
+            entry.take(match_id, 0, 0, None)  # a match deleted
         for match_id in now[group_id]:
             if match_id in fresh:
-                revision, stats = fresh[match_id]
-                entry.take(match_id, revision,
+                revision, stamp, stats = fresh[match_id]
+                entry.take(match_id, revision, stamp,
                            stats if stats is not None else filled.get(match_id))
-        # the stamp read with the revisions: a change after it is found by the next catch-up
-        entry.stamp = stamps[group_id]
+        entry.stamp = max(entry.stamps.values(), default=0)  # a match deleted may have held it
         entry.mark = entry.own_mark()
 
 

@@ -476,8 +476,10 @@ def _store(checked: list[_Checked], state: _Import, group: Group | None) -> list
         taken = _stored(Hand.client_id, sorted(state.client_ids))
         codes = _new_codes(len(matches))
         if matches:
-            _insert(Match, [row | {"code": code, "group_id": group.id} for row, code in zip(
-                _rows(matches, MATCH_COLUMNS), codes, strict=True)])
+            stamp = db.session.execute(db.select(records.next_stamp(group.id))).scalar_one()
+            _insert(Match, [row | {"code": code, "group_id": group.id, "stamp": stamp}
+                            for row, code in zip(_rows(matches, MATCH_COLUMNS), codes,
+                                                 strict=True)])
         ids = dict(_select(Match.code, Match.id, codes))
         seats, hands = [], []
         for match, code in zip(matches, codes, strict=True):

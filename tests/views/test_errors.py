@@ -24,7 +24,7 @@ def buggy(tmp_path, monkeypatch):
 
     def bug(*_args, **_kwargs):
         raise RuntimeError(SECRET)
-    monkeypatch.setattr(insights, "all_stats", bug)
+    monkeypatch.setattr(insights, "stats_as_of", bug)
     monkeypatch.setattr(scoring, "score_hand", bug)
     yield app.test_client()
     with app.app_context():

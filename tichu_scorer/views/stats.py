@@ -18,18 +18,22 @@ PAGES_KEPT = 256  # rendered statistics an app process keeps
 def index() -> str:
     """Per variant, per player and per partnership: matches, wins, calls, first out, double
     victories. The cards are rendered again only when one of the tables changed (their
-    checksums) or for another language."""
+    checksums) or for another language, and kept under the checksums of what they show
+    (a change that came in between the request's checksums and the sums is in the cards:
+    they must not be shown for the checksums read before it)."""
     groups = access.groups()
     marks = tallies.checksums(groups) if groups else {}
-    key = (str(get_locale()), tuple(sorted(marks.items())))
+    locale = str(get_locale())
     pages: dict[Any, Markup] = current_app.extensions.setdefault("tichu_stats_pages", {})
-    if key not in pages:
+    kept = pages.get((locale, tuple(sorted(marks.items()))))
+    if kept is None:
+        variants, read = insights.stats_as_of(groups, marks)
+        kept = Markup(render_template(  # nosec B704: our own template, autoescaped
+            "stats/_cards.html", words=_words(), variants=variants))
         if len(pages) >= PAGES_KEPT:
             pages.clear()
-        cards = render_template("stats/_cards.html", words=_words(),
-                                variants=insights.all_stats(groups, marks))
-        pages[key] = Markup(cards)  # nosec B704: our own template, autoescaped
-    return render_template("stats/index.html", cards=pages[key])
+        pages[(locale, tuple(sorted(read.items())))] = kept
+    return render_template("stats/index.html", cards=kept)
 
 
 def _words() -> dict[str, str]:
