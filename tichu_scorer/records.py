@@ -8,7 +8,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from sqlalchemy import Text, and_, bindparam, cast, func, inspect, or_, union_all
+from sqlalchemy import Text, and_, bindparam, case, cast, func, inspect, or_, union_all
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import lazyload
 from sqlalchemy.orm.attributes import set_committed_value
@@ -200,6 +200,7 @@ def create_match(group: Group, names: Sequence[str], target: int | None,
                  rematch_of: Match | None = None) -> Match:
     """A new match of table `group` with these players in seats 0, 1, …"""
     with writing():
+        hold_stamps(group.id)
         match = Match(group_id=group.id, variant=game.key, target=target,
                       hand_limit=hand_limit, rematch_of_id=rematch_of.id if rematch_of else None,
                       stamp=next_stamp(group.id))
@@ -444,6 +445,22 @@ def next_stamp(group_id: Any) -> Any:
     return db.select(func.coalesce(func.max(held.c.stamp), 0) + 1).scalar_subquery()
 
 
+# PostgreSQL: the writers of one table take their stamps one at a time, each holding this
+# lock (of the table) from before the statement that finds its stamp to its commit. So a
+# stamp is always above every stamp committed before it, and one committed after a reader
+# looked is above all it saw. (SQLite's write lock already does that: one writer at a time.)
+_STAMP_SPACE = 0x5354  # the first key of the advisory lock: stamps ("ST")
+_HOLD_STAMPS = db.select(func.pg_advisory_xact_lock(_STAMP_SPACE, bindparam("table")))
+
+
+def hold_stamps(group_id: int) -> None:
+    """Take the right to give this table's next stamp, until the transaction ends
+    (PostgreSQL; a statement of its own, so that the next statement sees every stamp
+    committed while it waited)."""
+    if db.session.get_bind().dialect.name == "postgresql":
+        core(_HOLD_STAMPS, {"table": group_id})
+
+
 _UPDATE_MATCH = (Match.__table__.update().where(Match.__table__.c.id == bindparam("match_id"))
                  .values(stamp=next_stamp(bindparam("stamped")))
                  .returning(Match.__table__.c.stamp))
@@ -478,7 +495,9 @@ def changed(match: Match) -> None:
     """Name the match's new state: its revision rises in the transaction of every change
     (kept match pages, statistics and phones waiting for news follow it)."""
     match.revision = (match.revision or 0) + 1
-    match.stamp = next_stamp(match.group_id)
+    if inspect(match).persistent:  # (a match being imported is stamped as it is stored)
+        hold_stamps(match.group_id)
+        match.stamp = next_stamp(match.group_id)
 
 
 class AfterTheEnd(Exception):
@@ -829,13 +848,15 @@ def history_page(groups: Sequence[Group], older: str | None = None, newer: str |
                        newer=page[0].key if cursor is not None and page else None)
 
 
-def history(groups: Sequence[Group], limit: int | None = 200) -> list[Match]:
-    """The matches of these tables, newest first."""
+def history(groups: Sequence[Group], limit: int | None = 200,
+            lock: bool = False) -> list[Match]:
+    """The matches of these tables, newest first (`lock`: their rows held, in a write)."""
     if not groups:
         return []
+    query = (db.select(Match).where(Match.group_id.in_([g.id for g in groups]))
+             .order_by(Match.started_at.desc(), Match.id.desc()).limit(limit))
     return list(db.session.execute(
-        db.select(Match).where(Match.group_id.in_([g.id for g in groups]))
-        .order_by(Match.started_at.desc(), Match.id.desc()).limit(limit)).scalars())
+        query.with_for_update(of=Match) if lock else query).scalars())
 
 
 def change_settings(match: Match, target: int | None, names: Sequence[str],
@@ -874,13 +895,19 @@ def settings_of(match: Match) -> dict[str, Any]:
     return {"target": match.target, "names": list(match.player_names)}
 
 
+_KEEP_STAMP = (Group.__table__.update().where(Group.__table__.c.id == bindparam("table"))
+               .values(stamp=case((func.coalesce(Group.__table__.c.stamp, 0)
+                                   > bindparam("stamp"), Group.__table__.c.stamp),
+                                  else_=bindparam("stamp"))))
+
+
 def delete_match(match: Match) -> None:
     """Remove a match with its hands and log (the scorer confirmed it). `match` is held.
     Its table keeps its stamp, so that the next match stored never takes it again (SQLite
     may give the next match its id too, and the statistics would take one for the other)."""
     try:
-        group = match.group
-        group.stamp = max(group.stamp or 0, match.stamp or 0)
+        hold_stamps(match.group_id)
+        core(_KEEP_STAMP, {"table": match.group_id, "stamp": match.stamp or 0})
         db.session.delete(match)
         db.session.commit()
     except Exception:

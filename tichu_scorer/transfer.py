@@ -476,10 +476,8 @@ def _store(checked: list[_Checked], state: _Import, group: Group | None) -> list
         taken = _stored(Hand.client_id, sorted(state.client_ids))
         codes = _new_codes(len(matches))
         if matches:
-            stamp = db.session.execute(db.select(records.next_stamp(group.id))).scalar_one()
-            _insert(Match, [row | {"code": code, "group_id": group.id, "stamp": stamp}
-                            for row, code in zip(_rows(matches, MATCH_COLUMNS), codes,
-                                                 strict=True)])
+            _insert(Match, [row | {"code": code, "group_id": group.id} for row, code in zip(
+                _rows(matches, MATCH_COLUMNS), codes, strict=True)])
         ids = dict(_select(Match.code, Match.id, codes))
         seats, hands = [], []
         for match, code in zip(matches, codes, strict=True):
@@ -500,6 +498,7 @@ def _store(checked: list[_Checked], state: _Import, group: Group | None) -> list
                    if hand is not None else None, **fields}
                   for item in checked for hand, fields in item.events]
         _insert(HandEvent, events)
+        _stamp(group.id, list(ids.values()))
         db.session.commit()
     except IntegrityError:  # a player, client id or code stored by another request meanwhile
         db.session.rollback()
@@ -509,6 +508,18 @@ def _store(checked: list[_Checked], state: _Import, group: Group | None) -> list
         db.session.rollback()
         raise
     return matches
+
+
+def _stamp(group_id: int, match_ids: list[int]) -> None:
+    """Give the imported matches the table's next stamp, last thing before the commit, so
+    that the table's other writers wait for it only that long (`records.hold_stamps`)."""
+    if not match_ids:
+        return
+    records.hold_stamps(group_id)
+    stamp = db.session.execute(db.select(records.next_stamp(group_id))).scalar_one()
+    for chunk in _chunks(match_ids):
+        db.session.execute(Match.__table__.update()
+                           .where(Match.__table__.c.id.in_(chunk)).values(stamp=stamp))
 
 
 def _insert(model: Any, rows: list[dict[str, Any]]) -> None:
