@@ -200,7 +200,6 @@ def create_match(group: Group, names: Sequence[str], target: int | None,
                  rematch_of: Match | None = None) -> Match:
     """A new match of table `group` with these players in seats 0, 1, …"""
     with writing():
-        hold_stamps(group.id)
         match = Match(group_id=group.id, variant=game.key, target=target,
                       hand_limit=hand_limit, rematch_of_id=rematch_of.id if rematch_of else None,
                       stamp=next_stamp(group.id))
@@ -436,29 +435,13 @@ _TABLE = Group.__table__
 def next_stamp(group_id: Any) -> Any:
     """The stamp of a new match of this table or of a change of one (the table's id, or a
     parameter naming it), found by the write itself: one past the highest of the table's
-    matches and of those it deleted (`delete_match`); two writers at a table may take the
-    same one, which the statistics' checksum tells (`tallies`)."""
+    matches and of those it deleted (`delete_match`). On PostgreSQL two writers at a table
+    may take the same one; the statistics' checksum tells (`tallies`)."""
     held = union_all(
         db.select(func.max(_STAMPED.c.stamp).label("stamp"))
         .where(_STAMPED.c.group_id == group_id),
         db.select(_TABLE.c.stamp).where(_TABLE.c.id == group_id)).subquery()
     return db.select(func.coalesce(func.max(held.c.stamp), 0) + 1).scalar_subquery()
-
-
-# PostgreSQL: the writers of one table take their stamps one at a time, each holding this
-# lock (of the table) from before the statement that finds its stamp to its commit. So a
-# stamp is always above every stamp committed before it, and one committed after a reader
-# looked is above all it saw. (SQLite's write lock already does that: one writer at a time.)
-_STAMP_SPACE = 0x5354  # the first key of the advisory lock: stamps ("ST")
-_HOLD_STAMPS = db.select(func.pg_advisory_xact_lock(_STAMP_SPACE, bindparam("table")))
-
-
-def hold_stamps(group_id: int) -> None:
-    """Take the right to give this table's next stamp, until the transaction ends
-    (PostgreSQL; a statement of its own, so that the next statement sees every stamp
-    committed while it waited)."""
-    if db.session.get_bind().dialect.name == "postgresql":
-        core(_HOLD_STAMPS, {"table": group_id})
 
 
 _UPDATE_MATCH = (Match.__table__.update().where(Match.__table__.c.id == bindparam("match_id"))
@@ -496,7 +479,6 @@ def changed(match: Match) -> None:
     (kept match pages, statistics and phones waiting for news follow it)."""
     match.revision = (match.revision or 0) + 1
     if inspect(match).persistent:  # (a match being imported is stamped as it is stored)
-        hold_stamps(match.group_id)
         match.stamp = next_stamp(match.group_id)
 
 
@@ -848,15 +830,13 @@ def history_page(groups: Sequence[Group], older: str | None = None, newer: str |
                        newer=page[0].key if cursor is not None and page else None)
 
 
-def history(groups: Sequence[Group], limit: int | None = 200,
-            lock: bool = False) -> list[Match]:
-    """The matches of these tables, newest first (`lock`: their rows held, in a write)."""
+def history(groups: Sequence[Group], limit: int | None = 200) -> list[Match]:
+    """The matches of these tables, newest first."""
     if not groups:
         return []
-    query = (db.select(Match).where(Match.group_id.in_([g.id for g in groups]))
-             .order_by(Match.started_at.desc(), Match.id.desc()).limit(limit))
     return list(db.session.execute(
-        query.with_for_update(of=Match) if lock else query).scalars())
+        db.select(Match).where(Match.group_id.in_([g.id for g in groups]))
+        .order_by(Match.started_at.desc(), Match.id.desc()).limit(limit)).scalars())
 
 
 def change_settings(match: Match, target: int | None, names: Sequence[str],
@@ -901,13 +881,22 @@ _KEEP_STAMP = (Group.__table__.update().where(Group.__table__.c.id == bindparam(
                                   else_=bindparam("stamp"))))
 
 
+_UNLINK_REMATCHES = (Match.__table__.update()
+                     .where(Match.__table__.c.rematch_of_id == bindparam("match"))
+                     .values(rematch_of_id=None))
+
+
 def delete_match(match: Match) -> None:
     """Remove a match with its hands and log (the scorer confirmed it). `match` is held.
-    Its table keeps its stamp, so that the next match stored never takes it again (SQLite
-    may give the next match its id too, and the statistics would take one for the other)."""
+    On SQLite its table keeps its stamp, so that the next match stored never takes it
+    again: SQLite may give the next match its id too, and the statistics would take one for
+    the other (there one writer at a time changes the database; on PostgreSQL, whose ids
+    never repeat, the table's row is left alone, as every other change of a match does)."""
     try:
-        hold_stamps(match.group_id)
-        core(_KEEP_STAMP, {"table": match.group_id, "stamp": match.stamp or 0})
+        if db.session.get_bind().dialect.name == "sqlite":  # (PostgreSQL never reuses ids)
+            core(_KEEP_STAMP, {"table": match.group_id, "stamp": match.stamp or 0})
+        # a rematch of it stays, as a match of its own
+        core(_UNLINK_REMATCHES, {"match": match.id})
         db.session.delete(match)
         db.session.commit()
     except Exception:

@@ -511,11 +511,10 @@ def _store(checked: list[_Checked], state: _Import, group: Group | None) -> list
 
 
 def _stamp(group_id: int, match_ids: list[int]) -> None:
-    """Give the imported matches the table's next stamp, last thing before the commit, so
-    that the table's other writers wait for it only that long (`records.hold_stamps`)."""
+    """Give the imported matches the table's next stamp, last thing before the commit (the
+    nearer the commit, the fewer changes of other writers can take the same one)."""
     if not match_ids:
         return
-    records.hold_stamps(group_id)
     stamp = db.session.execute(db.select(records.next_stamp(group_id))).scalar_one()
     for chunk in _chunks(match_ids):
         db.session.execute(Match.__table__.update()

@@ -65,6 +65,17 @@ def test_delete_a_match_only_when_confirmed(client, app):
         assert db.session.scalar(db.select(db.func.count(Hand.id))) == 0
 
 
+def test_a_match_with_a_rematch_can_be_deleted_and_the_rematch_stays(client):
+    url = new_match(client)
+    r = client.post(url + "/rematch")
+    assert r.status_code == 303, r.status_code
+    rematch = r.headers["Location"]
+    r = client.post(url + "/delete", data={"confirm": "y"})
+    assert r.status_code == 303  # was a 500: the rematch's link to it was a foreign key
+    assert client.get(url).status_code == 404
+    assert client.get(rematch).status_code == 200
+
+
 def test_new_seats_fill_the_new_match_form(client):
     url = new_match(client, ["Ann", "Bob", "Cy", "Dee"], target="500")
     key = url.rsplit("/", 1)[1]

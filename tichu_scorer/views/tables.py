@@ -66,10 +66,7 @@ def rotate(key: str) -> Response:
     _group(key, "scorer")
     with records.writing():
         group = _group(key, "scorer")
-        # its matches' rows before the table's, in the order every change of a match takes
-        # them (the match, then its table's stamps): two writers never wait on each other
-        matches = records.history([group], limit=None, lock=True)
-        group.rotate(matches)
+        group.rotate(records.history([group], limit=None))
     access.join(group, "scorer")
     flash(gettext("New links made. The old invite code and scorer link no longer work; "
                   "phones that joined with them must join again."))
