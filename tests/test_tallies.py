@@ -60,7 +60,7 @@ def counts(tallies_by_key):
 
 def shown(groups):
     return {v.variant.key: (counts(dict(v.players)), counts(dict(v.pairs)))
-            for v in insights.all_stats(groups)}
+            for v in insights.stats_as_of(groups)[0]}
 
 
 def assert_consistent(groups):
@@ -224,7 +224,7 @@ def test_three_and_six_player_hands_stay_out_of_the_four_player_rates(app):
     with app.test_request_context():
         group = records.create_group("T")
         transfer.import_json(synthetic_history(matches=5, hands=10), group)
-        stats = insights.all_stats([db.session.get(Group, group.id)])
+        stats = insights.stats_as_of([db.session.get(Group, group.id)])[0]
         assert [v.variant.key for v in stats] == ["nanking", "threechu", "tientsin"]
         ann = dict(stats[0].players)["Ann"]  # Ann plays a four- and a six-player match
         assert ann.matches == 1 and ann.hands == 10
@@ -332,7 +332,7 @@ def test_two_threads_catching_up_one_table_count_each_change_once(app, monkeypat
             with app.app_context():
                 group = db.session.get(Group, group_id)
                 barrier.wait()
-                insights.all_stats([group])
+                insights.stats_as_of([group])
                 db.session.remove()
         threads = [threading.Thread(target=look) for _ in range(2)]
         for t in threads:

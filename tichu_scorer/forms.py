@@ -24,7 +24,7 @@ from wtforms import (
 from wtforms.validators import Length, NumberRange, Optional
 
 from . import i18n
-from .models import NAME_MAX
+from .models import NAME_MAX, Player
 from .scoring import DEFAULT_TARGET, VARIANTS, Problem, Variant, hands_problem, target_problem
 from .scoring.i18n import N_
 from .scoring.variants import DEFAULT, MAX_SEATS, SEIGNEUR, THREECHU, find
@@ -205,7 +205,7 @@ def same_player(names: list[str]) -> Problem | None:
     case or spacing, as the table's players do)."""
     seen: dict[str, str] = {}
     for name in names:
-        key = " ".join(name.split()).casefold()
+        key = Player.key(name)
         if name and key in seen:
             return Problem("players", "H1", gettext(
                 "“%(first)s” and “%(second)s” are the same player (names match whatever "

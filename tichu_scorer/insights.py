@@ -23,15 +23,11 @@ class VariantStats:
     pairs: list[tuple[tuple[str, ...], Tally]]
 
 
-def all_stats(groups: Sequence[Group]) -> list[VariantStats]:
-    """Per variant, per player and per partnership over these tables' matches, most matches
-    first: summed from the tallies stored with each match (`tallies`), never from hands."""
-    return stats_as_of(groups)[0]
-
-
 def stats_as_of(groups: Sequence[Group], marks: dict[int, tallies.Mark] | None = None
                 ) -> tuple[list[VariantStats], dict[int, tallies.Mark]]:
-    """`all_stats`, and each table's checksum as of what was summed (`tallies.summed`)."""
+    """Per variant, per player and per partnership over these tables' matches, most matches
+    first: summed from the tallies stored with each match (`tallies`), never from hands;
+    and each table's checksum as of what was summed (`tallies.summed`)."""
     found, read = tallies.summed(groups, marks)
     out = []
     for sums in found:

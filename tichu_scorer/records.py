@@ -503,7 +503,7 @@ def recompute(match: Match, was_after_the_end: int | None = None) -> None:
     changed(match)
     if match.game.ranked:
         return
-    state = _state(match, [_side_scores(match, h) for h in match.hands])
+    state = _state_now(match)
     if was_after_the_end is not None and _after_the_end(match, state) > was_after_the_end:
         raise AfterTheEnd(_end_problem(match, state))
     _settle(match, list(state.totals), match.hand_count, state.winner, state.over, counted=True)
@@ -514,7 +514,7 @@ def after_the_end(match: Match) -> int:
     """How many hands in play come after the end of the match (0 in a sound record)."""
     if match.game.ranked:
         return 0
-    return _after_the_end(match, _state(match, [_side_scores(match, h) for h in match.hands]))
+    return _after_the_end(match, _state_now(match))
 
 
 def overrun(match: Match) -> Problem | None:
@@ -524,7 +524,7 @@ def overrun(match: Match) -> Problem | None:
     if match.game.ranked:
         return None
     hands = match.hands
-    state = _state(match, [_side_scores(match, h) for h in hands])
+    state = _state_now(match)
     extra, rule = scoring.hands_after_the_end(state, match.target, match.hand_limit)
     if not extra:
         return None
@@ -532,12 +532,20 @@ def overrun(match: Match) -> Problem | None:
         return Problem("hands", rule, _(
             "the match lasts {n} hands, but {m} hands are in play.").format(
             n=match.hand_limit, m=len(hands)))
-    side = " & ".join(match.game.sides(match.names)[state.winner or 0].names)
     return Problem("hands", rule, _(
         "the match was won with hand {n} ({side}), but the hands go on to hand {last}: a "
         "match ends with the hand that decides it. Remove the later hands, or give the match "
-        "a higher target.").format(n=hands[len(hands) - extra - 1].number, side=side,
-                                    last=hands[-1].number))
+        "a higher target.").format(n=hands[len(hands) - extra - 1].number,
+                                    side=_winners(match, state), last=hands[-1].number))
+
+
+def _state_now(match: Match) -> scoring.MatchState:
+    """The match as its hands in play leave it."""
+    return _state(match, [_side_scores(match, h) for h in match.hands])
+
+
+def _winners(match: Match, state: scoring.MatchState) -> str:
+    return " & ".join(match.game.sides(match.names)[state.winner or 0].names)
 
 
 def _after_the_end(match: Match, state: scoring.MatchState) -> int:
@@ -551,13 +559,12 @@ def _end_problem(match: Match, state: scoring.MatchState) -> Problem:
         return Problem("match", "T3.5", _(
             "This match lasts {n} hands; with this change it would have {m}. Nothing was "
             "changed.").format(n=match.hand_limit, m=played))
-    side = " & ".join(match.game.sides(match.names)[state.winner or 0].names)
     return Problem("match", "E1", _(
         "With this change the match would have been won after hand {n} ({side}), but it "
         "goes on to hand {played}. If the match really ended there, delete the later hands "
         "first; to correct several hands (two entered in the wrong order), delete the later "
         "ones, correct, then restore them from the log. Nothing was changed.").format(
-        side=side, n=state.winner_after, played=played))
+        side=_winners(match, state), n=state.winner_after, played=played))
 
 
 def _settle(match: Match, totals: list[int], hands: int, winner: int | None, over: bool,
