@@ -6,11 +6,12 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 5000
 
-.PHONY: run serve test db bench load clean
+.PHONY: run serve test db bench load lock clean
 
-# Direct dependencies are pinned in pyproject.toml, every transitive one in constraints.txt,
-# pip itself here. The set-up speaks only to say what it does once, or when it fails.
+# Direct dependencies are pinned in pyproject.toml, every transitive one in constraints.txt
+# (written by `make lock`), pip and pip-tools themselves here. The set-up speaks only to say what it does once, or when it fails.
 PIP_VERSION := 26.3
+PIP_TOOLS_VERSION := 7.6.2
 PIP := $(BIN)/pip --quiet --quiet --disable-pip-version-check --no-input
 # setuptools warns on every editable install; the warning is about other set-ups than this one
 QUIET_BUILD := PYTHONWARNINGS="ignore:Editable installation"
@@ -46,6 +47,14 @@ bench: $(STAMP)
 
 load: $(STAMP)
 	$(BIN)/python benchmarks/load.py
+
+# constraints.txt from pyproject.toml with pip-tools: `make lock` after changing a pin there,
+# `make lock LOCK_ARGS=--upgrade` (or `LOCK_ARGS="--upgrade-package flask"`) to take newer
+# releases of what is not pinned; the diff of constraints.txt is the review.
+lock: $(STAMP)
+	@$(PIP) install "pip-tools==$(PIP_TOOLS_VERSION)"
+	$(BIN)/pip-compile --quiet --extra test --strip-extras --no-emit-index-url \
+	  --no-emit-find-links --output-file constraints.txt $(LOCK_ARGS) pyproject.toml
 
 clean:
 	rm -rf $(VENV) *.egg-info
