@@ -87,7 +87,8 @@ def test_every_string_has_a_german_translation():
     shows English), and each keeps its English's placeholders."""
     catalog = read(PO)
     assert not catalog.fuzzy, "the header of messages.po is marked fuzzy: nothing compiles"
-    assert not problems(catalog), f"{HOW}: {problems(catalog)}"
+    found = problems(catalog)
+    assert not found, f"{HOW}: {found}"
 
 
 GOOD = [("Beggar", "Bettler"), ("%(n)s players", "%(n)s Spieler"), ("as {rank}", "als {rank}"),
@@ -124,7 +125,7 @@ def test_the_compiled_catalog_is_the_catalog():
     run alone, pytest would otherwise test a stale one."""
     compiled = Translations.load(str(FOLDER), ["de"])
     for message in read(PO):
-        if message.id and isinstance(message.id, str):
+        if message.id and isinstance(message.id, str) and not message.fuzzy:
             assert compiled.gettext(message.id) == message.string, "run make test"
 
 
