@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 5000
 
-.PHONY: run serve test db bench load lock clean
+.PHONY: run serve test db bench load lock clean translations
 
 # Direct dependencies are pinned in pyproject.toml, every transitive one in constraints.txt
 # (written by `make lock`), pip and pip-tools themselves here. The set-up speaks only to say what it does once, or when it fails.
@@ -26,11 +26,32 @@ $(STAMP): pyproject.toml constraints.txt
 db: $(STAMP)
 	@$(BIN)/flask --app wsgi db upgrade
 
-run: db
+# Translations (docs/TRANSLATING.md): the German catalog messages.po is the source.
+# `make translations` extracts every string into messages.pot and merges it into the
+# catalog: new strings come in empty, changed ones keep their German marked fuzzy. The
+# compiled messages.mo is built from the catalog by the set-up, not kept in git.
+# babel.cfg names the files and keywords; Babel skips folders beginning with "_"
+# (templates/_partials) unless told which to skip. tests/test_i18n.py extracts with the
+# same EXTRACT_OPTIONS and fails on a catalog out of date, untranslated or fuzzy.
+TRANSLATIONS := tichu_scorer/translations
+POT := $(TRANSLATIONS)/messages.pot
+PO := $(TRANSLATIONS)/de/LC_MESSAGES/messages.po
+MO := $(PO:.po=.mo)
+EXTRACT_OPTIONS := -F babel.cfg --ignore-dirs='.*' --no-location --sort-output --omit-header
+
+translations: $(STAMP)
+	$(BIN)/pybabel -q extract $(EXTRACT_OPTIONS) -o $(POT) .
+	$(BIN)/pybabel -q update -i $(POT) -d $(TRANSLATIONS) --ignore-pot-creation-date --ignore-obsolete
+
+# A catalog with a broken placeholder fails here, and leaves no .mo to be taken as current.
+$(MO): $(PO) | $(STAMP)
+	@$(BIN)/pybabel -q compile -d $(TRANSLATIONS) || { rm -f $@; exit 1; }
+
+run: db $(MO)
 	@$(BIN)/flask --app wsgi run --host $(HOST) --port $(PORT)
 
 # Production: gunicorn (set TICHU_ENV=production, SECRET_KEY and, for PostgreSQL, DATABASE_URL).
-serve: db
+serve: db $(MO)
 	$(BIN)/gunicorn -c gunicorn.conf.py wsgi:app
 
 # Tests run on TEST_WORKERS parallel workers (pytest-xdist; 0 runs them in this process);
@@ -39,13 +60,13 @@ serve: db
 # worker and every server a test starts compiles the app and the tests again (about 3 s of
 # CPU each).
 TEST_WORKERS ?= 3
-test: $(STAMP)
+test: $(STAMP) $(MO)
 	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist worksteal $(PYTEST_ARGS)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_referee.py 10000
 
-load: $(STAMP)
+load: $(STAMP) $(MO)
 	$(BIN)/python benchmarks/load.py
 
 # constraints.txt from pyproject.toml with pip-tools: `make lock` after changing a pin there,

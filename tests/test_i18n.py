@@ -1,37 +1,137 @@
-"""English and German: every translatable string has a German translation, and the page
-language follows the browser or the switch."""
+"""English and German: the German catalog is current with the source strings and every
+string in it is translated, and the page language follows the browser or the switch."""
 
+import re
+import shlex
+import string
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
-from babel.messages.extract import extract_from_dir
+from babel.messages.catalog import PYTHON_FORMAT, Catalog
+from babel.messages.pofile import read_po
 from babel.support import Translations
 
 ROOT = Path(__file__).resolve().parent.parent
-KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "_l": None, "N_": None,
-            "lazy_gettext": None}
+FOLDER = ROOT / "tichu_scorer" / "translations"
+POT = FOLDER / "messages.pot"
+PO = FOLDER / "de" / "LC_MESSAGES" / "messages.po"
+HOW = "run `make translations`, then translate (docs/TRANSLATING.md)"
 
 
-def extracted() -> set[str]:
-    """Every message id, the templates' `_partials` and `_macros` folders included (Babel
-    skips folders that begin with "_" unless told otherwise)."""
-    found = set()
-    for folder, method in (("tichu_scorer", "python"), ("templates", "jinja2")):
-        pattern = [("**.py", "python")] if method == "python" else [("**.html", "jinja2")]
-        for _file, _line, message, _comments, _context in extract_from_dir(
-                ROOT / folder, method_map=pattern, keywords=KEYWORDS,
-                directory_filter=lambda path: not Path(path).name.startswith(".")):
-            found.add(message[0] if isinstance(message, tuple) else message)
-    return found
+def extract(pot: Path) -> None:
+    """`pybabel extract` into `pot`, told what `make translations` tells it."""
+    options = re.search(r"^EXTRACT_OPTIONS := (.+)$", (ROOT / "Makefile").read_text(), re.M)
+    assert options, "the Makefile's EXTRACT_OPTIONS"
+    pybabel = Path(sys.executable).parent / "pybabel"
+    subprocess.run([str(pybabel), "-q", "extract", *shlex.split(options[1]), "-o", str(pot),
+                    "."], cwd=ROOT, check=True)
+
+
+def read(path: Path) -> Catalog:
+    with path.open("rb") as file:
+        return read_po(file)
+
+
+def keys(catalog: Catalog) -> set[tuple[object, object]]:
+    return {(m.id, m.context) for m in catalog if m.id}
+
+
+def placeholders(text: str, flags: set[str]) -> list[str]:
+    """The names of a string's `%(name)s` or `{name}` placeholders."""
+    if "python-format" in flags:
+        return sorted(m[1] or m[3] for m in PYTHON_FORMAT.finditer(text) if m[3] != "%")
+    if "python-brace-format" in flags:
+        return sorted(name for _, name, _, _ in string.Formatter().parse(text)
+                      if name is not None)
+    return []
+
+
+def problems(catalog: Catalog) -> dict[str, list[str]]:
+    """Each German string that would show English or break a page, by what is wrong."""
+    found: dict[str, list[str]] = {"untranslated": [], "fuzzy": [], "placeholders": []}
+    for message in catalog:
+        if not message.id:
+            continue
+        ids = message.id if isinstance(message.id, tuple) else (message.id,)
+        texts = message.string if isinstance(message.string, tuple) else (message.string,)
+        if message.fuzzy:
+            found["fuzzy"].append(ids[0])
+        if not all(texts) or len(texts) != (catalog.num_plurals if len(ids) > 1 else 1):
+            found["untranslated"].append(ids[0])
+        # each form against its English: the singular's, then the plural's
+        if any(text and placeholders(ids[min(n, 1)], message.flags)
+               != placeholders(text, message.flags) for n, text in enumerate(texts)):
+            found["placeholders"].append(ids[0])
+    found["placeholders"] += [f"{m.id!r}: {e}" for m, errors in catalog.check() for e in errors]
+    return {what: ids for what, ids in found.items() if ids}
+
+
+def test_the_german_catalog_is_current(tmp_path):
+    """messages.pot holds exactly the strings of the code and templates, and messages.po
+    exactly those of messages.pot."""
+    extract(tmp_path / "messages.pot")
+    source, template, catalog = read(tmp_path / "messages.pot"), read(POT), read(PO)
+    assert len(keys(source)) > 300
+    for name, kept in (("messages.pot", template), ("messages.po", catalog)):
+        new = sorted(map(str, keys(source) - keys(kept)))
+        gone = sorted(map(str, keys(kept) - keys(source)))
+        assert not new and not gone, (
+            f"{name} is out of date ({HOW}): new {new[:5]}, gone {gone[:5]}")
+    assert (tmp_path / "messages.pot").read_bytes() == POT.read_bytes(), HOW
 
 
 def test_every_string_has_a_german_translation():
-    translations = Translations.load(str(ROOT / "tichu_scorer" / "translations"), ["de"])
-    catalog = translations._catalog  # the compiled messages.mo
-    keys = {k[0] if isinstance(k, tuple) else k for k in catalog}
-    missing = sorted(m for m in extracted() if m not in keys)
-    assert not missing, f"run tools/translations.py; untranslated: {missing[:10]}"
-    assert len(keys) > 300
+    """No empty or fuzzy German (a fuzzy one is a guess from a changed English string, and
+    shows English), and each keeps its English's placeholders."""
+    catalog = read(PO)
+    assert not catalog.fuzzy, "the header of messages.po is marked fuzzy: nothing compiles"
+    found = problems(catalog)
+    assert not found, f"{HOW}: {found}"
+
+
+GOOD = [("Beggar", "Bettler"), ("%(n)s players", "%(n)s Spieler"), ("as {rank}", "als {rank}"),
+        (("%(num)d hand", "%(num)d hands"), ("%(num)d Hand", "%(num)d Hände"))]
+
+
+@pytest.mark.parametrize("english, german, flags", [
+    ("Beggar", "Bettler", {"fuzzy"}),
+    ("Beggar", "", set()),
+    (("%(num)d hand", "%(num)d hands"), ("%(num)d Hand", ""), set()),
+    (("%(num)d hand", "%(num)d hands"), ("%(num)d Hand",), set()),
+    ("%(n)s players", "%(m)s Spieler", set()),
+    ("%(n)s players", "Spieler", set()),
+    ("%(n)s players", "%(n)d Spieler", set()),
+    ("as {rank}", "als {Rang}", set()),
+])
+def test_the_check_finds_each_fault(english, german, flags):
+    """The check above, shown a catalog with one faulty German string."""
+    assert not problems(small_catalog({}))
+    catalog = small_catalog({english: german})
+    catalog[english].flags |= flags
+    assert problems(catalog)
+
+
+def small_catalog(changed: dict) -> Catalog:
+    catalog = Catalog(locale="de")
+    for english, german in (dict(GOOD) | changed).items():
+        catalog.add(english, german)
+    return catalog
+
+
+def test_the_compiled_catalog_is_the_catalog():
+    """The app reads messages.mo, which `make run` and `make test` compile from messages.po:
+    run alone, pytest would otherwise test a stale one."""
+    compiled = Translations.load(str(FOLDER), ["de"])
+    for message in read(PO):
+        if message.id and isinstance(message.id, str) and not message.fuzzy:
+            assert compiled.gettext(message.id) == message.string, "run make test"
+
+
+def english_strings() -> set[str]:
+    """Every message id of the code and templates (messages.pot, checked current above)."""
+    return {m.id[0] if isinstance(m.id, tuple) else m.id for m in read(POT) if m.id}
 
 
 @pytest.mark.parametrize("header, word", [("de-DE,de;q=0.9,en;q=0.5", "Neue Partie"),
@@ -72,7 +172,7 @@ def test_german_pages_show_no_english_template_string(client):
     from tests.conftest import hand_form, new_match, post_hand
 
     translations = Translations.load(str(ROOT / "tichu_scorer" / "translations"), ["de"])
-    english = {m for m in extracted() if len(m) >= 12 and " " in m and "%" not in m
+    english = {m for m in english_strings() if len(m) >= 12 and " " in m and "%" not in m
                and "{" not in m and translations.gettext(m) != m}
     assert len(english) > 100
     de = {"Accept-Language": "de"}

@@ -236,8 +236,7 @@ def _english_pieces() -> set[str]:
     files += [(path, "jinja2") for path in (root / "templates" / "referee").glob("*.html")]
     pieces = set()
     for path, method in files:
-        for _line, message, _comments, _context in extract_from_file(
-                method, str(path), keywords={"_": None, "N_": None, "gettext": None}):
+        for _line, message, _comments, _context in extract_from_file(method, str(path)):
             text = message[0] if isinstance(message, tuple) else message
             translated = german.gettext(text)
             if translated == text:  # no German at all: every piece of it would show
