@@ -63,6 +63,12 @@ def test_seigneur_second_dragon_beats_the_first(client):
     ({"play": ["6j"], "trick": [{"cards": ["5j"]}, {"cards": ["4j"]}]}, "trick"),
     ({"play": ["6j"], "trick": ["5j"]}, "trick"),
     ({"play": ["6j"], "trick": {"cards": []}}, "trick"),
+    # an empty object, false, 0 or "" is no list either (once read as an empty table)
+    ({"play": [], "trick": {}}, "trick"),
+    ({"play": [], "trick": False}, "trick"),
+    ({"play": [], "trick": 0}, "trick"),
+    ({"play": [], "trick": ""}, "trick"),
+    ({"play": ["6j"], "decks": True}, "decks"),  # once read as 1
     ({"play": ["6j"], "trick": [{"cards": ["5j"], "seat": "x"}]}, "trick"),
     ({"play": ["6j"], "wish": "1"}, "wish"),
     ({"play": ["6j"], "wish": "DR"}, "wish"),
