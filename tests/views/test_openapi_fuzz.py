@@ -20,7 +20,7 @@ SCHEMA = schemathesis.openapi.from_path(SPEC, config=CONFIG)
 
 
 @SCHEMA.parametrize()
-@settings(max_examples=300 if CI else 100, deadline=None, derandomize=CI,
+@settings(max_examples=200 if CI else 100, deadline=None, derandomize=CI,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow,
                                  HealthCheck.filter_too_much])
 def test_every_answer_is_as_specified(app, case):
