@@ -186,3 +186,34 @@ def test_answers_match_the_document_in_its_order(client, url, body, name):
     properties = list(schema(name)["properties"])
     given = [k for k in answer if k in properties]
     assert given == [k for k in properties if k in given]
+
+
+def documented_response(path: str, method: str, status: int) -> dict:
+    """The document's response for this status, its reference followed."""
+    response = SPEC["paths"][path][method]["responses"][str(status)]
+    while "$ref" in response:
+        node = SPEC
+        for key in response["$ref"].removeprefix("#/").split("/"):
+            node = node[key]
+        response = node
+    return response
+
+
+@pytest.mark.parametrize("method, path, kwargs, status", [
+    ("get", SCORE, {}, 405),
+    ("delete", REFEREE, {}, 405),
+    ("post", URL, {}, 405),
+    ("post", SCORE, {"data": b"[" * 70_000, "content_type": "application/json"}, 413),
+    ("post", REFEREE, {"data": b"x" * 70_000, "content_type": "application/json"}, 413),
+    ("post", SCORE, {"data": b"not json", "content_type": "application/json"}, 400),
+    ("post", REFEREE, {"data": b"[]", "content_type": "application/json"}, 400),
+])
+def test_error_answers_are_documented(client, method, path, kwargs, status):
+    r = getattr(client, method)(path, **kwargs)
+    assert r.status_code == status
+    documented = documented_response(path, "post" if path != URL else "get", status)
+    for header, spec in documented.get("headers", {}).items():
+        assert not spec.get("required") or r.headers.get(header), header
+    body = documented["content"]["application/json"]["schema"]
+    assert jsonschema_rs.Draft202012Validator(
+        {**body, "components": SPEC["components"]}).is_valid(r.get_json()), r.get_json()
