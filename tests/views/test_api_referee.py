@@ -132,6 +132,9 @@ def test_the_reason_names_cards_the_card_lists_keep_notation(client):
      "Jade 5 ist in der Hand und auf dem Tisch"),
     ({"play": ["6j"], "variant": "poker"}, "variant must be one of", "variant muss eines von"),
     ([], "The body must be a JSON object.", "Der Inhalt muss ein JSON-Objekt sein."),
+    ({"play": [], "trick": {}}, 'trick must be a list of {"cards": [...]} items',
+     'trick muss eine Liste von {"cards": [...]}-Einträgen sein'),
+    ({"play": [], "decks": True}, "decks must be 1 or 2.", "decks muss 1 oder 2 sein."),
 ])
 def test_refusals_in_the_readers_language(client, body, english, german):
     r = check(client, body)
