@@ -1,5 +1,8 @@
-"""Schemathesis fuzzes every endpoint of docs/openapi.json against the app: no answer is a
-server error, and every answer is one the document describes (status, headers, body)."""
+"""Schemathesis fuzzes every endpoint of docs/openapi.json against the app (its examples,
+boundary cases and random requests, valid and invalid): no answer is a server error, every
+answer is one the document describes (status, headers, body), a request the document rules
+out is refused with a 4xx, and a method it does not list is a 405 naming the allowed ones.
+Locally a run explores new cases; CI replays the same ones (tests/conftest.py)."""
 
 from __future__ import annotations
 
