@@ -63,6 +63,12 @@ def test_seigneur_second_dragon_beats_the_first(client):
     ({"play": ["6j"], "trick": [{"cards": ["5j"]}, {"cards": ["4j"]}]}, "trick"),
     ({"play": ["6j"], "trick": ["5j"]}, "trick"),
     ({"play": ["6j"], "trick": {"cards": []}}, "trick"),
+    # an empty object, false, 0 or "" is no list either (once read as an empty table)
+    ({"play": [], "trick": {}}, "trick"),
+    ({"play": [], "trick": False}, "trick"),
+    ({"play": [], "trick": 0}, "trick"),
+    ({"play": [], "trick": ""}, "trick"),
+    ({"play": ["6j"], "decks": True}, "decks"),  # once read as 1
     ({"play": ["6j"], "trick": [{"cards": ["5j"], "seat": "x"}]}, "trick"),
     ({"play": ["6j"], "wish": "1"}, "wish"),
     ({"play": ["6j"], "wish": "DR"}, "wish"),
@@ -126,6 +132,9 @@ def test_the_reason_names_cards_the_card_lists_keep_notation(client):
      "Jade 5 ist in der Hand und auf dem Tisch"),
     ({"play": ["6j"], "variant": "poker"}, "variant must be one of", "variant muss eines von"),
     ([], "The body must be a JSON object.", "Der Inhalt muss ein JSON-Objekt sein."),
+    ({"play": [], "trick": {}}, 'trick must be a list of {"cards": [...]} items',
+     'trick muss eine Liste von {"cards": [...]}-Einträgen sein'),
+    ({"play": [], "decks": True}, "decks must be 1 or 2.", "decks muss 1 oder 2 sein."),
 ])
 def test_refusals_in_the_readers_language(client, body, english, german):
     r = check(client, body)

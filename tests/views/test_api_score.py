@@ -84,10 +84,13 @@ def test_api_needs_no_csrf_token(app):
     assert r.status_code == 200
 
 
-def test_get_is_not_allowed(client):
-    r = client.get(URL)
+@pytest.mark.parametrize("method", ["get", "put", "delete", "patch"])
+def test_other_methods_are_not_allowed(client, method):
+    r = getattr(client, method)(URL)
     assert r.status_code == 405
     assert "error" in r.get_json()
+    # RFC 9110: a 405 names the methods that are allowed
+    assert set(r.headers["Allow"].split(", ")) == {"POST", "OPTIONS"}
 
 
 def test_tientsin_triple_victory(client):

@@ -2,6 +2,7 @@
 that are not the API's, huge numbers in JSON, a form body that is not UTF-8. Each gets a
 4xx naming the field (and the rule, where one applies), never a silent first value or a 500."""
 
+import functools
 import html
 import re
 
@@ -198,6 +199,23 @@ def test_card_points_just_out_of_range_still_say_the_value(client):
     r = client.post(SCORE, json={"out_order": [0, 1], "card_points": [130, None]})
     assert r.status_code == 422
     assert "(130)" in r.get_json()["errors"][0]["message"]
+
+
+LONG = "k" * 5000
+
+
+@pytest.mark.parametrize("raw", [
+    {LONG: "NUL\x00"},  # a name of 5,000 characters above a NUL
+    {"calls": {LONG: ["\x00"]}},
+    {LONG: {"x": functools.reduce(lambda inner, _: [inner], range(40), 1)}},  # too deep
+])
+@pytest.mark.parametrize("path", [SCORE, "/api/v1/referee/check"])
+def test_a_long_name_is_not_quoted_back_in_full(client, raw, path):
+    r = client.post(path, json=raw)
+    assert r.status_code == 400
+    answer = r.get_json()
+    assert len(answer["error"]) < 160 and len(answer["field"]) <= 80, answer
+    assert "kkkkkkkkkkkkkkkkkkk…" in answer["field"] or answer["field"].startswith("…")
 
 
 # --- 4. a form body that is not UTF-8 ---------------------------------------------------

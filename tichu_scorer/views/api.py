@@ -2,18 +2,22 @@
 
 from __future__ import annotations
 
+from functools import cache
+from pathlib import Path
 from typing import Any
 
-from flask import Blueprint, jsonify
+from flask import Blueprint, jsonify, request
 from flask_babel import gettext
 from werkzeug.wrappers import Response
 
 from .. import engine, scoring
+from ..assets import REVALIDATE
 from ..extensions import csrf
 from .jsonbody import BadRequest, json_body
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 csrf.exempt(bp)
+SPEC = Path(__file__).resolve().parents[2] / "docs" / "openapi.json"  # written by hand
 
 
 def _unprocessable(problems: list[scoring.Problem]) -> tuple[Response, int]:
@@ -62,12 +66,39 @@ def score() -> Response | tuple[Response, int]:
     return jsonify(out)
 
 
+def _as_typed(body: dict[str, Any]) -> None:
+    """BadRequest for the values the engine would read leniently where docs/API.md (and
+    docs/openapi.json) give a type: a `trick` that is no list (false, 0, "" or {} would
+    read as an empty table) and a `decks` of true (read as 1)."""
+    trick = body.get("trick")
+    if trick is not None and not isinstance(trick, list):
+        raise BadRequest(gettext('trick must be a list of {{"cards": [...]}} items.').format(),
+                         "trick")
+    if isinstance(body.get("decks"), bool):
+        raise BadRequest(gettext("decks must be 1 or 2."), "decks")
+
+
 @bp.post("/referee/check")
 def referee_check() -> Response | tuple[Response, int]:
     """Judge one disputed play."""
     body = json_body()
+    _as_typed(body)
     try:
         verdict = engine.judge(engine.parse_question(body))
     except engine.QuestionError as exc:
         raise BadRequest(exc.message, exc.field) from None
     return jsonify(verdict.as_dict())
+
+
+@cache
+def _spec() -> bytes:
+    return SPEC.read_bytes()
+
+
+@bp.get("/openapi.json")
+def openapi() -> Response:
+    """The API's OpenAPI document, as kept in the repository; revalidated by its ETag."""
+    response = Response(_spec(), mimetype="application/json")
+    response.headers["Cache-Control"] = REVALIDATE
+    response.add_etag()
+    return response.make_conditional(request)

@@ -182,6 +182,9 @@ def register(app: Flask) -> None:
             message = _plain_reason(exc.code or 500)
         response = _answer(exc.code or 500,
                            exc.name + ": " + message if wants_json() else message, "request")
+        for name, value in exc.get_headers():  # a 405's Allow (RFC 9110), say
+            if name.lower() != "content-type":
+                response.headers[name] = value
         if isinstance(exc, RateLimitExceeded):
             response.headers["Retry-After"] = _retry_after()
         return response

@@ -53,16 +53,30 @@ def _no_constant(name: str) -> float:
 Link = tuple[str | int, "Link"] | None  # a path into the JSON, innermost key first
 
 
+KEY_SHOWN = 20  # characters of one name quoted in a path; a message never echoes a long input
+PATH_SHOWN = 80  # characters of a whole path: its innermost part, where the problem is
+
+
+def _shorter(text: str, width: int, keep_end: bool = False) -> str:
+    if len(text) <= width:
+        return text
+    return "…" + text[1 - width:] if keep_end else text[:width - 1] + "…"
+
+
 def _path(link: Link) -> str:
-    """`("number", (3, ("hands", (0, ("matches", None)))))` -> `matches[0].hands[3].number`."""
+    """`("number", (3, ("hands", (0, ("matches", None)))))` -> `matches[0].hands[3].number`;
+    each name cut to KEY_SHOWN characters and the whole to PATH_SHOWN, with an ellipsis."""
     parts: list[str | int] = []
     while link is not None:
         key, link = link
         parts.append(key)
     out = ""
     for part in reversed(parts):
-        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else part)
-    return out or "body"
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += f".{_shorter(part, KEY_SHOWN)}" if out else _shorter(part, KEY_SHOWN)
+    return _shorter(out, PATH_SHOWN, keep_end=True) or "body"
 
 
 def _too_large(item: object, limit: int) -> bool:
