@@ -93,7 +93,7 @@ def _hand_problem(part: Mapping[str, Any], seats: int) -> tuple[str, str] | None
             seats=seat_range)
     calls = part.get("calls") or {}
     if not isinstance(calls, Mapping) or not all(
-            isinstance(k, str) and k.isdigit() and int(k) < seats
+            isinstance(k, str) and k.isascii() and k.isdigit() and int(k) < seats
             and isinstance(v, str) and v in CALLS
             for k, v in calls.items()):
         return "calls", _("must map seats {seats} to \"tichu\" or \"grand\".").format(

@@ -222,3 +222,46 @@ def test_a_hand_undone_and_entered_again_elsewhere_refreshes_the_phones_form(liv
     assert page.locator("table.hands tbody tr").count() == 3
     assert [int(t) for t in page.locator("[data-total]").all_text_contents()] == [
         60 + 30 + 50, 40 + 70 + 50]
+
+
+MARK_REFUSED = """async () => {
+  const items = await window.tichuOutbox.all();
+  await new Promise((resolve, reject) => {
+    const req = indexedDB.open("tichu-scorer", 2);
+    req.onsuccess = () => {
+      const t = req.result.transaction("outbox", "readwrite");
+      items.forEach((item) => t.objectStore("outbox").put({ ...item, error: "refused (403)" }));
+      t.oncomplete = resolve;
+      t.onerror = () => reject(t.error);
+    };
+  });
+  return items.length;
+}"""
+
+
+def test_a_refused_hand_saved_from_show_leaves_the_outbox(live_server, phone):
+    """A hand the server refused once (here: marked so while it waited, as a refusal for
+    want of rights would) is sent again by the outbox's "Show"; saved, it is no longer
+    listed as refused."""
+    page = phone
+    match_url = controlled_match(page, live_server)
+    page.context.set_offline(True)
+    page.goto(match_url + "/hands/new")
+    page.wait_for_selector(".out-buttons:not([hidden])")
+    page.tap(".out-btn[data-seat='0']")
+    page.tap(".out-btn[data-seat='1']")
+    page.tap(".quick button[data-set='75']")
+    page.tap("button[type=submit]")
+    page.wait_for_url(match_url + "*")
+    page.wait_for_selector("#outbox:has-text('1 hand waiting')")
+    assert page.evaluate(MARK_REFUSED) == 1
+    page.context.set_offline(False)
+    page.goto(match_url)
+    page.wait_for_selector("#outbox:has-text('Hand 1 was refused')")
+    page.locator("#outbox button", has_text="Show").click()
+    page.wait_for_selector("table.hands tbody tr")
+    page.wait_for_selector("#outbox", state="hidden")
+    assert page.locator("table.hands tbody tr").count() == 1
+    assert page.evaluate("window.tichuOutbox.all().then((items) => items.length)") == 0
+    page.reload()
+    page.wait_for_selector("#outbox", state="hidden")
