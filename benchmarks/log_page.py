@@ -44,8 +44,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         app = create_app({"TESTING": True, "WTF_CSRF_ENABLED": False, "SECRET_KEY": "bench",
                           "RATELIMIT_ENABLED": False, "PAGE_STORE_URI": "",
-                          "SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder}/bench.db",
-                          "IMPORT_MAX_BYTES": 8 * 1024 * 1024},
+                          "SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder}/bench.db"},
                          instance_path=f"{folder}/instance")
         with app.app_context():
             db.create_all()
