@@ -2,6 +2,10 @@
 
 import os
 
+from gunicorn.glogging import Logger
+
+from tichu_scorer import redact_path
+
 bind = os.environ.get("BIND", "127.0.0.1:8000")
 # Rate limits hold across workers only in a shared store (REDIS_URL). With one, processes
 # serve the requests: two per core and two more (a worker waiting on the database leaves its
@@ -47,7 +51,20 @@ max_requests_jitter = 500
 accesslog = os.environ.get("ACCESS_LOG", "-") or None
 # The path without its query string (%(U)s, not the request line %(r)s) and no referrer:
 # a query or a previous page's address may carry a scorer key, which must not reach a log.
+# A path that is a secret itself (a viewer link, /v/<code>) is written without it.
 access_log_format = '%(h)s %(l)s %(u)s %(t)s "%(m)s %(U)s %(H)s" %(s)s %(b)s "%(a)s" %(M)sms'
+
+
+class RedactingLogger(Logger):
+    """gunicorn's logger, with the path of each access line as `redact_path` leaves it."""
+
+    def atoms(self, resp, req, environ, request_time):  # noqa: ANN001, ANN201 (gunicorn's)
+        found = super().atoms(resp, req, environ, request_time)
+        found["U"] = redact_path(found["U"] or "")
+        return found
+
+
+logger_class = RedactingLogger
 errorlog = "-"
 loglevel = os.environ.get("LOG_LEVEL", "info")
 forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")

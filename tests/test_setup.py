@@ -107,3 +107,33 @@ def test_an_empty_access_log_setting_turns_the_access_log_off(monkeypatch):
                       timedelta(milliseconds=1))
         assert len(written) == lines
         written.clear()
+
+
+def test_the_access_log_keeps_no_viewer_code(monkeypatch):
+    """A viewer link (/v/<code>) opens its match to whoever holds it, and /join?code=… too:
+    gunicorn's access line, as gunicorn.conf.py sets it up, keeps neither code."""
+    settings = server_settings(monkeypatch)
+    config = Config()
+    config.set("accesslog", "-")
+    config.set("access_log_format", settings["access_log_format"])
+    logger = settings["logger_class"](config)
+    written: list[str] = []
+    logger.access_log = SimpleNamespace(info=lambda msg, atoms: written.append(msg % atoms))
+    for path, query in (("/v/AB12CD34", ""), ("/v/AB12CD34/", ""), ("/join", "code=AB12CD34"),
+                        ("/join", "key=s4RQK9K_asfZQ4k6")):
+        logger.access(SimpleNamespace(status="200 OK", sent=0, headers=[]),
+                      SimpleNamespace(headers=[]),
+                      {"REQUEST_METHOD": "GET", "RAW_URI": f"{path}?{query}",
+                       "PATH_INFO": path, "QUERY_STRING": query,
+                       "SERVER_PROTOCOL": "HTTP/1.1"}, timedelta(milliseconds=1))
+    assert len(written) == 4
+    assert not any("AB12CD34" in line or "s4RQK9K" in line for line in written), written
+    assert '"GET /v/… HTTP/1.1" 200' in written[0] and '"GET /join HTTP/1.1"' in written[2]
+
+
+def test_development_server_lines_keep_no_viewer_code():
+    record = logging.LogRecord("werkzeug", logging.INFO, __file__, 1, '%s - - [%s] "%s" %s %s',
+                               ("127.0.0.1", "23/Nov/2026 20:00:00",
+                                "GET /v/AB12CD34 HTTP/1.1", "200", "-"), None)
+    assert _plain_text(record)
+    assert "AB12CD34" not in record.getMessage()

@@ -99,14 +99,28 @@ ANSI_STYLE = re.compile(r"\x1b\[[0-9;]*m")
 QUERY = re.compile(r"^([A-Z]+ [^ ?]*)\?\S*")
 
 
+# a path that is itself a secret: a viewer link (/v/<code>) opens its match to anyone
+SECRET_PATH = re.compile(r"(/v/)[^/?\s]+")
+
+
+def redact_path(path: str) -> str:
+    """A path as a log may keep it: a viewer link's code is left out.
+
+    >>> redact_path("/v/AB12CD34")
+    '/v/…'
+    """
+    return SECRET_PATH.sub(r"\1…", path)
+
+
 def _log_line(text: str) -> str:
-    return QUERY.sub(r"\1", ANSI_STYLE.sub("", text))
+    return redact_path(QUERY.sub(r"\1", ANSI_STYLE.sub("", text)))
 
 
 def _plain_text(record: logging.LogRecord) -> bool:
     """The development server's request lines as gunicorn's (`gunicorn.conf.py`): plain
     text (it colours them with terminal codes even in a log file or a pipe) and the path
-    without its query string, which may carry a scorer key (`/join?key=…`)."""
+    without its query string, which may carry a scorer key (`/join?key=…`), or a viewer
+    link's code (`redact_path`)."""
     record.msg = ANSI_STYLE.sub("", str(record.msg))
     if isinstance(record.args, tuple):
         record.args = tuple(_log_line(a) if isinstance(a, str) else a for a in record.args)

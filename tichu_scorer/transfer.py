@@ -16,7 +16,7 @@ import re
 import textwrap
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import insert
@@ -24,7 +24,6 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import selectinload
 
 from . import records, scoring
-from .corrections import ACTIONS
 from .extensions import db
 from .models import (
     CLIENT_ID,
@@ -39,70 +38,31 @@ from .models import (
     utcnow,
 )
 from .scoring.i18n import _
+from .transfer_checks import (
+    MAX_IMPORT_HANDS,
+    MAX_IMPORT_MATCHES,
+    MAX_IMPORT_TOTAL_EVENTS,
+    ImportError_,
+    Spot,
+    check_log,
+    parse_time,
+    refuse,
+    whole,
+)
 
 FORMAT, VERSION = "tichu-scorer", 1
-MAX_IMPORT_MATCHES, MAX_IMPORT_HANDS, MAX_IMPORT_EVENTS = 2000, 2000, 20000
 # One import is written in one transaction, which holds SQLite's write lock: bounded so that
 # it ends well within the busy timeout (5 s) of the saves of other tables (about 1.5 s for
 # 9,000 hands measured here); a larger history is imported in parts.
 MAX_IMPORT_TOTAL_HANDS = 10_000
-# The largest id, hand number, version or log position: PostgreSQL's `integer` (int4).
-DB_INT_MAX = 2**31 - 1
 MAX_HAND_NUMBER = 100_000
-SUMMARY_MAX = HandEvent.__table__.c.summary.type.length
 KEY_MAX = Player.__table__.c.name_key.type.length
 CHUNK = 500  # values per IN (…): far below every database's limit on parameters
 EXPORT_BATCH = 50  # matches an export reads (and holds) at a time
 
 
-class ImportError_(ValueError):
-    """An import that cannot be stored; the message names the match, hand and rule."""
-
-
-@dataclass(frozen=True)
-class _Spot:
-    """Where in the file a problem is: a match, and a hand or log entry in it. Put in
-    words (translated) only when a problem is reported."""
-
-    match: int
-    hand: object = None
-    entry: int | None = None
-
-    def __str__(self) -> str:
-        text = _("match {n}").format(n=self.match)
-        if self.hand is not None:
-            return _("{match}, hand {n}").format(match=text, n=self.hand)
-        if self.entry is not None:
-            return _("{match}, log entry {n}").format(match=text, n=self.entry)
-        return text
-
-
-def _refuse(where: _Spot, message: str) -> ImportError_:
-    return ImportError_(_("{where}: {message}").format(where=where, message=message))
-
-
 def _time(value: datetime | None) -> str | None:
     return value.isoformat() if value else None
-
-
-def _parse_time(value: object, where: _Spot) -> datetime | None:
-    """An ISO date and time; one with a time zone is stored as UTC, as the app stores."""
-    if value in (None, ""):
-        return None
-    try:
-        parsed = datetime.fromisoformat(value) if isinstance(value, str) else None
-    except ValueError:
-        parsed = None
-    if parsed is None:
-        raise _refuse(where, _("{value} is not a date and time.").format(
-            value=repr(value)[:40]))
-    if parsed.tzinfo is not None:
-        parsed = parsed.astimezone(timezone.utc).replace(tzinfo=None)
-    return parsed
-
-
-def _whole(value: object, low: int = 1, high: int = DB_INT_MAX) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
 
 
 # ---------------------------------------------------------------------------------- export
@@ -265,73 +225,83 @@ def import_json(data: object, group: Group | None = None) -> list[Match]:
             version=repr(data.get("version"))[:10]))
     matches = data.get("matches")
     if not isinstance(matches, list) or len(matches) > MAX_IMPORT_MATCHES:
-        raise ImportError_(_("matches must be a list of at most {n}.").format(
-            n=MAX_IMPORT_MATCHES))
-    total = sum(len(m.get("hands") or []) for m in matches
-                if isinstance(m, Mapping) and isinstance(m.get("hands"), list))
+        raise ImportError_(_("matches must be a list of at most {n} ({given} given).").format(
+            n=MAX_IMPORT_MATCHES, given=len(matches) if isinstance(matches, list) else 0))
+    total = _count(matches, "hands")
     if total > MAX_IMPORT_TOTAL_HANDS:
         raise ImportError_(_("An import holds at most {n} hands ({given} given): import a long "
                              "history in parts.").format(n=MAX_IMPORT_TOTAL_HANDS, given=total))
+    entries = _count(matches, "log")
+    if entries > MAX_IMPORT_TOTAL_EVENTS:
+        raise ImportError_(_("An import holds at most {n} log entries ({given} given): "
+                             "import a long history in parts.").format(
+            n=MAX_IMPORT_TOTAL_EVENTS, given=entries))
     state = _Import()
-    checked = [_check_match(raw, _Spot(index), state)
+    checked = [_check_match(raw, Spot(index), state)
                for index, raw in enumerate(matches, start=1)]
     return _store(checked, state, group)
 
 
-def _check_match(raw: object, where: _Spot, state: _Import) -> _Checked:
+def _count(matches: list[Any], key: str) -> int:
+    """The hands (or log entries) of all the matches of a file."""
+    return sum(len(m[key]) for m in matches
+               if isinstance(m, Mapping) and isinstance(m.get(key), list))
+
+
+def _check_match(raw: object, where: Spot, state: _Import) -> _Checked:
     if not isinstance(raw, Mapping):
-        raise _refuse(where, _("a match must be an object."))
+        raise refuse(where, _("a match must be an object."))
     game = scoring.find(raw.get("variant"))
     if game is None:
-        raise _refuse(where, _("unknown variant {variant}.").format(
+        raise refuse(where, _("unknown variant {variant}.").format(
             variant=repr(raw.get("variant"))[:20]))
     target, limit = _check_length(raw, game, where)
     match = Match(variant=game.key, target=target, hand_limit=limit,
-                  started_at=_parse_time(raw.get("started_at"), where) or utcnow())
+                  started_at=parse_time(raw.get("started_at"), where) or utcnow())
     names = _check_players(raw.get("players"), game, where)
     match.seats = records.seat_rows(game, [_player(state, name) for name in names])
     match.totals = []
     hands = raw.get("hands") or []
     if not isinstance(hands, list) or len(hands) > MAX_IMPORT_HANDS:
-        raise _refuse(where, _("hands must be a list of at most {n}.").format(
-            n=MAX_IMPORT_HANDS))
+        raise refuse(where, _("hands must be a list of at most {n} ({given} given).").format(
+            n=MAX_IMPORT_HANDS, given=len(hands) if isinstance(hands, list) else 0))
     by_number: dict[int, Hand] = {}
     for raw_hand in hands:
         hand = _check_hand(match, raw_hand, where, state)
         if hand.number in by_number:
-            raise _refuse(where, _("hand number {n} appears twice.").format(n=hand.number))
+            raise refuse(where, _("hand number {n} appears twice.").format(n=hand.number))
         by_number[hand.number] = hand
     match.all_hands = sorted(by_number.values(), key=lambda h: h.number)
     records.recompute(match)  # totals, hand count, result: from the hands, never the file
     if (problem := records.overrun(match)) is not None:  # no hand after the end
-        raise _refuse(where, f"{problem.message} ({problem.rule})")
+        raise refuse(where, f"{problem.message} ({problem.rule})")
     if match.finished:
-        match.finished_at = _parse_time(raw.get("finished_at"), where) or match.finished_at
-    return _Checked(match, _check_log(raw.get("log"), by_number, where))
+        match.finished_at = parse_time(raw.get("finished_at"), where) or match.finished_at
+    return _Checked(match, check_log(raw.get("log"), by_number, where, len(match.seats)))
 
 
-def _check_length(raw: Mapping[str, Any], game: scoring.Variant, where: _Spot
+def _check_length(raw: Mapping[str, Any], game: scoring.Variant, where: Spot
                   ) -> tuple[int | None, int | None]:
     """How long the match lasts, as the new-match form allows it: Grand Seigneur has no
     points ([GS7]); Threechu a number of hands or a target ([T3.5]); the team games a
     target (none in an old export means the default, as the app reads it)."""
     target, limit = raw.get("target"), raw.get("hand_limit")
     if target is not None and (why := scoring.target_problem(target)):
-        raise _refuse(where, f"{why} (E1)")
+        raise refuse(where, f"{why} (E1)")
     if limit is not None and (why := scoring.hands_problem(limit)):
-        raise _refuse(where, f"{why} (T3.5)")
+        raise refuse(where, f"{why} (T3.5)")
     if game.ranked and (target is not None or limit is not None):
-        raise _refuse(where, _("Grand Seigneur has no target and no number of hands. (GS7)"))
+        raise refuse(where, _("Grand Seigneur has no target and no number of hands. (GS7)"))
     if game.lasts_hands and (target is None) == (limit is None):
-        raise _refuse(where, _("A Threechu match lasts either a number of hands or to a "
+        raise refuse(where, _("A Threechu match lasts either a number of hands or to a "
                                "target, and needs one of them. (T3.5)"))
     if not game.lasts_hands and limit is not None:
-        raise _refuse(where, _("Only Threechu lasts a number of hands; this game plays to a "
+        raise refuse(where, _("Only Threechu lasts a number of hands; this game plays to a "
                                "target. (E1)"))
     return target, limit
 
 
-def _check_players(players: object, game: scoring.Variant, where: _Spot) -> list[str]:
+def _check_players(players: object, game: scoring.Variant, where: Spot) -> list[str]:
     """The names, as the new-match form takes them: text, spaces tidied, none empty or too
     long, each player in one seat only. Threechu's export names its dummy seat null."""
     fewest, most = game.players
@@ -341,22 +311,22 @@ def _check_players(players: object, game: scoring.Variant, where: _Spot) -> list
         players = players[:-1]
     if players is None or not fewest <= len(players) <= most:
         need = str(fewest) if fewest == most else f"{fewest}–{most}"
-        raise _refuse(where, _("players must be a list of {need} names.").format(need=need))
+        raise refuse(where, _("players must be a list of {need} names.").format(need=need))
     names = []
     for seat, name in enumerate(players):
         clean = " ".join(name.split()) if isinstance(name, str) else ""
         if not clean or len(clean) > NAME_MAX:
-            raise _refuse(where, _("player {seat} must be a name of 1 to {most} "
+            raise refuse(where, _("player {seat} must be a name of 1 to {most} "
                                    "characters, not {name}.").format(
                 seat=seat + 1, most=NAME_MAX, name=repr(name)[:50]))
         if len(Player.key(clean)) > KEY_MAX:  # 'ß' is 'ss' when case is ignored
-            raise _refuse(where, _("player {seat}: {name} is too long to store once case "
+            raise refuse(where, _("player {seat}: {name} is too long to store once case "
                                    "is ignored (at most {most} characters).").format(
                 seat=seat + 1, most=KEY_MAX, name=repr(name)[:50]))
         names.append(clean)
     keys = [Player.key(n) for n in names]
     if len(set(keys)) < len(keys):
-        raise _refuse(where, _("Each seat needs a different player.") + " (H1)")
+        raise refuse(where, _("Each seat needs a different player.") + " (H1)")
     return names
 
 
@@ -369,16 +339,16 @@ def _player(state: _Import, name: str) -> Player:
     return state.players[key]
 
 
-def _check_hand(match: Match, raw: object, where: _Spot, state: _Import) -> Hand:
+def _check_hand(match: Match, raw: object, where: Spot, state: _Import) -> Hand:
     # a hand number far beyond any match would leave no room for the next hand's number
-    if not isinstance(raw, Mapping) or not _whole(raw.get("number"), high=MAX_HAND_NUMBER):
-        raise _refuse(where, _("every hand needs its number (a whole number from 1)."))
-    spot = _Spot(where.match, hand=raw["number"])
+    if not isinstance(raw, Mapping) or not whole(raw.get("number"), high=MAX_HAND_NUMBER):
+        raise refuse(where, _("every hand needs its number (a whole number from 1)."))
+    spot = Spot(where.match, hand=raw["number"])
     shuffler = raw.get("shuffler")
-    if match.game.has_dummy and not _whole(shuffler, 0, match.game.fewest - 1):
-        raise _refuse(spot, _("a Threechu hand names its shuffler (0–2). (T3.1)"))
+    if match.game.has_dummy and not whole(shuffler, 0, match.game.fewest - 1):
+        raise refuse(spot, _("a Threechu hand names its shuffler (0–2). (T3.1)"))
     if not match.game.has_dummy and shuffler is not None:
-        raise _refuse(spot, _("only a Threechu hand has a shuffler. (T3.1)"))
+        raise refuse(spot, _("only a Threechu hand has a shuffler. (T3.1)"))
     data = {"out_order": raw.get("out_order"), "calls": raw.get("calls") or {},
             "card_points": raw.get("card_points") or [None, None],
             "wish_penalty": None if raw.get("wish_offender") is None
@@ -388,60 +358,24 @@ def _check_hand(match: Match, raw: object, where: _Spot, state: _Import) -> Hand
     _preview, problems, row = records.score(match, data, editing=hand)
     if problems:
         first = problems[0]
-        raise _refuse(spot, f"{first.message} ({first.rule})")
+        raise refuse(spot, f"{first.message} ({first.rule})")
     client_id = raw.get("client_id")
     if client_id is not None and not (isinstance(client_id, str)
                                       and CLIENT_ID.fullmatch(client_id)):
-        raise _refuse(spot, _("client_id must be 1–64 letters, digits, - or _."))
+        raise refuse(spot, _("client_id must be 1–64 letters, digits, - or _."))
     if client_id in state.client_ids:
         client_id = None  # the same hand twice in one file: keep the hand, not the id
     elif client_id is not None:
         state.client_ids.add(client_id)
     version = raw.get("version", 1)
-    if not _whole(version):
-        raise _refuse(spot, _("version must be a whole number from 1."))
+    if not whole(version):
+        raise refuse(spot, _("version must be a whole number from 1."))
     for name, value in row.items():
         setattr(hand, name, value)
     hand.version, hand.client_id = version, client_id
-    hand.created_at = _parse_time(raw.get("created_at"), spot) or utcnow()
-    hand.deleted_at = _parse_time(raw.get("deleted_at"), spot)
+    hand.created_at = parse_time(raw.get("created_at"), spot) or utcnow()
+    hand.deleted_at = parse_time(raw.get("deleted_at"), spot)
     return hand
-
-
-def _check_log(events: object, hands: Mapping[int, Hand], where: _Spot
-               ) -> list[tuple[Hand | None, dict[str, Any]]]:
-    """The log as the app writes it: known actions, the hand each names, plain text."""
-    if events is None:
-        return []
-    if not isinstance(events, list) or len(events) > MAX_IMPORT_EVENTS:
-        raise _refuse(where, _("log must be a list of at most {n} entries.").format(
-            n=MAX_IMPORT_EVENTS))
-    checked = []
-    for index, raw in enumerate(events, start=1):
-        spot = _Spot(where.match, entry=index)
-        if not isinstance(raw, Mapping):
-            raise _refuse(spot, _("a log entry must be an object."))
-        action, summary = raw.get("action"), raw.get("summary", "")
-        if action not in ACTIONS:
-            raise _refuse(spot, _("unknown action {action}; the log knows {known}.").format(
-                action=repr(action)[:30], known=", ".join(ACTIONS)))
-        if not isinstance(summary, str) or len(summary) > SUMMARY_MAX:
-            raise _refuse(spot, _("summary must be text of at most {n} characters.").format(
-                n=SUMMARY_MAX))
-        number, position = raw.get("hand_number"), raw.get("position", 0)
-        if number is not None and number not in hands:
-            raise _refuse(spot, _("hand_number {n} is not a hand of this match.").format(
-                n=repr(number)[:20]))
-        if not _whole(position, 0):
-            raise _refuse(spot, _("position must be a whole number."))
-        if any(raw.get(k) is not None and not isinstance(raw.get(k), Mapping)
-               for k in ("before", "after")):
-            raise _refuse(spot, _("before and after must be objects or null."))
-        checked.append((hands.get(number) if number is not None else None, {
-            "position": position, "action": action, "summary": summary,
-            "before": raw.get("before"), "after": raw.get("after"),
-            "at": _parse_time(raw.get("at"), spot) or utcnow()}))
-    return checked
 
 
 def _chunks(values: Sequence[Any], size: int = CHUNK) -> Iterator[Sequence[Any]]:

@@ -187,8 +187,15 @@
 
   // Show a waiting hand's refusal with the server's page: the conflict with both hands and
   // the choice, or the problem in the form. The hand stays in the outbox until it is saved
-  // (a save from that page replaces it) or discarded.
-  function review(item) {
+  // (a save from that page replaces it) or discarded. Sent again first: a refusal that no
+  // longer holds (rights given since, a hand deleted meanwhile) saves it, and it leaves.
+  async function review(item) {
+    const token = await freshToken();
+    if (token && (await send(item, token)).kind === "saved") {
+      await remove(item.client_id);
+      window.location.href = item.match;
+      return;
+    }
     const form = document.createElement("form");
     form.method = "post";
     form.action = item.action;
@@ -198,10 +205,8 @@
       form.appendChild(input);
     });
     document.body.appendChild(form);
-    freshToken().then((token) => {
-      if (token) form.querySelector("input[name=csrf_token]").value = token;
-      form.submit();
-    });
+    if (token) form.querySelector("input[name=csrf_token]").value = token;
+    form.submit();
   }
 
   const show_ = () => show();

@@ -43,6 +43,18 @@ def kept(page, path: str, text: str) -> None:
     raise AssertionError(f"the phone's copy of {path} never held {text!r}")
 
 
+def enter_first_hand(page, match_url: str) -> None:
+    """Hand 1 (Ann, then Bob out; 75 card points), entered without signal: it waits."""
+    page.goto(match_url + "/hands/new")
+    page.wait_for_selector(".out-buttons:not([hidden])")
+    page.tap(".out-btn[data-seat='0']")
+    page.tap(".out-btn[data-seat='1']")
+    page.tap(".quick button[data-set='75']")
+    page.tap("button[type=submit]")
+    page.wait_for_url(match_url + "*")
+    page.wait_for_selector("#outbox:has-text('1 hand waiting')")
+
+
 def test_offline_hands_wait_and_sync_once(live_server, phone):
     page = phone
     context = page.context
@@ -105,14 +117,7 @@ def test_the_page_of_every_hand_counts_waiting_hands_and_is_the_same_match(live_
     page.goto(match_url + "/every-hand")  # the service worker keeps a copy of it
     page.wait_for_selector("text=Add hand 1")
     context.set_offline(True)
-    page.goto(match_url + "/hands/new")
-    page.wait_for_selector(".out-buttons:not([hidden])")
-    page.tap(".out-btn[data-seat='0']")
-    page.tap(".out-btn[data-seat='1']")
-    page.tap(".quick button[data-set='75']")
-    page.tap("button[type=submit]")
-    page.wait_for_url(match_url + "*")
-    page.wait_for_selector("#outbox:has-text('1 hand waiting')")
+    enter_first_hand(page, match_url)
     page.goto(match_url + "/every-hand")  # its copy, from the phone
     page.wait_for_selector("#provisional:not([hidden])")
     # entered without signal, the hand has no score yet (the server derives it): the
@@ -222,3 +227,39 @@ def test_a_hand_undone_and_entered_again_elsewhere_refreshes_the_phones_form(liv
     assert page.locator("table.hands tbody tr").count() == 3
     assert [int(t) for t in page.locator("[data-total]").all_text_contents()] == [
         60 + 30 + 50, 40 + 70 + 50]
+
+
+MARK_REFUSED = """async () => {
+  const items = await window.tichuOutbox.all();
+  await new Promise((resolve, reject) => {
+    const req = indexedDB.open("tichu-scorer", 2);
+    req.onsuccess = () => {
+      const t = req.result.transaction("outbox", "readwrite");
+      items.forEach((item) => t.objectStore("outbox").put({ ...item, error: "refused (403)" }));
+      t.oncomplete = resolve;
+      t.onerror = () => reject(t.error);
+    };
+  });
+  return items.length;
+}"""
+
+
+def test_a_refused_hand_saved_from_show_leaves_the_outbox(live_server, phone):
+    """A hand the server refused once (here: marked so while it waited, as a refusal for
+    want of rights would) is sent again by the outbox's "Show"; saved, it is no longer
+    listed as refused."""
+    page = phone
+    match_url = controlled_match(page, live_server)
+    page.context.set_offline(True)
+    enter_first_hand(page, match_url)
+    assert page.evaluate(MARK_REFUSED) == 1
+    page.context.set_offline(False)
+    page.goto(match_url)
+    page.wait_for_selector("#outbox:has-text('Hand 1 was refused')")
+    page.locator("#outbox button", has_text="Show").click()
+    page.wait_for_selector("table.hands tbody tr")
+    page.wait_for_selector("#outbox", state="hidden")
+    assert page.locator("table.hands tbody tr").count() == 1
+    assert page.evaluate("window.tichuOutbox.all().then((items) => items.length)") == 0
+    page.reload()
+    page.wait_for_selector("#outbox", state="hidden")

@@ -267,3 +267,14 @@ def test_a_delete_confirmation_sent_twice_is_refused(client, url):
     assert any("confirm" in p and "more than once" in p for p in problems_of(r))
     assert client.get(url).status_code == 200  # not deleted
     assert client.post(url + "/delete", data="confirm=y", content_type=FORM).status_code == 303
+
+
+def test_a_place_sent_twice_on_the_grand_seigneur_form_is_refused(client):
+    r = client.post("/matches/new", data={"variant": "seigneur",
+                                          **{f"seat_{i}": f"G{i}" for i in range(5)}})
+    url = r.headers["Location"]
+    r = client.post(url + "/hands/new", content_type=FORM,
+                    data="place_1=4&place_1=3&place_2=2&place_3=0&place_4=1&number=1")
+    assert r.status_code == 422
+    assert any("place_1" in p and "more than once" in p for p in problems_of(r)), problems_of(r)
+    assert hands_saved(client, url) == 0

@@ -18,7 +18,7 @@ from werkzeug.wrappers import Response
 
 from ..extensions import db, limiter
 from ..health import state_of
-from ..transfer import DB_INT_MAX
+from ..transfer_checks import DB_INT_MAX
 from .jsonbody import BadRequest
 
 View = TypeVar("View", bound=Callable[..., Any])

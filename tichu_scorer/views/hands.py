@@ -8,7 +8,7 @@ from flask import Blueprint, abort, flash, jsonify, redirect, render_template, r
 from flask_babel import gettext
 from werkzeug.wrappers import Response
 
-from .. import access, corrections, records, scoring
+from .. import access, corrections, match_log, records, scoring
 from ..extensions import csrf, db, limit_writes
 from ..forms import field_group, hand_form_class, ranking_form_class
 from ..models import CLIENT_ID, Hand, Match
@@ -327,13 +327,8 @@ def _derived(match: Match, derived: scoring.Derived, editing: Hand | None) -> di
 
 @bp.get("/matches/<match_id>/log")
 def log(match_id: str) -> str:
-    """The match's append-only log; deleted hands can be restored from here."""
+    """The match's append-only log, a page at a time; deleted hands can be restored here."""
     match = visible(match_id)
-    hands = {h.id: h for h in match.all_hands}
-    # an edit is said in the reader's language from what it changed
-    say = {"edited": lambda before, after: corrections.describe_change(match, before, after),
-           "settings": corrections.describe_settings}
-    summaries = {e.id: say[e.action](e.before, e.after)
-                 for e in match.events if e.action in say and e.before and e.after}
-    return render_template("hands/log.html", match=match, events=list(reversed(match.events)),
-                           hands=hands, summaries=summaries, can_score=access.can_score(match))
+    page = match_log.log_page(match, request.args.get("older"), request.args.get("newer"))
+    return render_template("hands/log.html", match=match, page=page,
+                           can_score=access.can_score(match))

@@ -46,6 +46,18 @@ def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return obj
 
 
+def unique_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object whose every key appears once; BadRequest naming a key given twice
+    (an import: which of the two values is meant cannot be told)."""
+    obj: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in obj:
+            raise BadRequest(gettext("The name “%(key)s” appears twice in one object; give "
+                                     "each name once.", key=key[:40]), key[:40])
+        obj[key] = value
+    return obj
+
+
 def _no_constant(name: str) -> float:
     raise ValueError(name)  # NaN, Infinity, -Infinity: not JSON, and no number of ours
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask import (
     Blueprint,
     Response,
+    abort,
     flash,
     redirect,
     render_template,
@@ -13,11 +14,13 @@ from flask import (
     url_for,
 )
 from flask_babel import gettext, ngettext
+from sqlalchemy import func
 from werkzeug.wrappers import Response as BaseResponse
 
 from .. import access, records, transfer
 from ..extensions import db, limit_creation, limit_writes
-from ..models import Group
+from ..models import Group, Hand, HandEvent
+from ..transfer_checks import MAX_IMPORT_EVENTS, MAX_IMPORT_HANDS, ImportError_
 from . import jsonbody
 from .errors import body_limit
 from .matches import visible
@@ -39,7 +42,19 @@ def _download(ids: list[int], kind: str, name: str) -> Response:
 
 @bp.get("/matches/<match_id>/export.<any(json, csv):kind>")
 def match_export(match_id: str, kind: str) -> Response:
+    """One match; refused (422) beyond the sizes an import takes, which no match played at
+    a table reaches: the export stays bounded and imports again."""
     match = visible(match_id)
+    hands, entries = db.session.execute(db.select(
+        db.select(func.count(Hand.id)).where(Hand.match_id == match.id).scalar_subquery(),
+        db.select(func.count(HandEvent.id)).where(HandEvent.match_id == match.id)
+        .scalar_subquery())).one()
+    if hands > MAX_IMPORT_HANDS or entries > MAX_IMPORT_EVENTS:
+        abort(422, gettext("This match holds %(hands)d hands and %(entries)d log entries, "
+                           "more than an export holds (%(most_hands)d hands and "
+                           "%(most_entries)d log entries): it cannot be exported.",
+                           hands=hands, entries=entries, most_hands=MAX_IMPORT_HANDS,
+                           most_entries=MAX_IMPORT_EVENTS))
     return _download([match.id], kind, f"tichu-match-{match_id}")
 
 
@@ -61,14 +76,15 @@ def import_json() -> BaseResponse | tuple[str, int]:
         error = gettext("Choose a JSON export file to import.")
     else:
         try:
-            data = jsonbody.loads(upload.read(), max_number=jsonbody.MAX_NUMBER)
+            data = jsonbody.loads(upload.read(), hook=jsonbody.unique_pairs,
+                                  max_number=jsonbody.MAX_NUMBER)
             tables = access.groups("scorer")
             group = tables[0] if tables else None
             created = transfer.import_json(data, group)
         except jsonbody.BadRequest as exc:
             error = gettext("The file is not a JSON export of Tichu Scorer: %(why)s",
                             why=exc.message)
-        except transfer.ImportError_ as exc:
+        except ImportError_ as exc:
             error = str(exc)
         else:
             if group is None and created:  # imported into a new table: this device scores it
