@@ -7,7 +7,11 @@ permanent for a year from the last right given (`PERMANENT_SESSION_LIFETIME`; th
 sent only when it changes, so a slow request never puts an older one back), so closing the
 browser changes nothing,
 and still valid after a key rotation (`SECRET_KEY_FALLBACKS`). Rotating a table's links ends
-the rights they gave: each right remembers the table's `generation` it was given in.
+the rights they gave: each right remembers the table's `generation` it was given in. The
+phone that rotated keeps its right whatever cookie it ends up with: a request of its own that
+overlapped the rotation sends back its older cookie, so the table remembers that phone's
+random `device` id (`Group.kept_device`) and the server, not the cookie, decides. The cookie
+holds no internal id: tables by their public key, matches by their key and viewer code.
 
 A single match can also be opened read-only through its viewer link or code, without
 joining its table. With `SINGLE_TABLE` on, every device is a scorer of the one table (a
@@ -16,6 +20,7 @@ on the server; a refused read is a 404, so that a stranger learns nothing about 
 
 from __future__ import annotations
 
+import secrets
 from datetime import date
 
 from flask import abort, current_app, session
@@ -24,8 +29,9 @@ from flask_babel import gettext
 from .extensions import db
 from .models import Group, Match
 
-TABLES = "tables"  # str(group id) -> [role, generation]
-VIEWER_OF = "viewer_of"  # match ids opened through their viewer link
+TABLES = "tables"  # group key -> [role, generation]
+VIEWER_OF = "viewer_of"  # [match key, viewer code] of matches opened through their viewer link
+DEVICE = "device"  # this device's random id: a rotation keeps the rotating device's right
 REMEMBERED = 200  # matches a device remembers; the oldest are forgotten first
 TABLES_KEPT = 60  # tables a device stays in (the cookie must stay small); the oldest go first
 ROLES = ("member", "scorer")
@@ -45,11 +51,22 @@ def join(group: Group, role: str) -> None:
     tables = dict(session.get(TABLES, {}))
     if role_in(group) == "scorer":
         role = "scorer"
-    tables.pop(str(group.id), None)
-    tables[str(group.id)] = [role, group.generation]  # the newest last
+    tables.pop(str(group.id), None)  # an entry by internal id, from before keys
+    tables.pop(group.key, None)
+    tables[group.key] = [role, group.generation]  # the newest last
     session[TABLES] = dict(list(tables.items())[-TABLES_KEPT:])
     session["renewed"] = date.today().toordinal()
+    device()
     _keep()
+
+
+def device() -> str:
+    """This device's random id (made once, never changed: every request of one phone carries
+    the same one, whichever of its cookies the phone kept)."""
+    value = session.get(DEVICE)
+    if not isinstance(value, str) or not value:
+        value = session[DEVICE] = secrets.token_urlsafe(12)
+    return value
 
 
 def role_in(group: Group) -> str | None:
@@ -57,10 +74,16 @@ def role_in(group: Group) -> str | None:
     through links rotated since)."""
     if single_table():
         return "scorer"
-    entry = session.get(TABLES, {}).get(str(group.id))
-    if not isinstance(entry, list) or len(entry) != 2 or entry[1] != group.generation:
+    tables = session.get(TABLES, {})
+    entry = tables.get(group.key) or tables.get(str(group.id))
+    if not isinstance(entry, list) or len(entry) != 2 or entry[0] not in ROLES:
         return None
-    return entry[0] if entry[0] in ROLES else None
+    if entry[1] == group.generation:
+        device()  # (a device that joined before devices had ids gets its id once)
+        return str(entry[0])
+    if entry[0] == "scorer" and group.kept_device and session.get(DEVICE) == group.kept_device:
+        return "scorer"  # the phone that rotated, with an older cookie of its own
+    return None
 
 
 RENEW_DAYS = 30  # a device in use keeps its rights: the year starts again this often
@@ -80,10 +103,13 @@ def groups(role: str = "member") -> list[Group]:
     if single_table():
         return [default_group()]
     renew()
-    ids = [int(i) for i in session.get(TABLES, {}) if str(i).isdigit()]
-    if not ids:
+    joined = [str(k) for k in session.get(TABLES, {})]
+    if not joined:
         return []
-    found = db.session.execute(db.select(Group).where(Group.id.in_(ids)).order_by(
+    keys = [k for k in joined if not k.isdigit()]
+    ids = [int(k) for k in joined if k.isdigit()]  # entries from before keys
+    found = db.session.execute(db.select(Group).where(
+        Group.key.in_(keys) | Group.id.in_(ids)).order_by(
         Group.created_at.desc(), Group.id.desc())).scalars()
     wanted = ROLES[ROLES.index(role):]
     return [g for g in found if role_in(g) in wanted]
@@ -104,15 +130,16 @@ def default_group() -> Group:
 def view_match(match: Match) -> None:
     """This device may read `match` (its viewer link), without joining its table, for as
     long as the match keeps that code (rotating the table's links renews it)."""
-    kept = [v for v in session.get(VIEWER_OF, []) if isinstance(v, list) and v[0] != match.id]
-    session[VIEWER_OF] = (kept + [[match.id, match.code]])[-REMEMBERED:]
+    kept = [v for v in session.get(VIEWER_OF, [])
+            if isinstance(v, list) and v[0] not in (match.id, match.key)]
+    session[VIEWER_OF] = (kept + [[match.key, match.code]])[-REMEMBERED:]
     _keep()
 
 
 def can_view(match: Match) -> bool:
     if role_in(match.group) is not None:
         return True
-    return [match.id, match.code] in session.get(VIEWER_OF, [])
+    return [match.key, match.code] in session.get(VIEWER_OF, [])
 
 
 def can_score(match: Match) -> bool:

@@ -156,17 +156,21 @@ def undo_last(match: Match, number: int) -> Hand:
     return hands[-1]
 
 
-def restore_hand(match: Match, hand: Hand, moved_on_ok: bool = True) -> bool:
+def restore_hand(match: Match, hand: Hand, moved_on_ok: bool = True,
+                 revision: int | None = None) -> bool:
     """Bring a deleted hand back, in its original place; False when it is already back.
 
-    With `moved_on_ok` False (the "Restore" offered right after an undo or a delete), the
-    match must not have changed since the hand went: had another phone saved the hand again
-    meanwhile, bringing the old one back in front of it would count the hand twice. Then
-    Conflict, and nothing changes; the log's Restore, chosen with every change in view,
-    may bring it back all the same."""
+    The log's Restore names the match's `revision` its page showed: Conflict when the match
+    changed since (another phone may have entered the hand again meanwhile; bringing the
+    old one back beside it would count the hand twice). With `moved_on_ok` False (the
+    "Restore" offered right after an undo or a delete) the match must not have changed
+    since the hand went. `match` must be held; on Conflict nothing changes."""
     if hand.deleted_at is None:
         return False
-    if not moved_on_ok:
+    if revision is not None:
+        if revision != match.revision:
+            raise Conflict(hand)
+    elif not moved_on_ok:
         went = db.session.scalar(db.select(func.max(HandEvent.id)).where(
             HandEvent.match_id == match.id, HandEvent.hand_id == hand.id,
             HandEvent.action.in_(("deleted", "undone"))))

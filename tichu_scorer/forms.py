@@ -227,7 +227,9 @@ def _seat(value: object) -> int | None:
     """A seat from a select's value; blank (even whitespace, which Optional() lets through)
     means none. The select's choices already refused anything else."""
     text = value.strip() if isinstance(value, str) else ""
-    return int(text) if text.isascii() and text.isdigit() else None
+    # (a seat has at most two digits: a longer one is no seat, and a 5,000-digit one would
+    # pass Python's limit for reading a whole number)
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= 3 else None
 
 
 def field_group(field: str) -> str:

@@ -74,18 +74,22 @@ class Group(db.Model):  # type: ignore[name-defined,misc]
                                             default=lambda: secrets.token_urlsafe(16))
     # Rotating the links bumps this: rights given by the old links end.
     generation: Mapped[int] = mapped_column(default=1)
+    # The random id of the device that rotated last (`access.device`): it keeps its right
+    # even when an older cookie of its own, from a request that overlapped, comes back.
+    kept_device: Mapped[str | None] = mapped_column(String(24), default=None)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     # The highest stamp a deleted match of the table held (`Match.stamp`): stamps go on
     # from there, so that a match stored after it never takes its stamp again.
     stamp: Mapped[int | None] = mapped_column(default=None)
 
-    def rotate(self, matches: list[Match]) -> None:
+    def rotate(self, matches: list[Match], device: str | None = None) -> None:
         """New invite code and scorer link, and new viewer codes for its `matches`: devices
         that joined or watched through the old ones lose their rights (a device keeps the
         generation, or the code, it was let in with)."""
         self.invite_code = new_code(8)
         self.scorer_key = secrets.token_urlsafe(16)
         self.generation += 1
+        self.kept_device = device
         for match in matches:
             match.code = new_code(8)
 

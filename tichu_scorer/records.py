@@ -197,11 +197,15 @@ def seat_rows(game: Variant, players: Sequence[Player]) -> list[MatchSeat]:
 
 def create_match(group: Group, names: Sequence[str], target: int | None,
                  game: Variant = scoring.variants.DEFAULT, hand_limit: int | None = None,
-                 rematch_of: Match | None = None) -> Match:
-    """A new match of table `group` with these players in seats 0, 1, …"""
+                 rematch_of: str | None = None) -> Match:
+    """A new match of table `group` with these players in seats 0, 1, … A rematch holds the
+    match it follows (key `rematch_of`) meanwhile: Conflict when it was deleted."""
     with writing():
+        held = lock_match(rematch_of) if rematch_of else None
+        if rematch_of and held is None:
+            raise Conflict()
         match = Match(group_id=group.id, variant=game.key, target=target,
-                      hand_limit=hand_limit, rematch_of_id=rematch_of.id if rematch_of else None,
+                      hand_limit=hand_limit, rematch_of_id=held.id if held else None,
                       stamp=next_stamp(group.id))
         match.seats = seat_rows(game, [player_named(group.id, name) for name in names])
         match.totals = [0] * match.sides
@@ -211,9 +215,8 @@ def create_match(group: Group, names: Sequence[str], target: int | None,
 
 
 def rematch(match: Match) -> Match:
-    names = match.player_names
-    return create_match(match.group, names, match.target, match.game, match.hand_limit,
-                        rematch_of=match)
+    return create_match(match.group, match.player_names, match.target, match.game,
+                        match.hand_limit, rematch_of=match.key)
 
 
 @dataclass(frozen=True)

@@ -73,6 +73,14 @@ def test_a_new_target_reached_hands_ago_is_refused(client, app, url):
     assert r.status_code == 303  # a target not yet reached: the match goes on
 
 
+def log_restore(client, url, number):
+    """The log page's Restore, with the match revision the page carries."""
+    log = client.get(url + "/log").get_data(as_text=True)
+    revision = log.split('name="revision" value="', 1)[1].split('"', 1)[0]
+    return client.post(f"{url}/hands/{number}/restore", data={"from": "log",
+                                                               "revision": revision})
+
+
 def test_a_restore_past_the_hands_of_a_fixed_length_match_is_refused(client, app):
     url = start(client, "threechu", ["Tom", "Uma", "Vic"], length="hands", hands="3")
     for data in (hand_form([0, 1], a=50), hand_form([1, 2], a=50), hand_form([2, 0], a=50)):
@@ -80,7 +88,7 @@ def test_a_restore_past_the_hands_of_a_fixed_length_match_is_refused(client, app
     assert client.post(url + "/undo", data={"number": "3"}).status_code == 303
     assert post_hand(client, url, hand_form([2, 0], a=75)).status_code == 303
     before = stored(app, url)
-    r = client.post(url + "/hands/3/restore", data={"from": "log"})
+    r = log_restore(client, url, 3)
     page = r.get_data(as_text=True)
     assert r.status_code == 422 and "This match lasts 3 hands" in page and "(T3.5)" in page
     assert stored(app, url) == before and before[1] == 3
@@ -137,6 +145,6 @@ def test_two_hands_entered_in_the_wrong_order_are_swapped_as_the_message_says(cl
     for number, out in ((3, [1, 3]), (4, [0, 2])):
         r = client.post(f"{url}/hands/{number}/edit", data=hand_form(out) | {"version": "1"})
         assert r.status_code == 303, r.get_data(as_text=True)
-    assert client.post(url + "/hands/5/restore", data={"from": "log"}).status_code == 303
+    assert log_restore(client, url, 5).status_code == 303
     assert stored(app, url)[:4] == ([450, 450], 5, None, False)
     assert stored(app, url)[4][2:4] == [[0, 200], [200, 0]]

@@ -12,7 +12,8 @@ from flask import Flask, abort, current_app, jsonify, render_template, request
 from flask_babel import gettext
 from flask_limiter import RateLimitExceeded
 from flask_wtf.csrf import CSRFError
-from sqlalchemy.exc import DataError, OperationalError
+from sqlalchemy.exc import DataError, DBAPIError, InterfaceError, OperationalError
+from sqlalchemy.orm.exc import ObjectDeletedError
 from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response
 
@@ -160,6 +161,19 @@ def _retry_after() -> str:
     return "60"
 
 
+# What a transient failure says -> the state logged (first match wins).
+TRANSIENT = (("deadlock", ("deadlock detected",)),
+             ("serialization", ("could not serialize",)))
+
+
+def _rollback() -> None:
+    """End the failed transaction; on a connection that broke, that may fail too."""
+    try:
+        db.session.rollback()
+    except Exception:  # noqa: BLE001  # the connection is gone: the pool drops it
+        db.session.close()
+
+
 def register(app: Flask) -> None:
     app.url_value_preprocessor(_route_values)
     app.url_value_preprocessor(_utf8_form)
@@ -201,19 +215,35 @@ def register(app: Flask) -> None:
                                     "stored; nothing was saved."), "request")
 
     @app.errorhandler(OperationalError)
-    def busy(exc: OperationalError) -> Response:
-        """SQLite's write lock still held after the busy timeout, or PostgreSQL past its
-        connect or statement timeout: a passing overload or stall, not a fault. 503 with
-        Retry-After (the outbox keeps the hand and sends it again)."""
-        db.session.rollback()
-        state = state_of(exc)
-        if state not in ("busy", "timeout"):
-            return unexpected(exc)
+    def busy(exc: DBAPIError) -> Response:
+        """The database could not do it now: SQLite's write lock still held after the busy
+        timeout, PostgreSQL past its connect or statement timeout, a deadlock or
+        serialization failure between two writers (PostgreSQL rolled this one back), or the
+        connection lost (a restart). Nothing was saved, and the same request will do next
+        time: 503 with Retry-After (the outbox keeps the hand and sends it again)."""
+        _rollback()
+        message = str(getattr(exc, "orig", None) or exc).lower()
+        state = next((state for state, words in TRANSIENT if any(w in message for w in words)),
+                     state_of(exc))
         app.logger.warning("Database %s on %s %s", state, request.method, _route())
         response = _answer(503, gettext("The server is busy; nothing was saved. Try again in "
                                         "a moment."), "server")
         response.headers["Retry-After"] = "2"
         return response
+
+    @app.errorhandler(DBAPIError)
+    def lost(exc: DBAPIError) -> Response:
+        """A connection that broke under a statement (the database restarting) is an
+        outage, not a fault."""
+        if exc.connection_invalidated or isinstance(exc, InterfaceError):
+            return busy(exc)
+        return unexpected(exc)
+
+    @app.errorhandler(ObjectDeletedError)
+    def gone(exc: ObjectDeletedError) -> Response:
+        """The match was deleted by another phone while this request used it."""
+        _rollback()
+        return _answer(404, gettext("Another phone deleted this match meanwhile."), "match")
 
     @app.errorhandler(Exception)
     def unexpected(exc: Exception) -> Response:

@@ -263,11 +263,18 @@ def delete(match_id: str, number: int) -> Response | tuple[str, int]:
 def restore(match_id: str, number: int) -> Response | tuple[str, int]:
     match = _held(match_id)
     hand = _hand(match, number)
+    from_log = form_value("from") == "log"
     try:
-        restored = corrections.restore_hand(match, hand, moved_on_ok=form_value("from") == "log")
+        restored = corrections.restore_hand(match, hand, moved_on_ok=from_log, revision=(
+            _form_int("revision") if from_log else None))
     except records.AfterTheEnd as exc:
         return _after_the_end(match, exc)
     except records.Conflict:
+        if from_log:
+            return _refused(match, gettext(
+                "The match has changed since the log was opened (another phone may have "
+                "entered that hand again), so it was not restored. Open the log again and "
+                "check before restoring it."))
         return _refused(match, gettext(
             "The match has changed since that hand was taken back (another phone may have "
             "saved it again), so it was not restored. The match log can still restore it."))

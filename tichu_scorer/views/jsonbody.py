@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NoReturn
 
 from flask import request
 from flask_babel import gettext
@@ -97,10 +97,28 @@ def _too_large(item: object, limit: int) -> bool:
     return not (math.isfinite(item) and abs(item) <= limit)
 
 
+def _unicode(text: str) -> bool:
+    """True unless `text` holds a lone surrogate (JSON's "\\ud800"), which no database
+    stores and UTF-8 cannot say."""
+    if text.isascii():
+        return True
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _surrogate(field: str) -> NoReturn:
+    raise BadRequest(gettext("“%(field)s” contains a lone surrogate (a \\ud800 to \\udfff "
+                             "escape without its pair), which is not text.", field=field),
+                     field)
+
+
 def check(value: Any, max_number: int | None = None) -> None:
     """BadRequest naming the first part of a parsed JSON value that is nested too deeply,
-    holds text with a NUL character or (given `max_number`) a number beyond it. Iterative,
-    so linear in size."""
+    holds text with a NUL character or a lone surrogate, or (given `max_number`) a number
+    beyond it. Iterative, so linear in size."""
     stack: list[tuple[Any, int, Link]] = [(value, 0, None)]
     while stack:
         item, depth, where = stack.pop()
@@ -112,6 +130,8 @@ def check(value: Any, max_number: int | None = None) -> None:
                 if "\x00" in key:
                     raise BadRequest(gettext("A name in the JSON contains a NUL character."),
                                      _path(where))
+                if not _unicode(key):
+                    _surrogate(_path(where))
                 stack.append((child, depth + 1, (key, where)))
         elif isinstance(item, list):
             stack.extend((child, depth + 1, (i, where)) for i, child in enumerate(item))
@@ -119,6 +139,8 @@ def check(value: Any, max_number: int | None = None) -> None:
             if "\x00" in item:
                 raise BadRequest(gettext("“%(field)s” contains a NUL character.",
                                          field=_path(where)), _path(where))
+            if not _unicode(item):
+                _surrogate(_path(where))
         elif max_number is not None and _too_large(item, max_number):
             raise BadRequest(gettext("“%(field)s” is too large a number.",
                                      field=_path(where)), _path(where))

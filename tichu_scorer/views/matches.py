@@ -264,5 +264,9 @@ def rematch(match_id: str) -> Response:
     """Same players, same seats, same length, same table."""
     match = visible(match_id)
     access.require_scorer(match)
-    new_match = records.rematch(match)
+    try:
+        new_match = records.rematch(match)
+    except records.Conflict:
+        abort(404, gettext("Another phone deleted this match meanwhile, so no rematch was "
+                           "started."))
     return redirect(url_for("matches.show", match_id=new_match.key), code=303)

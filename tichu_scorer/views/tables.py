@@ -66,7 +66,7 @@ def rotate(key: str) -> Response:
     _group(key, "scorer")
     with records.writing():
         group = _group(key, "scorer")
-        group.rotate(records.history([group], limit=None))
+        group.rotate(records.history([group], limit=None), access.device())
     access.join(group, "scorer")
     flash(gettext("New links made. The old invite code and scorer link no longer work; "
                   "phones that joined with them must join again."))
