@@ -200,11 +200,12 @@ def register(app: Flask) -> None:
     @app.errorhandler(OperationalError)
     def busy(exc: OperationalError) -> Response:
         """SQLite's write lock still held after the busy timeout, or PostgreSQL past its
-        connect or statement timeout: a passing overload or stall, not a fault. 503 with
-        Retry-After (the outbox keeps the hand and sends it again)."""
+        connect or statement timeout, or not answering at all (`database`): a passing
+        overload or stall, not a fault. 503 with Retry-After (the outbox keeps the hand and
+        sends it again)."""
         db.session.rollback()
         state = state_of(exc)
-        if state not in ("busy", "timeout"):
+        if state not in ("busy", "timeout", "unreachable"):
             return unexpected(exc)
         app.logger.warning("Database %s on %s %s", state, request.method, _route())
         response = _answer(503, gettext("The server is busy; nothing was saved. Try again in "
