@@ -202,3 +202,37 @@ def test_a_frozen_redis_costs_a_request_at_most_its_socket_timeouts(tmp_path):
             assert step("POST", f"{match}/hands/new", {
                 "place_1": "1", "place_2": "2", "card_a": "50", "number": str(number)}) == 303
             assert step("GET", match) == 200
+
+
+@needs_postgres
+def test_healthz_answers_within_its_bound_even_when_it_must_connect(tmp_path, frozen_postgres):
+    """A fresh process has no pooled connection: libpq waits 2 s at least for a new one,
+    /healthz answers before that, and the requests after it are refused at once."""
+    url, postmaster = frozen_postgres
+    app = make_app(tmp_path, SQLALCHEMY_DATABASE_URI=url.replace(
+        "postgresql://", "postgresql+psycopg://"))
+    with app.app_context():
+        db.create_all()
+        db.engine.dispose()  # nothing pooled
+    client = app.test_client()
+    with postmaster.frozen():
+        started = time.monotonic()
+        r = client.get("/healthz")
+        assert r.status_code == 503 and r.get_json()["database"] == "unreachable"
+        assert time.monotonic() - started < HEALTH_ANSWER
+        # the write goes on in the background until the connect timeout, then the database
+        # is left alone: a request now is refused without waiting
+        deadline = time.monotonic() + 5
+        while not app.extensions["tichu_breaker"].closed_until:
+            assert time.monotonic() < deadline, "the connect timeout did not trip the breaker"
+            time.sleep(0.05)
+        started = time.monotonic()
+        r = client.get("/matches/kAAAAAAAAAAAAAAAAAAAAA")
+        assert r.status_code == 503 and r.headers["Retry-After"]
+        assert time.monotonic() - started < 0.5
+    deadline = time.monotonic() + RECOVERY
+    while client.get("/healthz").status_code != 200:
+        assert time.monotonic() < deadline, "not recovered after SIGCONT"
+        time.sleep(0.05)
+    with app.app_context():
+        db.engine.dispose()
