@@ -35,7 +35,7 @@ needs_postgres = pytest.mark.skipif(PG_BIN is None, reason=NO_POSTGRES)
 
 DB_ANSWER = 3.0  # seconds: a request that needs the database gets its 503 within this
 HEALTH_ANSWER = 1.0
-NO_DB_ANSWER = 1.0  # a page that needs no database, once the freeze was found
+NO_DB_ANSWER = 1.5  # a page that needs no database, once the freeze was found (< 2 s)
 RECOVERY = 6.0  # seconds after SIGCONT: DB_PAUSE_MS (2 s) and one try
 REDIS_ANSWER = 1.5  # a request that uses Redis: its socket timeouts (0.5 s) and the work
 VERDICT = "/referee/verdict?trick=4j&play=&hand=8s+Kj&wish=8"
@@ -235,8 +235,10 @@ def test_healthz_answers_within_its_bound_even_when_it_must_connect(tmp_path, fr
     with postmaster.frozen():
         started = time.monotonic()
         r = client.get("/healthz")
+        took = time.monotonic() - started
         assert r.status_code == 503 and r.get_json()["database"] == "unreachable"
-        assert time.monotonic() - started < HEALTH_ANSWER
+        assert took < HEALTH_ANSWER, took
+        print(f"healthz with no pooled connection: {took:.2f} s")
         # the write goes on in the background until the connect timeout, then the database
         # is left alone: a request now is refused without waiting
         deadline = time.monotonic() + 5
@@ -246,7 +248,7 @@ def test_healthz_answers_within_its_bound_even_when_it_must_connect(tmp_path, fr
         started = time.monotonic()
         r = client.get("/matches/kAAAAAAAAAAAAAAAAAAAAA")
         assert r.status_code == 503 and r.headers["Retry-After"]
-        assert time.monotonic() - started < 0.5
+        assert time.monotonic() - started < 1.5  # not the 2 s of a connect or a reply
     deadline = time.monotonic() + RECOVERY
     while client.get("/healthz").status_code != 200:
         assert time.monotonic() < deadline, "not recovered after SIGCONT"
