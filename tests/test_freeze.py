@@ -35,9 +35,9 @@ needs_postgres = pytest.mark.skipif(PG_BIN is None, reason=NO_POSTGRES)
 
 DB_ANSWER = 3.0  # seconds: a request that needs the database gets its 503 within this
 HEALTH_ANSWER = 1.0
-NO_DB_ANSWER = 1.5  # a page that needs no database, once the freeze was found (< 2 s)
-RECOVERY = 6.0  # seconds after SIGCONT: DB_PAUSE_MS (2 s) and one try
-REDIS_ANSWER = 1.5  # a request that uses Redis: its socket timeouts (0.5 s) and the work
+NO_DB_ANSWER = 1.2  # a page that needs no database, once the freeze was found
+RECOVERY = 8.0  # seconds after SIGCONT: DB_PAUSE_MS (2 s), one try, a loaded machine
+REDIS_ANSWER = 2.5  # its socket timeouts (0.5 s, 0.25 s) and the work (redis-py alone: 5 s)
 VERDICT = "/referee/verdict?trick=4j&play=&hand=8s+Kj&wish=8"
 
 
@@ -248,7 +248,7 @@ def test_healthz_answers_within_its_bound_even_when_it_must_connect(tmp_path, fr
         started = time.monotonic()
         r = client.get("/matches/kAAAAAAAAAAAAAAAAAAAAA")
         assert r.status_code == 503 and r.headers["Retry-After"]
-        assert time.monotonic() - started < 1.5  # not the 2 s of a connect or a reply
+        assert time.monotonic() - started < 1.2  # not the 2 s of a connect
     deadline = time.monotonic() + RECOVERY
     while client.get("/healthz").status_code != 200:
         assert time.monotonic() < deadline, "not recovered after SIGCONT"
