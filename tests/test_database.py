@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import threading
 
+from tests.conftest import free_port
+from tichu_scorer import create_app
 from tichu_scorer.database import Breaker, Unreachable
 from tichu_scorer.health import state_of
 
@@ -65,3 +67,13 @@ def test_a_refusal_reads_as_unreachable():
     refusal = Breaker(pause=2).refusal()
     assert isinstance(refusal, Unreachable)
     assert state_of(refusal) == "unreachable"
+
+
+def test_a_database_that_refuses_connections_is_a_503_not_a_500(tmp_path):
+    """A stopped database server (nothing listens): a passing outage, 503 with Retry-After."""
+    uri = f"postgresql+psycopg://tichu@127.0.0.1:{free_port()}/tichu"
+    app = create_app({"TESTING": True, "SECRET_KEY": "test", "SQLALCHEMY_DATABASE_URI": uri},
+                     instance_path=str(tmp_path / "instance"))
+    r = app.test_client().get("/matches/kAAAAAAAAAAAAAAAAAAAAA")
+    assert r.status_code == 503 and r.headers["Retry-After"]
+    assert "nothing was saved" in r.get_data(as_text=True)
