@@ -88,7 +88,7 @@ class Breaker:
 class BoundedConnection(psycopg.Connection[Any]):
     """A psycopg connection whose every wait for the server is bounded (`reply_timeout`)."""
 
-    reply_timeout: float = 1.5
+    reply_timeout: float = 2.0
     breaker: Breaker | None = None
 
     def wait(self, gen: Any, interval: float = 0.1, timeout: float | None = None) -> Any:
