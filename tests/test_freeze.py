@@ -255,3 +255,34 @@ def test_healthz_answers_within_its_bound_even_when_it_must_connect(tmp_path, fr
         time.sleep(0.05)
     with app.app_context():
         db.engine.dispose()
+
+
+@needs_postgres
+def test_a_live_server_is_waited_for_past_the_reply_bound(frozen_postgres):
+    """A lock wait longer than the reply bound on a server that is there is not taken for a
+    frozen server: the server answers a new socket, so the wait goes on; stopped, it does
+    not, and the wait ends at the bound and the probe."""
+    import threading
+
+    import psycopg
+
+    from tichu_scorer.database import PROBE_TIMEOUT, BoundedConnection, Unreachable
+    url, postmaster = frozen_postgres
+    with psycopg.connect(url, autocommit=True) as setup:
+        setup.execute("CREATE TABLE IF NOT EXISTS held (id int PRIMARY KEY)")
+        setup.execute("INSERT INTO held VALUES (1) ON CONFLICT DO NOTHING")
+    with psycopg.connect(url) as holder, BoundedConnection.connect(url) as waiter:
+        waiter.reply_timeout, waiter.busy_timeout = 0.5, 20.0
+        holder.execute("SELECT * FROM held FOR UPDATE")
+        release = threading.Timer(1.5, holder.rollback)  # three reply bounds later
+        release.start()
+        try:
+            assert waiter.execute("SELECT * FROM held FOR UPDATE").fetchall() == [(1,)]
+        finally:
+            release.join()
+        waiter.rollback()
+        with postmaster.frozen():
+            started = time.monotonic()
+            with pytest.raises(Unreachable):
+                waiter.execute("SELECT 1")
+            assert time.monotonic() - started < 0.5 + PROBE_TIMEOUT + 1.0

@@ -70,11 +70,11 @@ def defaults(instance_path: str) -> dict[str, object]:
         # The bounds on waiting for PostgreSQL (tichu_scorer/database.py,
         # docs/security-faults.md): a request that needs a database that stopped answering
         # gets a 503 within about REPLY_TIMEOUT, then for PAUSE every such request gets one at
-        # once. The statement timeout stays below the reply timeout, so that a live server
-        # ends a slow statement itself before the client gives the server up.
+        # once. A reply later than REPLY_TIMEOUT is waited for (up to the statement timeout
+        # and 1 s) only when the server answers a new connection: a live one is busy.
         "DB_CONNECT_TIMEOUT": _number("DB_CONNECT_TIMEOUT", 2),  # seconds, 2 at least
-        "DB_REPLY_TIMEOUT_MS": _number("DB_REPLY_TIMEOUT_MS", 2000),
-        "DB_STATEMENT_TIMEOUT_MS": _number("DB_STATEMENT_TIMEOUT_MS", 1500),
+        "DB_REPLY_TIMEOUT_MS": _number("DB_REPLY_TIMEOUT_MS", 1500),
+        "DB_STATEMENT_TIMEOUT_MS": _number("DB_STATEMENT_TIMEOUT_MS", 5000),
         "DB_TCP_USER_TIMEOUT_MS": _number("DB_TCP_USER_TIMEOUT_MS", 5000),
         "DB_PAUSE_MS": _number("DB_PAUSE_MS", 2000),
         "DB_POOL_TIMEOUT": _number("DB_POOL_TIMEOUT", 1),  # seconds

@@ -7,9 +7,11 @@ stopped, and TCP's (`tcp_user_timeout`, keepalives) fire only when the far kerne
 acknowledging, which a stopped process on a live host never does. So the client bounds
 each wait itself:
 
-- every round trip on a connection (a statement, a commit, a rollback) waits at most
-  `DB_REPLY_TIMEOUT_MS` for the answer; past it the connection is closed (SQLAlchemy then
-  discards it and every connection pooled before it, so none is reused broken);
+- every round trip on a connection (a statement, a commit, a rollback) waits
+  `DB_REPLY_TIMEOUT_MS` for the answer; past it the server is asked on a new socket whether
+  it is there (`PROBE_TIMEOUT`): if not, the connection is closed (SQLAlchemy then
+  discards it and every connection pooled before it, so none is reused broken); if it is
+  (a lock wait, a slow statement), the wait goes on until its statement timeout and 1 s;
 - a new connection waits at most `DB_CONNECT_TIMEOUT` seconds (libpq's minimum is 2);
 - a request waits at most `DB_POOL_TIMEOUT` seconds for a pooled connection;
 - a database that did not answer in time is left alone for `DB_PAUSE_MS` (the `Breaker`):
@@ -20,9 +22,11 @@ each wait itself:
 
 from __future__ import annotations
 
+import socket
+import struct
 import threading
 import time
-from typing import Any
+from typing import Any, NoReturn
 
 import psycopg
 from psycopg.errors import _WaitTimeout  # what `Connection.wait` raises past its timeout
@@ -30,6 +34,8 @@ from sqlalchemy import event
 from sqlalchemy.engine import Engine
 
 UNREACHABLE = "database unreachable"  # health.state_of reads failures with these words
+PROBE_TIMEOUT = 0.5  # seconds a server asked whether it is there may take to answer
+SSL_REQUEST = struct.pack("!ii", 8, 80877103)  # the protocol's first message, 8 bytes
 
 
 class Unreachable(psycopg.OperationalError):
@@ -86,9 +92,14 @@ class Breaker:
 
 
 class BoundedConnection(psycopg.Connection[Any]):
-    """A psycopg connection whose every wait for the server is bounded (`reply_timeout`)."""
+    """A psycopg connection whose every wait for the server is bounded: past
+    `reply_timeout` the server is asked on a new socket whether it is there at all
+    (`server_answers`); a stopped one is given up at once, a live one (a lock wait, a slow
+    statement) is waited for up to `busy_timeout` more, by when its own statement timeout
+    has ended the statement."""
 
-    reply_timeout: float = 2.0
+    reply_timeout: float = 1.5
+    busy_timeout: float = 6.0
     breaker: Breaker | None = None
 
     def wait(self, gen: Any, interval: float = 0.1, timeout: float | None = None) -> Any:
@@ -97,16 +108,39 @@ class BoundedConnection(psycopg.Connection[Any]):
         try:
             result = super().wait(gen, interval=interval, timeout=self.reply_timeout)
         except _WaitTimeout:
-            # The server may answer this request later: the connection is closed, so that
-            # nothing reads that answer as another one's (SQLAlchemy discards it)
-            self.pgconn.finish()
-            if self.breaker is not None:
-                self.breaker.trip()
-            raise Unreachable(f"{UNREACHABLE}: no answer within "
-                              f"{self.reply_timeout * 1000:.0f} ms") from None
+            if not self.server_answers():
+                self.give_up(self.reply_timeout)
+            try:  # the generator goes on where it waited (it yields its wait again)
+                result = super().wait(gen, interval=interval, timeout=self.busy_timeout)
+            except _WaitTimeout:
+                self.give_up(self.reply_timeout + self.busy_timeout)
         if self.breaker is not None:
             self.breaker.answered()
         return result
+
+    def give_up(self, waited: float) -> NoReturn:
+        # The server may answer this request later: the connection is closed, so that
+        # nothing reads that answer as another one's (SQLAlchemy discards it)
+        self.pgconn.finish()
+        if self.breaker is not None:
+            self.breaker.trip()
+        raise Unreachable(f"{UNREACHABLE}: no answer within {waited * 1000:.0f} ms") from None
+
+    def server_answers(self, within: float = PROBE_TIMEOUT) -> bool:
+        """Does the server accept a new connection and answer its first message (an
+        SSLRequest, which a live postmaster answers at once) within `within` seconds?"""
+        host, port = self.info.hostaddr or self.info.host, int(self.info.port)
+        family, address = ((socket.AF_UNIX, f"{host}/.s.PGSQL.{port}") if host.startswith("/")
+                           else (socket.AF_INET6 if ":" in host else socket.AF_INET,
+                                 (host, port)))
+        try:
+            with socket.socket(family, socket.SOCK_STREAM) as probe:
+                probe.settimeout(within)
+                probe.connect(address)
+                probe.sendall(SSL_REQUEST)
+                return probe.recv(1) in (b"S", b"N")
+        except OSError:
+            return False
 
 
 def client_options(config: Any) -> dict[str, Any]:
@@ -138,6 +172,7 @@ def bound(engine: Engine, config: Any) -> Breaker:
             breaker.trip()
             raise
         conn.reply_timeout = reply
+        conn.busy_timeout = int(config["DB_STATEMENT_TIMEOUT_MS"]) / 1000 + 1 - reply
         conn.breaker = breaker
         breaker.answered()
         return conn
