@@ -38,9 +38,10 @@ workers = int(os.environ.get("WEB_CONCURRENCY", str(PROCESSES) if SHARED_LIMITS 
 worker_class = "gthread"  # keep-alive connections wait in its poller, not in a thread
 threads = int(os.environ.get("THREADS", "1" if SHARED_LIMITS else "8"))
 # A worker silent for `timeout` seconds is killed and replaced; a restart or deploy lets
-# requests in flight finish for `graceful_timeout`. Each request is bounded well below that
-# by the database's own bounds (config.py: connect 3 s, a pooled connection 5 s, a statement
-# 10 s), so that a stalled database gives 503s, not hung workers.
+# requests in flight finish for `graceful_timeout`. Each request's waits for the database are
+# bounded well below that, on the client's side (config.py, tichu_scorer/database.py: a pooled
+# connection 1 s, a new one 2 s, each reply 1.5 s and a 0.5 s probe, then 2 s left alone), so
+# that a stalled or frozen database gives 503s, not hung workers (docs/security-faults.md).
 timeout = int(os.environ.get("TIMEOUT", "30"))
 graceful_timeout = 20
 keepalive = 5

@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import subprocess
 import time
 import urllib.parse
 from contextlib import contextmanager
@@ -19,6 +18,7 @@ import redis
 
 from benchmarks.harness import Session, free_port, kill, start_gunicorn
 from tests.conftest import hand_form, make_app, new_match, post_hand, same_phone
+from tests.frozen import redis_server
 from tichu_scorer import match_pages
 from tichu_scorer.extensions import db
 
@@ -35,26 +35,9 @@ NAMES = {f"seat_{i}": n for i, n in enumerate(["Ann", "Bob", "Cy", "Dee"])}
 
 
 @pytest.fixture(scope="module")
-def redis_url(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("redis")
-    port = free_port()
-    proc = subprocess.Popen(["redis-server", "--port", str(port), "--bind", "127.0.0.1",
-                             "--save", "", "--appendonly", "no", "--dir", str(folder)],
-                            stdout=subprocess.DEVNULL, start_new_session=True)
-    client = redis.Redis(host="127.0.0.1", port=port)
-    deadline = time.monotonic() + 10
-    while True:
-        try:
-            client.ping()
-            break
-        except redis.ConnectionError:
-            if time.monotonic() > deadline or proc.poll() is not None:
-                kill(proc)
-                raise RuntimeError("redis-server did not start") from None
-            time.sleep(0.05)
-    yield f"redis://127.0.0.1:{port}/0"
-    client.close()
-    kill(proc)
+def redis_url():
+    with redis_server() as (url, _process):
+        yield url
 
 
 @contextmanager

@@ -15,7 +15,7 @@ from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from . import assets, chrome, config, i18n
+from . import assets, chrome, config, database, i18n
 from .extensions import babel, compress, csrf, db, limiter, migrate
 from .health import SQLITE_BUSY_MS
 from .i18n import LANGUAGES, select_locale
@@ -58,6 +58,9 @@ def create_app(test_config: Mapping[str, Any] | None = None,
     logging.getLogger("werkzeug").addFilter(_plain_text)
 
     db.init_app(app)
+    if app.config["SQLALCHEMY_DATABASE_URI"].startswith("postgresql"):
+        with app.app_context():
+            app.extensions["tichu_breaker"] = database.bound(db.engine, app.config)
     migrate.init_app(app, db, directory=str(ROOT / "migrations"))
     csrf.init_app(app)
     limiter.init_app(app)

@@ -55,6 +55,10 @@ def page_store() -> str:
     return os.environ.get("REDIS_URL", "").strip()
 
 
+def _number(name: str, default: int) -> int:
+    return int(os.environ.get(name, str(default)))
+
+
 def defaults(instance_path: str) -> dict[str, object]:
     secure = production()
     return {
@@ -63,11 +67,22 @@ def defaults(instance_path: str) -> dict[str, object]:
         # recycle rather than ping: a ping costs a round trip on every request; a request
         # waits at most POOL_TIMEOUT seconds for a connection (see database_timeouts)
         "SQLALCHEMY_ENGINE_OPTIONS": {"pool_recycle": 1800},
-        "DB_CONNECT_TIMEOUT": int(os.environ.get("DB_CONNECT_TIMEOUT", "3")),  # seconds
-        "DB_STATEMENT_TIMEOUT_MS": int(os.environ.get("DB_STATEMENT_TIMEOUT_MS", "10000")),
-        "DB_POOL_TIMEOUT": int(os.environ.get("DB_POOL_TIMEOUT", "5")),  # seconds
-        # /healthz: how long the database may take to accept its write
-        "HEALTH_TIMEOUT_MS": int(os.environ.get("HEALTH_TIMEOUT_MS", "2000")),
+        # The bounds on waiting for PostgreSQL (tichu_scorer/database.py,
+        # docs/security-faults.md): a request that needs a database that stopped answering
+        # gets a 503 within about REPLY_TIMEOUT, then for PAUSE every such request gets one at
+        # once. A reply later than REPLY_TIMEOUT is waited for (up to the statement timeout
+        # and 1 s) only when the server answers a new connection: a live one is busy.
+        "DB_CONNECT_TIMEOUT": _number("DB_CONNECT_TIMEOUT", 2),  # seconds, 2 at least
+        "DB_REPLY_TIMEOUT_MS": _number("DB_REPLY_TIMEOUT_MS", 1500),
+        "DB_STATEMENT_TIMEOUT_MS": _number("DB_STATEMENT_TIMEOUT_MS", 5000),
+        "DB_TCP_USER_TIMEOUT_MS": _number("DB_TCP_USER_TIMEOUT_MS", 5000),
+        "DB_PAUSE_MS": _number("DB_PAUSE_MS", 2000),
+        "DB_POOL_TIMEOUT": _number("DB_POOL_TIMEOUT", 1),  # seconds
+        # /healthz: how long the database may take to accept its write (server-side), and
+        # how long /healthz waits for the answer at most before it reports the database
+        # unreachable
+        "HEALTH_TIMEOUT_MS": _number("HEALTH_TIMEOUT_MS", 500),
+        "HEALTH_ANSWER_MS": _number("HEALTH_ANSWER_MS", 750),
         "MAX_CONTENT_LENGTH": 64 * 1024,  # no hand or question is anywhere near this
         "MAX_FORM_MEMORY_SIZE": 64 * 1024,
         "MAX_FORM_PARTS": 200,
@@ -117,17 +132,17 @@ def defaults(instance_path: str) -> dict[str, object]:
 
 def database_timeouts(config: Mapping[str, Any]) -> dict[str, Any]:
     """The engine options with the bounds that keep a stalled database from stalling every
-    request: a connect timeout and a statement timeout on PostgreSQL (each request's longest
-    statement; lock waits included), and a bounded wait for a pooled connection. SQLite
-    keeps its busy timeout (set on each connection). Options set explicitly win."""
+    request: on PostgreSQL a connect timeout, TCP's timeouts and a statement timeout (each
+    request's longest statement; lock waits included; `database.client_options`), and a
+    bounded wait for a pooled connection. SQLite keeps its busy timeout (set on each
+    connection). Options set explicitly win. The client-side bound on each reply is added
+    to the engine itself (`database.bound`)."""
+    from .database import client_options
     options = dict(config.get("SQLALCHEMY_ENGINE_OPTIONS") or {})
     uri = str(config.get("SQLALCHEMY_DATABASE_URI", ""))
     if not uri.startswith("sqlite:///:memory:") and uri != "sqlite://":
         options.setdefault("pool_timeout", config["DB_POOL_TIMEOUT"])
     if uri.startswith("postgresql"):
-        connect_args = dict(options.get("connect_args") or {})
-        connect_args.setdefault("connect_timeout", config["DB_CONNECT_TIMEOUT"])
-        connect_args.setdefault(
-            "options", f"-c statement_timeout={int(config['DB_STATEMENT_TIMEOUT_MS'])}")
-        options["connect_args"] = connect_args
+        options["connect_args"] = client_options(config) | dict(
+            options.get("connect_args") or {})
     return options

@@ -1,0 +1,79 @@
+"""The breaker that leaves a database alone after it did not answer in time (`database`),
+on a clock the test moves: refused during the pause, then one request at a time tries, a
+request meanwhile waits for that try's outcome, and an answer lets every request in."""
+
+from __future__ import annotations
+
+import threading
+
+from tests.conftest import free_port
+from tichu_scorer import create_app
+from tichu_scorer.database import Breaker, Unreachable
+from tichu_scorer.health import state_of
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_a_closed_breaker_lets_every_request_in():
+    breaker = Breaker(pause=2, clock=Clock())
+    assert all(breaker.allow(bound=2) for _ in range(5))
+    breaker.answered()
+    assert breaker.allow(bound=2)
+
+
+def test_a_tripped_breaker_refuses_for_its_pause_then_one_request_tries():
+    clock = Clock()
+    breaker = Breaker(pause=2, patience=0, clock=clock)
+    breaker.trip()
+    assert not breaker.allow(bound=1)
+    clock.now += 1.9
+    assert not breaker.allow(bound=1)
+    clock.now += 0.2
+    assert breaker.allow(bound=1)  # the one that tries
+    assert not breaker.allow(bound=1)  # meanwhile: refused (no patience here)
+    clock.now += 1.1  # the try outlived its bound without an outcome: another may try
+    assert breaker.allow(bound=1)
+    breaker.trip()  # it failed: a new pause
+    assert not breaker.allow(bound=1)
+    clock.now += 2.1
+    assert breaker.allow(bound=1)
+    breaker.answered()
+    assert all(breaker.allow(bound=1) for _ in range(3))
+
+
+def test_a_request_during_a_try_waits_for_its_outcome():
+    clock = Clock()
+    breaker = Breaker(pause=2, patience=30, clock=clock)
+    breaker.trip()
+    clock.now += 3
+    assert breaker.allow(bound=5)  # trying
+    outcome: list[bool] = []
+    waiting = threading.Thread(target=lambda: outcome.append(breaker.allow(bound=5)))
+    waiting.start()
+    while waiting.is_alive() and not breaker.changed._waiters:  # type: ignore[attr-defined]
+        waiting.join(0.01)
+    breaker.answered()
+    waiting.join(5)
+    assert outcome == [True]
+
+
+def test_a_refusal_reads_as_unreachable():
+    refusal = Breaker(pause=2).refusal()
+    assert isinstance(refusal, Unreachable)
+    assert state_of(refusal) == "unreachable"
+
+
+def test_a_database_that_refuses_connections_is_a_503_not_a_500(tmp_path):
+    """A stopped database server (nothing listens): a passing outage, 503 with Retry-After."""
+    uri = f"postgresql+psycopg://tichu@127.0.0.1:{free_port()}/tichu"
+    app = create_app({"TESTING": True, "SECRET_KEY": "test", "SQLALCHEMY_DATABASE_URI": uri},
+                     instance_path=str(tmp_path / "instance"))
+    r = app.test_client().get("/matches/kAAAAAAAAAAAAAAAAAAAAA")
+    assert r.status_code == 503 and r.headers["Retry-After"]
+    assert "nothing was saved" in r.get_data(as_text=True)
