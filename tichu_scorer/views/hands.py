@@ -9,7 +9,7 @@ from flask_babel import gettext
 from werkzeug.wrappers import Response
 
 from .. import access, corrections, records, scoring
-from ..extensions import csrf, db, limit_writes
+from ..extensions import csrf, db, limit_reads, limit_writes
 from ..forms import field_group, hand_form_class, ranking_form_class
 from ..models import CLIENT_ID, Hand, Match
 from ..scoring import seigneur
@@ -326,6 +326,7 @@ def _derived(match: Match, derived: scoring.Derived, editing: Hand | None) -> di
 
 
 @bp.get("/matches/<match_id>/log")
+@limit_reads
 def log(match_id: str) -> str:
     """The match's append-only log; deleted hands can be restored from here."""
     match = visible(match_id)

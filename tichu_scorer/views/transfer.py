@@ -16,7 +16,7 @@ from flask_babel import gettext, ngettext
 from werkzeug.wrappers import Response as BaseResponse
 
 from .. import access, records, transfer
-from ..extensions import db, limit_creation, limit_writes
+from ..extensions import db, limit_creation, limit_exports, limit_writes
 from ..models import Group
 from . import jsonbody
 from .errors import body_limit
@@ -38,12 +38,14 @@ def _download(ids: list[int], kind: str, name: str) -> Response:
 
 
 @bp.get("/matches/<match_id>/export.<any(json, csv):kind>")
+@limit_exports
 def match_export(match_id: str, kind: str) -> Response:
     match = visible(match_id)
     return _download([match.id], kind, f"tichu-match-{match_id}")
 
 
 @bp.get("/export.<any(json, csv):kind>")
+@limit_exports
 def history_export(kind: str) -> Response:
     """Every match of the tables this device joined (and no other)."""
     return _download(records.match_ids(access.groups()), kind, "tichu-history")
