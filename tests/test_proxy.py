@@ -4,11 +4,19 @@ trusted (the default) X-Forwarded-For is ignored, so a forged one buys no new bu
 
 from __future__ import annotations
 
+import os
+import runpy
+import shutil
+import sys
+from pathlib import Path
+
 import pytest
 
-from tests.conftest import NAMES, make_app
+from benchmarks.harness import Session, start_gunicorn
+from tests.conftest import NAMES, free_port, make_app, stop_server
 from tichu_scorer.extensions import db
 
+ROOT = Path(__file__).resolve().parent.parent
 FORM = {f"seat_{i}": n for i, n in enumerate(NAMES)} | {"target": "1000"}
 
 
@@ -32,3 +40,42 @@ def test_forwarded_for_counts_only_behind_a_trusted_proxy(tmp_path, proxies):
         assert creations(app, "198.51.100.1, 203.0.113.7", 1) == [429]
     with app.app_context():
         db.engine.dispose()
+
+
+@pytest.mark.skipif(shutil.which("gunicorn", path=os.path.dirname(sys.executable)) is None,
+                    reason="gunicorn is installed with the app")
+@pytest.mark.parametrize("proxies", [0, 1])
+def test_a_client_reaching_the_app_server_directly_names_its_address_only_if_told_to_trust(
+        tmp_path, proxies):
+    """docs/DEPLOY.md's warning, over a real socket: with PROXY_COUNT=1 a client that talks
+    to gunicorn's port itself (no proxy in between) picks the address it is counted by
+    with X-Forwarded-For, a fresh budget each time; with the default it cannot."""
+    app = make_app(tmp_path)
+    with app.app_context():
+        db.create_all()
+        db.engine.dispose()
+    port = free_port()
+    server = start_gunicorn({"DATABASE_URL": app.config["SQLALCHEMY_DATABASE_URI"],
+                             "SECRET_KEY": "direct", "PROXY_COUNT": str(proxies),
+                             "RATELIMIT_ENABLED": "true", "RATELIMIT_STORAGE_URI": "memory://",
+                             "REDIS_URL": "", "JOIN_RATE_LIMIT": "2 per minute"},
+                            port, workers=1, threads=2)
+    try:
+        client = Session(f"http://127.0.0.1:{port}")
+        tries = []
+        for n in range(5):
+            client.headers["X-Forwarded-For"] = f"203.0.113.{n + 1}"
+            tries.append(client.get(f"/join?code=ZZZZ{n:04d}")[0])
+        client.close()
+    finally:
+        stop_server(server)
+    assert tries == ([404] * 5 if proxies else [404, 404, 429, 429, 429])
+
+
+def test_the_app_server_listens_on_loopback_unless_told_otherwise(monkeypatch):
+    """What docs/DEPLOY.md asks for behind a proxy on the same host is the default."""
+    monkeypatch.delenv("BIND", raising=False)
+    config = runpy.run_path(str(ROOT / "gunicorn.conf.py"))
+    assert config["bind"].startswith("127.0.0.1:")
+    deploy = (ROOT / "docs" / "DEPLOY.md").read_text()
+    assert "## Behind a reverse proxy" in deploy and "PROXY_COUNT" in deploy

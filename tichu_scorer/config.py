@@ -95,11 +95,22 @@ def defaults(instance_path: str) -> dict[str, object]:
         "SESSION_COOKIE_SECURE": secure,
         "PREFERRED_URL_SCHEME": "https" if secure else "http",
         "TICHU_PRODUCTION": secure,
-        # Writes per client address; reads are never limited.
+        # Per client address (an IPv6 client by its /64; extensions.py, budgets.py): writes,
+        # creating tables, matches and imports, and trying codes that are unknown.
         "WRITE_RATE_LIMIT": os.environ.get("WRITE_RATE_LIMIT", "120 per minute"),
-        # Creating tables, matches and imports, and trying join codes, per client address.
         "CREATE_RATE_LIMIT": os.environ.get("CREATE_RATE_LIMIT", "30 per hour"),
         "JOIN_RATE_LIMIT": os.environ.get("JOIN_RATE_LIMIT", "30 per minute"),
+        # A room of phones behind one address (a club): a table's scorers write and start
+        # matches against the table's budget, a known code lets phones in against its own,
+        # and the address's ceiling for all of it is ROOM_FACTOR times one phone's budget.
+        "TABLE_WRITE_RATE_LIMIT": os.environ.get("TABLE_WRITE_RATE_LIMIT", "600 per minute"),
+        "TABLE_CREATE_RATE_LIMIT": os.environ.get("TABLE_CREATE_RATE_LIMIT", "120 per hour"),
+        "CODE_JOIN_RATE_LIMIT": os.environ.get("CODE_JOIN_RATE_LIMIT", "300 per minute"),
+        "ROOM_FACTOR": int(os.environ.get("ROOM_FACTOR", "10")),
+        # Reads whose cost grows with what is stored (log, every hand, board, statistics;
+        # exports), per client address and page: far above what a phone or a club asks.
+        "READ_RATE_LIMIT": os.environ.get("READ_RATE_LIMIT", "120 per minute"),
+        "EXPORT_RATE_LIMIT": os.environ.get("EXPORT_RATE_LIMIT", "120 per hour"),
         # One table for every device: a self-hosted instance for one group (see README).
         "SINGLE_TABLE": os.environ.get("SINGLE_TABLE", "").lower() in ("1", "true", "yes"),
         # Rights live in the session cookie: kept a year, valid across key rotations.

@@ -9,7 +9,7 @@ from flask_babel import gettext
 from werkzeug.wrappers import Response
 
 from .. import access, corrections, match_log, records, scoring
-from ..extensions import csrf, db, limit_writes
+from ..extensions import csrf, db, limit_reads, limit_writes
 from ..forms import field_group, hand_form_class, ranking_form_class
 from ..models import CLIENT_ID, Hand, Match
 from ..scoring import seigneur
@@ -333,6 +333,7 @@ def _derived(match: Match, derived: scoring.Derived, editing: Hand | None) -> di
 
 
 @bp.get("/matches/<match_id>/log")
+@limit_reads
 def log(match_id: str) -> str:
     """The match's append-only log, a page at a time; deleted hands can be restored here."""
     match = visible(match_id)

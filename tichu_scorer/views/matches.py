@@ -22,7 +22,7 @@ from markupsafe import Markup
 from werkzeug.wrappers import Response
 
 from .. import access, insights, match_pages, records, scoring
-from ..extensions import db, join_limit, limit_creation, limit_writes, limiter
+from ..extensions import db, limit_creation, limit_joins, limit_reads, limit_writes
 from ..forms import NewMatchForm
 from ..models import Group, Match
 from .hand_rows import hand_rows
@@ -173,6 +173,7 @@ def show(match_id: str) -> Response:
 
 
 @bp.get("/matches/<match_id>/every-hand")
+@limit_reads
 def show_every(match_id: str) -> Response:
     """The match page with a row for every hand of a long match (read-only without scorer
     rights, as for a phone that opened the match through its viewer link)."""
@@ -181,7 +182,7 @@ def show_every(match_id: str) -> Response:
 
 
 @bp.get("/v/<code>")
-@limiter.limit(join_limit)
+@limit_joins
 def view(code: str) -> Response:
     """The viewer link: the match, read-only, without joining its table."""
     records.reading()
@@ -191,7 +192,7 @@ def view(code: str) -> Response:
 
 
 @bp.get("/join")
-@limiter.limit(join_limit)
+@limit_joins
 def join() -> Response | tuple[str, int]:
     """Join a table: its invite code (read out, typed or scanned: see the table) or its
     scorer link (?key=…: enter hands too). A match's own code opens it read-only."""
@@ -244,6 +245,7 @@ def qr_svg(text: str) -> Markup:
 
 
 @bp.get("/matches/<match_id>/board")
+@limit_reads
 def board(match_id: str) -> str:
     """A big-screen scoreboard for a TV or laptop; it refreshes itself after every change."""
     page = _page(visible(match_id))

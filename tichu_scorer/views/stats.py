@@ -9,12 +9,14 @@ from flask_babel import get_locale, gettext
 from markupsafe import Markup
 
 from .. import access, insights, tallies
+from ..extensions import limit_reads
 
 bp = Blueprint("stats", __name__)
 PAGES_KEPT = 256  # rendered statistics an app process keeps
 
 
 @bp.get("/stats")
+@limit_reads
 def index() -> str:
     """Per variant, per player and per partnership: matches, wins, calls, first out, double
     victories. The cards are rendered again only when one of the tables changed (their

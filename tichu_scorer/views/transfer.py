@@ -18,7 +18,7 @@ from sqlalchemy import func
 from werkzeug.wrappers import Response as BaseResponse
 
 from .. import access, records, transfer
-from ..extensions import db, limit_creation, limit_writes
+from ..extensions import db, limit_creation, limit_exports, limit_writes
 from ..models import Group, Hand, HandEvent
 from ..transfer_checks import MAX_IMPORT_EVENTS, MAX_IMPORT_HANDS, ImportError_
 from . import jsonbody
@@ -41,6 +41,7 @@ def _download(ids: list[int], kind: str, name: str) -> Response:
 
 
 @bp.get("/matches/<match_id>/export.<any(json, csv):kind>")
+@limit_exports
 def match_export(match_id: str, kind: str) -> Response:
     """One match; refused (422) beyond the sizes an import takes, which no match played at
     a table reaches: the export stays bounded and imports again."""
@@ -59,6 +60,7 @@ def match_export(match_id: str, kind: str) -> Response:
 
 
 @bp.get("/export.<any(json, csv):kind>")
+@limit_exports
 def history_export(kind: str) -> Response:
     """Every match of the tables this device joined (and no other)."""
     return _download(records.match_ids(access.groups()), kind, "tichu-history")

@@ -1,0 +1,176 @@
+"""Whom the rate limits count: a client by its address, an IPv6 client by its /64; the
+expensive reads per address and page; a room of phones behind one address (a club) by
+table and code as well, while unknown codes keep the strict budget of their address
+(docs/security-limits.md)."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from tests.conftest import NAMES, hand_form, make_app, new_match, post_hand
+from tichu_scorer.budgets import client_address
+from tichu_scorer.extensions import db
+from tichu_scorer.models import Group
+
+FORM = {f"seat_{i}": n for i, n in enumerate(NAMES)} | {"target": "1000"}
+
+
+def limited_app(tmp_path, **config):
+    app = make_app(tmp_path, RATELIMIT_ENABLED=True, RATELIMIT_STORAGE_URI="memory://",
+                   **config)
+    with app.app_context():
+        db.create_all()
+    return app
+
+
+def phone(app, address: str):
+    """A client whose requests come from `address` (the address the app sees)."""
+    client = app.test_client()
+    client.environ_base["REMOTE_ADDR"] = address
+    return client
+
+
+@pytest.mark.parametrize("address, counted", [
+    ("203.0.113.7", "203.0.113.7"),
+    ("2001:db8:1:2:aaaa:bbbb:cccc:dddd", "2001:db8:1:2::/64"),
+    ("2001:db8:1:2::1", "2001:db8:1:2::/64"),
+    ("2001:db8:1:3::1", "2001:db8:1:3::/64"),
+    ("::ffff:203.0.113.7", "203.0.113.7"),  # IPv4-mapped: the IPv4 client it is
+    ("fe80::1%eth0", "fe80::/64"),
+    ("not an address", "not an address"),
+    ("", "unknown"),
+])
+def test_a_client_is_counted_by_its_address_and_an_ipv6_client_by_its_64(app, address,
+                                                                           counted):
+    with app.test_request_context(environ_base={"REMOTE_ADDR": address}):
+        assert client_address() == counted
+
+
+def test_the_addresses_of_one_ipv6_64_share_one_budget(tmp_path):
+    app = limited_app(tmp_path)  # the default: 30 unknown codes a minute
+    answers = [phone(app, f"2001:db8:5:6::{n:x}").get(f"/join?code=ZZZZ{n:04d}").status_code
+               for n in range(200)]
+    assert answers[:30] == [404] * 30 and set(answers[30:]) == {429}
+    assert phone(app, "2001:db8:5:7::1").get("/join?code=ZZZZ0000").status_code == 404
+    assert phone(app, "::ffff:198.51.100.1").get("/join?code=ZZZZ0000").status_code == 404
+
+
+def test_anonymous_imports_from_one_64_are_bounded(tmp_path):
+    app = limited_app(tmp_path, CREATE_RATE_LIMIT="3 per hour")
+    answers = [phone(app, f"2001:db8:9:9::{n}").post("/import", data={
+        "file": (io.BytesIO(b'{"matches": []}'), "x.json")}).status_code for n in range(1, 6)]
+    assert answers[3:] == [429, 429] and 429 not in answers[:3]
+
+
+def test_expensive_reads_are_limited_per_client_with_retry_after(tmp_path):
+    app = limited_app(tmp_path, READ_RATE_LIMIT="2 per minute",
+                      EXPORT_RATE_LIMIT="2 per hour")
+    me = phone(app, "203.0.113.5")
+    url = new_match(me)
+    assert post_hand(me, url, hand_form([0, 1], a=60)).status_code == 303
+    for path in (url + "/log", url + "/every-hand", url + "/board", "/stats",
+                 url + "/export.json", "/export.csv"):
+        answers = [me.get(path) for _ in range(3)]
+        assert [r.status_code for r in answers] == [200, 200, 429], path
+        refused = answers[-1]
+        assert 1 <= int(refused.headers["Retry-After"]) <= 3600
+        assert "from this network" in refused.get_data(as_text=True)
+    # JSON for a caller that reads JSON (API.md's error shape)
+    refused = me.get(url + "/log", headers={"Accept": "application/json"})
+    assert refused.status_code == 429 and refused.get_json()["field"] == "request"
+    assert "wait a minute" in refused.get_json()["error"]
+    # the match page (kept per revision) and its revision poll stay unlimited
+    assert all(me.get(url).status_code == 200 for _ in range(5))
+    assert all(me.get(url + "/revision").status_code == 200 for _ in range(5))
+    # another client is not refused with this one: its twin cookie, another address
+    other = phone(app, "203.0.113.6")
+    other.set_cookie("session", me.get_cookie("session").value)
+    assert other.get(url + "/log").status_code == 200
+
+
+def test_a_refused_read_is_in_german_for_a_german_phone(tmp_path):
+    app = limited_app(tmp_path, READ_RATE_LIMIT="1 per minute")
+    me = phone(app, "203.0.113.5")
+    me.get("/stats")
+    refused = me.get("/stats", headers={"Accept-Language": "de"})
+    assert refused.status_code == 429 and "Netz" in refused.get_data(as_text=True)
+
+
+def room(app, players: int = 64, address: str = "198.51.100.40"):
+    """A club night behind one public address: the director starts a table and one match
+    per four players; every player's phone joins with the scorer link."""
+    director = phone(app, address)
+    urls = [new_match(director, [f"P{4 * m + i}" for i in range(4)])
+            for m in range(players // 4)]
+    with app.app_context():
+        group = db.session.execute(db.select(Group)).scalar_one()
+        scorer_key, invite = group.scorer_key, group.invite_code
+    return director, urls, scorer_key, invite
+
+
+def test_a_room_of_64_phones_behind_one_address_joins_saves_and_reads(tmp_path):
+    app = limited_app(tmp_path)  # every limit at its default
+    address = "198.51.100.40"
+    director, urls, scorer_key, _invite = room(app, address=address)
+    phones = [phone(app, address) for _ in range(64)]
+    joined = [p.get(f"/join?key={scorer_key}").status_code for p in phones]
+    assert joined == [303] * 64  # the address's 30 a minute would refuse the 31st
+    for round_ in range(2):  # 128 saves in a minute: above one address's 120
+        for n, p in enumerate(phones):
+            r = post_hand(p, urls[n // 4], hand_form([0, 1], a=60))
+            assert r.status_code == 303, (round_, n, r.status_code)
+    for n, p in enumerate(phones):
+        assert p.get(urls[n // 4]).status_code == 200
+        assert p.get(urls[n // 4] + "/log").status_code == 200
+        assert p.get("/stats").status_code == 200
+    # the next round: 16 rematches, 32 matches in the hour (one address may start 30)
+    for url in urls:
+        r = director.post(url + "/rematch")
+        assert r.status_code == 303, r.status_code
+    assert director.post("/matches/new", data=FORM | {"table": "new"}).status_code == 303
+
+
+def test_a_guesser_behind_the_rooms_address_is_still_limited(tmp_path):
+    app = limited_app(tmp_path)
+    address = "198.51.100.40"
+    _director, urls, _key, invite = room(app, players=8, address=address)
+    # 40 phones join with the table's code: a known code counts against its own budget
+    assert [phone(app, address).get(f"/join?code={invite}").status_code
+            for _ in range(40)] == [303] * 40
+    guesser = phone(app, address)
+    tries = [guesser.get(f"/join?code=ZZZZ{n:04d}").status_code for n in range(31)]
+    assert tries[:30] == [404] * 30 and tries[30] == 429
+    # past its budget the address learns nothing: a right code is refused as a wrong one
+    assert guesser.get(f"/join?code={invite}").status_code == 429
+    assert guesser.get("/v/ZZZZ9999").status_code == 429
+    # another address is not affected
+    assert phone(app, "198.51.100.41").get(f"/join?code={invite}").status_code == 303
+
+
+def test_a_known_code_has_a_budget_of_its_own(tmp_path):
+    app = limited_app(tmp_path, CODE_JOIN_RATE_LIMIT="3 per minute")
+    _director, _urls, _key, invite = room(app, players=4)
+    answers = [phone(app, f"203.0.113.{n}").get(f"/join?code={invite}").status_code
+               for n in range(1, 5)]
+    assert answers == [303, 303, 303, 429]  # from four addresses: the code's own budget
+
+
+def test_the_rooms_ceiling_bounds_one_address_across_its_tables(tmp_path):
+    app = limited_app(tmp_path, WRITE_RATE_LIMIT="2 per minute", ROOM_FACTOR=2)
+    me = phone(app, "203.0.113.9")
+    url = new_match(me)  # a new table: the address's own budget (1 of 2)
+    saves = [post_hand(me, url, hand_form([0, 1], a=60)).status_code for _ in range(5)]
+    assert saves == [303] * 4 + [429]  # 2 x 2 at a table this phone scores
+
+
+def test_a_write_to_a_table_the_phone_does_not_score_keeps_the_strict_budget(tmp_path):
+    app = limited_app(tmp_path, WRITE_RATE_LIMIT="2 per minute")
+    owner = phone(app, "203.0.113.1")
+    url = new_match(owner)
+    stranger = phone(app, "203.0.113.2")
+    answers = [stranger.post(url + "/hands/new", data=hand_form([0, 1], a=60)).status_code
+               for _ in range(3)]
+    assert answers == [404, 404, 429]
+    assert post_hand(owner, url, hand_form([0, 1], a=60)).status_code == 303
