@@ -85,6 +85,11 @@ def defaults(instance_path: str) -> dict[str, object]:
         # Creating tables, matches and imports, and trying join codes, per client address.
         "CREATE_RATE_LIMIT": os.environ.get("CREATE_RATE_LIMIT", "30 per hour"),
         "JOIN_RATE_LIMIT": os.environ.get("JOIN_RATE_LIMIT", "30 per minute"),
+        # Referee questions (the API, the page and its verdicts) per client address, and the
+        # CPU seconds one question may take before it is answered 503 (a second line of
+        # defence: the search is bounded far below it; docs/security-referee.md).
+        "REFEREE_RATE_LIMIT": os.environ.get("REFEREE_RATE_LIMIT", "120 per minute"),
+        "REFEREE_CPU_BUDGET": float(os.environ.get("REFEREE_CPU_BUDGET", "0.5")),
         # One table for every device: a self-hosted instance for one group (see README).
         "SINGLE_TABLE": os.environ.get("SINGLE_TABLE", "").lower() in ("1", "true", "yes"),
         # Rights live in the session cookie: kept a year, valid across key rotations.

@@ -55,3 +55,13 @@ def join_limit() -> str:
 
 # one budget shared by every route that creates (a table, a match, an import, a rematch)
 limit_creation = limiter.shared_limit(creation_limit, scope="create", methods=["POST"])
+
+
+def referee_limit() -> str:
+    """Referee questions per client address (REFEREE_RATE_LIMIT): each one costs CPU."""
+    from flask import current_app
+    return str(current_app.config["REFEREE_RATE_LIMIT"])
+
+
+# one budget shared by every route that judges a question: the API, the page, its verdicts
+limit_referee = limiter.shared_limit(referee_limit, scope="referee")

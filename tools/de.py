@@ -461,6 +461,7 @@ DE = {
     'Discard': 'Verwerfen',
     'An import holds at most {n} hands ({given} given): import a long history in parts.': 'Ein Import enthält höchstens {n} Hände ({given} angegeben): importiere eine lange Geschichte in Teilen.',
     'The server is busy; nothing was saved. Try again in a moment.': 'Der Server ist ausgelastet; nichts wurde gespeichert. Versuche es gleich noch einmal.',
+    "The referee took too long over this question and stopped. Try again in a moment.": "Der Schiedsrichter hat für diese Frage zu lange gebraucht und abgebrochen. Versuche es gleich noch einmal.",
     "%(who)s: %(sweep)s, %(bonus)s to 0; no card points counted.": "%(who)s: %(sweep)s, %(bonus)s zu 0; Kartenpunkte zählen nicht.",
     "Running totals after each hand; circles mark calls made, crosses calls failed.": "Zwischenstände nach jeder Hand; Kreise markieren erfüllte Ansagen, Kreuze gescheiterte.",
     "Score progression": "Punkteverlauf",

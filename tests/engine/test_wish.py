@@ -9,12 +9,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.engine.positions import brute_wish
+from tests.engine.positions import brute_wish, enumerated_wish_play
 from tichu_scorer.engine.budget import Budget, OutOfTime
 from tichu_scorer.engine.cards import ACE, DECK, MJ, PH, SUITS, Card, parse_cards
 from tichu_scorer.engine.combos import Kind, beats, contains_rank, readings
-from tichu_scorer.engine.holding import Holding
-from tichu_scorer.engine.plays import DEFAULT_TABLE, candidates, legal_plays
+from tichu_scorer.engine.plays import DEFAULT_TABLE, legal_plays
 from tichu_scorer.engine.questions import deck_of
 from tichu_scorer.engine.referee import Question, TrickPlay, judge
 from tichu_scorer.engine.wish import MAX_STEPS, wish_play
@@ -22,18 +21,6 @@ from tichu_scorer.engine.wish import MAX_STEPS, wish_play
 SEEDS = st.integers(min_value=0, max_value=2 ** 32)
 SEIGNEUR = Question(play=(), variant="seigneur", decks=2).table
 TWO_DECKS = [card for card, copies in deck_of("seigneur", 2).items() for _ in range(copies)]
-
-
-def enumerated_wish_play(hand, wish, top, table=DEFAULT_TABLE):
-    """The search before issue 26: the first play the enumerator lists (exponential)."""
-    wished = [c for c in hand if c.rank == wish]
-    if not wished:
-        return None
-    if top is None or (top.kind is Kind.SINGLE and wish > top.rank):
-        return (wished[0],)
-    for group in candidates(Holding(hand), top, wish, table):
-        return group[3][0]
-    return None
 
 
 def _dense_position(rng, size, two_decks):

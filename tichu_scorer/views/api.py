@@ -9,8 +9,9 @@ from flask_babel import gettext
 from werkzeug.wrappers import Response
 
 from .. import engine, scoring
-from ..extensions import csrf
+from ..extensions import csrf, limit_referee
 from .jsonbody import BadRequest, json_body
+from .judging import judge
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 csrf.exempt(bp)
@@ -63,11 +64,12 @@ def score() -> Response | tuple[Response, int]:
 
 
 @bp.post("/referee/check")
+@limit_referee
 def referee_check() -> Response | tuple[Response, int]:
     """Judge one disputed play."""
     body = json_body()
     try:
-        verdict = engine.judge(engine.parse_question(body))
+        verdict = judge(body)
     except engine.QuestionError as exc:
         raise BadRequest(exc.message, exc.field) from None
     return jsonify(verdict.as_dict())

@@ -16,6 +16,7 @@ from sqlalchemy.exc import DataError, OperationalError
 from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response
 
+from ..engine.budget import OutOfTime
 from ..extensions import db, limiter
 from ..health import state_of
 from ..transfer import DB_INT_MAX
@@ -210,6 +211,18 @@ def register(app: Flask) -> None:
         response = _answer(503, gettext("The server is busy; nothing was saved. Try again in "
                                         "a moment."), "server")
         response.headers["Retry-After"] = "2"
+        return response
+
+    @app.errorhandler(OutOfTime)
+    def out_of_time(exc: OutOfTime) -> Response:
+        """A referee question past its CPU budget (REFEREE_CPU_BUDGET): the second line of
+        defence behind the bounded search, so logged. 503 with Retry-After, never a worker
+        held up."""
+        app.logger.warning("Referee question over its %g s CPU budget on %s %s", exc.seconds,
+                           request.method, _route())
+        response = _answer(503, gettext("The referee took too long over this question and "
+                                        "stopped. Try again in a moment."), "server")
+        response.headers["Retry-After"] = "5"
         return response
 
     @app.errorhandler(Exception)
