@@ -538,6 +538,7 @@ DE = {
     "Play {i} on the table ({cards}) could not have been played on the {top}.": "Zug {i} auf dem Tisch ({cards}) konnte nicht auf {top} gespielt werden.",
     "Play {i} on the table ({cards}) is not a combination.": "Zug {i} auf dem Tisch ({cards}) ist keine Kombination.",
     "Play {i} on the table is a pass, but a trick starts with a lead (H5).": "Zug {i} auf dem Tisch ist ein Passen, aber ein Stich beginnt mit einem Ausspiel (H5).",
+    "The trick holds more cards than any deck.": "Der Stich enthält mehr Karten, als ein Kartenspiel hat.",
     "The body must be a JSON object.": "Der Inhalt muss ein JSON-Objekt sein.",
     "The given hand does not hold {cards}.": "Die angegebene Hand hält nicht {cards}.",
     "decks applies to Grand Seigneur only.": "decks gilt nur für Grand Seigneur.",

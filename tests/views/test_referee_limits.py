@@ -27,6 +27,18 @@ def test_the_issue_question_is_judged_within_the_budget(client):
     assert len(body["fulfilling_play"]) == 13
 
 
+def test_a_trick_of_more_cards_than_any_deck_is_refused_before_it_is_read(client):
+    """The largest body (64 KB) held 11,000 cards on the table, 40 ms of CPU to read; the
+    second play here takes the table past Grand Seigneur's 109 cards, so its words are not
+    even read as cards."""
+    every = TABLE + HAND
+    r = client.post(API, json={"trick": [{"cards": every}, {"cards": every[:-1] + ["junk"]}],
+                               "play": []})
+    assert r.status_code == 400
+    assert r.get_json() == {"error": "The trick holds more cards than any deck.",
+                            "field": "trick"}
+
+
 @pytest.fixture()
 def no_budget(tmp_path):
     """An app whose referee has no CPU time at all: every question runs out of it."""
@@ -76,6 +88,9 @@ def test_referee_questions_are_rate_limited_per_client(tmp_path):
     assert _asks(app, 4, "203.0.113.7") == [200, 200, 200, 429]
     assert app.test_client().get("/referee", environ_base={
         "REMOTE_ADDR": "203.0.113.7"}).status_code == 429  # the page shares the budget
+    refused = app.test_client().post(API, json=QUESTION,
+                                     environ_base={"REMOTE_ADDR": "203.0.113.7"})
+    assert refused.status_code == 429 and set(refused.get_json()) == {"error", "field"}
     assert _asks(app, 3, "203.0.113.8") == [200, 200, 200]  # another client: its own
     assert app.test_client().post("/api/v1/score", json={"out_order": [0, 2]},
                                   environ_base={"REMOTE_ADDR": "203.0.113.7"}).status_code == 200
