@@ -13,8 +13,8 @@ Usage: python benchmarks/bench_referee_worst.py [questions searched] [seed]
    56 of the two decks), every wish; a pass, or a card of the hand played. Then the
    question built to be the search's worst: the straight flush 2–A on the table, every
    straight flush of four suits in hand beside it, none higher.
-3. The worst of them as HTTP requests (the JSON API and the page's verdict), through the
-   app's test client: parsing, the limiter (off), judging and the answer.
+3. The worst of them as HTTP requests (the JSON API, the page's verdict, the whole page),
+   through the app's test client: parsing, the limiter (off), judging and the answer.
 
 CPU time is the process's own (`time.thread_time`): the machine's load inflates it less than
 wall time, but it is printed before and after, from /proc/loadavg.
@@ -56,9 +56,9 @@ FLOOD = {"trick": [_PLAY] * min(200, 63 * 1024 // len(json.dumps(_PLAY, separato
 
 
 def cpu(fn: Callable[[], object], repeats: int = 5) -> float:
-    """The fewest CPU seconds of `repeats` runs (the garbage collector off)."""
+    """The fewest CPU seconds of `repeats` runs (the garbage collector off: `main` collects
+    once before each part, not here, where a collection costs a hundred questions)."""
     best = float("inf")
-    gc.collect()
     gc.disable()
     try:
         for _ in range(repeats):
@@ -140,14 +140,16 @@ def built_worst(wish: int) -> tuple[str, Question]:
             f"straight flushes 2–A and 4 cards in hand, a pass, wish {wish}", q)
 
 
-def http_cpu(questions: list[tuple[str, Question]]) -> list[tuple[str, float, float]]:
-    """Each question as a POST to the API and a GET of the page's verdict: CPU seconds."""
+def http_cpu(questions: list[tuple[str, Question]]) -> list[tuple[str, float, float, float]]:
+    """Each question as a POST to the API, a GET of the page's verdict and of the whole
+    page: CPU seconds."""
     with tempfile.TemporaryDirectory() as folder:
         app = create_app({"TESTING": True, "RATELIMIT_ENABLED": False, "SECRET_KEY": "bench",
                           "SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder}/bench.sqlite3",
                           "PAGE_STORE_URI": ""}, instance_path=folder)
         client = app.test_client()
         out = []
+        gc.collect()
         for name, q in questions:
             body = {"trick": [{"cards": [repr(c) for c in t.cards], "seat": t.seat}
                               for t in q.trick], "play": [repr(c) for c in q.play],
@@ -163,14 +165,16 @@ def http_cpu(questions: list[tuple[str, Question]]) -> list[tuple[str, float, fl
             page = client.get("/referee/verdict", query_string=query)
             assert api.status_code == page.status_code == 200, (api.get_data(), page.status_code)
             out.append((name, cpu(lambda b=body: client.post("/api/v1/referee/check", json=b)),
-                        cpu(lambda s=query: client.get("/referee/verdict", query_string=s))))
+                        cpu(lambda s=query: client.get("/referee/verdict", query_string=s)),
+                        cpu(lambda s=query: client.get("/referee", query_string=s))))
         flood = client.post("/api/v1/referee/check", data=json.dumps(FLOOD, separators=(
             ",", ":")), content_type="application/json")
         assert flood.status_code == 400, flood.status_code
         out.append((f"the largest body: {len(FLOOD['trick'])} plays of 56 cards on the table "
-                    "(a 400: a card twice)",
+                    "(a 400: more cards than any deck)",
                     cpu(lambda: client.post("/api/v1/referee/check", data=json.dumps(
-                        FLOOD, separators=(",", ":")), content_type="application/json")), 0.0))
+                        FLOOD, separators=(",", ":")), content_type="application/json")), 0.0,
+                    0.0))
         with app.app_context():
             from tichu_scorer.extensions import db
             db.engine.dispose()
@@ -187,12 +191,14 @@ def main() -> None:
     print(f"load before: {load()}")
     print("1. a pass on a straight of n cards from the Mah Jong, the other cards in hand, "
           "wish 7: judge CPU ms, before / after")
+    gc.collect()
     for n in (10, 12, 13):
         q = issue_question(n)
         print(f"   n = {n:2}: before {before(lambda q=q: judge(q))}   "
               f"after {cpu(lambda q=q: judge(q)) * 1000:6.2f}")
     print(f"2. the slowest of {count} largest questions, and the worst built: judge CPU ms, "
           "after (before)")
+    gc.collect()
     timed = [(cpu(lambda q=q: judge(q), 3), name, q) for name, q in largest_questions(count,
                                                                                       seed)]
     timed += [(cpu(lambda q=q: judge(q), 3), name, q) for name, q in
@@ -201,9 +207,9 @@ def main() -> None:
     for seconds, name, q in timed[:5]:
         print(f"   {seconds * 1000:6.2f} ({before(lambda q=q: judge(q), 20)})  {name}")
     worst = [(name, q) for _seconds, name, q in timed[:1]] + [("issue, n = 13", issue_question(13))]
-    print("3. over HTTP (test client): CPU ms per request, API / page verdict")
-    for name, api, page in http_cpu(worst):
-        print(f"   {api * 1000:6.2f} / {page * 1000:6.2f}  {name}")
+    print("3. over HTTP (test client): CPU ms per request, API / page's verdict / whole page")
+    for name, api, verdict, page in http_cpu(worst):
+        print(f"   {api * 1000:6.2f} / {verdict * 1000:6.2f} / {page * 1000:6.2f}  {name}")
     print(f"load after: {load()}")
 
 
