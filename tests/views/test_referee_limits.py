@@ -2,6 +2,8 @@
 with Retry-After (the API's error shape, the page's error page), and referee questions are
 rate-limited per client, across workers through the shared store."""
 
+import shutil
+
 import pytest
 import redis
 
@@ -96,6 +98,7 @@ def test_referee_questions_are_rate_limited_per_client(tmp_path):
                                   environ_base={"REMOTE_ADDR": "203.0.113.7"}).status_code == 200
 
 
+@pytest.mark.skipif(shutil.which("redis-server") is None, reason="redis-server is not installed")
 def test_the_limit_is_shared_by_workers_through_redis(tmp_path, redis_url):  # noqa: F811
     redis.Redis.from_url(redis_url).flushall()
     workers = [make_app(tmp_path / name, RATELIMIT_ENABLED=True, RATELIMIT_STORAGE_URI=redis_url,
