@@ -111,6 +111,11 @@ def defaults(instance_path: str) -> dict[str, object]:
         # exports), per client address and page: far above what a phone or a club asks.
         "READ_RATE_LIMIT": os.environ.get("READ_RATE_LIMIT", "120 per minute"),
         "EXPORT_RATE_LIMIT": os.environ.get("EXPORT_RATE_LIMIT", "120 per hour"),
+        # Referee questions (the API, the page and its verdicts) per client address, and the
+        # CPU seconds one question may take before it is answered 503 (a second line of
+        # defence: the search is bounded far below it; docs/security-referee.md).
+        "REFEREE_RATE_LIMIT": os.environ.get("REFEREE_RATE_LIMIT", "120 per minute"),
+        "REFEREE_CPU_BUDGET": float(os.environ.get("REFEREE_CPU_BUDGET", "0.5")),
         # One table for every device: a self-hosted instance for one group (see README).
         "SINGLE_TABLE": os.environ.get("SINGLE_TABLE", "").lower() in ("1", "true", "yes"),
         # Rights live in the session cookie: kept a year, valid across key rotations.

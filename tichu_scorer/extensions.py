@@ -163,3 +163,13 @@ limit_creation = _stacked(
     limiter.shared_limit(creation_limit, scope="create", methods=["POST"],
                          exempt_when=at_scored_table, error_message=_too_many_created),
     *_at_table("TABLE_CREATE_RATE_LIMIT", "CREATE_RATE_LIMIT", "create", _too_many_created))
+
+
+def referee_limit() -> str:
+    """Referee questions per client address (REFEREE_RATE_LIMIT): each one costs CPU."""
+    from flask import current_app
+    return str(current_app.config["REFEREE_RATE_LIMIT"])
+
+
+# one budget shared by every route that judges a question: the API, the page, its verdicts
+limit_referee = limiter.shared_limit(referee_limit, scope="referee")

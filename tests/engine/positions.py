@@ -6,8 +6,9 @@ import random
 from itertools import combinations
 
 from tichu_scorer.engine.cards import DECK, Card
-from tichu_scorer.engine.combos import Combination, beats, contains_rank, readings
-from tichu_scorer.engine.plays import legal_plays
+from tichu_scorer.engine.combos import Combination, Kind, beats, contains_rank, readings
+from tichu_scorer.engine.holding import Holding
+from tichu_scorer.engine.plays import DEFAULT_TABLE, candidates, legal_plays
 
 
 def position(rng: random.Random, hand_size: int = 14):
@@ -39,3 +40,16 @@ def brute_wish(hand: list[Card], wish: int, top) -> bool:
         if contains_rank(subset, wish) and any(beats(r, top) for r in readings(subset)):
             return True
     return False
+
+
+def enumerated_wish_play(hand, wish, top, table=DEFAULT_TABLE):
+    """The wish search before issue 26, kept to compare with: the first play the enumerator
+    lists (exponential in the worst case: 10 s of CPU on a 13-card straight)."""
+    wished = [c for c in hand if c.rank == wish]
+    if not wished:
+        return None
+    if top is None or (top.kind is Kind.SINGLE and wish > top.rank):
+        return (wished[0],)
+    for group in candidates(Holding(hand), top, wish, table):
+        return group[3][0]
+    return None

@@ -11,9 +11,10 @@ from tests.engine.positions import brute_wish, position, subsets
 from tests.engine.reading_oracle import brute_readings
 from tichu_scorer.engine.cards import DECK, DRAGON, MAHJONG, MJ, PH, SPECIALS, SUITS, Card
 from tichu_scorer.engine.combos import Kind, contains_rank, readings
-from tichu_scorer.engine.plays import Table, legal_plays, wish_play
+from tichu_scorer.engine.plays import Table, legal_plays
 from tichu_scorer.engine.questions import deck_of
 from tichu_scorer.engine.referee import Question, TrickPlay, judge
+from tichu_scorer.engine.wish import wish_play
 
 SEEDS = st.integers(min_value=0, max_value=2 ** 32)
 FAST = settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -1,14 +1,12 @@
-"""Which plays a hand can make now: the wish search ([W2]) and the enumeration of every
-lawful play, from the generators by kind in `generate`. The enumeration answers a `Plays`
-sequence: the plays in groups that share a reading, each built into a `Combination` when
-read (`playlist`).
+"""Which plays a hand can make now: the enumeration of every lawful play, from the
+generators by kind in `generate` (the wish search, which must not enumerate, is `wish`).
+The enumeration answers a `Plays` sequence: the plays in groups that share a reading, each
+built into a `Combination` when read (`playlist`).
 
 >>> hand = parse_cards(["4j", "5s", "7t", "8t", "PH", "Kp"])
 >>> top = readings(parse_cards(["2j", "3j", "4s", "5p", "6s"]))[0]
 >>> [c.describe() for c in legal_plays(hand, top)]
 ['straight 4–8, Phoenix as 6', 'a pass']
->>> wish_play(hand, 7, top)
-(4j, 5s, PH, 7t, 8t)
 """
 
 from __future__ import annotations
@@ -90,22 +88,6 @@ def candidates(h: Holding, top: Combination | None, must: int | None = None,
     return plays
 
 
-def wish_play(hand: Sequence[Card], wish: int, top: Combination | None,
-              table: Table = DEFAULT_TABLE) -> tuple[Card, ...] | None:
-    """[W2]: a lawful play holding a natural card of the wished rank, or None ([W3]).
-
-    Bombs and Phoenix-assisted combinations count; the Phoenix alone does not ([W4]).
-    """
-    wished = [c for c in hand if c.rank == wish]
-    if not wished:
-        return None
-    if top is None or (top.kind is Kind.SINGLE and wish > top.rank):
-        return (wished[0],)  # a lead, or a single that beats the table: the card itself
-    for group in candidates(Holding(hand), top, wish, table):
-        return group[3][0]  # (the generators produce no empty group)
-    return None
-
-
 def _distinct(plays: list[Group], hand: Sequence[Card]) -> list[Group]:
     """Each card set once, in its highest reading. The generators already produce each set
     once from a hand of distinct cards; two decks ([GS2]) hold identical cards."""
@@ -154,5 +136,5 @@ def legal_plays(hand: Sequence[Card], top: Combination | None, wish: int | None 
         plays.append(_PASS_GROUP)
     return Plays(plays)
 
-__all__ = ["Holding", "Plays", "Table", "DEFAULT_TABLE", "candidates", "wish_play",
-           "legal_plays", "parse_cards", "readings"]
+__all__ = ["Holding", "Plays", "Table", "DEFAULT_TABLE", "candidates", "legal_plays",
+           "parse_cards", "readings"]

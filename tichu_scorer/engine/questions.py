@@ -127,6 +127,11 @@ def deck_of(variant: str, decks: int) -> dict[Card, int]:
     return {card: n for card, n in counts if n}
 
 
+# the most cards of any game: Grand Seigneur's two decks ([GS2])
+MOST_CARDS = max(sum(deck_of(key, n).values()) for key, game in VARIANTS.items()
+                 for n in game.decks)
+
+
 def check_cards(q: Question) -> None:
     """Every card at most as often as the deck holds it; the play from the hand."""
     held = q.hand if q.hand is not None else q.play
@@ -269,10 +274,14 @@ def _trick(body: dict[str, object]) -> tuple[TrickPlay, ...]:
         raise QuestionError("trick", _("trick must be a list of {{\"cards\": [...]}} "
                                        "items.").format())
     trick = []
+    cards = 0
     for i, item in enumerate(raw, start=1):
         if not isinstance(item, dict) or "cards" not in item:
             raise QuestionError("trick", _("trick item {i} must be {{\"cards\": "
                                            "[...]}}.").format(i=i))
+        cards += len(item["cards"]) if isinstance(item["cards"], list) else 0
+        if cards > MOST_CARDS:  # refused before reading them all (a body of 11,000 cards)
+            raise QuestionError("trick", _("The trick holds more cards than any deck."))
         seat = _seat(item.get("seat"), "trick", _("trick item {i}: seat must be a "
                                                   "number.").format(i=i))
         trick.append(TrickPlay(_cards("trick", item["cards"]), seat))

@@ -23,10 +23,10 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from ..scoring.i18n import _
+from .budget import Budget, OutOfTime
 from .cards import DOG_CARD, DR, DRAGON, MAHJONG, MJ, PH, Card, rank_text
 from .combos import KIND_RULE, PASS, Combination, Kind, beats, contains_rank, on_table, readings
 from .names import card_names
-from .plays import wish_play
 from .questions import (
     VARIANTS,
     Question,
@@ -38,6 +38,7 @@ from .questions import (
     question,
     replay_trick,
 )
+from .wish import wish_play
 
 _new = tuple.__new__
 
@@ -157,14 +158,15 @@ class _Position(NamedTuple):
     top: Combination | None
     held_wish: bool  # the hand holds a natural card of the wished rank ([W4]: not the Phoenix)
     gathering: bool  # [H6]: everyone else passed and the trick's owner is asked
+    budget: Budget | None  # the CPU allowance of the wish search
 
     @classmethod
-    def of(cls, q: Question) -> _Position:
+    def of(cls, q: Question, budget: Budget | None) -> _Position:
         top, owner = replay_trick(q)
         held = q.hand is not None and q.wish is not None and contains_rank(q.hand, q.wish)
         gathering = (top is not None and not q.out_of_turn and q.seat is not None
                      and owner == q.seat)
-        return _new(cls, (q, top, held, gathering))  # (skips the named tuple's __new__)
+        return _new(cls, (q, top, held, gathering, budget))  # (skips the named tuple's __new__)
 
     def obliged(self) -> tuple[Card, ...] | None:
         """[W2]: a play fulfilling the wish when one is owed now, else None. Nothing is owed
@@ -173,7 +175,7 @@ class _Position(NamedTuple):
         if q.hand is None or q.wish is None or q.out_of_turn or q.dummy or self.gathering \
                 or not self.held_wish:
             return None
-        return wish_play(q.hand, q.wish, self.top, q.table)
+        return wish_play(q.hand, q.wish, self.top, q.table, self.budget)
 
 
 def _judge_pass(p: _Position) -> Verdict:
@@ -295,10 +297,13 @@ def _owed(play: Combination, top: Combination | None) -> str:
              "Missed by mistake, it costs the hand (W6, P4).")
 
 
-def judge(q: Question) -> Verdict:
-    """The verdict on `q.play`; QuestionError when the question itself is impossible."""
+def judge(q: Question, budget: Budget | None = None) -> Verdict:
+    """The verdict on `q.play`; QuestionError when the question itself is impossible,
+    OutOfTime when `budget` is spent first (checked here and in the wish search)."""
+    if budget is not None:
+        budget.check()
     check_cards(q)
-    position = _Position.of(q)
+    position = _Position.of(q, budget)
     if not q.play:
         return _judge_pass(position)
     play = _read_play(position)
@@ -314,5 +319,5 @@ def judge(q: Question) -> Verdict:
     return _new(Verdict, (True, wish_rule or rule, reason + " " + note, play, None, what))
 
 
-__all__ = ["VARIANTS", "Question", "QuestionError", "TrickPlay", "Verdict", "copies_allowed",
-           "judge", "parse_question", "question"]
+__all__ = ["VARIANTS", "Budget", "OutOfTime", "Question", "QuestionError", "TrickPlay",
+           "Verdict", "copies_allowed", "judge", "parse_question", "question"]

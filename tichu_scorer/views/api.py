@@ -12,8 +12,9 @@ from werkzeug.wrappers import Response
 
 from .. import engine, scoring
 from ..assets import REVALIDATE
-from ..extensions import csrf
+from ..extensions import csrf, limit_referee
 from .jsonbody import BadRequest, json_body
+from .judging import judge
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 csrf.exempt(bp)
@@ -79,12 +80,13 @@ def _as_typed(body: dict[str, Any]) -> None:
 
 
 @bp.post("/referee/check")
+@limit_referee
 def referee_check() -> Response | tuple[Response, int]:
     """Judge one disputed play."""
     body = json_body()
     _as_typed(body)
     try:
-        verdict = engine.judge(engine.parse_question(body))
+        verdict = judge(body)
     except engine.QuestionError as exc:
         raise BadRequest(exc.message, exc.field) from None
     return jsonify(verdict.as_dict())

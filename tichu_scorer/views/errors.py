@@ -17,6 +17,7 @@ from sqlalchemy.orm.exc import ObjectDeletedError
 from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response
 
+from ..engine.budget import OutOfTime
 from ..extensions import db, limiter
 from ..health import state_of
 from ..transfer_checks import DB_INT_MAX
@@ -244,6 +245,18 @@ def register(app: Flask) -> None:
         """The match was deleted by another phone while this request used it."""
         _rollback()
         return _answer(404, gettext("Another phone deleted this match meanwhile."), "match")
+
+    @app.errorhandler(OutOfTime)
+    def out_of_time(exc: OutOfTime) -> Response:
+        """A referee question past its CPU budget (REFEREE_CPU_BUDGET): the second line of
+        defence behind the bounded search, so logged. 503 with Retry-After, never a worker
+        held up."""
+        app.logger.warning("Referee question over its %g s CPU budget on %s %s", exc.seconds,
+                           request.method, _route())
+        response = _answer(503, gettext("The referee took too long over this question and "
+                                        "stopped. Try again in a moment."), "server")
+        response.headers["Retry-After"] = "5"
+        return response
 
     @app.errorhandler(Exception)
     def unexpected(exc: Exception) -> Response:

@@ -23,7 +23,9 @@ from ..engine.cards import (
 )
 from ..engine.names import card_name
 from ..engine.questions import deck_of
+from ..extensions import limit_referee
 from ..forms import PASS_WORDS, RefereeForm
+from .judging import judge
 
 bp = Blueprint("referee", __name__)
 TARGETS = ("trick", "play", "hand")  # where the picker puts a tapped card
@@ -140,7 +142,7 @@ def _answer(form: RefereeForm, asked: bool) -> tuple[Any, Any, int]:
     if not asked:
         return None, None, 200
     try:
-        return engine.judge(engine.parse_question(form.question_body())), None, 200
+        return judge(form.question_body()), None, 200
     except engine.QuestionError as exc:
         return None, exc, 400
 
@@ -155,6 +157,7 @@ def _verdict_context(form: RefereeForm, asked: bool) -> tuple[dict[str, Any], in
 
 
 @bp.get("/referee")
+@limit_referee
 def check() -> tuple[str, int]:
     """Judge the play given in the query string, if any."""
     form = RefereeForm(request.args)
@@ -171,6 +174,7 @@ def check() -> tuple[str, int]:
 
 
 @bp.get("/referee/verdict")
+@limit_referee
 def verdict() -> tuple[str, int, dict[str, str]]:
     """The verdict alone, for the page to show as cards are tapped: judged once the play
     or the rest of the hand holds a card, else what to tap next."""
