@@ -1,5 +1,6 @@
 """The set-up is quiet and pinned: pip itself pinned, logs without terminal colour codes; the
-server's settings (gunicorn.conf.py): workers, threads, access log."""
+server's settings (gunicorn.conf.py): workers, threads, access log; a failing browser test
+keeps its trace and screenshots, out of git."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import logging
 import os
 import re
 import runpy
+import subprocess
 from datetime import timedelta
 from pathlib import Path
 from types import SimpleNamespace
@@ -107,3 +109,14 @@ def test_an_empty_access_log_setting_turns_the_access_log_off(monkeypatch):
                       timedelta(milliseconds=1))
         assert len(written) == lines
         written.clear()
+
+
+def test_a_failing_browser_test_keeps_its_trace_and_screenshots_out_of_git(pytestconfig):
+    """pytest-playwright records every context's trace and keeps it, with a screenshot of
+    each page, when the test fails (docs/TESTING.md)."""
+    assert pytestconfig.getoption("--tracing") in ("retain-on-failure", "on")
+    assert pytestconfig.getoption("--screenshot") in ("only-on-failure", "on")
+    kept = Path(pytestconfig.getoption("--output")).resolve() / "some-test" / "trace.zip"
+    assert kept.is_relative_to(ROOT)
+    ignored = subprocess.run(["git", "check-ignore", "-q", str(kept)], cwd=ROOT, check=False)
+    assert ignored.returncode == 0, f"{kept.parent.parent} is not ignored by git"
