@@ -15,6 +15,7 @@ DE = {
     "(optional)": "(optional)",
     ", Phoenix as {rank}": ", Phönix als {rank}",
     "1 hand waiting": "1 Hand wartet",
+    "This phone’s storage did not answer in time. Try again.": "Der Speicher dieses Handys hat nicht rechtzeitig geantwortet. Bitte noch einmal versuchen.",
     "← Newer matches": "← Neuere Partien",
     "Older matches →": "Ältere Partien →",
     "Pages of matches": "Seiten der Partien",
