@@ -131,13 +131,15 @@ async function page(event) {
   // Lie-fi: whichever comes first, a network answer or the timeout with the copy. When the
   // network answers after all, the page is told, and reloads with the fresh copy.
   let late = false;
-  const timeout = new Promise((resolve) => setTimeout(() => { late = true; resolve(served(request, cached)); }, PAGE_TIMEOUT));
+  const timeout = new Promise((resolve) => setTimeout(() => { late = true; resolve(cached); }, PAGE_TIMEOUT));
   network.then(async (response) => {
     if (!late || !response.ok) return;
     const client = await self.clients.get(event.resultingClientId);
     if (client) client.postMessage({ fresh: url.pathname });
   }).catch(() => undefined);
-  return Promise.race([network.catch(() => served(request, cached)), timeout]);
+  const shown = await Promise.race([network.catch(() => cached), timeout]);
+  // only a copy shown is used (the timer also ends after a network answer already came)
+  return shown === cached ? served(request, cached) : shown;
 }
 
 self.addEventListener("fetch", (event) => {

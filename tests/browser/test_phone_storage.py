@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from benchmarks.harness import controlled
-from tests.browser.conftest import browser_app, serving, start_match
+from tests.browser.conftest import browser_app, serving, shot, start_match
 from tichu_scorer.views import pages
 
 KEYS = """name => caches.open(name).then((c) => c.keys())
@@ -121,6 +121,7 @@ def test_an_outbox_that_does_not_answer_says_so_and_recovers(live_server, phone)
     note = page.locator("#storage-note")
     note.wait_for(timeout=15000)
     assert "did not answer" in note.text_content()
+    shot(page, "storage-not-answering")
     other.evaluate("window.__db.close()")
     assert page.evaluate("window.tichuOutbox.all().then((items) => items.length)") == 0
     assert note.count() == 0
