@@ -1,5 +1,6 @@
 """The set-up is quiet and pinned: pip itself pinned, logs without terminal colour codes; the
-server's settings (gunicorn.conf.py): workers, threads, access log."""
+server's settings (gunicorn.conf.py): workers, threads, access log; a failing browser test
+keeps its trace and screenshots, out of git."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import logging
 import os
 import re
 import runpy
+import subprocess
 from datetime import timedelta
 from pathlib import Path
 from types import SimpleNamespace
@@ -137,3 +139,14 @@ def test_development_server_lines_keep_no_viewer_code():
                                 "GET /v/AB12CD34 HTTP/1.1", "200", "-"), None)
     assert _plain_text(record)
     assert "AB12CD34" not in record.getMessage()
+
+
+def test_a_failing_browser_test_keeps_its_trace_and_screenshots_out_of_git(pytestconfig):
+    """pytest-playwright records every context's trace and keeps it, with a screenshot of
+    each page, when the test fails (docs/TESTING.md)."""
+    assert pytestconfig.getoption("--tracing") in ("retain-on-failure", "on")
+    assert pytestconfig.getoption("--screenshot") in ("only-on-failure", "on")
+    kept = Path(pytestconfig.getoption("--output")).resolve() / "some-test" / "trace.zip"
+    assert kept.is_relative_to(ROOT)
+    ignored = subprocess.run(["git", "check-ignore", "-q", str(kept)], cwd=ROOT, check=False)
+    assert ignored.returncode == 0, f"{kept.parent.parent} is not ignored by git"

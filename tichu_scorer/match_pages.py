@@ -45,6 +45,7 @@ from markupsafe import Markup
 from werkzeug.wrappers import Response
 
 from .assets import assets
+from .cache import LRU, lru
 from .models import Match
 
 PAGES_KEPT = 128  # match page bodies an app process keeps (a body is 1–100 KB)
@@ -90,7 +91,6 @@ def remember_build(app: App) -> None:
                 digest.update(f"{path.relative_to(folder)}\0".encode())
                 digest.update(path.read_bytes())
     app.extensions["tichu_build"] = digest.hexdigest()[:16]
-    app.extensions["tichu_match_pages"] = {}
     url = str(app.config.get("PAGE_STORE_URI") or "")
     app.extensions["tichu_page_store"] = SharedStore(url) if url else None
 
@@ -216,8 +216,7 @@ def kept_body(key: PageKey) -> Kept | None:
     """The page kept for `key` by this process or, failing that, by another one (the shared
     store), with this reader's CSRF token in its body. The names come with it, so a kept
     page needs nothing more from the database."""
-    pages: dict[Any, tuple[int, Kept]] = current_app.extensions["tichu_match_pages"]
-    found = pages.get(_here(key))
+    found = _pages().get(_here(key))
     if found is not None and found[0] == key.revision:
         return _with_token(found[1])
     store = _store()
@@ -239,11 +238,14 @@ def keep_body(key: PageKey, title: str, body: str) -> Kept:
     return _with_token(kept)
 
 
+def _pages() -> LRU[tuple[Any, ...], tuple[int, Kept]]:
+    """The bodies this process keeps, each with its revision; when full, the one used
+    longest ago makes room."""
+    return lru("tichu_match_pages", PAGES_KEPT)
+
+
 def _keep_here(key: PageKey, kept: Kept) -> None:
-    pages: dict[Any, tuple[int, Kept]] = current_app.extensions["tichu_match_pages"]
-    if len(pages) >= PAGES_KEPT:
-        pages.clear()
-    pages[_here(key)] = (key.revision, kept)
+    _pages().put(_here(key), (key.revision, kept))
 
 
 def _here(key: PageKey) -> tuple[Any, ...]:

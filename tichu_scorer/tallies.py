@@ -8,7 +8,6 @@ statistics never depend on a fill having run."""
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -18,6 +17,7 @@ from sqlalchemy import and_, func, or_, update
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import selectinload
 
+from .cache import LRU, lru
 from .extensions import db
 from .models import Group, Hand, Match
 from .scoring.stats import (
@@ -137,9 +137,6 @@ class _TableSums:
             self.stamp = max(self.stamp, stamp)
 
 
-_LOCK = threading.Lock()  # the threads of an app process share its kept sums
-
-
 def summed(groups: Sequence[Group], marks: dict[int, Mark] | None = None
            ) -> tuple[list[MatchTallies], dict[int, Mark]]:
     """The tallies of these tables' matches added up per variant (in the variants' order),
@@ -151,20 +148,23 @@ def summed(groups: Sequence[Group], marks: dict[int, Mark] | None = None
     kept, or with a higher id, with the table's checksum in the same statement
     (`_catch_up`). Only a table seen for the first time, or whose changes do not add up to
     its checksum (a match deleted, or two writers that took one stamp), has the revisions
-    of all its matches read (`_reread`). One thread at a time brings the sums up to date."""
+    of all its matches read (`_reread`). One thread at a time brings the sums up to date;
+    when more tables are kept than CACHE_SIZE, the one read longest ago goes."""
     if not groups:
         return [], {}
-    cache: dict[int, _TableSums] = current_app.extensions.setdefault("tichu_stats_cache", {})
+    cache: LRU[int, _TableSums] = lru("tichu_stats_cache", CACHE_SIZE)
     current = checksums(groups) if marks is None else marks
-    with _LOCK:
-        stale = [g for g, mark in current.items() if g not in cache or cache[g].mark != mark]
+    with cache.lock:
+        # this request's tables, held here: kept ones it adds may push others out
+        sums = {g: found for g in current if (found := cache.get(g)) is not None}
+        stale = [g for g, mark in current.items() if g not in sums or sums[g].mark != mark]
         if stale:
-            if len(cache) + len(stale) > CACHE_SIZE:
-                cache.clear()
-            behind = _catch_up(cache, [g for g in stale if g in cache])
-            _reread(cache, [g for g in stale if g not in cache] + behind)
-        total = merged(cache[g].sums for g in current)
-        read = {g: cache[g].mark for g in current}
+            behind = _catch_up(sums, [g for g in stale if g in sums])
+            _reread(sums, [g for g in stale if g not in sums] + behind)
+            for g in stale:
+                cache.put(g, sums[g])
+        total = merged(sums[g].sums for g in current)
+        read = {g: sums[g].mark for g in current}
     return [as_tallies(key, total[key]) for key in SCORED if key in total], read
 
 

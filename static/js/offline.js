@@ -21,9 +21,15 @@
     });
   }
 
-  function open() {
+  // One connection per page, opened on first use. A newer page of the app (another tab, after
+  // a deploy) that upgrades the database asks it to close: it does at once, so that the
+  // upgrade is never blocked, and the next use opens it again, at whatever version it is
+  // then. An operation that gets no answer in time fails with a note, never hangs a save.
+  const IDB_TIMEOUT = 5000; // ms
+  let connection = null;
+  function request(version) {
     return new Promise((resolve, reject) => {
-      const req = indexedDB.open(DB, 2);
+      const req = version ? indexedDB.open(DB, version) : indexedDB.open(DB);
       req.onupgradeneeded = () => {
         const db = req.result;
         if (!db.objectStoreNames.contains(OUTBOX)) db.createObjectStore(OUTBOX, { keyPath: "client_id" });
@@ -33,14 +39,52 @@
       req.onerror = () => reject(req.error);
     });
   }
-  async function tx(store, mode, fn) {
-    const db = await open();
-    return new Promise((resolve, reject) => {
+  function open() {
+    if (!connection) {
+      // already upgraded by a newer page: its stores include these
+      connection = request(2).catch((err) => {
+        if (err && err.name === "VersionError") return request(null);
+        throw err;
+      }).then((db) => {
+        const forget = () => { if (connection === opened) connection = null; };
+        db.onversionchange = () => { db.close(); forget(); };
+        db.onclose = forget; // closed by the browser (storage cleared)
+        return db;
+      });
+      const opened = connection;
+      connection.catch(() => { if (connection === opened) connection = null; });
+    }
+    return connection;
+  }
+  function stuck() {
+    const box = document.getElementById("outbox");
+    if (!box || !box.dataset.stuck || document.getElementById("storage-note")) return;
+    const note = document.createElement("p");
+    note.id = "storage-note";
+    note.className = "outbox";
+    note.setAttribute("role", "alert");
+    note.textContent = box.dataset.stuck;
+    box.after(note);
+  }
+  function timed(promise) {
+    let timer;
+    const late = new Promise((resolve, reject) => {
+      timer = setTimeout(() => { stuck(); reject(new Error("IndexedDB did not answer")); }, IDB_TIMEOUT);
+    });
+    return Promise.race([promise, late]).then((value) => {
+      const note = document.getElementById("storage-note");
+      if (note) note.remove(); // it answers again
+      return value;
+    }).finally(() => clearTimeout(timer));
+  }
+  function tx(store, mode, fn) {
+    return timed(open().then((db) => new Promise((resolve, reject) => {
       const t = db.transaction(store, mode);
       const result = fn(t.objectStore(store));
       t.oncomplete = () => resolve(result && "result" in result ? result.result : undefined);
       t.onerror = () => reject(t.error);
-    });
+      t.onabort = () => reject(t.error);
+    })));
   }
   const all = (store) => tx(store || OUTBOX, "readonly", (s) => s.getAll());
   const put = (item, store) => tx(store || OUTBOX, "readwrite", (s) => s.put(item));

@@ -10,9 +10,15 @@
 // this script anew, keeps the new files and drops the old ones: a page never meets an older
 // CSS or script. The page copies are kept across deploys (a table may have no signal), and
 // fetched again when the new version takes over.
+// Page copies are bounded, as Workbox's ExpirationPlugin (maxEntries) bounds a cache: at
+// most BUILD.pagesKept pages and BUILD.verdictsKept referee verdicts (the referee page with
+// its cards in the query, one URL per question), the copy used longest ago going first.
+// Navigations use the navigation preload: the page's request starts while this worker boots.
 const VERSION = BUILD.version;
 const STATIC = VERSION + "-static";
 const PAGES = "tichu-pages";
+const VERDICTS = "tichu-verdicts";
+const BOUNDS = { [PAGES]: BUILD.pagesKept, [VERDICTS]: BUILD.verdictsKept };
 const PAGE_TIMEOUT = 7000; // ms before a page falls back to its cached copy
 const ASSETS = BUILD.assets;
 const START = ["/"];
@@ -27,6 +33,22 @@ self.addEventListener("install", (event) => {
   ]).then(() => self.skipWaiting()));
 });
 
+const cacheOf = (url) => (url.pathname.startsWith("/referee") && url.search ? VERDICTS : PAGES);
+
+// Cache Storage lists a cache's entries in the order they were put (a put replaces the
+// entry and puts it last), so the first are those used longest ago: a copy served is put
+// again to mark it used, and each put trims its cache to its bound.
+async function trim(name) {
+  const cache = await caches.open(name);
+  const keys = await cache.keys();
+  await Promise.all(keys.slice(0, Math.max(0, keys.length - BOUNDS[name])).map((k) => cache.delete(k)));
+}
+async function keep(request, response) {
+  const name = cacheOf(new URL(request.url || request, self.location.href));
+  await (await caches.open(name)).put(request, response);
+  await trim(name);
+}
+
 // The new version takes over: older static caches go; page copies, from a cache of an
 // older version too, are fetched again (their HTML names this version's files) for a few
 // seconds at most (activation holds every page's requests), and a copy that cannot be
@@ -35,7 +57,7 @@ async function takeOver() {
   const pages = await caches.open(PAGES);
   let replaced = false;
   for (const key of await caches.keys()) {
-    if (key === PAGES || key === STATIC) continue;
+    if (key === PAGES || key === STATIC || key === VERDICTS) continue;
     if (key.endsWith("-pages")) {
       const old = await caches.open(key);
       for (const request of await old.keys()) await pages.put(request, await old.match(request));
@@ -43,6 +65,13 @@ async function takeOver() {
     await caches.delete(key);
     replaced = true;
   }
+  // verdicts kept among the pages by an older version move to their own cache
+  for (const request of await pages.keys()) {
+    if (cacheOf(new URL(request.url)) === PAGES) continue;
+    await keep(request, await pages.match(request));
+    await pages.delete(request);
+  }
+  await trim(PAGES);
   if (!replaced) return;
   const refresh = Promise.all((await pages.keys()).map((request) => fetch(quiet(request.url)).then((response) => {
     if (response.ok && !response.redirected) return pages.put(request, response);
@@ -52,27 +81,36 @@ async function takeOver() {
 }
 
 self.addEventListener("activate", (event) => {
-  event.waitUntil(takeOver().catch(() => undefined).then(() => self.clients.claim()));
+  const preload = self.registration.navigationPreload
+    ? self.registration.navigationPreload.enable().catch(() => undefined) : undefined;
+  event.waitUntil(Promise.all([preload, takeOver().catch(() => undefined)])
+    .then(() => self.clients.claim()));
 });
 
 // A page asks to keep copies of pages it will need without signal (its hand form).
 self.addEventListener("message", (event) => {
   const urls = (event.data && event.data.cache) || [];
-  event.waitUntil(caches.open(PAGES).then((cache) => Promise.all(urls.filter(Boolean).map((url) =>
+  event.waitUntil(Promise.all(urls.filter(Boolean).map((url) =>
     fetch(quiet(url)).then((response) => {
-      if (response.ok && !response.redirected) return cache.put(url, response);
+      if (response.ok && !response.redirected) return keep(url, response);
       return undefined;
-    }).catch(() => undefined)))));
+    }).catch(() => undefined))));
 });
 
-function fromNetwork(request) {
-  return fetch(request).then((response) => {
-    if (response.ok && !response.redirected) {
-      const copy = response.clone();
-      caches.open(PAGES).then((cache) => cache.put(request, copy));
-    }
+// The navigation preload's answer when there is one (the browser asked the network as this
+// worker started), else the network's.
+function fromNetwork(event) {
+  const request = event.request;
+  return Promise.resolve(event.preloadResponse).then((preloaded) => preloaded || fetch(request)).then((response) => {
+    if (response.ok && !response.redirected) keep(request, response.clone()).catch(() => undefined);
     return response;
   });
+}
+
+// A copy served is the most recently used of its cache.
+function served(request, copy) {
+  keep(request, copy.clone()).catch(() => undefined);
+  return copy;
 }
 
 async function page(event) {
@@ -83,7 +121,7 @@ async function page(event) {
     const copy = await caches.match(request, { ignoreSearch: true });
     if (copy) return copy;
   }
-  const network = fromNetwork(request);
+  const network = fromNetwork(event);
   const cached = await caches.match(request);
   if (!cached) {  // nothing to fall back on but the offline page, after a longer wait
     const offline = () => caches.match("/offline");
@@ -99,7 +137,9 @@ async function page(event) {
     const client = await self.clients.get(event.resultingClientId);
     if (client) client.postMessage({ fresh: url.pathname });
   }).catch(() => undefined);
-  return Promise.race([network.catch(() => cached), timeout]);
+  const shown = await Promise.race([network.catch(() => cached), timeout]);
+  // only a copy shown is used (the timer also ends after a network answer already came)
+  return shown === cached ? served(request, cached) : shown;
 }
 
 self.addEventListener("fetch", (event) => {
@@ -121,6 +161,8 @@ self.addEventListener("fetch", (event) => {
     return;
   }
   if (request.mode === "navigate") {
+    // a page answered from its copy leaves the preload unused: it may still settle
+    if (event.preloadResponse) event.waitUntil(event.preloadResponse.catch(() => undefined));
     event.respondWith(page(event));
   }
 });

@@ -1,4 +1,5 @@
-"""A live server and Debian's Chromium for browser tests; skipped, saying why, without one."""
+"""A live server and Debian's Chromium for browser tests (pytest-playwright's fixtures);
+skipped, saying why, without one."""
 
 from __future__ import annotations
 
@@ -86,30 +87,28 @@ def start_match(page, base: str, names=("Ann", "Bob", "Cy", "Dee")) -> str:
 
 
 @pytest.fixture(scope="session")
-def browser():
+def browser_type_launch_args(browser_type_launch_args):
+    """pytest-playwright's browser, page and contexts (each context traced, and a failing
+    test's trace and screenshots kept under --output, see pyproject.toml) run Debian's
+    Chromium, never a downloaded one."""
     if not CHROMIUM:
         pytest.skip("browser tests skipped: no Chromium found "
                     "(apt-get install chromium-headless-shell)")
-    sync_api = pytest.importorskip("playwright.sync_api",
-                                   reason="browser tests skipped: playwright not installed")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
+    return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": ARGS}
 
 
 @pytest.fixture()
-def phone(browser):
-    context = browser.new_context(**PHONE)
-    page = context.new_page()
+def phone(new_context):
+    """A page at a phone's size and touch; its script errors and console errors are kept in
+    `page.errors`."""
+    page = new_context(**PHONE).new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     # A 422 from the live preview is an answer, not a fault: keep every other console error.
     page.on("console", lambda msg: errors.append(msg.text)
             if msg.type == "error" and "status of 422" not in msg.text else None)
     page.errors = errors
-    yield page
-    context.close()
+    return page
 
 
 def shot(page, name: str) -> None:

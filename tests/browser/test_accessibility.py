@@ -19,8 +19,8 @@ THEMES = ("light", "dark")
 
 
 @pytest.fixture()
-def a11y_page(browser):
-    context = browser.new_context(**PHONE, bypass_csp=True)
+def a11y_page(new_context):
+    context = new_context(**PHONE, bypass_csp=True)
     page = context.new_page()
     yield page
     context.close()
@@ -115,8 +115,8 @@ def test_no_axe_violations_on_any_page(live_server, a11y_page, part):
 
 
 @pytest.mark.parametrize("path", ["/", "/matches/new", "/referee"])
-def test_text_at_200_percent_still_fits(live_server, browser, path):
-    context = browser.new_context(viewport={"width": 720, "height": 1280}, bypass_csp=True)
+def test_text_at_200_percent_still_fits(live_server, new_context, path):
+    context = new_context(viewport={"width": 720, "height": 1280}, bypass_csp=True)
     page = context.new_page()
     page.goto(live_server + path)
     page.add_style_tag(content="html { font-size: 200% !important; }")

@@ -58,7 +58,7 @@ def test_edit_an_old_hand_and_undo(live_server, phone):
     assert page.url == url and page.errors == []
 
 
-def test_a_viewer_link_cannot_change_anything(live_server, phone, browser):
+def test_a_viewer_link_cannot_change_anything(live_server, phone, new_context):
     page = phone
     url = start_four(page, live_server)
     add(page, 0, 1, "75")
@@ -66,7 +66,7 @@ def test_a_viewer_link_cannot_change_anything(live_server, phone, browser):
     page.tap("a:has-text('Share')")
     code = page.text_content(".join-code").strip()
     shot(page, "share")
-    viewer_context = browser.new_context(viewport={"width": 360, "height": 640},
+    viewer_context = new_context(viewport={"width": 360, "height": 640},
                                          is_mobile=True, has_touch=True)
     viewer = viewer_context.new_page()
     viewer.goto(live_server + "/join")
@@ -87,10 +87,10 @@ def test_a_viewer_link_cannot_change_anything(live_server, phone, browser):
     assert totals(page) == [75, 25]
 
 
-def test_the_board_follows_a_saved_hand(live_server, phone, browser):
+def test_the_board_follows_a_saved_hand(live_server, phone, new_context):
     page = phone
     url = start_four(page, live_server)
-    tv_context = browser.new_context(viewport={"width": 1280, "height": 720})
+    tv_context = new_context(viewport={"width": 1280, "height": 720})
     tv = tv_context.new_page()
     page.tap("summary:has-text('More')")
     page.tap("a:has-text('Share')")  # the TV opens the match's viewer link first
@@ -104,8 +104,8 @@ def test_the_board_follows_a_saved_hand(live_server, phone, browser):
     tv_context.close()
 
 
-def test_german_at_the_table(live_server, browser):
-    context = browser.new_context(viewport={"width": 360, "height": 640}, is_mobile=True,
+def test_german_at_the_table(live_server, new_context):
+    context = new_context(viewport={"width": 360, "height": 640}, is_mobile=True,
                                   has_touch=True, locale="de-DE")
     page = context.new_page()
     page.goto(live_server + "/matches/new")

@@ -165,11 +165,11 @@ LAST_OUT_ON_TOP = """() => {
                                             ("tientsin", ["Ann", "Bob", "Cy", "Dee", "Eve",
                                                           "Fay"])])
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_the_save_bar_never_covers_the_calls_or_the_out_order(live_server, browser, variant,
+def test_the_save_bar_never_covers_the_calls_or_the_out_order(live_server, new_context, variant,
                                                               names, scheme):
     """At 360×640 the sticky save bar used to cover the out-order's second row (and with six
     players the last call) until the player scrolled."""
-    context = browser.new_context(**PHONE, color_scheme=scheme)
+    context = new_context(**PHONE, color_scheme=scheme)
     page = context.new_page()
     start(page, live_server, variant, names)
     page.tap("text=Add hand 1")

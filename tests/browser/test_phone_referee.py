@@ -103,13 +103,13 @@ def test_settle_a_dispute(live_server, phone, name, table, play, rest, wish, out
     assert [e for e in page.errors if "status of 400" not in e] == []
 
 
-def test_does_this_phoenix_extend_this_straight(live_server, browser):
+def test_does_this_phoenix_extend_this_straight(live_server, new_context):
     """Issue 10: the table holds the straight 4–8; does 5-6-7-8 and the Phoenix beat it?
     Seven taps (it took 13 and scrolling): the run's ends and "Fill in", which moves the
     picker on to the play; the play's ends, "Fill in" and the Phoenix. The verdict follows
     the taps; nothing is ever out of view."""
     for theme in ("light", "dark"):
-        context = browser.new_context(viewport={"width": 360, "height": 640}, is_mobile=True,
+        context = new_context(viewport={"width": 360, "height": 640}, is_mobile=True,
                                       has_touch=True, color_scheme=theme)
         page = context.new_page()
         page.goto(live_server + "/referee")
@@ -273,9 +273,9 @@ def test_without_a_connection_the_cards_stay(live_server, phone):
     assert verdict(page)[0] == "✓ Legal"
 
 
-def test_without_scripts_the_page_is_a_form(live_server, browser):
+def test_without_scripts_the_page_is_a_form(live_server, new_context):
     """No script: text fields in notation and a Check button; the verdict is a link."""
-    context = browser.new_context(viewport={"width": 360, "height": 640}, is_mobile=True,
+    context = new_context(viewport={"width": 360, "height": 640}, is_mobile=True,
                                   has_touch=True, java_script_enabled=False)
     page = context.new_page()
     page.goto(live_server + "/referee")
@@ -293,11 +293,11 @@ def test_without_scripts_the_page_is_a_form(live_server, browser):
     context.close()
 
 
-def test_the_picker_does_not_shift_the_page(live_server, browser):
+def test_the_picker_does_not_shift_the_page(live_server, new_context):
     """Issue 10: the card picker appeared after the script ran and pushed the page (a
     layout shift of 0.42 on a 412 px phone); it is laid out at first paint, and a verdict
     arriving as cards are tapped moves nothing either."""
-    context = browser.new_context(viewport={"width": 412, "height": 915}, is_mobile=True,
+    context = new_context(viewport={"width": 412, "height": 915}, is_mobile=True,
                                   has_touch=True)
     page = context.new_page()
     page.add_init_script("""

@@ -116,7 +116,7 @@ def test_the_installed_start_page_opens_offline(live_server, phone):
     page.context.set_offline(False)
 
 
-def test_closing_the_browser_keeps_scoring_rights(live_server, phone, browser):
+def test_closing_the_browser_keeps_scoring_rights(live_server, phone, new_context):
     page = phone
     url = start_four(page, live_server)
     state = page.context.storage_state()
@@ -124,7 +124,7 @@ def test_closing_the_browser_keeps_scoring_rights(live_server, phone, browser):
     assert session and session[0]["expires"] > time.time() + 360 * 24 * 3600
     # a browser restart keeps only cookies with an expiry
     state["cookies"] = [c for c in state["cookies"] if c["expires"] != -1]
-    reopened = browser.new_context(storage_state=state, **PHONE)
+    reopened = new_context(storage_state=state, **PHONE)
     again = reopened.new_page()
     again.goto(url)
     again.tap("text=Add hand 1")
@@ -135,11 +135,11 @@ def test_closing_the_browser_keeps_scoring_rights(live_server, phone, browser):
     reopened.close()
 
 
-def test_a_stranger_sees_no_other_table(live_server, phone, browser):
+def test_a_stranger_sees_no_other_table(live_server, phone, new_context):
     page = phone
     url = start_four(page, live_server)
     add(page, 0, 1, "75")
-    stranger_context = browser.new_context(**PHONE)
+    stranger_context = new_context(**PHONE)
     stranger = stranger_context.new_page()
     for path in ("/", "/stats"):
         stranger.goto(live_server + path)
@@ -152,13 +152,13 @@ def test_a_stranger_sees_no_other_table(live_server, phone, browser):
     stranger_context.close()
 
 
-def test_two_phones_one_hand_the_second_chooses(live_server, phone, browser):
+def test_two_phones_one_hand_the_second_chooses(live_server, phone, new_context):
     page = phone
     url = start_four(page, live_server)
     page.tap("summary:has-text('More')")
     page.tap("a:has-text('Share')")
     link = page.get_attribute("a[data-scorer-link]", "href")
-    other_context = browser.new_context(**PHONE)
+    other_context = new_context(**PHONE)
     other = other_context.new_page()
     other.goto(link)
     # both phones open "Hand 1"; the other phone saves first
@@ -187,7 +187,7 @@ def test_two_phones_one_hand_the_second_chooses(live_server, phone, browser):
 
 
 def test_a_waiting_hand_that_meets_another_phones_hand_is_never_lost(live_server, phone,
-                                                                      browser):
+                                                                      new_context):
     page = phone
     url = start_four(page, live_server)
     page.tap("summary:has-text('More')")
@@ -200,7 +200,7 @@ def test_a_waiting_hand_that_meets_another_phones_hand_is_never_lost(live_server
     fill_hand(page, 2, 3, "25")
     page.tap("button[type=submit]")
     page.wait_for_selector("#outbox:has-text('1 hand waiting')")
-    other_context = browser.new_context(**PHONE)
+    other_context = new_context(**PHONE)
     other = other_context.new_page()
     other.goto(link)
     other.goto(url + "/hands/new")

@@ -22,6 +22,8 @@ from ..i18n import COOKIE, LANGUAGES
 
 bp = Blueprint("pages", __name__)
 SW_MAX_AGE = 600  # seconds a phone may go on with the service worker it has
+SW_PAGES_KEPT = 100  # page copies a phone keeps (the copy used longest ago goes first)
+SW_VERDICTS_KEPT = 20  # referee pages with their question in the URL, kept likewise
 
 
 @bp.get("/rules")
@@ -34,13 +36,15 @@ def rules() -> str:
 @bp.get("/sw.js")
 def service_worker() -> Response:
     """The service worker, served from the root so that it may control every page. Its first
-    lines name this deploy's version (a hash over every static file) and the hashed URLs to
-    keep: a deploy changes the script, so phones install it and replace their caches."""
+    lines name this deploy's version (a hash over every static file), the hashed URLs to
+    keep and the bounds on page copies: a deploy changes the script, so phones install it
+    and replace their caches."""
     found = assets()
     script = (Path(current_app.static_folder or "static") / "js" / "sw.js").read_text()
     build = {"version": "tichu-" + found.version,
              "assets": [url_for("static", filename=name) for name in found.precached()]
-             + [url_for("pages.manifest"), url_for("pages.offline")]}
+             + [url_for("pages.manifest"), url_for("pages.offline")],
+             "pagesKept": SW_PAGES_KEPT, "verdictsKept": SW_VERDICTS_KEPT}
     response = Response(f"const BUILD = {json.dumps(build)};\n{script}",
                         mimetype="text/javascript")
     # The browser looks for a new worker after every page it opens; offline.js lets it take

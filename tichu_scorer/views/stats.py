@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, current_app, render_template
+from flask import Blueprint, render_template
 from flask_babel import get_locale, gettext
 from markupsafe import Markup
 
 from .. import access, insights, tallies
+from ..cache import LRU, lru
 from ..extensions import limit_reads
 
 bp = Blueprint("stats", __name__)
@@ -26,15 +27,13 @@ def index() -> str:
     groups = access.groups()
     marks = tallies.checksums(groups) if groups else {}
     locale = str(get_locale())
-    pages: dict[Any, Markup] = current_app.extensions.setdefault("tichu_stats_pages", {})
+    pages: LRU[Any, Markup] = lru("tichu_stats_pages", PAGES_KEPT)
     kept = pages.get((locale, tuple(sorted(marks.items()))))
     if kept is None:
         variants, read = insights.stats_as_of(groups, marks)
         kept = Markup(render_template(  # nosec B704: our own template, autoescaped
             "stats/_cards.html", words=_words(), variants=variants))
-        if len(pages) >= PAGES_KEPT:
-            pages.clear()
-        pages[(locale, tuple(sorted(read.items())))] = kept
+        pages.put((locale, tuple(sorted(read.items()))), kept)
     return render_template("stats/index.html", cards=kept)
 
 

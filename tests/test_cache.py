@@ -1,0 +1,141 @@
+"""The per-process caches drop the entry used longest ago when full, not all of them: the
+match pages, the statistics pages and the tables' sums; and threads sharing one cache leave
+it consistent."""
+
+from __future__ import annotations
+
+import random
+import sys
+import threading
+
+from tests.conftest import make_app
+from tichu_scorer import match_pages, records, tallies
+from tichu_scorer.cache import LRU, lru
+from tichu_scorer.extensions import db
+from tichu_scorer.models import Group
+from tichu_scorer.scoring import variants
+from tichu_scorer.views import stats
+
+
+def test_the_entry_past_the_bound_evicts_exactly_the_least_recently_used():
+    cache: LRU[int, str] = LRU(128)
+    for n in range(128):
+        cache.put(n, str(n))
+    assert cache.get(0) == "0"  # read: now the most recently used
+    cache.put(5, "five")  # written: likewise
+    cache.put(128, "128")
+    assert set(cache.keys()) == set(range(129)) - {1}
+    cache.put(129, "129")
+    assert set(cache.keys()) == set(range(130)) - {1, 2}
+    assert cache.get(5) == "five" and len(cache) == 128
+
+
+def test_each_app_has_its_own_cache_per_name(app, tmp_path):
+    with app.app_context():
+        pages = lru("tichu_test", 3)
+        assert lru("tichu_test", 3) is pages and app.extensions["tichu_test"] is pages
+    with make_app(tmp_path / "other").app_context():
+        assert lru("tichu_test", 3) is not pages
+
+
+def test_threads_sharing_a_cache_keep_it_consistent():
+    """Many threads read, write and drop entries of one small cache at once: it never holds
+    more than its bound, every entry read is one written under its key, and what is left
+    is exactly what the cache says it holds. The interpreter switches threads far more
+    often than usual, so that unguarded steps would interleave."""
+    previous = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    cache: LRU[int, tuple[int, int]] = LRU(16)
+    errors: list[str] = []
+    start = threading.Barrier(8)
+
+    def work(seed: int) -> None:
+        rng = random.Random(seed)
+        start.wait()
+        for _ in range(3000):
+            key = rng.randrange(40)
+            action = rng.random()
+            if action < 0.5:
+                cache.put(key, (key, seed))
+            elif action < 0.9:
+                found = cache.get(key)
+                if found is not None and found[0] != key:
+                    errors.append(f"{key}: {found}")
+            else:
+                cache.pop(key)
+            if len(cache) > 16:
+                errors.append(f"{len(cache)} entries")
+
+    threads = [threading.Thread(target=work, args=(seed,)) for seed in range(8)]
+    for thread in threads:
+        thread.start()
+    try:
+        for thread in threads:
+            thread.join()
+    finally:
+        sys.setswitchinterval(previous)
+    assert errors == []
+    keys = cache.keys()
+    assert len(keys) == len(cache) <= 16
+    assert all(cache.get(k) is not None and cache.get(k)[0] == k for k in keys)
+
+
+def test_the_129th_match_page_evicts_only_the_least_recently_used(app):
+    assert match_pages.PAGES_KEPT == 128
+    keys = [match_pages.PageKey(f"m{n}", 1, "en", False, "matches/show.html")
+            for n in range(129)]
+    with app.test_request_context():
+        for key in keys[:128]:
+            match_pages.keep_body(key, key.match, f"<p>{key.match}</p>")
+        assert match_pages.kept_body(keys[0]) is not None  # read again: recently used
+        match_pages.keep_body(keys[128], "m128", "<p>m128</p>")
+        missing = [key.match for key in keys if match_pages.kept_body(key) is None]
+    assert missing == ["m1"]
+
+
+def test_a_statistics_page_past_the_bound_evicts_only_the_least_recently_used(
+        app, client, monkeypatch):
+    """Each state of the tables (their checksums) has its cards kept; the bound is
+    PAGES_KEPT states."""
+    monkeypatch.setattr(stats, "PAGES_KEPT", 3)
+    state = {"marks": {}}
+    rendered: list[dict] = []
+    monkeypatch.setattr(stats.access, "groups", lambda: ["a table"])
+    monkeypatch.setattr(tallies, "checksums", lambda groups: state["marks"])
+
+    def cards(groups, marks):
+        rendered.append(marks)
+        return [], marks
+    monkeypatch.setattr(stats.insights, "stats_as_of", cards)
+
+    def view(n: int) -> None:
+        state["marks"] = {1: (n, 0, 0, 0)}
+        assert client.get("/stats").status_code == 200
+    for n in (0, 1, 2, 0, 3):  # 0 read again before 3 comes: 1 goes
+        view(n)
+    assert len(rendered) == 4
+    for n in (0, 2, 3):
+        view(n)
+    assert len(rendered) == 4  # all three still kept
+    view(1)
+    assert len(rendered) == 5
+
+
+def test_sums_of_more_tables_than_kept_evict_only_the_least_recently_read(app, monkeypatch):
+    monkeypatch.setattr(tallies, "CACHE_SIZE", 3)
+    with app.test_request_context():
+        groups = []
+        for n in range(4):
+            group = records.create_group(f"T{n}")
+            records.create_match(group, ["A", "B", "C", "D"], 500, variants.NANKING, None)
+            groups.append(group.id)
+        tables = [db.session.get(Group, g) for g in groups]
+        for table in tables[:3]:
+            tallies.summed([table])
+        tallies.summed([tables[0]])  # read again: recently used
+        tallies.summed([tables[3]])
+        kept = app.extensions["tichu_stats_cache"]
+        assert sorted(kept.keys()) == sorted([groups[0], groups[2], groups[3]])
+        # a request over more tables than are kept still sums every one of them
+        tallies_all, read = tallies.summed(tables)
+        assert set(read) == set(groups) and len(kept) == 3
