@@ -118,7 +118,9 @@ def test_rematch_racing_the_deletion_of_its_match(table):
         assert rematch in (303, 404), rematch
         outcomes.add(rematch)
         if rematch == 404:
-            assert b"deleted this match meanwhile" in results[0][1]
+            # deleted while the rematch held it, or before the rematch came: a 404 either way
+            assert (b"deleted this match meanwhile" in results[0][1]
+                    or b"This page does not exist" in results[0][1]), results[0][1][-300:]
     assert outcomes
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 
 import pytest
+import sqlalchemy.exc
 
 from tests.conftest import make_app
 from tichu_scorer import insights, scoring
@@ -57,3 +58,25 @@ def test_a_bug_under_api_gives_json(buggy, caplog):
 def test_the_other_pages_still_work_after_a_bug(buggy):
     assert buggy.get("/stats").status_code == 500
     assert buggy.get("/").status_code == 200  # one failed request leaves nothing broken
+
+
+@pytest.mark.parametrize("outage", [
+    lambda: sqlalchemy.exc.TimeoutError("QueuePool limit of size 5 overflow 10 reached"),
+    lambda: sqlalchemy.exc.PendingRollbackError("Can't reconnect until invalid transaction "
+                                                "is rolled back"),
+    lambda: sqlalchemy.exc.DisconnectionError("connection lost")],
+    ids=["pool timeout", "pending rollback", "disconnection"])
+def test_no_connection_to_be_had_is_an_outage_not_a_bug(tmp_path, monkeypatch, outage):
+    """Every pooled connection in use, or one broken earlier in the request (a restart):
+    503 with Retry-After, which the phone's outbox sends again, never the 500 page."""
+    app = make_app(tmp_path, PROPAGATE_EXCEPTIONS=False)
+    with app.app_context():
+        db.create_all()
+
+    def down(*_args, **_kwargs):
+        raise outage()
+    monkeypatch.setattr(insights, "stats_as_of", down)
+    r = app.test_client().get("/stats")
+    assert r.status_code == 503 and r.headers["Retry-After"]
+    with app.app_context():
+        db.engine.dispose()

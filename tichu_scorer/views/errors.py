@@ -12,7 +12,15 @@ from flask import Flask, abort, current_app, jsonify, render_template, request
 from flask_babel import gettext
 from flask_limiter import RateLimitExceeded
 from flask_wtf.csrf import CSRFError
-from sqlalchemy.exc import DataError, DBAPIError, InterfaceError, OperationalError
+from sqlalchemy.exc import (
+    DataError,
+    DBAPIError,
+    DisconnectionError,
+    InterfaceError,
+    OperationalError,
+    PendingRollbackError,
+)
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.orm.exc import ObjectDeletedError
 from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response
@@ -239,6 +247,15 @@ def register(app: Flask) -> None:
         if exc.connection_invalidated or isinstance(exc, InterfaceError):
             return busy(exc)
         return unexpected(exc)
+
+    @app.errorhandler(PoolTimeout)
+    @app.errorhandler(PendingRollbackError)
+    @app.errorhandler(DisconnectionError)
+    def no_connection(exc: Exception) -> Response:
+        """No connection to be had now (every pooled one in use past DB_POOL_TIMEOUT), or
+        one that broke in an earlier statement of this request (a restart): an outage, not
+        a fault."""
+        return busy(exc)  # type: ignore[arg-type]
 
     @app.errorhandler(ObjectDeletedError)
     def gone(exc: ObjectDeletedError) -> Response:
