@@ -49,6 +49,8 @@ def test_the_german_match_page_fits_a_phone(live_server, phone):
     page = phone
     speaking(page, live_server, "de")
     page.goto(live_server + "/matches/new")
+    for tab in page.locator(".variant-tabs a").all():  # "3 + Strohma|nn" once
+        assert tab.evaluate(ONE_LINE), tab.inner_text()
     for seat, name in enumerate(["Hans", "Bob", "Cy", "Dee"]):
         page.fill(f"#seat_{seat}", name)
     page.tap("button.primary.big[type=submit]")
