@@ -60,3 +60,30 @@ def test_every_rule_id_is_an_anchor_of_the_rules_page():
     anchors = set(re.findall(r'<a class="rule-id" id="([^"]+)"', rulebook_html()))
     assert DEFINED <= anchors
     assert set(cited()) <= anchors
+
+
+def test_the_german_rule_book_has_every_rule_id_and_anchor():
+    german = (ROOT / "docs" / "RULES.de.md").read_text(encoding="utf-8")
+    assert set(re.findall(r"`\[" + ID + r"\]`", german)) == DEFINED
+    anchors = set(re.findall(r'<a class="rule-id" id="([^"]+)"', rulebook_html("de")))
+    assert DEFINED <= anchors
+    english = re.findall(r"^#{2,3} .*$", RULES, re.M)
+    assert len(re.findall(r"^#{2,3} .*$", german, re.M)) == len(english)  # same sections
+
+
+@pytest.mark.parametrize("language, words, not_words", [
+    ("de", ["Großes Tichu", "Hund", "Phönix", "Drache", "Stich", "Wunsch", "Doppelsieg"],
+     ["Grand Tichu", "Dragon", "trick", "The rule book is in English"]),
+    ("en", ["Grand Tichu", "Dog", "Phoenix", "Dragon", "trick", "wish", "Double victory"],
+     ["Großes Tichu", "Drache"]),
+])
+def test_the_rules_page_is_in_the_readers_language(client, language, words, not_words):
+    client.set_cookie("lang", language)
+    page = client.get("/rules").get_data(as_text=True)
+    book = page[page.index('<article class="rulebook'):]
+    assert f'<article class="rulebook card" lang="{language}">' in page
+    assert 'id="W6" href="#W6"' in book
+    for word in words:
+        assert word in book
+    for word in not_words:
+        assert word not in page

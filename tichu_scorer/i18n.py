@@ -45,6 +45,14 @@ def gettext(string: str, **variables: Any) -> str:
     return text % variables if variables else text
 
 
+def possessive(name: str) -> str:
+    """`name` as the owner of something, in this request's language: "Ann's" in English;
+    in German "Anns", or "Hans’" for a name ending in s, ß, x or z."""
+    if str(get_locale()) == "de":
+        return name + ("’" if name[-1:].lower() in ("s", "ß", "x", "z") else "s")
+    return name + "'s"
+
+
 @cache
 def _wtforms(locale: str) -> NullTranslations:
     return Translations.load(messages_path(), [locale], domain="wtforms")

@@ -72,12 +72,11 @@
     span.className = face.suit ? "chip suit-" + face.suit : "chip special";
     span.title = face.name;
     span.textContent = face.label;
-    if (face.suit) {
-      const mark = document.createElement("span");
-      mark.className = "suit-mark";
-      mark.setAttribute("aria-hidden", "true");
-      span.appendChild(mark);
-    }
+    if (!face.suit) return span; // a special card's face is its name
+    const mark = document.createElement("span");
+    mark.className = "suit-mark";
+    mark.setAttribute("aria-hidden", "true");
+    span.appendChild(mark);
     const name = document.createElement("span");
     name.className = "sr-only";
     name.textContent = " " + face.name;

@@ -113,15 +113,15 @@ def test_german_at_the_table(live_server, new_context):
     for seat, name in enumerate(["Anna", "Bernd", "Clara", "Dieter"]):
         page.fill(f"#seat_{seat}", name)
     page.tap("button:has-text('Partie starten')")
-    page.tap("text=Hand 1 eintragen")
+    page.tap("text=Runde 1 eintragen")
     page.wait_for_selector(".out-buttons:not([hidden])")
     page.tap(".out-btn[data-seat='0']")
     page.tap(".out-btn[data-seat='2']")
     page.wait_for_selector(".sweep-note:visible")  # the server's preview, in German
     assert "Anna & Clara: Doppelsieg, 200 zu 0" in page.text_content(".sweep-note")
     shot(page, "german-hand")
-    page.tap("button:has-text('Hand speichern')")
-    page.wait_for_selector("text=Hand 1 gespeichert.")
+    page.tap("button:has-text('Runde speichern')")
+    page.wait_for_selector("text=Runde 1 gespeichert.")
     page.tap("a[lang='en']")  # the switch
     page.wait_for_selector("text=Add hand 2")
     context.close()

@@ -123,7 +123,7 @@ ONE_LINE = """(words) => words.map((word) => {
 
 @pytest.mark.parametrize("lang, words", [
     ("de", {"form": ["Großes"], "more": ["Einstellungen", "Protokoll"],
-            "seigneur": ["Großherr", "Herrschaft", "Mittlerer", "Ausscheidens"]}),
+            "seigneur": ["Großherr", "Herrschaft", "Schnitt", "Reihenfolge"]}),
     ("en", {"form": ["Grand"], "more": ["Settings"],
             "seigneur": ["Longest", "Average", "Finishing"]}),
 ])
@@ -131,7 +131,7 @@ def test_words_are_never_broken_and_nothing_scrolls_sideways(live_server, phone,
     page = phone
     page.goto(f"{live_server}/lang/{lang}")
     start_label = "Partie starten" if lang == "de" else "Start match"
-    add_label = "Hand 1 eintragen" if lang == "de" else "Add hand 1"
+    add_label = "Runde 1 eintragen" if lang == "de" else "Add hand 1"
 
     def begin(variant, names):
         page.goto(f"{live_server}/matches/new?variant={variant}")

@@ -52,11 +52,11 @@ def test_row_sentences_are_translated_once_per_page(app, client, monkeypatch):
     many, page = translations_for(client, long, monkeypatch)
     # the long match's page shows its latest hands and links to all of them
     assert len(many) == len(few) + 1 and set(many) - set(few) == {"Show all %(n)s hands"}
-    assert "F zuerst draußen" in page and "G: Tichu ✓ geschafft" in page
-    assert 'aria-label="Hand 200 bearbeiten"' in page
+    assert "F als Erste(r) raus" in page and "G: Tichu ✓ geschafft" in page
+    assert 'aria-label="Runde 200 bearbeiten"' in page
     every, page = translations_for(client, long + "/every-hand", monkeypatch)
     assert len(every) == len(few), sorted(set(every) - set(few))
-    assert 'aria-label="Hand 1 bearbeiten"' in page
+    assert 'aria-label="Runde 1 bearbeiten"' in page
 
 
 def rows_shown(page: str) -> list[int]:

@@ -104,7 +104,7 @@ def test_the_kept_body_is_the_page_rendered_afresh(app, client, url, other_serve
         assert shown(viewer.get(f"/v/{code}", headers=headers)) == shown(
             viewer_there.get(f"/v/{code}", headers=headers))
     page = shown(client.get(url, headers={"Accept-Language": "de"}))
-    assert "Hand 3 bearbeiten" in page and "Hand 3 rückgängig" in page
+    assert "Runde 3 bearbeiten" in page and "Runde 3 rückgängig" in page
 
 
 def app_code(app, url) -> str:
@@ -215,7 +215,7 @@ def test_each_reader_gets_their_own_token_in_a_kept_body(app, client, url):
 def test_language_role_and_build_each_make_another_page(app, client, url):
     tag = client.get(url).headers["ETag"]
     german = client.get(url, headers={"If-None-Match": tag, "Accept-Language": "de"})
-    assert german.status_code == 200 and "Hand 3 rückgängig" in german.get_data(as_text=True)
+    assert german.status_code == 200 and "Runde 3 rückgängig" in german.get_data(as_text=True)
     viewer = app.test_client()
     code = app_code(app, url)
     assert viewer.get(f"/v/{code}").status_code == 200

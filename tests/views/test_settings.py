@@ -119,7 +119,7 @@ def test_a_settings_change_is_logged_and_read_in_the_readers_language(client, ap
     log = client.get(url + "/log").get_data(as_text=True)
     assert "match settings changed: target 1000 → 500; Bob → Robert" in log
     german = client.get(url + "/log", headers={"Accept-Language": "de"}).get_data(as_text=True)
-    assert "Einstellungen der Partie geändert: Ziel 1000 → 500; Bob → Robert" in german
+    assert "Einstellungen der Partie geändert: Zielwert 1000 → 500; Bob → Robert" in german
     with app.app_context():
         event = db.session.execute(db.select(HandEvent)).scalar_one()
         assert (event.action, event.hand_id) == ("settings", None)

@@ -114,13 +114,13 @@ def test_threechu_stats(client):
     page = client.get("/stats").get_data(as_text=True)
     assert "<h3>Dummy</h3>" not in page and "Partnerships" not in page
     tom, uma, vic = (stat_card(page, name) for name in ("Tom", "Uma", "Vic"))
-    assert tom == {"Matches": "1 won 1", "Tichu": "0/0 —", "Grand Tichu": "1/1 100%",
+    assert tom == {"Matches": "1 played, 1 won", "Tichu": "0/0 —", "Grand Tichu": "1/1 100%",
                    "First out": "33% of 3 hands", "Double victories": "1",
                    "Average hand": "+208.3"}  # (150 + 400 + 75) / 3
-    assert uma == {"Matches": "1 won 0", "Tichu": "0/0 —", "Grand Tichu": "0/0 —",
+    assert uma == {"Matches": "1 played, 0 won", "Tichu": "0/0 —", "Grand Tichu": "0/0 —",
                    "First out": "0% of 3 hands", "Double victories": "0",
                    "Average hand": "+41.7"}  # (50 + 0 + 75) / 3
-    assert vic == {"Matches": "1 won 0", "Tichu": "0/0 —", "Grand Tichu": "0/0 —",
+    assert vic == {"Matches": "1 played, 0 won", "Tichu": "0/0 —", "Grand Tichu": "0/0 —",
                    "First out": "33% of 3 hands", "Double victories": "1",
                    "Average hand": "+158.3"}  # (50 + 400 + 25) / 3
 

@@ -24,6 +24,7 @@ from werkzeug.wrappers import Response
 from .. import access, insights, match_pages, records, scoring
 from ..extensions import db, limit_creation, limit_joins, limit_reads, limit_writes
 from ..forms import NewMatchForm
+from ..i18n import possessive
 from ..models import Group, Match
 from .hand_rows import hand_rows
 
@@ -58,7 +59,7 @@ def new() -> str | Response | tuple[str, int]:
         group = next((g for g in tables if g.key == form.table.data), None)
         if group is None:
             group = records.create_group(form.table_name.data or gettext(
-                "%(name)s's table", name=form.names[0]))
+                "%(owner)s table", owner=possessive(form.names[0])))
             access.join(group, "scorer")
         match = records.create_match(group, form.names, form.target_value, form.game,
                                      form.hand_limit)

@@ -14,6 +14,7 @@ from flask import (
     request,
     url_for,
 )
+from flask_babel import get_locale
 from flask_wtf.csrf import generate_csrf
 from werkzeug.wrappers import Response
 
@@ -28,9 +29,11 @@ SW_VERDICTS_KEPT = 20  # referee pages with their question in the URL, kept like
 
 @bp.get("/rules")
 def rules() -> str:
-    """The rule book with an anchor per rule id."""
-    from ..rulebook import rulebook_html
-    return render_template("pages/rules.html", body=rulebook_html())
+    """The rule book in the reader's language, with an anchor per rule id."""
+    from ..rulebook import book_language, rulebook_html
+    language = book_language(str(get_locale()))
+    return render_template("pages/rules.html", body=rulebook_html(language),
+                           book_language=language)
 
 
 @bp.get("/sw.js")

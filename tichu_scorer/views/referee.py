@@ -46,13 +46,13 @@ def runs(text: str) -> list[tuple[str, bool]]:
 
 
 def _face(card: Card) -> dict[str, Any]:
-    """How the picker shows a card: its notation, label, suit, name and rank (0 for the
-    special cards, which no run passes through)."""
+    """How the picker shows a card: its notation, label (the rank, or a special card's
+    name), suit, name and rank (0 for the special cards, which no run passes through)."""
     if card.suit:
         return {"card": repr(card), "label": rank_text(card.rank), "suit": card.suit,
                 "name": card_name(card), "rank": card.rank}
-    return {"card": repr(card), "label": repr(card), "suit": "", "name": card_name(card),
-            "rank": 0}
+    name = card_name(card)  # a special card's key reads its name, in the reader's language
+    return {"card": repr(card), "label": name, "suit": "", "name": name, "rank": 0}
 
 
 def _picker(form: RefereeForm) -> dict[str, Any]:

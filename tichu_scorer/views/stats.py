@@ -40,6 +40,7 @@ def index() -> str:
 def _words() -> dict[str, str]:
     """The labels of every card, translated once per page (a page may show hundreds of
     cards); the patterns are filled in by the template."""
-    return {"matches": gettext("Matches"), "won": gettext("won %(n)s"),
+    return {"matches": gettext("Matches"), "played": gettext("%(n)s played, %(won)s won"),
+            "tichu": gettext("Tichu"), "grand": gettext("Grand Tichu"),
             "first_out": gettext("First out"), "hands": gettext("of %(n)s hands"),
             "double": gettext("Double victories"), "average": gettext("Average hand")}
