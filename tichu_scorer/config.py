@@ -74,7 +74,7 @@ def defaults(instance_path: str) -> dict[str, object]:
         # and 1 s) only when the server answers a new connection: a live one is busy.
         "DB_CONNECT_TIMEOUT": _number("DB_CONNECT_TIMEOUT", 2),  # seconds, 2 at least
         "DB_REPLY_TIMEOUT_MS": _number("DB_REPLY_TIMEOUT_MS", 1500),
-        "DB_STATEMENT_TIMEOUT_MS": _number("DB_STATEMENT_TIMEOUT_MS", 5000),
+        "DB_STATEMENT_TIMEOUT_MS": _number("DB_STATEMENT_TIMEOUT_MS", 10000),
         "DB_TCP_USER_TIMEOUT_MS": _number("DB_TCP_USER_TIMEOUT_MS", 5000),
         "DB_PAUSE_MS": _number("DB_PAUSE_MS", 2000),
         "DB_POOL_TIMEOUT": _number("DB_POOL_TIMEOUT", 1),  # seconds
