@@ -24,20 +24,19 @@
   // a field's words, split as the server's form splits them (commas or white space)
   const words = (text) => text.replace(/,/g, " ").split(/\s+/).filter(Boolean);
   const norm = (word) => own(data.spellings, word) || word;
-  const isPass = (line) => {
-    const w = words(line);
-    return w.length === 1 && data.pass.includes(w[0]);
-  };
+  const isPass = (line) => words(line).length === 1 && data.pass.includes(words(line)[0]);
   // the deck of the game chosen on the form, as "variant-decks": card -> copies
-  function deck() {
-    const key = form.querySelector("#variant").value + "-" + form.querySelector("#decks").value;
-    return own(data.decks, key) || {};
-  }
+  const deck = () => own(data.decks, form.querySelector("#variant").value + "-"
+    + form.querySelector("#decks").value) || {};
 
   // state: trick is a list of plays (arrays; [] is a pass), play and hand are arrays
   let state = null;
   let openLine = false; // a new, still empty play on the table
+  // the cards "Fill in" chose (the player chose only their ranks): such a card gives way
+  // when the player taps it for another slot, see giveWay
+  const filled = new Set();
   function read() {
+    filled.clear();
     const lines = fields.trick.value.split("\n").filter((l) => l.trim() !== "");
     state = {
       trick: lines.map((l) => (isPass(l) ? [] : words(l).map(norm))),
@@ -122,20 +121,28 @@
     offerRun();
   }
 
-  function target() {
-    return form.querySelector('input[name="_target"]:checked').value;
-  }
+  const target = () => form.querySelector('input[name="_target"]:checked').value;
   function aim(slot) {
     form.querySelector("#target-" + slot).checked = true;
     offerRun();
   }
 
   function remove(card) {
+    filled.delete(card);
     const passes = state.trick.map((p) => !p.length); // real passes stay
     state.trick = state.trick.map((p) => p.filter((c) => c !== card))
       .filter((p, i) => p.length || passes[i]);
     state.play = state.play.filter((c) => c !== card);
     state.hand = state.hand.filter((c) => c !== card);
+  }
+  // tapped again where it lies: taken back from there only (a second deck's copy elsewhere
+  // stays)
+  function takeBack(t, card) {
+    const group = here(t);
+    const kept = group.filter((c) => c !== card);
+    group.splice(0, group.length, ...kept);
+    if (t === "trick" && !kept.length) state.trick.pop();
+    if (!total(card)) filled.delete(card);
   }
   function copies(card) { return own(deck(), card) || 0; }
   function count(list, card) { return list.filter((c) => c === card).length; }
@@ -165,8 +172,12 @@
     if (copies(card) === 2 && mine === 1 && total(card) < 2) {
       add(t, card); // the second copy of a two-deck card
     } else if (mine > 0) {
-      remove(card); // tapped again: take it back
+      takeBack(t, card); // tapped again: take it back
     } else {
+      if (total(card) >= copies(card) && filled.has(card) && !giveWay(card)) {
+        say(form.dataset.held.replace("{card}", own(data.cards, card).name));
+        return;
+      }
       if (total(card) >= copies(card)) remove(card); // a card lives in one place
       add(t, card);
     }
@@ -174,9 +185,19 @@
   }
 
   // A run in three taps: after its two end cards, on the table or in the play, "Fill in
-  // 5–7" (with the slot's tools) adds the ranks between, each in the next of the server's
-  // suits in turn that is still free, so that a filled run is never all of one suit.
+  // 5–7" (with the slot's tools) adds the ranks between, only ever cards still free. Ends
+  // of one suit are filled in that suit when its cards are free (a straight flush, as the
+  // player most likely means); otherwise each rank takes the next of the server's suits in
+  // turn that is free, so that such a run is never all of one suit. No free card of a rank:
+  // the button says so.
   let run = null;
+  const faceOf = (rank, suit) => Object.values(data.cards)
+    .find((f) => f.rank === rank && f.suit === suit);
+  const free = (f) => f && total(f.card) < copies(f.card);
+  // the free cards of `rank`, in the suits' turn from `from`
+  const freeOfRank = (rank, from) => data.suits
+    .map((_, k) => faceOf(rank, data.suits[(from + k) % data.suits.length])).filter(free);
+  const oneSuit = (cards) => new Set(cards.map((c) => (own(data.cards, c) || {}).suit)).size === 1;
   function runBetween() {
     if (target() === "hand") return null; // a hand is no run: its cards are tapped one by one
     const group = here(target());
@@ -185,20 +206,18 @@
     if (!ends[0] || !ends[1] || !ends[0].rank || !ends[1].rank) return null;
     const [low, high] = ends[0].rank < ends[1].rank ? ends : [ends[1], ends[0]];
     if (high.rank - low.rank < 2) return null;
-    const cards = [];
-    const first = data.suits.indexOf(low.suit);
-    for (let rank = low.rank + 1; rank < high.rank; rank++) {
-      const step = rank - low.rank;
-      const free = data.suits.map((_, k) => data.suits[(first + step + k) % data.suits.length])
-        .map((suit) => Object.values(data.cards).find((f) => f.rank === rank && f.suit === suit))
-        .find((f) => f && total(f.card) < copies(f.card));
-      if (!free) return null;
-      cards.push(free.card);
+    const ranks = Array.from({ length: high.rank - low.rank - 1 }, (_, k) => low.rank + 1 + k);
+    // a rank as the keys show it ("10", "J")
+    const rankText = (rank) => Object.values(data.cards).find((f) => f.rank === rank).label;
+    const text = rankText(ranks[0]) + (ranks.length > 1 ? "–" + rankText(ranks.at(-1)) : "");
+    let cards = low.suit === high.suit ? ranks.map((r) => faceOf(r, low.suit)) : [];
+    if (!cards.length || !cards.every(free)) {
+      const first = data.suits.indexOf(low.suit);
+      cards = ranks.map((r) => freeOfRank(r, first + r - low.rank)[0]);
     }
-    const label = (f) => f.label;
-    const between = cards.map((c) => own(data.cards, c));
-    return { cards: cards, text: label(between[0]) + (between.length > 1
-      ? "–" + label(between[between.length - 1]) : "") };
+    const missing = ranks.find((r, i) => !cards[i]);
+    return { cards: missing ? null : cards.map((f) => f.card), text: text,
+             missing: missing && rankText(missing) };
   }
   function offerRun() {
     const old = form.querySelector(".fill");
@@ -209,21 +228,60 @@
     btn.type = "button";
     btn.className = "fill";
     btn.dataset.action = "fill";
-    btn.textContent = form.dataset.fill.replace("{run}", run.text);
+    btn.disabled = !run.cards;
+    btn.textContent = run.cards ? form.dataset.fill.replace("{run}", run.text)
+      : form.dataset.nofill.replace("{rank}", run.missing);
     form.querySelector('[data-slot="' + target() + '"] .slot-tools').prepend(btn);
   }
   function fill() {
+    if (!run || !run.cards) return;
     const t = target();
     const group = here(t);
     const last = group.pop();
     group.push(...run.cards, last);
+    run.cards.forEach((c) => filled.add(c));
     // a run given from end to end is a whole play: on the table, the disputed play is next
     if (t === "trick") aim("play");
     write();
   }
 
+  // A card "Fill in" chose, tapped for another slot: its place in the run takes another
+  // free card of its rank, one that keeps the run as it was (a straight flush stays one,
+  // a mixed run never becomes one); false if there is none, and nothing moves.
+  function giveWay(card) {
+    const face = own(data.cards, card);
+    const groups = state.trick.concat([state.play]);
+    const group = groups.find((g) => g.includes(card));
+    if (!group || !face.rank) return false;
+    const at = group.indexOf(card);
+    const flush = oneSuit(group);
+    const other = freeOfRank(face.rank, data.suits.indexOf(face.suit) + 1).find((f) => {
+      const after = group.slice();
+      after[at] = f.card;
+      return oneSuit(after) === flush;
+    });
+    if (!other) return false;
+    group[at] = other.card;
+    filled.delete(card);
+    filled.add(other.card);
+    return true;
+  }
+  // a note in the verdict's place until the next change, which asks again (an answer
+  // still on its way is dropped)
+  function say(text) {
+    clearTimeout(timer);
+    asked++;
+    const note = document.createElement("p");
+    note.className = "verdict unsure";
+    note.textContent = text;
+    show([note]);
+    delete box.dataset.answered;
+    box.removeAttribute("aria-busy");
+  }
+
   function tool(action, slot) {
     if (action === "clear") {
+      (slot === "trick" ? state.trick.flat() : state[slot]).forEach((c) => filled.delete(c));
       if (slot === "trick") { state.trick = []; openLine = false; } else { state[slot] = []; }
       aim(slot);
     } else if (action === "next") {
@@ -278,14 +336,18 @@
   let timer = 0;
   let asked = 0;
   let pending = null;
-  // A reason longer than the box scrolls inside it (the keys never move): the box says so
-  // with a fade and an arrow at its foot until the end is in view.
-  function more() {
-    box.classList.toggle("more", box.scrollTop + box.clientHeight < box.scrollHeight - 2);
+  // The box grows with the verdict, read whole at once. So that the keys stay under the
+  // thumb, the page scrolls by what the box grew (the top bar goes out of view first), as
+  // far as the verdict's top stays in view; a shorter verdict scrolls it back. Nothing
+  // moves for a player who has scrolled the keys out of view.
+  function show(nodes) {
+    const keys = picker.getBoundingClientRect();
+    box.replaceChildren(...nodes);
+    if (keys.bottom < 0 || keys.top > window.innerHeight) return;
+    const moved = picker.getBoundingClientRect().top - keys.top;
+    const by = Math.floor(Math.min(moved, box.getBoundingClientRect().top));
+    window.scrollBy(0, Math.max(-window.scrollY, by));
   }
-  box.addEventListener("scroll", more, { passive: true });
-  window.addEventListener("resize", more);
-  more();
   function ask() {
     clearTimeout(timer);
     box.setAttribute("aria-busy", "true");
@@ -311,16 +373,17 @@
       const note = document.createElement("p");
       note.className = "verdict unsure";
       note.textContent = err.message === "unanswered" ? form.dataset.failed : form.dataset.offline;
-      box.replaceChildren(note);
+      show([note]);
       box.removeAttribute("aria-busy");
       return;
     }
     if (mine !== asked) return;
-    box.innerHTML = html; // the server's own rendering of templates/referee/verdict.html
+    // the server's own rendering of templates/referee/verdict.html
+    const answer = document.createElement("template");
+    answer.innerHTML = html;
+    show(answer.content.childNodes);
     box.dataset.answered = query;
     box.removeAttribute("aria-busy");
-    box.scrollTop = 0;
-    more();
     const problem = box.querySelector("[data-field]");
     form.querySelectorAll(".slot").forEach((slot) => {
       const field = problem ? problem.dataset.field : "";

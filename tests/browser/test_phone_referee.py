@@ -42,11 +42,11 @@ def verdict(page) -> tuple[str, str]:
 
 
 def in_view(page, selector: str) -> bool:
-    """The element lies wholly inside the 360×640 viewport, the page not scrolled."""
+    """The element lies wholly inside the 360×640 viewport as the page stands (the tests
+    never scroll; the page itself may, to keep its keys in place under a longer verdict)."""
     box = page.locator(selector).first.bounding_box()
-    return (box is not None and page.evaluate("window.scrollY") == 0 and box["x"] >= 0
-            and box["y"] >= 0 and box["x"] + box["width"] <= 360
-            and box["y"] + box["height"] <= 640)
+    return (box is not None and box["x"] >= 0 and box["y"] >= 0
+            and box["x"] + box["width"] <= 360 and box["y"] + box["height"] <= 640)
 
 
 class SeenTaps(Taps):
@@ -107,7 +107,7 @@ def test_does_this_phoenix_extend_this_straight(live_server, new_context):
     """Issue 10: the table holds the straight 4–8; does 5-6-7-8 and the Phoenix beat it?
     Seven taps (it took 13 and scrolling): the run's ends and "Fill in", which moves the
     picker on to the play; the play's ends, "Fill in" and the Phoenix. The verdict follows
-    the taps; nothing is ever out of view."""
+    the taps; nothing is ever out of view. (Ends of two suits: a plain straight.)"""
     for theme in ("light", "dark"):
         context = new_context(viewport={"width": 360, "height": 640}, is_mobile=True,
                                       has_touch=True, color_scheme=theme)
@@ -120,16 +120,16 @@ def test_does_this_phoenix_extend_this_straight(live_server, new_context):
                                              "keys => keys.map(k => k.dataset.card)"))
         tap = SeenTaps(page)
         tap(".pick[data-card='4j']")
-        tap(".pick[data-card='8j']")
+        tap(".pick[data-card='8s']")
         assert page.text_content(".fill") == "Fill in 5–7"
         tap(".fill")
-        assert page.input_value("#trick") == "4j 5s 6p 7t 8j"  # never all of one suit
+        assert page.input_value("#trick") == "4j 5s 6p 7t 8s"  # never all of one suit
         assert page.is_checked("#target-play")  # a whole run on the table: the play is next
         tap(".pick[data-card='5j']")
-        tap(".pick[data-card='8s']")
+        tap(".pick[data-card='8p']")
         tap(".fill")
         tap(".pick[data-card='PH']")
-        assert page.input_value("#play") == "5j 6s 7p 8s PH"
+        assert page.input_value("#play") == "5j 6s 7p 8p PH"
         assert verdict(page)[0] == "✓ Legal"
         assert "The straight 5–9, Phoenix as 9 beats the straight 4–8." in page.text_content(
             "#verdict")
@@ -145,7 +145,7 @@ def test_a_phoenix_in_the_middle_of_the_straight(live_server, phone):
     page = phone
     page.goto(live_server + "/referee")
     tap = SeenTaps(page)
-    for card in ("3j", "7j", ".fill"):
+    for card in ("3j", "7s", ".fill"):
         tap(card if card == ".fill" else f".pick[data-card='{card}']")
     for card in ("4j", "5s", "PH", "7t", "8t"):
         tap(f".pick[data-card='{card}']")
@@ -321,24 +321,8 @@ def test_the_picker_does_not_shift_the_page(live_server, new_context):
         page.tap(f".pick[data-card='{card}']")
     pick(page, "play", ["4j", "5s", "PH", "7t", "8t"])
     settled(page)
-    assert page.locator(".pick").first.bounding_box() == keys
+    now = page.locator(".pick").first.bounding_box()
+    assert abs(now["y"] - keys["y"]) < 1 and now["height"] == keys["height"], (keys, now)
     # taps are input: the shifts right after them do not count for CLS, but none happen
     assert page.evaluate("window.__shift") < 0.05
     context.close()
-
-
-def test_a_long_reason_says_there_is_more_until_it_is_read(live_server, phone):
-    """The verdict box keeps its height (the keys never move): a reason longer than the box
-    shows a fade and an arrow at its foot until its end is scrolled into view."""
-    page = phone
-    page.goto(live_server + "/referee?play=2j+2s+2p+2t&hand=8p&wish=8")
-    box = page.locator("#verdict-box")
-    assert "Would have fulfilled the wish" in box.text_content()
-    assert "more" in box.get_attribute("class").split()
-    box.evaluate("(b) => { b.scrollTop = b.scrollHeight; }")
-    page.wait_for_function("() => !document.getElementById('verdict-box')"
-                           ".classList.contains('more')")
-    page.goto(live_server + "/referee?trick=5j&play=6j")  # a short reason fits: no arrow
-    assert page.text_content(".verdict-word").strip() == "✓ Legal"
-    assert "more" not in page.locator("#verdict-box").get_attribute("class").split()
-    assert page.errors == []

@@ -141,6 +141,18 @@ def test_dispute(rule, trick, play, hand, wish, options, legal):
         assert "P4" in verdict.reason  # [W6] a missed wish is penalised in scoring
 
 
+@pytest.mark.parametrize("variant, cost", [
+    ("nanking", "the other team scores 200 card points, the offender's 0; calls still count"),
+    ("threechu", "the other team scores 200 card points"),
+    ("tientsin", "the other team scores 300 card points"),  # [T6.6] the triple victory
+    ("seigneur", "it costs nothing: Grand Seigneur keeps no score (W6, GS1)")])
+@pytest.mark.parametrize("play", [[], ["Kj"]])
+def test_a_missed_wish_says_what_it_costs(variant, cost, play):
+    """[W6]: the refusal says in words what the penalty [P4] is in this game."""
+    verdict = judge(question(play, [["4j"]], ["8s", "Kj"], "8", variant=variant))
+    assert verdict.rule == "W2" and cost in verdict.reason, verdict.reason
+
+
 def test_reading_is_described():
     v = judge(question(["4j", "5s", "PH", "7t", "8t"], [["3j", "4s", "5p", "6t", "7j"]]))
     assert v.combination.describe() == "straight 4–8, Phoenix as 6"

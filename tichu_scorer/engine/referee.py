@@ -194,11 +194,10 @@ def _judge_pass(p: _Position) -> Verdict:
         return Verdict(True, "H6", reason, PASS)
     must = p.obliged()
     if must:
-        return Verdict(False, "W2", _("A pass is not allowed: the hand holds the wished "
-                                      "{rank} and could fulfil the wish by playing "
-                                      "{cards}. Missed by mistake, it costs the hand "
-                                      "(W6, P4).").format(rank=rank_text(q.wish or 0),
-                                                          cards=card_names(must)), PASS, must)
+        reason = _("A pass is not allowed: the hand holds the wished {rank} and could "
+                   "fulfil the wish by playing {cards}.").format(rank=rank_text(q.wish or 0),
+                                                                 cards=card_names(must))
+        return Verdict(False, "W2", reason + " " + _penalty(q), PASS, must)
     if p.held_wish and q.dummy:
         return Verdict(True, "T3.3", _("The dummy never has to fulfil the wish."), PASS)
     if p.held_wish:
@@ -272,7 +271,8 @@ def _wish_ruling(p: _Position, play: Combination
             rank=w), None
     must = p.obliged()
     if must:
-        return False, "W2", _owed(play, top).format(rank=w, cards=card_names(must)), must
+        owed = _owed(play, top).format(rank=w, cards=card_names(must))
+        return False, "W2", owed + " " + _penalty(q), must
     if p.held_wish:
         return True, "W3", _("The hand holds the wished {rank} but no lawful combination "
                              "with it, so it may play anything.").format(rank=w), None
@@ -287,14 +287,22 @@ def _owed(play: Combination, top: Combination | None) -> str:
     if play.is_bomb and top is None:
         return _("A bomb is exempt from the wish only when it beats a combination on the "
                  "table (W5); leading, the holder of the wished {rank} must lead a "
-                 "combination containing it: the hand could play {cards}. Missed by "
-                 "mistake, it costs the hand (W6, P4).")
+                 "combination containing it: the hand could play {cards}.")
     if play.is_bomb:
         return _("The wish for {rank}s must be fulfilled (house rule: even instead of a "
-                 "bomb): the hand could play {cards}. Missed by mistake, it costs the "
-                 "hand (W6, P4).")
-    return _("The wish for {rank}s must be fulfilled: the hand could play {cards}. "
-             "Missed by mistake, it costs the hand (W6, P4).")
+                 "bomb): the hand could play {cards}.")
+    return _("The wish for {rank}s must be fulfilled: the hand could play {cards}.")
+
+
+def _penalty(q: Question) -> str:
+    """What missing the owed wish by mistake costs ([W6]): the penalty [P4] as this game
+    scores it (the sweep's points, 300 in Tientsin), or nothing where no score is kept."""
+    if not q.game.scored:
+        return _("Missed by mistake, it costs nothing: Grand Seigneur keeps no score "
+                 "(W6, GS1).")
+    return _("Missed by mistake, it costs the hand (W6, P4): the other team scores {points} "
+             "card points, the offender's 0; calls still count.").format(
+                 points=q.game.layout().sweep_bonus)
 
 
 def judge(q: Question, budget: Budget | None = None) -> Verdict:
