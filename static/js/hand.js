@@ -128,7 +128,7 @@
 
   function body() {
     const calls = {};
-    form.querySelectorAll(".calls input[type=radio]:checked").forEach((r) => {
+    form.querySelectorAll(".call-row input[type=radio]:checked").forEach((r) => {
       if (r.value) calls[r.name.replace("call_", "")] = r.value;
     });
     const num = (i) => (/^-?\d+$/.test(i.value.trim()) ? Number(i.value.trim()) : null);
