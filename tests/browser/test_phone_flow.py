@@ -211,7 +211,7 @@ def test_a_missed_wish_says_the_card_points_entered_do_not_count(live_server, ph
     page.tap("label[for='wish_1']")
     note = page.locator(".sweep-note")
     expect(note).to_have_text("Bob missed the wish: 200 to 0 for Ann & Cy; the card points "
-                              "entered (65 : 35) do not count.")
+                              "entered (65\u00a0:\u00a035) do not count.")
     assert note.evaluate(IN_VIEW)
     expect(page.locator(".card-points")).to_be_hidden()
     shot(page, "flow-wish-note")

@@ -340,8 +340,8 @@ def _derived(match: Match, derived: scoring.Derived, editing: Hand | None,
         a, b = derived.card_points
         if a is not None and b is not None:  # tapped before the wish: say they are put aside
             out["note"] = gettext("%(who)s missed the wish: %(bonus)s to 0 for %(team)s; the "
-                                  "card points entered (%(a)s : %(b)s) do not count.",
-                                  a=a, b=b, **words)
+                                  "card points entered (%(points)s) do not count.",
+                                  points=f"{a}\u00a0:\u00a0{b}", **words)
         else:
             out["note"] = gettext("%(who)s missed the wish: %(bonus)s to 0 for %(team)s; no "
                                   "card points counted.", **words)
