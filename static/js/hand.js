@@ -8,6 +8,7 @@
   const seats = Array.from(form.querySelectorAll(".out-btn")).map((b) => Number(b.dataset.seat));
   const selects = Array.from(form.querySelectorAll(".out-selects select"));
   const buttons = form.querySelector(".out-buttons");
+  const clear = form.querySelector(".clear-order");
   const sweepNote = form.querySelector(".sweep-note");
   const cardFieldset = form.querySelector(".card-points");
   const inputs = [form.querySelector("#card_a"), form.querySelector("#card_b")];
@@ -22,7 +23,7 @@
   if (hinted && !order.length && seats.includes(Number(hinted[1]))) order = [Number(hinted[1])];
   let active = 0; // the team the quick buttons set
 
-  buttons.hidden = false;
+  form.querySelectorAll(".out-btn").forEach((b) => { b.hidden = false; });
   form.querySelector(".quick").hidden = false;
   form.classList.add("enhanced");
   // the pad sets the points: no phone keyboard (a hardware keyboard still types)
@@ -51,6 +52,7 @@
       btn.classList.toggle("derived", i >= order.length);
       btn.querySelector(".place").textContent = i >= 0 ? ordinal[i] : "";
     });
+    clear.hidden = !order.length;
   }
 
   function renderDerived(d) {
@@ -59,7 +61,7 @@
     const note = derived && derived.note;
     sweepNote.hidden = !note;
     sweepNote.textContent = note || "";
-    cardFieldset.classList.toggle("faded", Boolean(note));
+    cardFieldset.classList.toggle("faded", Boolean(note)); // card points do not count: hidden
     if (derived && !note) { // the other team's figure, as the server counts it
       const other = 1 - active;
       const value = derived.card_points[other];
@@ -84,9 +86,9 @@
   }
 
   buttons.addEventListener("click", (ev) => {
-    const btn = ev.target.closest("button");
+    const btn = ev.target.closest(".out-btn, .clear-order");
     if (!btn) return;
-    if (btn.classList.contains("clear-order")) {
+    if (btn === clear) {
       order = [];
     } else {
       const seat = Number(btn.dataset.seat);
@@ -126,7 +128,7 @@
 
   function body() {
     const calls = {};
-    form.querySelectorAll(".calls input[type=radio]:checked").forEach((r) => {
+    form.querySelectorAll(".call-row input[type=radio]:checked").forEach((r) => {
       if (r.value) calls[r.name.replace("call_", "")] = r.value;
     });
     const num = (i) => (/^-?\d+$/.test(i.value.trim()) ? Number(i.value.trim()) : null);
