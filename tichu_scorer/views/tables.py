@@ -10,7 +10,7 @@ from .. import access, records
 from ..extensions import db, limit_creation, limit_writes
 from ..models import NAME_MAX, Group
 from .errors import form_value
-from .matches import qr_svg
+from .sharing import qr_svg
 
 bp = Blueprint("tables", __name__)
 
