@@ -68,6 +68,6 @@ def rotate(key: str) -> Response:
         group = _group(key, "scorer")
         group.rotate(records.history([group], limit=None), access.device())
     access.join(group, "scorer")
-    flash(gettext("New links made. The old invite code and scorer link no longer work; "
-                  "phones that joined with them must join again."))
+    flash(gettext("New links made. The old invite code, scorer link and codes of its "
+                  "matches no longer work; phones that joined with them must join again."))
     return redirect(url_for("tables.show", key=key), code=303)
