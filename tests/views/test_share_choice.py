@@ -30,7 +30,7 @@ def stored(app, url):
 def shared(page):
     """What one choice of the Share page gives: its code, its link and how many QR codes."""
     code = re.search(r'data-code="([^"]+)"', page).group(1)
-    link = re.search(r'<a href="([^"]+)" data-share-link', page).group(1).replace("&amp;", "&")
+    link = re.search(r'<a href="([^"]+)"[^>]* data-share-link', page).group(1).replace("&amp;", "&")
     return code, link, page.count(QR)
 
 
