@@ -124,7 +124,7 @@ def as_list(value):
 
 def scorer_phone(base: str, first: Session, url: str) -> Session:
     """Another phone, given scoring rights by the scorer link on the share page."""
-    status, page = first.get(url + "/share")
+    status, page = first.get(url + "/share?to=score")
     assert status == 200
     link = re.search(rb'href="([^"]+)" data-scorer-link', page)
     assert link, "no scorer link on the share page"

@@ -13,8 +13,9 @@ from flask import g, request, session
 from flask.wrappers import Response
 from sqlalchemy.exc import SQLAlchemyError
 
+from .codes import cleaned
+
 IPV6_PREFIX = 64  # what one subscriber is given; a phone may take any address inside it
-CODE_MAX = 8  # the join codes' length (models.new_code); longer input is cut as the views do
 KEY_MAX = 32  # a scorer link's key
 
 
@@ -93,7 +94,7 @@ def join_code() -> str:
     if key:
         return "key:" + _digest(key)
     code = (request.view_args or {}).get("code") or request.args.get("code") or ""
-    code = str(code).strip().upper().replace(" ", "")[:CODE_MAX]
+    code = cleaned(str(code))  # as the views read it: "dsm9-r6fq" is DSM9R6FQ
     return "code:" + _digest(code) if code else ""
 
 

@@ -16,19 +16,14 @@ from sqlalchemy import JSON, ForeignKey, Index, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from . import scoring
+from .codes import SCORE_LENGTH
+from .codes import new_code as new_code  # `transfer` takes it from here
 from .extensions import db
 from .scoring import Variant
 
 NAME_MAX = 40
 # What a phone may send as a hand's client id (the form and the import check it alike).
 CLIENT_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
-CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L: read aloud at a table
-
-
-def new_code(length: int = 6) -> str:
-    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(length))
-
-
 def utcnow() -> datetime:
     return datetime.now(timezone.utc).replace(tzinfo=None)
 
@@ -92,6 +87,7 @@ class Group(db.Model):  # type: ignore[name-defined,misc]
         self.kept_device = device
         for match in matches:
             match.code = new_code(8)
+            match.scorer_key = new_code(SCORE_LENGTH)
 
 
 class Match(db.Model):  # type: ignore[name-defined,misc]
@@ -122,11 +118,13 @@ class Match(db.Model):  # type: ignore[name-defined,misc]
     stats: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True),
                                                          default=None)
     rematch_of_id: Mapped[int | None] = mapped_column(ForeignKey("match.id"), default=None)
-    # Sharing without accounts: the join code opens a read-only view; the scorer key (a
-    # secret link) lets another phone enter hands. `revision` counts changes, for live views.
+    # Sharing without accounts (`codes`): the viewer code opens the match read-only; the
+    # score code makes a phone a scorer of the table and opens the match. A match stored
+    # before score codes holds a random key here, never shown, until its Share page gives
+    # it a code (`views.sharing`). `revision` counts changes, for live views.
     code: Mapped[str] = mapped_column(String(8), unique=True, default=lambda: new_code(8))
     scorer_key: Mapped[str] = mapped_column(String(32), unique=True,
-                                            default=lambda: secrets.token_urlsafe(16))
+                                            default=lambda: new_code(SCORE_LENGTH))
     revision: Mapped[int] = mapped_column(default=0)
     # Given when the match is stored and with every change, one past the highest of the
     # table's matches (`records.next_stamp`), so that a table's statistics read again only

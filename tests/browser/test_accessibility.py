@@ -79,13 +79,14 @@ def build_site(page, base) -> dict[str, str]:
     page.tap("button[type=submit]")
     page.wait_for_selector("text=Hand 1 saved.")
     code = page.evaluate("fetch(location.pathname + '/share').then(r => r.text())")
-    join_code = code.split('class="join-code" aria-label="Join code">')[1][:6]
+    join_code = code.split('data-code="')[1].split('"')[0]
     return {
         "history": "/", "new match": "/matches/new",
         "new threechu": "/matches/new?variant=threechu",
         "new seigneur": "/matches/new?variant=seigneur", "match": four,
         "hand entry": four + "/hands/new", "edit hand": four + "/hands/1/edit",
-        "log": four + "/log", "share": four + "/share", "board": four + "/board",
+        "log": four + "/log", "share": four + "/share",
+        "share to score": four + "/share?to=score", "board": four + "/board",
         "threechu match": three, "threechu hand": three + "/hands/new",
         "tientsin hand": six + "/hands/new", "seigneur match": lords,
         "seigneur hand": lords + "/hands/new", "viewer": f"/v/{join_code}", "stats": "/stats",

@@ -15,6 +15,7 @@ def register(app: Flask) -> None:
         pages,
         referee,
         settings,
+        sharing,  # noqa: F401 (its routes are the matches blueprint's: imported to add them)
         stats,
         tables,
         transfer,

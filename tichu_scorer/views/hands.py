@@ -118,6 +118,8 @@ def _refusal(match: Match, form: Any, status: int, conflict: records.Conflict | 
     """A new hand that was not stored: the form again with its problems (or the conflict),
     or, for a script that asked for JSON, each problem with its field group."""
     if not wants_json():
+        if match.finished:
+            return _over(match, status)
         return _page(match, form, status, conflict=conflict, number=number)
     db.session.rollback()
     errors = [p.as_dict() | {"group": group}
@@ -125,6 +127,14 @@ def _refusal(match: Match, form: Any, status: int, conflict: records.Conflict | 
     if conflict is not None:
         return jsonify(conflict=True, current=conflict.current, errors=errors), status
     return jsonify(errors=errors), status
+
+
+def _over(match: Match, status: int) -> tuple[str, int]:
+    """A finished match takes no new hand [E1]: what may be done instead, not the form."""
+    body = render_template("matches/over.html", match=match, sides=records.sides_of(match),
+                           refused=request.method == "POST")
+    db.session.rollback()
+    return body, status
 
 
 def _versions(match: Match, form: Any, hand: Hand | None,
@@ -150,7 +160,7 @@ def new(match_id: str) -> Response | tuple[str, int] | tuple[Response, int]:
     if request.method == "GET":
         match = visible(match_id)
         access.require_scorer(match)
-        return _page(match, _form(match), 200)
+        return _over(match, 200) if match.finished else _page(match, _form(match), 200)
     match = _held(match_id)
     form = _form(match)
     number, entry, client_id = _form_int("number"), _entry(), _client_id()

@@ -10,7 +10,7 @@ from .. import access, records
 from ..extensions import db, limit_creation, limit_writes
 from ..models import NAME_MAX, Group
 from .errors import form_value
-from .matches import qr_svg
+from .sharing import qr_svg
 
 bp = Blueprint("tables", __name__)
 
@@ -68,6 +68,6 @@ def rotate(key: str) -> Response:
         group = _group(key, "scorer")
         group.rotate(records.history([group], limit=None), access.device())
     access.join(group, "scorer")
-    flash(gettext("New links made. The old invite code and scorer link no longer work; "
-                  "phones that joined with them must join again."))
+    flash(gettext("New links made. The old invite code, scorer link and codes of its "
+                  "matches no longer work; phones that joined with them must join again."))
     return redirect(url_for("tables.show", key=key), code=303)
