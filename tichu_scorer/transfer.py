@@ -1,4 +1,5 @@
-"""Export and import: one match or the whole history as JSON (lossless) or CSV (a sheet).
+"""Export and import: one match or the whole history as JSON (lossless; the CSV sheet is
+`transfer_csv`).
 
 An import is checked completely before anything is written, with the checks of the forms
 and the API (players, length of the match, every hand through the scoring rules, the log);
@@ -9,10 +10,7 @@ It stores all of it or nothing.
 
 from __future__ import annotations
 
-import csv
-import io
 import json
-import re
 import textwrap
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -127,72 +125,6 @@ def stream_json(match_ids: Sequence[int]) -> Iterator[str]:
             first = False
         yield "".join(parts)
     yield "\n ]\n}"
-
-
-CSV_HEADER = ["match", "variant", "started", "hand", "players", "out_order", "calls",
-              "card_points", "wish_missed_by", "scores", "totals"]
-FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
-PLAIN_NUMBER = re.compile(r"[+-]?\d+(\.\d+)?")
-
-
-def sheet_cell(value: object) -> str:
-    """A CSV cell a spreadsheet cannot take for a formula: text starting with = + - @, a
-    tab or a carriage return gets a leading apostrophe. A plain number (-35) stays as it
-    is, so that it still counts as a number; a list of scores ("-35 : 135") is text and
-    gets the apostrophe too.
-
-    >>> [sheet_cell(v) for v in ("=1+2", "-35", "-35 : 135", "@Ann", "Ann", 7)]
-    ["'=1+2", '-35', "'-35 : 135", "'@Ann", 'Ann', '7']
-    """
-    text = str(value)
-    if text.startswith(FORMULA_START) and not PLAIN_NUMBER.fullmatch(text):
-        return "'" + text
-    return text
-
-
-def export_csv(match_ids: Iterable[int] | None = None) -> str:
-    """One row per hand in play, names spelled out, with the running totals. The "match"
-    column numbers the matches of the sheet 1, 2, … (the database's ids stay inside)."""
-    out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow(CSV_HEADER)
-    _write_rows(writer, _load(match_ids), 1)
-    return out.getvalue()
-
-
-def stream_csv(match_ids: Sequence[int]) -> Iterator[str]:
-    """`export_csv(match_ids)`, a batch of matches at a time."""
-    out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow(CSV_HEADER)
-    numbered = 1
-    for batch in _batches(match_ids):
-        numbered = _write_rows(writer, batch, numbered)
-        yield out.getvalue()
-        out.seek(0)
-        out.truncate()
-    yield out.getvalue()
-
-
-def _write_rows(writer: Any, matches: Iterable[Match], number: int) -> int:
-    """The rows of these matches, numbered from `number` (a match without a hand in play
-    has no row and no number); the next match's number."""
-    for match in matches:
-        names = match.names
-        page = records.match_page(match)
-        for row in page.rows:
-            hand = row.hand
-            writer.writerow(sheet_cell(cell) for cell in [
-                number, match.variant, match.started_at.strftime("%Y-%m-%d %H:%M"),
-                row.position, " / ".join(names), " > ".join(names[s] for s in hand.out_order),
-                "; ".join(f"{names[int(s)]}: {scoring.Call(c).label}"
-                          for s, c in hand.calls.items()),
-                " : ".join(str(p) for p in hand.card_points),
-                "" if hand.wish_offender is None else names[hand.wish_offender],
-                " : ".join(str(s) for s in row.deltas), " : ".join(str(t) for t in row.running),
-            ])
-        number += 1 if page.rows else 0
-    return number
 
 
 # ---------------------------------------------------------------------------------- import

@@ -14,7 +14,7 @@ import pytest
 from sqlalchemy import event
 
 from tests.conftest import hand_form, make_app, match_id, new_match, post_hand, same_phone
-from tichu_scorer import records, scoring, transfer
+from tichu_scorer import records, scoring, transfer, transfer_csv
 from tichu_scorer.extensions import db
 from tichu_scorer.models import Group, HandEvent, Match
 from tichu_scorer.scoring.hand import HandInput, score_hand
@@ -88,10 +88,38 @@ def test_csv_sheet(client):
     lines = text.strip().splitlines()
     assert lines[0].startswith("match,variant,started,hand,players,out_order,calls")
     assert len(lines) == 3  # header and the two hands in play
-    assert "Ann > Cy" in lines[1] and "Ann: Grand Tichu" in lines[1] and "400 : 0" in lines[1]
+    assert "Ann > Cy" in lines[1] and "Ann: Grand Tichu" in lines[1]
     assert "Dee: Grand Tichu" in lines[2]
     everything = client.get("/export.csv").get_data(as_text=True)
     assert "threechu" in everything and "seigneur" in everything
+
+
+def sheet_rows(client, url=""):
+    return list(csv.DictReader(io.StringIO(client.get(url + "/export.csv").get_data(
+        as_text=True))))
+
+
+def test_csv_gives_each_side_its_own_columns(client):
+    """A spreadsheet sums a side's column: per team, per player, and the Threechu dummy,
+    each a number of its own (never "400 : 0" in one cell)."""
+    url = fill_history(client)
+    rows = sheet_rows(client)
+    team = [r for r in rows if r["variant"] == "nanking"]
+    assert [(r["side_1"], r["side_2"]) for r in team] == [("Ann & Cy", "Bob & Dee")] * 2
+    assert [(r["score_1"], r["score_2"]) for r in team] == [("400", "0"), ("35", "-135")]
+    assert sum(int(r["score_1"]) for r in team) == int(team[-1]["total_1"]) == 435
+    assert sum(int(r["score_2"]) for r in team) == int(team[-1]["total_2"]) == -135
+    assert (team[0]["card_points_1"], team[1]["card_points_1"],
+            team[1]["card_points_2"]) == ("200", "35", "65")
+    assert team[0]["side_3"] == team[0]["score_3"] == ""  # two sides, the rest empty
+    threechu = [r for r in rows if r["variant"] == "threechu"]
+    assert [threechu[0][f"side_{n}"] for n in (1, 2, 3, 4)] == ["Tom", "Uma", "Vic", "Dummy"]
+    scores = [int(threechu[0][f"score_{n}"]) for n in (1, 2, 3, 4)]
+    totals = [int(threechu[0][f"total_{n}"]) for n in (1, 2, 3, 4)]
+    assert scores == totals and any(scores)
+    seigneur = [r for r in rows if r["variant"] == "seigneur"]
+    assert seigneur and seigneur[0]["score_1"] == seigneur[0]["card_points_1"] == ""
+    assert [r["score_1"] for r in sheet_rows(client, url)] == ["400", "35"]
 
 
 @pytest.mark.parametrize("payload, message", [
@@ -477,12 +505,12 @@ def test_csv_cells_cannot_become_formulas(client):
     rows = list(csv.reader(io.StringIO(client.get(url + "/export.csv").get_data(
         as_text=True))))
     cells = [c for row in rows[1:] for c in row]
-    assert not [c for c in cells if c.startswith(transfer.FORMULA_START)
-                and not transfer.PLAIN_NUMBER.fullmatch(c)]
+    assert not [c for c in cells if c.startswith(transfer_csv.FORMULA_START)
+                and not transfer_csv.PLAIN_NUMBER.fullmatch(c)]
     row = dict(zip(rows[0], rows[1], strict=True))
     assert row["players"].startswith("'=HYPERLINK")
     assert row["out_order"] == "'@SUM(A1) > =HYPERLINK(\"//x\")"
-    assert row["scores"].startswith("'-") and row["scores"][1:] == "-25 : 125"
+    assert (row["score_1"], row["score_2"], row["total_1"]) == ("-25", "125", "-25")
     assert row["hand"] == "1"
 
 
@@ -492,7 +520,7 @@ def test_csv_cells_cannot_become_formulas(client):
     ("Ann", "Ann"), ("", ""), (-35, "-35"),
 ])
 def test_sheet_cells(cell, shown):
-    assert transfer.sheet_cell(cell) == shown
+    assert transfer_csv.sheet_cell(cell) == shown
 
 
 def test_a_large_import_passes_the_csrf_check(tmp_path):
@@ -528,7 +556,7 @@ def test_the_streamed_export_is_the_document_it_always_was(app, client, matches)
     with app.test_request_context():
         ids = records.match_ids(list(db.session.execute(db.select(Group)).scalars()))
         whole = json.dumps(transfer.export_json(ids), indent=1, ensure_ascii=False)
-        sheet = transfer.export_csv(ids)
+        sheet = transfer_csv.export_csv(ids)
     assert response.get_data(as_text=True) == whole
     assert len(json.loads(whole)["matches"]) == matches
     csv_response = client.get("/export.csv", buffered=False)
@@ -598,7 +626,7 @@ def test_csv_numbers_the_matches_of_the_sheet_not_by_database_id(client, app):
     with app.test_request_context():
         ids = [match_id(u) for u in urls]
         assert min(ids) > 2
-        sheet = list(csv.DictReader(io.StringIO(transfer.export_csv(ids))))
+        sheet = list(csv.DictReader(io.StringIO(transfer_csv.export_csv(ids))))
     assert [r["match"] for r in sheet] == ["1", "1", "2", "2"]
     one = list(csv.DictReader(io.StringIO(client.get(urls[1] + "/export.csv").get_data(
         as_text=True))))

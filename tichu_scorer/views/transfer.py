@@ -17,7 +17,7 @@ from flask_babel import gettext, ngettext
 from sqlalchemy import func
 from werkzeug.wrappers import Response as BaseResponse
 
-from .. import access, records, transfer
+from .. import access, records, transfer, transfer_csv
 from ..extensions import db, limit_creation, limit_exports, limit_writes
 from ..models import Group, Hand, HandEvent
 from ..transfer_checks import MAX_IMPORT_EVENTS, MAX_IMPORT_HANDS, ImportError_
@@ -34,7 +34,7 @@ IMPORT_MAX_BYTES = 4 * 1024 * 1024
 def _download(ids: list[int], kind: str, name: str) -> Response:
     """The export streamed as it is written, a batch of matches at a time (a long history
     is never held in memory whole)."""
-    body = transfer.stream_json(ids) if kind == "json" else transfer.stream_csv(ids)
+    body = transfer.stream_json(ids) if kind == "json" else transfer_csv.stream_csv(ids)
     return Response(stream_with_context(body),
                     mimetype="application/json" if kind == "json" else "text/csv",
                     headers={"Content-Disposition": f'attachment; filename="{name}.{kind}"'})
