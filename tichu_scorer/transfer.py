@@ -21,7 +21,7 @@ from sqlalchemy import insert
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import selectinload
 
-from . import records, scoring
+from . import records, scoring, transfer_known
 from .extensions import db
 from .models import (
     CLIENT_ID,
@@ -47,6 +47,7 @@ from .transfer_checks import (
     refuse,
     whole,
 )
+from .transfer_known import Imported
 
 FORMAT, VERSION = "tichu-scorer", 1
 # One import is written in one transaction, which holds SQLite's write lock: bounded so that
@@ -146,10 +147,12 @@ class _Import:
     client_ids: set[str] = field(default_factory=set)
 
 
-def import_json(data: object, group: Group | None = None) -> list[Match]:
+def import_json(data: object, group: Group | None = None,
+                tables: Sequence[Group] = ()) -> Imported:
     """Store the matches of an export (as new matches) at table `group`, or at a new table
     when None; all or nothing. Checks everything first (ImportError_ naming the match, hand
-    and rule), then writes in one transaction."""
+    and rule), then writes in one transaction. A match already at `group` or one of
+    `tables` is skipped (`transfer_known`)."""
     if not isinstance(data, Mapping) or data.get("format") != FORMAT:
         raise ImportError_(_("This is not a Tichu Scorer export (format)."))
     if data.get("version") != VERSION:
@@ -171,7 +174,7 @@ def import_json(data: object, group: Group | None = None) -> list[Match]:
     state = _Import()
     checked = [_check_match(raw, Spot(index), state)
                for index, raw in enumerate(matches, start=1)]
-    return _store(checked, state, group)
+    return _store(checked, state, group, [t.id for t in tables])
 
 
 def _count(matches: list[Any], key: str) -> int:
@@ -326,14 +329,26 @@ HAND_COLUMNS = ("number", "version", "deleted_at", "client_id", "out_order", "ca
                 "team_scores", "player_scores", "sweep", "created_at")
 
 
-def _store(checked: list[_Checked], state: _Import, group: Group | None) -> list[Match]:
+def _store(checked: list[_Checked], state: _Import, group: Group | None,
+           tables: list[int]) -> Imported:
     """Write the checked matches in one transaction of a few statements per table (many
     rows each, whatever the size of the history): players, matches, seats, hands, log.
     The ids the database gives are read back by keys the import chose (a match's join code,
     a hand's match and number), so no insert waits for its own result."""
-    matches = [item.match for item in checked]
     try:
         records.begin_write()
+        if group is not None:  # one import at a time per table (PostgreSQL; SQLite: begin)
+            db.session.execute(db.select(Group.id).where(Group.id == group.id)
+                               .with_for_update(key_share=True))
+        keep, already, copies = transfer_known.sort_out(
+            [item.match for item in checked], sorted({*tables, *([group.id] if group else [])}))
+        checked = [checked[i] for i in keep]
+        matches = [item.match for item in checked]
+        if not matches:
+            db.session.rollback()
+            return Imported([], already, copies)
+        named = {s.player.name_key for m in matches for s in m.seats if s.player}
+        state.players = {k: p for k, p in state.players.items() if k in named}
         if group is None:
             group = Group(name=_("Imported matches"))
             db.session.add(group)
@@ -373,7 +388,7 @@ def _store(checked: list[_Checked], state: _Import, group: Group | None) -> list
     except Exception:
         db.session.rollback()
         raise
-    return matches
+    return Imported(matches, already, copies)
 
 
 def _stamp(group_id: int, match_ids: list[int]) -> None:

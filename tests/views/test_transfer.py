@@ -141,14 +141,58 @@ def test_bad_imports_store_nothing(client, payload, message):
     assert client.get("/export.json").get_json()["matches"] == []
 
 
-def test_importing_twice_keeps_both_copies(client):
+def imported(client, blob):
+    r = client.post("/import", data={"file": (io.BytesIO(blob), "x.json")},
+                    content_type="multipart/form-data")
+    assert r.status_code == 303, r.get_data(as_text=True)
+    assert r.headers["Location"].endswith("/#main")  # not #import-error
+    return html.unescape(client.get(r.headers["Location"]).get_data(as_text=True))
+
+
+def statistics(client) -> str:
+    page = client.get("/stats").get_data(as_text=True)
+    return page[page.index("<h1>"):page.index("</main>")]
+
+
+def test_importing_the_same_export_twice_adds_nothing(client):
     fill_history(client)
     blob = client.get("/export.json").get_data()
-    for _ in range(2):
-        r = client.post("/import", data={"file": (io.BytesIO(blob), "x.json")},
-                        content_type="multipart/form-data")
-        assert r.status_code == 303
-    assert len(client.get("/export.json").get_json()["matches"]) == 9
+    stats = statistics(client)
+    assert "Ann &amp; Cy" in stats
+    assert "Imported: 0 new matches, 3 already here (skipped)." in imported(client, blob)
+    assert len(client.get("/export.json").get_json()["matches"]) == 3
+    assert statistics(client) == stats
+    # in a new table of another phone: new there; a second time: already there
+    other = client.application.test_client()
+    assert "Imported: 3 new matches, 0 already here (skipped)." in imported(other, blob)
+    assert statistics(other) == stats
+    assert "Imported: 0 new matches, 3 already here (skipped)." in imported(other, blob)
+    assert statistics(other) == stats
+    assert len(other.get("/export.json").get_json()["matches"]) == 3
+
+
+def test_the_same_match_with_other_hands_is_imported_as_a_copy(client):
+    """An export taken later (the match went on) brings the same match with more hands:
+    stored beside the one here, and said so; the file's other matches are skipped."""
+    url = fill_history(client)
+    blob = client.get("/export.json").get_data()
+    post_hand(client, url, hand_form([1, 3], a=50))
+    later = client.get("/export.json").get_data()
+    other = client.application.test_client()
+    imported(other, blob)
+    page = imported(other, later)
+    assert "Imported: 0 new matches, 2 already here (skipped)." in page
+    assert "1 match is already here with other hands: it was imported as a copy" in page
+    matches = other.get("/export.json").get_json()["matches"]
+    assert sorted(len(m["hands"]) for m in matches if m["variant"] == "nanking") == [3, 4]
+    assert "0 new matches, 3 already here" in imported(other, later)
+
+
+def test_a_file_with_one_match_twice_stores_it_once(client):
+    one = synthetic_history(matches=1, hands=3)
+    one["matches"] *= 2
+    assert "1 new match, 1 already here" in imported(client, json.dumps(one).encode())
+    assert len(client.get("/export.json").get_json()["matches"]) == 1
 
 
 def test_print_stylesheet_hides_controls():
@@ -587,6 +631,14 @@ def long_match(hands):
     return data
 
 
+def started_later(data):
+    """The export with every match started a year later: other matches than the first
+    import's (those would be recognised as already here)."""
+    for match in data["matches"]:
+        match["started_at"] = match["started_at"].replace("2024-", "2025-", 1)
+    return data
+
+
 def work(app, data):
     """Python function calls and SQL statements of one import into the device's table
     (counted, not timed: a quadratic step would show as four times the calls)."""
@@ -609,7 +661,7 @@ def test_an_import_twice_as_large_costs_twice_the_work(app, client, make):
     assert upload(client, json.dumps(synthetic_history(matches=1, hands=1)).encode()
                   ).status_code == 303
     calls_1, statements_1 = work(app, make(60))
-    calls_2, statements_2 = work(app, make(120))
+    calls_2, statements_2 = work(app, started_later(make(120)))  # new matches, none skipped
     assert calls_2 <= 2.1 * calls_1, (calls_1, calls_2)
     assert statements_2 <= 2 * statements_1  # batches of CHUNK values: a few more
 
