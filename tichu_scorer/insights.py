@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 
 from flask_babel import gettext
 
@@ -35,6 +36,16 @@ def stats_as_of(groups: Sequence[Group], marks: dict[int, tallies.Mark] | None =
         pairs = sorted(sums.pairs.items(), key=lambda kv: (-kv[1].matches, kv[0]))
         out.append(VariantStats(VARIANTS[sums.variant], players, pairs))
     return out, read
+
+
+def stats_since(groups: Sequence[Group], since: datetime) -> list[VariantStats]:
+    """`stats_as_of` over the matches of these tables started at or after `since` only:
+    their stored tallies summed by one query each time (no cache to go stale)."""
+    found = tallies.summed_since(groups, since)
+    return [VariantStats(VARIANTS[sums.variant],
+                         sorted(sums.players.items(), key=lambda kv: (-kv[1].matches, kv[0])),
+                         sorted(sums.pairs.items(), key=lambda kv: (-kv[1].matches, kv[0])))
+            for sums in found]
 
 
 def match_chart(page: records.MatchPage) -> chart.Chart | None:

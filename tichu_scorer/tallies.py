@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from flask import current_app
@@ -166,6 +167,22 @@ def summed(groups: Sequence[Group], marks: dict[int, Mark] | None = None
         total = merged(sums[g].sums for g in current)
         read = {g: sums[g].mark for g in current}
     return [as_tallies(key, total[key]) for key in SCORED if key in total], read
+
+
+def summed_since(groups: Sequence[Group], since: datetime) -> list[MatchTallies]:
+    """The tallies of these tables' matches started at or after `since`, added up per
+    variant: read and summed for each request (a period is a few evenings' matches), never
+    from the per-table sums kept for all matches."""
+    if not groups:
+        return []
+    rows = db.session.execute(db.select(Match.id, Match.stats).where(
+        Match.group_id.in_([g.id for g in groups]), Match.variant.in_(SCORED),
+        Match.started_at >= since)).all()
+    filled = dict(_fill([m for m, stats in rows if stats is None]))
+    total: dict[str, Counts] = {}
+    add_stored(total, [stats if stats is not None else filled[m] for m, stats in rows
+                       if stats is not None or m in filled])
+    return [as_tallies(key, total[key]) for key in SCORED if key in total]
 
 
 def _catch_up(cache: dict[int, _TableSums], group_ids: list[int]) -> list[int]:

@@ -1,4 +1,5 @@
-"""Export and import: one match or the whole history as JSON (lossless) or CSV (a sheet).
+"""Export and import: one match or the whole history as JSON (lossless; the CSV sheet is
+`transfer_csv`).
 
 An import is checked completely before anything is written, with the checks of the forms
 and the API (players, length of the match, every hand through the scoring rules, the log);
@@ -9,10 +10,7 @@ It stores all of it or nothing.
 
 from __future__ import annotations
 
-import csv
-import io
 import json
-import re
 import textwrap
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -23,7 +21,7 @@ from sqlalchemy import insert
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import selectinload
 
-from . import records, scoring
+from . import records, scoring, transfer_known
 from .extensions import db
 from .models import (
     CLIENT_ID,
@@ -49,6 +47,7 @@ from .transfer_checks import (
     refuse,
     whole,
 )
+from .transfer_known import Imported
 
 FORMAT, VERSION = "tichu-scorer", 1
 # One import is written in one transaction, which holds SQLite's write lock: bounded so that
@@ -129,72 +128,6 @@ def stream_json(match_ids: Sequence[int]) -> Iterator[str]:
     yield "\n ]\n}"
 
 
-CSV_HEADER = ["match", "variant", "started", "hand", "players", "out_order", "calls",
-              "card_points", "wish_missed_by", "scores", "totals"]
-FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
-PLAIN_NUMBER = re.compile(r"[+-]?\d+(\.\d+)?")
-
-
-def sheet_cell(value: object) -> str:
-    """A CSV cell a spreadsheet cannot take for a formula: text starting with = + - @, a
-    tab or a carriage return gets a leading apostrophe. A plain number (-35) stays as it
-    is, so that it still counts as a number; a list of scores ("-35 : 135") is text and
-    gets the apostrophe too.
-
-    >>> [sheet_cell(v) for v in ("=1+2", "-35", "-35 : 135", "@Ann", "Ann", 7)]
-    ["'=1+2", '-35', "'-35 : 135", "'@Ann", 'Ann', '7']
-    """
-    text = str(value)
-    if text.startswith(FORMULA_START) and not PLAIN_NUMBER.fullmatch(text):
-        return "'" + text
-    return text
-
-
-def export_csv(match_ids: Iterable[int] | None = None) -> str:
-    """One row per hand in play, names spelled out, with the running totals. The "match"
-    column numbers the matches of the sheet 1, 2, … (the database's ids stay inside)."""
-    out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow(CSV_HEADER)
-    _write_rows(writer, _load(match_ids), 1)
-    return out.getvalue()
-
-
-def stream_csv(match_ids: Sequence[int]) -> Iterator[str]:
-    """`export_csv(match_ids)`, a batch of matches at a time."""
-    out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow(CSV_HEADER)
-    numbered = 1
-    for batch in _batches(match_ids):
-        numbered = _write_rows(writer, batch, numbered)
-        yield out.getvalue()
-        out.seek(0)
-        out.truncate()
-    yield out.getvalue()
-
-
-def _write_rows(writer: Any, matches: Iterable[Match], number: int) -> int:
-    """The rows of these matches, numbered from `number` (a match without a hand in play
-    has no row and no number); the next match's number."""
-    for match in matches:
-        names = match.names
-        page = records.match_page(match)
-        for row in page.rows:
-            hand = row.hand
-            writer.writerow(sheet_cell(cell) for cell in [
-                number, match.variant, match.started_at.strftime("%Y-%m-%d %H:%M"),
-                row.position, " / ".join(names), " > ".join(names[s] for s in hand.out_order),
-                "; ".join(f"{names[int(s)]}: {scoring.Call(c).label}"
-                          for s, c in hand.calls.items()),
-                " : ".join(str(p) for p in hand.card_points),
-                "" if hand.wish_offender is None else names[hand.wish_offender],
-                " : ".join(str(s) for s in row.deltas), " : ".join(str(t) for t in row.running),
-            ])
-        number += 1 if page.rows else 0
-    return number
-
-
 # ---------------------------------------------------------------------------------- import
 
 @dataclass
@@ -214,10 +147,12 @@ class _Import:
     client_ids: set[str] = field(default_factory=set)
 
 
-def import_json(data: object, group: Group | None = None) -> list[Match]:
+def import_json(data: object, group: Group | None = None,
+                tables: Sequence[Group] = ()) -> Imported:
     """Store the matches of an export (as new matches) at table `group`, or at a new table
     when None; all or nothing. Checks everything first (ImportError_ naming the match, hand
-    and rule), then writes in one transaction."""
+    and rule), then writes in one transaction. A match already at `group` or one of
+    `tables` is skipped (`transfer_known`)."""
     if not isinstance(data, Mapping) or data.get("format") != FORMAT:
         raise ImportError_(_("This is not a Tichu Scorer export (format)."))
     if data.get("version") != VERSION:
@@ -239,7 +174,7 @@ def import_json(data: object, group: Group | None = None) -> list[Match]:
     state = _Import()
     checked = [_check_match(raw, Spot(index), state)
                for index, raw in enumerate(matches, start=1)]
-    return _store(checked, state, group)
+    return _store(checked, state, group, [t.id for t in tables])
 
 
 def _count(matches: list[Any], key: str) -> int:
@@ -394,14 +329,26 @@ HAND_COLUMNS = ("number", "version", "deleted_at", "client_id", "out_order", "ca
                 "team_scores", "player_scores", "sweep", "created_at")
 
 
-def _store(checked: list[_Checked], state: _Import, group: Group | None) -> list[Match]:
+def _store(checked: list[_Checked], state: _Import, group: Group | None,
+           tables: list[int]) -> Imported:
     """Write the checked matches in one transaction of a few statements per table (many
     rows each, whatever the size of the history): players, matches, seats, hands, log.
     The ids the database gives are read back by keys the import chose (a match's join code,
     a hand's match and number), so no insert waits for its own result."""
-    matches = [item.match for item in checked]
     try:
         records.begin_write()
+        if group is not None:  # one import at a time per table (PostgreSQL; SQLite: begin)
+            db.session.execute(db.select(Group.id).where(Group.id == group.id)
+                               .with_for_update(key_share=True))
+        keep, already, copies = transfer_known.sort_out(
+            [item.match for item in checked], sorted({*tables, *([group.id] if group else [])}))
+        checked = [checked[i] for i in keep]
+        matches = [item.match for item in checked]
+        if not matches:
+            db.session.rollback()
+            return Imported([], already, copies)
+        named = {s.player.name_key for m in matches for s in m.seats if s.player}
+        state.players = {k: p for k, p in state.players.items() if k in named}
         if group is None:
             group = Group(name=_("Imported matches"))
             db.session.add(group)
@@ -441,7 +388,7 @@ def _store(checked: list[_Checked], state: _Import, group: Group | None) -> list
     except Exception:
         db.session.rollback()
         raise
-    return matches
+    return Imported(matches, already, copies)
 
 
 def _stamp(group_id: int, match_ids: list[int]) -> None:

@@ -135,6 +135,8 @@ def match_with_log(app, client, entries):
     """A match whose log holds `entries` entries ("entry 1", …); its key."""
     data = one_match([{"action": "added", "position": 1, "hand_number": 1,
                        "summary": f"entry {n}"} for n in range(1, entries + 1)])
+    # a match of its own (the same match again, another log, would be already here)
+    data["matches"][0]["started_at"] = f"2024-01-01T20:00:00.{entries:06d}"
     assert upload(client, json.dumps(data).encode()).status_code == 303
     with app.app_context():
         return db.session.execute(db.select(Match.key).order_by(Match.id.desc())).scalars(

@@ -35,7 +35,7 @@ def test_stats_page(client):
     url = new_match(client)
     post_hand(client, url, hand_form([0, 2], {"0": "tichu", "1": "grand"}))
     post_hand(client, url, hand_form([1, 0], a=30))
-    page = client.get("/stats").get_data(as_text=True)
+    page = client.get("/stats?view=cards").get_data(as_text=True)
     assert "Ann" in page and "Ann &amp; Cy" in page and "Bob &amp; Dee" in page
     ann = page[page.index("<h3>Ann</h3>"):page.index("</section>", page.index("<h3>Ann</h3>"))]
     assert "1/1" in ann and "50%" in ann  # Tichu made once; first out in 1 of 2 hands
@@ -111,7 +111,7 @@ def test_threechu_stats(client):
     for data in (hand_form([3, 1], {"3": "tichu"}, a=50), hand_form([0, 2], {"0": "grand"}),
                  hand_form([2, 0], a=25)):
         assert post_hand(client, url, data).status_code == 303
-    page = client.get("/stats").get_data(as_text=True)
+    page = client.get("/stats?view=cards").get_data(as_text=True)
     assert "<h3>Dummy</h3>" not in page and "Partnerships" not in page
     tom, uma, vic = (stat_card(page, name) for name in ("Tom", "Uma", "Vic"))
     assert tom == {"Matches": "1 played, 1 won", "Tichu": "0/0 —", "Grand Tichu": "1/1 100%",

@@ -14,7 +14,7 @@ import pytest
 from sqlalchemy import event
 
 from tests.conftest import hand_form, make_app, match_id, new_match, post_hand, same_phone
-from tichu_scorer import records, scoring, transfer
+from tichu_scorer import records, scoring, transfer, transfer_csv
 from tichu_scorer.extensions import db
 from tichu_scorer.models import Group, HandEvent, Match
 from tichu_scorer.scoring.hand import HandInput, score_hand
@@ -88,10 +88,38 @@ def test_csv_sheet(client):
     lines = text.strip().splitlines()
     assert lines[0].startswith("match,variant,started,hand,players,out_order,calls")
     assert len(lines) == 3  # header and the two hands in play
-    assert "Ann > Cy" in lines[1] and "Ann: Grand Tichu" in lines[1] and "400 : 0" in lines[1]
+    assert "Ann > Cy" in lines[1] and "Ann: Grand Tichu" in lines[1]
     assert "Dee: Grand Tichu" in lines[2]
     everything = client.get("/export.csv").get_data(as_text=True)
     assert "threechu" in everything and "seigneur" in everything
+
+
+def sheet_rows(client, url=""):
+    return list(csv.DictReader(io.StringIO(client.get(url + "/export.csv").get_data(
+        as_text=True))))
+
+
+def test_csv_gives_each_side_its_own_columns(client):
+    """A spreadsheet sums a side's column: per team, per player, and the Threechu dummy,
+    each a number of its own (never "400 : 0" in one cell)."""
+    url = fill_history(client)
+    rows = sheet_rows(client)
+    team = [r for r in rows if r["variant"] == "nanking"]
+    assert [(r["side_1"], r["side_2"]) for r in team] == [("Ann & Cy", "Bob & Dee")] * 2
+    assert [(r["score_1"], r["score_2"]) for r in team] == [("400", "0"), ("35", "-135")]
+    assert sum(int(r["score_1"]) for r in team) == int(team[-1]["total_1"]) == 435
+    assert sum(int(r["score_2"]) for r in team) == int(team[-1]["total_2"]) == -135
+    assert (team[0]["card_points_1"], team[1]["card_points_1"],
+            team[1]["card_points_2"]) == ("200", "35", "65")
+    assert team[0]["side_3"] == team[0]["score_3"] == ""  # two sides, the rest empty
+    threechu = [r for r in rows if r["variant"] == "threechu"]
+    assert [threechu[0][f"side_{n}"] for n in (1, 2, 3, 4)] == ["Tom", "Uma", "Vic", "Dummy"]
+    scores = [int(threechu[0][f"score_{n}"]) for n in (1, 2, 3, 4)]
+    totals = [int(threechu[0][f"total_{n}"]) for n in (1, 2, 3, 4)]
+    assert scores == totals and any(scores)
+    seigneur = [r for r in rows if r["variant"] == "seigneur"]
+    assert seigneur and seigneur[0]["score_1"] == seigneur[0]["card_points_1"] == ""
+    assert [r["score_1"] for r in sheet_rows(client, url)] == ["400", "35"]
 
 
 @pytest.mark.parametrize("payload, message", [
@@ -113,14 +141,58 @@ def test_bad_imports_store_nothing(client, payload, message):
     assert client.get("/export.json").get_json()["matches"] == []
 
 
-def test_importing_twice_keeps_both_copies(client):
+def imported(client, blob):
+    r = client.post("/import", data={"file": (io.BytesIO(blob), "x.json")},
+                    content_type="multipart/form-data")
+    assert r.status_code == 303, r.get_data(as_text=True)
+    assert r.headers["Location"].endswith("/#main")  # not #import-error
+    return html.unescape(client.get(r.headers["Location"]).get_data(as_text=True))
+
+
+def statistics(client) -> str:
+    page = client.get("/stats").get_data(as_text=True)
+    return page[page.index("<h1>"):page.index("</main>")]
+
+
+def test_importing_the_same_export_twice_adds_nothing(client):
     fill_history(client)
     blob = client.get("/export.json").get_data()
-    for _ in range(2):
-        r = client.post("/import", data={"file": (io.BytesIO(blob), "x.json")},
-                        content_type="multipart/form-data")
-        assert r.status_code == 303
-    assert len(client.get("/export.json").get_json()["matches"]) == 9
+    stats = statistics(client)
+    assert "Ann &amp; Cy" in stats
+    assert "Imported: 0 new matches, 3 already here (skipped)." in imported(client, blob)
+    assert len(client.get("/export.json").get_json()["matches"]) == 3
+    assert statistics(client) == stats
+    # in a new table of another phone: new there; a second time: already there
+    other = client.application.test_client()
+    assert "Imported: 3 new matches, 0 already here (skipped)." in imported(other, blob)
+    assert statistics(other) == stats
+    assert "Imported: 0 new matches, 3 already here (skipped)." in imported(other, blob)
+    assert statistics(other) == stats
+    assert len(other.get("/export.json").get_json()["matches"]) == 3
+
+
+def test_the_same_match_with_other_hands_is_imported_as_a_copy(client):
+    """An export taken later (the match went on) brings the same match with more hands:
+    stored beside the one here, and said so; the file's other matches are skipped."""
+    url = fill_history(client)
+    blob = client.get("/export.json").get_data()
+    post_hand(client, url, hand_form([1, 3], a=50))
+    later = client.get("/export.json").get_data()
+    other = client.application.test_client()
+    imported(other, blob)
+    page = imported(other, later)
+    assert "Imported: 0 new matches, 2 already here (skipped)." in page
+    assert "1 match is already here with other hands: it was imported as a copy" in page
+    matches = other.get("/export.json").get_json()["matches"]
+    assert sorted(len(m["hands"]) for m in matches if m["variant"] == "nanking") == [3, 4]
+    assert "0 new matches, 3 already here" in imported(other, later)
+
+
+def test_a_file_with_one_match_twice_stores_it_once(client):
+    one = synthetic_history(matches=1, hands=3)
+    one["matches"] *= 2
+    assert "1 new match, 1 already here" in imported(client, json.dumps(one).encode())
+    assert len(client.get("/export.json").get_json()["matches"]) == 1
 
 
 def test_print_stylesheet_hides_controls():
@@ -477,12 +549,12 @@ def test_csv_cells_cannot_become_formulas(client):
     rows = list(csv.reader(io.StringIO(client.get(url + "/export.csv").get_data(
         as_text=True))))
     cells = [c for row in rows[1:] for c in row]
-    assert not [c for c in cells if c.startswith(transfer.FORMULA_START)
-                and not transfer.PLAIN_NUMBER.fullmatch(c)]
+    assert not [c for c in cells if c.startswith(transfer_csv.FORMULA_START)
+                and not transfer_csv.PLAIN_NUMBER.fullmatch(c)]
     row = dict(zip(rows[0], rows[1], strict=True))
     assert row["players"].startswith("'=HYPERLINK")
     assert row["out_order"] == "'@SUM(A1) > =HYPERLINK(\"//x\")"
-    assert row["scores"].startswith("'-") and row["scores"][1:] == "-25 : 125"
+    assert (row["score_1"], row["score_2"], row["total_1"]) == ("-25", "125", "-25")
     assert row["hand"] == "1"
 
 
@@ -492,7 +564,7 @@ def test_csv_cells_cannot_become_formulas(client):
     ("Ann", "Ann"), ("", ""), (-35, "-35"),
 ])
 def test_sheet_cells(cell, shown):
-    assert transfer.sheet_cell(cell) == shown
+    assert transfer_csv.sheet_cell(cell) == shown
 
 
 def test_a_large_import_passes_the_csrf_check(tmp_path):
@@ -528,7 +600,7 @@ def test_the_streamed_export_is_the_document_it_always_was(app, client, matches)
     with app.test_request_context():
         ids = records.match_ids(list(db.session.execute(db.select(Group)).scalars()))
         whole = json.dumps(transfer.export_json(ids), indent=1, ensure_ascii=False)
-        sheet = transfer.export_csv(ids)
+        sheet = transfer_csv.export_csv(ids)
     assert response.get_data(as_text=True) == whole
     assert len(json.loads(whole)["matches"]) == matches
     csv_response = client.get("/export.csv", buffered=False)
@@ -559,6 +631,14 @@ def long_match(hands):
     return data
 
 
+def started_later(data):
+    """The export with every match started a year later: other matches than the first
+    import's (those would be recognised as already here)."""
+    for match in data["matches"]:
+        match["started_at"] = match["started_at"].replace("2024-", "2025-", 1)
+    return data
+
+
 def work(app, data):
     """Python function calls and SQL statements of one import into the device's table
     (counted, not timed: a quadratic step would show as four times the calls)."""
@@ -581,7 +661,7 @@ def test_an_import_twice_as_large_costs_twice_the_work(app, client, make):
     assert upload(client, json.dumps(synthetic_history(matches=1, hands=1)).encode()
                   ).status_code == 303
     calls_1, statements_1 = work(app, make(60))
-    calls_2, statements_2 = work(app, make(120))
+    calls_2, statements_2 = work(app, started_later(make(120)))  # new matches, none skipped
     assert calls_2 <= 2.1 * calls_1, (calls_1, calls_2)
     assert statements_2 <= 2 * statements_1  # batches of CHUNK values: a few more
 
@@ -598,7 +678,7 @@ def test_csv_numbers_the_matches_of_the_sheet_not_by_database_id(client, app):
     with app.test_request_context():
         ids = [match_id(u) for u in urls]
         assert min(ids) > 2
-        sheet = list(csv.DictReader(io.StringIO(transfer.export_csv(ids))))
+        sheet = list(csv.DictReader(io.StringIO(transfer_csv.export_csv(ids))))
     assert [r["match"] for r in sheet] == ["1", "1", "2", "2"]
     one = list(csv.DictReader(io.StringIO(client.get(urls[1] + "/export.csv").get_data(
         as_text=True))))

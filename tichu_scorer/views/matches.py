@@ -21,7 +21,7 @@ from .. import access, insights, match_pages, records, scoring
 from ..extensions import limit_creation, limit_reads, limit_writes
 from ..forms import NewMatchForm
 from ..i18n import possessive
-from ..models import Group, Match
+from ..models import Match
 from .hand_rows import hand_rows
 
 bp = Blueprint("matches", __name__)

@@ -17,13 +17,14 @@ from flask_babel import gettext, ngettext
 from sqlalchemy import func
 from werkzeug.wrappers import Response as BaseResponse
 
-from .. import access, records, transfer
-from ..extensions import db, limit_creation, limit_exports, limit_writes
+from .. import access, records, transfer, transfer_csv
+from ..extensions import db, limit_creation, limit_exports, limit_reads, limit_writes
 from ..models import Group, Hand, HandEvent
 from ..transfer_checks import MAX_IMPORT_EVENTS, MAX_IMPORT_HANDS, ImportError_
+from ..transfer_known import Imported
 from . import jsonbody
 from .errors import body_limit
-from .matches import visible
+from .matches import _page, visible
 
 bp = Blueprint("transfer", __name__)
 # An export of a long history is far larger than any form (MAX_CONTENT_LENGTH, 64 KiB);
@@ -34,7 +35,7 @@ IMPORT_MAX_BYTES = 4 * 1024 * 1024
 def _download(ids: list[int], kind: str, name: str) -> Response:
     """The export streamed as it is written, a batch of matches at a time (a long history
     is never held in memory whole)."""
-    body = transfer.stream_json(ids) if kind == "json" else transfer.stream_csv(ids)
+    body = transfer.stream_json(ids) if kind == "json" else transfer_csv.stream_csv(ids)
     return Response(stream_with_context(body),
                     mimetype="application/json" if kind == "json" else "text/csv",
                     headers={"Content-Disposition": f'attachment; filename="{name}.{kind}"'})
@@ -57,6 +58,14 @@ def match_export(match_id: str, kind: str) -> Response:
                            hands=hands, entries=entries, most_hands=MAX_IMPORT_HANDS,
                            most_entries=MAX_IMPORT_EVENTS))
     return _download([match.id], kind, f"tichu-match-{match_id}")
+
+
+@bp.get("/matches/<match_id>/sheet")
+@limit_reads
+def sheet(match_id: str) -> str:
+    """The score sheet to print: table, date, players, every hand in playing order."""
+    records.reading()
+    return render_template("matches/sheet.html", page=_page(visible(match_id)))
 
 
 @bp.get("/export.<any(json, csv):kind>")
@@ -82,19 +91,37 @@ def import_json() -> BaseResponse | tuple[str, int]:
                                   max_number=jsonbody.MAX_NUMBER)
             tables = access.groups("scorer")
             group = tables[0] if tables else None
-            created = transfer.import_json(data, group)
+            result = transfer.import_json(data, group, access.groups())
         except jsonbody.BadRequest as exc:
             error = gettext("The file is not a JSON export of Tichu Scorer: %(why)s",
                             why=exc.message)
         except ImportError_ as exc:
             error = str(exc)
         else:
+            created = result.matches
             if group is None and created:  # imported into a new table: this device scores it
                 access.join(db.session.get_one(Group, created[0].group_id), "scorer")
-            flash(ngettext("Imported %(num)d match.", "Imported %(num)d matches.",
-                           len(created)))
-            return redirect(url_for("matches.history"), code=303)
+            flash(imported_message(result))
+            # not at #import-error, where the form posts (a browser keeps the fragment of
+            # the request through a redirect that names none)
+            return redirect(url_for("matches.history", _anchor="main"), code=303)
     groups = access.groups()
     page = records.history_page(groups)
     return render_template("matches/history.html", matches=page.matches, page=page,
                            groups=groups, import_error=error), 422
+
+
+def imported_message(result: Imported) -> str:
+    """How many of the file's matches were new and how many were already here."""
+    new = len(result.matches) - result.copies
+    text = str(gettext("Imported: %(new)s, %(already)s.",
+                   new=ngettext("%(num)d new match", "%(num)d new matches", new),
+                   already=ngettext("%(num)d already here (skipped)",
+                                    "%(num)d already here (skipped)", result.already)))
+    if result.copies:
+        text += " " + ngettext(
+            "%(num)d match is already here with other hands: it was imported as a copy "
+            "beside it (delete the one you do not want).",
+            "%(num)d matches are already here with other hands: they were imported as "
+            "copies beside them (delete the ones you do not want).", result.copies)
+    return text

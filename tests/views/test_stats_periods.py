@@ -1,0 +1,82 @@
+"""Statistics of a period (tonight, this month, all), as a table or as cards."""
+
+import re
+from datetime import timedelta
+
+from tests.conftest import hand_form, match_id, new_match, post_hand
+from tichu_scorer.extensions import db
+from tichu_scorer.models import Match, utcnow
+
+
+def started(app, url, ago):
+    with app.app_context():
+        db.session.get(Match, match_id(url)).started_at = utcnow() - ago
+        db.session.commit()
+
+
+def players_shown(page):
+    return set(re.findall(r'<th scope="row">([^<&]+)</th>', page))
+
+
+def test_the_period_filter_counts_the_matches_started_in_it(app, client):
+    now = new_match(client)
+    earlier = new_match(client, names=["Eve", "Fay", "Gus", "Hal"])
+    old = new_match(client, names=["Max", "Ned", "Oli", "Pat"])
+    for url in (now, earlier, old):
+        post_hand(client, url, hand_form([0, 1], a=60))
+    started(app, earlier, timedelta(hours=20))
+    started(app, old, timedelta(days=40))
+    tonight = client.get("/stats?period=tonight").get_data(as_text=True)
+    assert players_shown(tonight) == {"Ann", "Bob", "Cy", "Dee"}
+    month = players_shown(client.get("/stats?period=month").get_data(as_text=True))
+    assert {"Ann", "Bob"} <= month and not {"Max", "Ned"} & month
+    everything = players_shown(client.get("/stats").get_data(as_text=True))
+    assert {"Ann", "Eve", "Max"} <= everything
+    assert players_shown(client.get("/stats?period=bogus").get_data(as_text=True)) == \
+        everything  # an unknown period is all of them
+    # a hand played since is in the period's figures at once (nothing kept to go stale)
+    post_hand(client, now, hand_form([1, 0], {"1": "tichu"}, a=30))
+    page = client.get("/stats?period=tonight").get_data(as_text=True)
+    bob = page[page.index('<th scope="row">Bob</th>'):]
+    assert "<td>1/1</td>" in bob[:bob.index("</tr>")]
+
+
+def card(page, name):
+    start = page.index(f"<h3>{name}</h3>")
+    return page[start:page.index("</section>", start)]
+
+
+def row(page, name):
+    start = page.index(f'<th scope="row">{name}</th>')
+    return page[start:page.index("</tr>", start)]
+
+
+def test_the_table_shows_the_numbers_of_the_cards(client):
+    url = new_match(client)
+    post_hand(client, url, hand_form([0, 2], {"0": "tichu", "1": "grand"}))
+    post_hand(client, url, hand_form([1, 0], a=30))
+    table = client.get("/stats").get_data(as_text=True)
+    cards = client.get("/stats?view=cards").get_data(as_text=True)
+    assert 'class="stat-table"' in table and 'class="stat-card"' not in table
+    assert 'class="stat-card"' in cards and "view=cards" in table
+    for name in ("Ann", "Bob", "Cy", "Dee"):
+        shown_row = [c.strip() for c in re.findall(r"<td>([^<]*)", row(table, name))]
+        shown_card = [c.strip() for c in re.findall(r"<dd>([^<]*)", card(cards, name))]
+        # won of matches, Tichu, Grand Tichu, first out, average (the cards add double
+        # victories)
+        won = re.search(r"won (\d+)", card(cards, name)).group(1)
+        assert shown_row == [f"{won}/{shown_card[0]}"] + [shown_card[i] for i in (1, 2, 3, 5)], (
+            shown_row, shown_card)
+    assert "<td>1/1</td>" in row(table, "Ann") and "<td>0/1</td>" in row(table, "Bob")
+
+
+def test_one_hand_is_one_hand(client):
+    url = new_match(client)
+    post_hand(client, url, hand_form([0, 1], a=60))
+    cards = client.get("/stats?view=cards").get_data(as_text=True)
+    assert "of 1 hand<" in cards and "of 1 hands" not in cards
+    german = client.get("/stats?view=cards", headers={"Accept-Language": "de"}).get_data(
+        as_text=True)
+    assert "von 1 Hand<" in german
+    post_hand(client, url, hand_form([1, 0], a=60))
+    assert "of 2 hands<" in client.get("/stats?view=cards").get_data(as_text=True)
