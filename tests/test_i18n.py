@@ -197,12 +197,13 @@ def test_german_pages_show_no_english_template_string(client):
 
 
 def test_the_parts_of_every_page_follow_each_requests_language(client):
-    """The top bar and footer are kept per language (`chrome`): alternating languages, each
-    page carries its own."""
+    """The top bar and its language switch are kept per language (`chrome`): alternating
+    languages, each page carries its own, and the switch offers the other language."""
     for header, words, other in [("de", "Partien", "Matches"), ("en", "Matches", "Partien"),
                                  ("de", "Partien", "Matches"), ("en", "Matches", "Partien")]:
         page = client.get("/rules", headers={"Accept-Language": header}).get_data(as_text=True)
         nav = page[page.index('<nav aria-label'):page.index("</nav>")]
         assert words in nav and other not in nav, nav
-        footer = page[page.index('<footer'):]
-        assert f'lang="{header}" aria-current="true"' in footer
+        switch = page[page.index('class="lang"'):page.index("</header>")]
+        offered = "en" if header == "de" else "de"
+        assert f'/lang/{offered}"' in switch and f"/lang/{header}" not in switch, switch

@@ -4,7 +4,8 @@
 // replayed later, exactly once (each hand carries a client id the server counts once).
 // While hands wait, the match page shows provisional totals, marked as such, and the next
 // hand gets the right number. A hand another phone saved meanwhile (409) waits for the
-// player's choice. The matches this phone scores are remembered for the offline page.
+// player's choice. The matches this phone scores are remembered for the offline page
+// (offline-list.js lists them).
 (function () {
   "use strict";
   const DB = "tichu-scorer";
@@ -363,7 +364,9 @@
     const state = Array.from(document.querySelectorAll("[data-next-hand], [data-total], form[data-undo] [name=number]"),
       (el) => el.dataset.nextHand || el.dataset.stored || el.value || el.textContent.trim()).join(" ");
     const known = (await all(MATCHES).catch(() => [])).find((m) => m.url === url);
-    await put({ url, title: document.title, at: Date.now(), state }, MATCHES).catch(() => {});
+    // when this phone first scored it (the offline page's lines tell matches apart by it)
+    const since = known ? known.since || known.at : Date.now();
+    await put({ url, title: document.title, at: Date.now(), since, state }, MATCHES).catch(() => {});
     const controller = navigator.serviceWorker && navigator.serviceWorker.controller;
     if (!controller) return;
     // the page of every hand is named by the match page (opened, it is kept as it is)
@@ -371,22 +374,6 @@
     const kept = await Promise.all(urls.map((u) => caches.match(u).catch(() => undefined)));
     if (known && known.state === state && kept.every(Boolean)) return;
     controller.postMessage({ cache: urls });
-  }
-
-  // The offline page lists them.
-  async function listRemembered() {
-    const list = document.getElementById("offline-matches");
-    if (!list) return;
-    const matches = (await all(MATCHES).catch(() => [])).sort((a, b) => b.at - a.at);
-    matches.forEach((m) => {
-      const li = document.createElement("li");
-      const a = document.createElement("a");
-      a.href = m.url;
-      a.textContent = m.title;
-      li.appendChild(a);
-      list.appendChild(li);
-    });
-    list.hidden = matches.length === 0;
   }
 
   window.addEventListener("online", flush);
@@ -407,9 +394,8 @@
 
   document.addEventListener("DOMContentLoaded", () => {
     remember();
-    listRemembered();
     handedBack().then(show).then(flush);
   });
   setInterval(flush, 20000); // lie-fi never fires "online": try again now and then
-  window.tichuOutbox = { all, flush, show };
+  window.tichuOutbox = { all, flush, show, remembered: () => all(MATCHES) };
 })();

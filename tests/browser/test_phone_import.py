@@ -11,7 +11,7 @@ from tests.views.test_transfer import decided_early, synthetic_history
 def test_a_refused_import_opens_at_its_reason(live_server, phone, tmp_path):
     bad = tmp_path / "decided.json"
     bad.write_text(json.dumps(decided_early()))
-    phone.goto(live_server + "/")
+    phone.goto(live_server + "/import")  # a fresh phone: its home page only links here
     phone.set_input_files("#import-file", str(bad))
     phone.locator("form:has(#import-file) button[type=submit]").tap()
     error = phone.locator("#import-error")

@@ -574,7 +574,7 @@ def test_a_large_import_passes_the_csrf_check(tmp_path):
     with app.app_context():
         db.create_all()
     client = app.test_client()
-    page = client.get("/").get_data(as_text=True)
+    page = client.get("/import").get_data(as_text=True)
     token = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
     blob = json.dumps(synthetic_history(matches=10)).encode()
     assert len(blob) > 64 * 1024

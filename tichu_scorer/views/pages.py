@@ -1,4 +1,5 @@
-"""Static pages: the rule book."""
+"""Pages of their own: the rule book, export and import, the offline page, the language
+switch; the service worker and the manifest."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from flask_babel import get_locale
 from flask_wtf.csrf import generate_csrf
 from werkzeug.wrappers import Response
 
+from .. import access
 from ..assets import assets, cache_control
 from ..i18n import COOKIE, LANGUAGES
 
@@ -34,6 +36,12 @@ def rules() -> str:
     language = book_language(str(get_locale()))
     return render_template("pages/rules.html", body=rulebook_html(language),
                            book_language=language)
+
+
+@bp.get("/import")
+def transfer() -> str:
+    """Export and import on a page of their own: a newcomer's home page only links to it."""
+    return render_template("pages/transfer.html", groups=access.groups())
 
 
 @bp.get("/sw.js")
