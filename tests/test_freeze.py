@@ -214,7 +214,8 @@ def test_a_frozen_redis_costs_a_request_at_most_its_socket_timeouts(tmp_path):
                 assert step("GET", match) == 200
             # the creation limit still holds, counted by each worker (2 workers x 3)
             created = [step("POST", "/matches/new", names) for _ in range(8)]
-            assert set(created) <= {303, 429} and created[-1] == 429, created
+            # (which worker takes which request is gunicorn's choice: at most 6 get through)
+            assert set(created) <= {303, 429} and created.count(303) <= 6, created
         for number in (3, 4):
             assert step("POST", f"{match}/hands/new", {
                 "place_1": "1", "place_2": "2", "card_a": "50", "number": str(number)}) == 303
