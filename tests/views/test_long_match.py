@@ -47,7 +47,9 @@ def test_row_sentences_are_translated_once_per_page(app, client, monkeypatch):
     long = new_match(client, ["E", "F", "G", "H"], target="custom", custom="10000")
     add_hands(app, short, 10)
     add_hands(app, long, 200)
-    client.get("/", headers={"Accept-Language": "de"})  # the parts of every page, kept
+    warm = new_match(client, ["I", "J", "K", "L"])
+    for url in ("/", warm, warm + "/every-hand"):  # every page's parts and heads, kept
+        client.get(url, headers={"Accept-Language": "de"})
     few, _ = translations_for(client, short, monkeypatch)
     many, page = translations_for(client, long, monkeypatch)
     # the long match's page shows its latest hands and links to all of them

@@ -23,8 +23,7 @@ def descriptions(client, path: str, language: str) -> list[str]:
 @pytest.mark.parametrize("language", ["en", "de"])
 def test_every_public_page_has_one_description_in_its_language(client, language):
     match = new_match(client)
-    code = client.get(match + "/share").get_data(as_text=True).split(
-        'class="join-code" aria-label="Join code">')[1][:6]
+    code = client.get(match + "/share").get_data(as_text=True).split('data-code="')[1].split('"')[0]
     paths = ["/", "/matches/new", "/join", "/join?code=ZZZZZZ", "/referee",
              "/referee?trick=4j&play=&hand=8s+Kj&wish=8", "/referee?play=5x", "/rules",
              "/stats", "/offline", "/import", match, match + "/hands/new", match + "/log",

@@ -64,8 +64,8 @@ def test_the_table_shows_the_numbers_of_the_cards(client):
         shown_card = [c.strip() for c in re.findall(r"<dd>([^<]*)", card(cards, name))]
         # won of matches, Tichu, Grand Tichu, first out, average (the cards add double
         # victories)
-        won = re.search(r"won (\d+)", card(cards, name)).group(1)
-        assert shown_row == [f"{won}/{shown_card[0]}"] + [shown_card[i] for i in (1, 2, 3, 5)], (
+        played, won = re.search(r"(\d+) played, (\d+) won", card(cards, name)).groups()
+        assert shown_row == [f"{won}/{played}"] + [shown_card[i] for i in (1, 2, 3, 5)], (
             shown_row, shown_card)
     assert "<td>1/1</td>" in row(table, "Ann") and "<td>0/1</td>" in row(table, "Bob")
 
@@ -77,6 +77,6 @@ def test_one_hand_is_one_hand(client):
     assert "of 1 hand<" in cards and "of 1 hands" not in cards
     german = client.get("/stats?view=cards", headers={"Accept-Language": "de"}).get_data(
         as_text=True)
-    assert "von 1 Hand<" in german
+    assert "von 1 Runde<" in german  # a hand is a "Runde" to German players
     post_hand(client, url, hand_form([1, 0], a=60))
     assert "of 2 hands<" in client.get("/stats?view=cards").get_data(as_text=True)
