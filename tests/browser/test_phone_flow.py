@@ -62,7 +62,7 @@ class Steps(Taps):
         super().__call__(selector)
 
 
-SAVED = {"en": "Hand {n} saved.", "de": "Hand {n} gespeichert."}
+SAVED = {"en": "Hand {n} saved.", "de": "Runde {n} gespeichert."}
 START = {"en": "Start match", "de": "Partie starten"}
 
 
