@@ -23,7 +23,7 @@ from tichu_scorer.views.sharing import qr_svg
 
 ROOT = Path(__file__).resolve().parents[2]
 LAN = "http://192.168.1.20:5000"
-WARNING = "Other phones cannot open these links and codes"
+WARNING = "Other phones cannot open these links and codes."
 FORM = {f"seat_{i}": n for i, n in enumerate(NAMES)} | {"target": "1000"}
 
 
@@ -98,7 +98,7 @@ def test_the_warning_is_in_german_for_a_german_phone(tmp_path):
     client = app.test_client()
     client.set_cookie("lang", "de")
     page = pages(app, client)["watch"]
-    assert "Andere Handys können diese Links und Codes nicht öffnen" in page
+    assert "Andere Handys können diese Links und Codes nicht öffnen." in page
     assert WARNING not in page
 
 
