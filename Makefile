@@ -3,7 +3,10 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
-HOST ?= 127.0.0.1
+# `make run` serves the whole table: it listens on every network address of this computer,
+# so the other phones on the Wi-Fi open it (README; docs/DEPLOY.md says why this is the
+# default); `make run HOST=127.0.0.1` keeps it to this computer.
+HOST ?= 0.0.0.0
 PORT ?= 5000
 
 .PHONY: run serve test db bench load lock clean translations
@@ -47,7 +50,10 @@ translations: $(STAMP)
 $(MO): $(PO) | $(STAMP)
 	@$(BIN)/pybabel -q compile -d $(TRANSLATIONS) || { rm -f $@; exit 1; }
 
-run: db $(MO)
+# First PUBLIC_URL is checked and the address the other phones open printed, with its QR code.
+run: $(STAMP) $(MO)
+	@$(BIN)/python -m tichu_scorer.lan $(HOST) $(PORT)
+	@$(BIN)/flask --app wsgi db upgrade
 	@$(BIN)/flask --app wsgi run --host $(HOST) --port $(PORT)
 
 # Production: gunicorn (set TICHU_ENV=production, SECRET_KEY and, for PostgreSQL, DATABASE_URL).

@@ -4,9 +4,11 @@ trusted (the default) X-Forwarded-For is ignored, so a forged one buys no new bu
 
 from __future__ import annotations
 
+import json
 import os
 import runpy
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -42,6 +44,18 @@ def test_forwarded_for_counts_only_behind_a_trusted_proxy(tmp_path, proxies):
         db.engine.dispose()
 
 
+def gunicorn_on_a_new_database(tmp_path, env: dict[str, str], threads: int):
+    """One gunicorn worker with the project's config on a free loopback port, over a new
+    database (the test's): the server and its port."""
+    app = make_app(tmp_path)
+    with app.app_context():
+        db.create_all()
+        db.engine.dispose()
+    port = free_port()
+    env = {"DATABASE_URL": app.config["SQLALCHEMY_DATABASE_URI"]} | env
+    return start_gunicorn(env, port, workers=1, threads=threads), port
+
+
 @pytest.mark.skipif(shutil.which("gunicorn", path=os.path.dirname(sys.executable)) is None,
                     reason="gunicorn is installed with the app")
 @pytest.mark.parametrize("proxies", [0, 1])
@@ -50,16 +64,10 @@ def test_a_client_reaching_the_app_server_directly_names_its_address_only_if_tol
     """docs/DEPLOY.md's warning, over a real socket: with PROXY_COUNT=1 a client that talks
     to gunicorn's port itself (no proxy in between) picks the address it is counted by
     with X-Forwarded-For, a fresh budget each time; with the default it cannot."""
-    app = make_app(tmp_path)
-    with app.app_context():
-        db.create_all()
-        db.engine.dispose()
-    port = free_port()
-    server = start_gunicorn({"DATABASE_URL": app.config["SQLALCHEMY_DATABASE_URI"],
-                             "SECRET_KEY": "direct", "PROXY_COUNT": str(proxies),
-                             "RATELIMIT_ENABLED": "true", "RATELIMIT_STORAGE_URI": "memory://",
-                             "REDIS_URL": "", "JOIN_RATE_LIMIT": "2 per minute"},
-                            port, workers=1, threads=2)
+    server, port = gunicorn_on_a_new_database(
+        tmp_path, {"SECRET_KEY": "direct", "PROXY_COUNT": str(proxies),
+                   "RATELIMIT_ENABLED": "true", "RATELIMIT_STORAGE_URI": "memory://",
+                   "REDIS_URL": "", "JOIN_RATE_LIMIT": "2 per minute"}, threads=2)
     try:
         client = Session(f"http://127.0.0.1:{port}")
         tries = []
@@ -79,3 +87,23 @@ def test_the_app_server_listens_on_loopback_unless_told_otherwise(monkeypatch):
     assert config["bind"].startswith("127.0.0.1:")
     deploy = (ROOT / "docs" / "DEPLOY.md").read_text()
     assert "## Behind a reverse proxy" in deploy and "PROXY_COUNT" in deploy
+
+
+@pytest.mark.skipif(shutil.which("caddy") is None,
+                    reason="no caddy: apt-get install caddy (.ci/run does)")
+@pytest.mark.parametrize("name, site, internal", [("Caddyfile", "tichu.example", False),
+                                                  ("Caddyfile.home", "192.168.1.20", True)])
+def test_the_sample_caddyfiles_are_valid_and_proxy_to_make_serve(name, site, internal):
+    """docs/DEPLOY.md's recipes: Caddy reads each sample as it is, and sends the site to
+    gunicorn's default address (127.0.0.1:8000); the home one with Caddy's own CA."""
+    adapted = subprocess.run(["caddy", "adapt", "--adapter", "caddyfile", "--config",
+                              str(ROOT / "deploy" / name)], capture_output=True, text=True,
+                             check=True, env=os.environ | {"HOME": "/nonexistent"})
+    config = json.loads(adapted.stdout)
+    servers = config["apps"]["http"]["servers"]
+    text = json.dumps(servers)
+    assert '"dial": "127.0.0.1:8000"' in text and f'"host": ["{site}"]' in text
+    assert ('"module": "internal"' in json.dumps(config["apps"].get("tls", {}))) == internal
+    assert '"logs"' not in text  # no access log keeping scorer keys (see the sample)
+    deploy = (ROOT / "docs" / "DEPLOY.md").read_text()
+    assert f"deploy/{name}" in deploy

@@ -15,7 +15,7 @@ from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from . import assets, chrome, config, database, i18n
+from . import assets, chrome, config, database, i18n, public
 from .extensions import babel, compress, csrf, db, limiter, migrate
 from .health import SQLITE_BUSY_MS
 from .i18n import LANGUAGES, select_locale
@@ -43,6 +43,10 @@ def create_app(test_config: Mapping[str, Any] | None = None,
     if test_config:
         app.config.from_mapping(test_config)
     app.config["SQLALCHEMY_ENGINE_OPTIONS"] = config.database_timeouts(app.config)
+    try:
+        app.config["PUBLIC_URL"] = public.check(str(app.config.get("PUBLIC_URL") or ""))
+    except ValueError as problem:
+        raise RuntimeError(f"Refusing to start: {problem}") from None
     if app.config["TICHU_PRODUCTION"] and app.config["SECRET_KEY"] in (
             config.DEV_SECRET_KEY, "", None, "dev", "test"):
         raise RuntimeError("Refusing to start in production with the development secret key: "
@@ -74,7 +78,8 @@ def create_app(test_config: Mapping[str, Any] | None = None,
     from flask_babel import get_locale
 
     app.jinja_env.undefined = LoudUndefined
-    app.jinja_env.globals.update(LANGUAGES=LANGUAGES, get_locale=get_locale)
+    app.jinja_env.globals.update(LANGUAGES=LANGUAGES, get_locale=get_locale,
+                                 public_link=public.link, links_unreachable=public.unreachable)
     app.jinja_env.filters["translate"] = i18n.gettext
 
     from .scoring.i18n import set_translator

@@ -94,6 +94,9 @@ def defaults(instance_path: str) -> dict[str, object]:
         "SESSION_COOKIE_SAMESITE": "Lax",
         "SESSION_COOKIE_SECURE": secure,
         "PREFERRED_URL_SCHEME": "https" if secure else "http",
+        # The address other phones open, for every link and QR code the app hands out
+        # (checked at start, `public.check`); unset: the address each request came to.
+        "PUBLIC_URL": os.environ.get("PUBLIC_URL", ""),
         "TICHU_PRODUCTION": secure,
         # Per client address (an IPv6 client by its /64; extensions.py, budgets.py): writes,
         # creating tables, matches and imports, and trying codes that are unknown.

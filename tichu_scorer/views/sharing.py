@@ -11,7 +11,7 @@ from flask_babel import gettext
 from markupsafe import Markup
 from werkzeug.wrappers import Response
 
-from .. import access, codes, records
+from .. import access, codes, public, records
 from ..extensions import db, limit_joins
 from ..models import Group, Match
 from .matches import _show, bp, visible
@@ -90,10 +90,10 @@ def share(match_id: str) -> str:
     chosen = SCORE if scorer and request.args.get("to") == SCORE else WATCH
     if chosen == SCORE:
         code = score_code(match)
-        link = url_for("matches.join", code=code, _external=True)
+        link = public.link("matches.join", code=code)
     else:
         code = match.code
-        link = url_for("matches.view", code=code, _external=True)
+        link = public.link("matches.view", code=code)
     return render_template("matches/share.html", match=match, scorer=scorer, chosen=chosen,
                            code=code, shown_code=codes.shown(code), link=link,
                            qr=qr_svg(link))

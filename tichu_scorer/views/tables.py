@@ -6,7 +6,7 @@ from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask_babel import gettext
 from werkzeug.wrappers import Response
 
-from .. import access, records
+from .. import access, public, records
 from ..extensions import db, limit_creation, limit_writes
 from ..models import NAME_MAX, Group
 from .errors import form_value
@@ -25,8 +25,8 @@ def show(key: str) -> str:
     """The table's matches, and how to let other phones in."""
     group = _group(key)
     scorer = access.role_in(group) == "scorer"
-    invite = url_for("matches.join", code=group.invite_code, _external=True)
-    link = url_for("matches.join", key=group.scorer_key, _external=True) if scorer else None
+    invite = public.link("matches.join", code=group.invite_code)
+    link = public.link("matches.join", key=group.scorer_key) if scorer else None
     page = records.history_page([group], request.args.get("older"), request.args.get("newer"))
     return render_template("tables/show.html", group=group, scorer=scorer,
                            matches=page.matches, page=page,
