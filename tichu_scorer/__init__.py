@@ -77,7 +77,7 @@ def create_app(test_config: Mapping[str, Any] | None = None,
     app.jinja_env.globals.update(LANGUAGES=LANGUAGES, get_locale=get_locale)
     app.jinja_env.filters["translate"] = i18n.gettext
 
-    from .scoring.i18n import set_translator
+    from .game.i18n import set_translator
     set_translator(i18n.gettext)
 
     from .views import register

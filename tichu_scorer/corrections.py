@@ -13,11 +13,11 @@ from sqlalchemy.orm.exc import StaleDataError
 
 from . import records
 from .extensions import db
+from .game.i18n import N_
+from .game.layouts import TEAM_LETTERS
 from .models import Hand, HandEvent, Match, utcnow
 from .records import Conflict
 from .scoring import Call, Problem
-from .scoring.i18n import N_
-from .scoring.layouts import TEAM_LETTERS
 
 # The log's actions, as the log page shows them (translated there).
 ACTIONS = (N_("added"), N_("edited"), N_("deleted"), N_("undone"), N_("restored"),

@@ -8,10 +8,10 @@ from dataclasses import dataclass
 from flask_babel import gettext
 
 from . import chart, records, scoring, tallies
+from .game.variants import VARIANTS
 from .models import Group
 from .scoring import Variant
 from .scoring.stats import Tally
-from .scoring.variants import VARIANTS
 
 
 @dataclass(frozen=True)

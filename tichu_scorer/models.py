@@ -17,6 +17,7 @@ from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from . import scoring
 from .extensions import db
+from .game import variants
 from .scoring import Variant
 
 NAME_MAX = 40
@@ -108,7 +109,7 @@ class Match(db.Model):  # type: ignore[name-defined,misc]
     key: Mapped[str] = mapped_column(String(24), unique=True, default=new_key)
     group_id: Mapped[int] = mapped_column(ForeignKey("tichu_group.id", ondelete="CASCADE"),
                                           index=True)
-    variant: Mapped[str] = mapped_column(String(16), default=scoring.variants.DEFAULT.key)
+    variant: Mapped[str] = mapped_column(String(16), default=variants.DEFAULT.key)
     target: Mapped[int | None] = mapped_column(default=None)  # None: no target score
     hand_limit: Mapped[int | None] = mapped_column(default=None)  # Threechu: fixed hand count
     started_at: Mapped[datetime] = mapped_column(default=utcnow, index=True)

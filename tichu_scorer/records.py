@@ -16,11 +16,10 @@ from sqlalchemy.orm.state import InstanceState
 
 from . import scoring, tallies
 from .extensions import db
+from .game import variants
+from .game.i18n import _
 from .models import NAME_MAX, Group, Hand, HandEvent, Match, MatchSeat, Player, utcnow
 from .scoring import Layout, Problem, Side, Variant, seigneur
-from .scoring.i18n import _
-
-DEFAULT_THREECHU_HANDS = 9
 
 
 class Conflict(Exception):
@@ -196,7 +195,7 @@ def seat_rows(game: Variant, players: Sequence[Player]) -> list[MatchSeat]:
 
 
 def create_match(group: Group, names: Sequence[str], target: int | None,
-                 game: Variant = scoring.variants.DEFAULT, hand_limit: int | None = None,
+                 game: Variant = variants.DEFAULT, hand_limit: int | None = None,
                  rematch_of: str | None = None) -> Match:
     """A new match of table `group` with these players in seats 0, 1, … A rematch holds the
     match it follows (key `rematch_of`) meanwhile: Conflict when it was deleted."""

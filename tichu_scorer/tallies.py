@@ -19,6 +19,7 @@ from sqlalchemy.orm import selectinload
 
 from .cache import LRU, lru
 from .extensions import db
+from .game.variants import VARIANTS
 from .models import Group, Hand, Match
 from .scoring.stats import (
     Counts,
@@ -30,7 +31,6 @@ from .scoring.stats import (
     merged,
     tally_match,
 )
-from .scoring.variants import VARIANTS
 
 SCORED = [v.key for v in VARIANTS.values() if v.scored]  # statistics count card points
 FILL_CHUNK = 500  # matches per query when counting old matches

@@ -25,6 +25,7 @@ from sqlalchemy.orm import selectinload
 
 from . import records, scoring
 from .extensions import db
+from .game.i18n import _
 from .models import (
     CLIENT_ID,
     NAME_MAX,
@@ -37,7 +38,6 @@ from .models import (
     new_code,
     utcnow,
 )
-from .scoring.i18n import _
 from .transfer_checks import (
     MAX_IMPORT_HANDS,
     MAX_IMPORT_MATCHES,

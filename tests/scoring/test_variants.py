@@ -2,7 +2,7 @@
 
 import pytest
 
-from tichu_scorer.engine.cards import DECK, parse_cards
+from tichu_scorer.game.variants import THREECHU
 from tichu_scorer.scoring import (
     DUMMY,
     TIENTSIN,
@@ -16,7 +16,6 @@ from tichu_scorer.scoring import (
     threechu,
 )
 from tichu_scorer.scoring.seigneur import (
-    best_cards,
     decks,
     full_ranking,
     pushes,
@@ -24,7 +23,6 @@ from tichu_scorer.scoring.seigneur import (
     records,
     titles,
 )
-from tichu_scorer.scoring.variants import THREECHU
 
 T, G = Call.TICHU, Call.GRAND
 
@@ -232,23 +230,6 @@ def test_gs4_titles_in_rank_order():
         assert twelve.index(higher) < twelve.index(lower)
     for players in range(6, 12):  # a larger table only adds titles, in the same order
         assert [t for t in titles(players + 1) if t in titles(players)] == list(titles(players))
-
-
-@pytest.mark.parametrize("hand_cards, count, best", [
-    (["2j", "MJ", "Aj", "PH", "DR"], 3, ["DR", "PH", "MJ"]),
-    (["2j", "MJ", "Aj", "Kt"], 2, ["MJ", "Aj"]),     # the Mah Jong above the ace
-    (["2j", "3s", "PH", "Kt"], 1, ["PH"]),
-    (["2j", "3s", "Qp", "Kt"], 2, ["Kt", "Qp"]),
-])
-def test_gs5_push_card_strength(hand_cards, count, best):
-    assert best_cards(parse_cards(hand_cards), count) == parse_cards(best)
-
-
-def test_gs5_push_strength_orders_the_whole_deck():
-    order = best_cards(DECK, len(DECK))
-    assert [repr(c) for c in order[:3]] == ["DR", "PH", "MJ"]
-    naturals = [c.rank for c in order if c.suit]
-    assert naturals == sorted(naturals, reverse=True)
 
 
 @pytest.mark.parametrize("order, players, ok", [

@@ -18,7 +18,7 @@ from collections.abc import Iterable, Sequence
 from itertools import product
 from typing import NamedTuple
 
-from ..scoring.i18n import N_
+from ..game.i18n import N_
 
 SUITS = ("j", "s", "p", "t")  # Jade, Sword, Pagoda, Star
 SUIT_NAMES = {"j": N_("Jade"), "s": N_("Sword"), "p": N_("Pagoda"), "t": N_("Star")}

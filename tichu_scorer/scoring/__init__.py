@@ -1,5 +1,13 @@
 """Pure scoring of hands and matches (RULES.md §7–§9). No web or database imports."""
 
+from ..game.layouts import (
+                   DUMMY,
+                   NANKING,
+                   TIENTSIN,
+                   Layout,
+                   threechu,
+)
+from ..game.variants import VARIANTS, Side, SideKind, Variant, find, variant
 from .hand import (
                    Call,
                    CallResult,
@@ -15,13 +23,6 @@ from .hand import (
                    is_sweep,
                    score_hand,
 )
-from .layouts import (
-                   DUMMY,
-                   NANKING,
-                   TIENTSIN,
-                   Layout,
-                   threechu,
-)
 from .match import (
                    DEFAULT_TARGET,
                    MatchState,
@@ -35,7 +36,6 @@ from .match import (
                    winner,
 )
 from .read import read_hand
-from .variants import VARIANTS, Side, SideKind, Variant, find, variant
 
 __all__ = [
     "Call", "CallResult", "Derived", "derive", "HandInput", "HandResult", "InvalidHand", "Problem",

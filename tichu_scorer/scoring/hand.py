@@ -16,8 +16,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 
-from .i18n import N_, _
-from .layouts import NANKING, TEAM_LETTERS, Layout
+from ..game.i18n import N_, _
+from ..game.layouts import NANKING, TEAM_LETTERS, Layout
 
 CARD_POINTS_TOTAL = 100  # [D2] / [P1]
 CARD_POINTS_MIN = -25  # [P1]: a team holding only the Phoenix

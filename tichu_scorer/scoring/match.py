@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from .i18n import _
+from ..game.i18n import _
 
 DEFAULT_TARGET = 1000
 MIN_TARGET = 50

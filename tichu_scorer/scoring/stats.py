@@ -3,10 +3,10 @@
 A match is given as a `MatchFacts`: the variant, the players' names by seat, the team of
 each seat in each hand, the hands (out-order, calls, per-seat scores) and the winner.
 
->>> from tichu_scorer.scoring.variants import NANKING
+>>> from tichu_scorer.game.variants import NANKING
 >>> facts = MatchFacts(NANKING, ("Ann", "Bob", "Cy", "Dee"), winners=("Ann", "Cy"),
 ...     hands=(HandFacts((0, 2), {0: "tichu"}, (300, 0, 300, 0), (0, 1, 0, 1), True),))
->>> ann = player_stats([facts])["Ann"]
+>>> ann = tally_match(facts).players["Ann"]
 >>> ann.tichu_called, ann.tichu_made, ann.first_out, ann.double_victories, ann.won
 (1, 1, 1, 1, 1)
 """
@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .variants import Variant
+from ..game.variants import Variant
 
 
 @dataclass(frozen=True)
@@ -184,24 +184,6 @@ def tally_match(match: MatchFacts, earlier: MatchTallies | None = None) -> Match
             for hand in match.hands:
                 _count_hand(tally, hand, side.seats)
     return out
-
-
-def player_stats(matches: Iterable[MatchFacts]) -> dict[str, Tally]:
-    """Per player name: matches played and won, calls made, first out, double victories,
-    and the average hand score (of the player's side)."""
-    return _summed(matches).players
-
-
-def partnership_stats(matches: Iterable[MatchFacts]) -> dict[tuple[str, ...], Tally]:
-    """Per partnership of the team games (the same two or three players as a team)."""
-    return _summed(matches).pairs
-
-
-def _summed(matches: Iterable[MatchFacts]) -> MatchTallies:
-    total = MatchTallies("")
-    for match in matches:
-        total.add(tally_match(match))
-    return total
 
 
 def _counts(tally: Tally) -> list[int]:
