@@ -14,8 +14,8 @@ ROOT = Path(__file__).resolve().parent.parent
 RULES = (ROOT / "docs" / "RULES.md").read_text(encoding="utf-8")
 ID = r"([A-Z]{1,3}\d+(?:\.\d+)*)"  # W2, H6, P4, T3.3, GS5
 # The forms a rule id is cited in: "[W2]" in messages, comments and templates; "(GS5)" in
-# templates' and messages' text (not a call such as f(X1)); a quoted id ("W2", 'T3.3') as a Problem's, a Verdict's or a
-# dict's rule; a link to /rules#W2.
+# templates' and messages' text (not a call such as f(X1)); a quoted id ("W2", 'T3.3') as a
+# Problem's, a Verdict's or a dict's rule; a link to /rules#W2.
 CITED = [re.compile(r"\[" + ID + r"\]"), re.compile(r"(?<!\w)\(" + ID + r"\)"),
          re.compile(r"""(?<![\w.])["']""" + ID + r"""["']"""), re.compile(r"rules#" + ID + r"\b")]
 DEFINED = set(re.findall(r"`\[" + ID + r"\]`", RULES))

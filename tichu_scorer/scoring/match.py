@@ -36,19 +36,29 @@ class MatchState:
         return sorted(range(len(self.totals)), key=lambda i: -self.totals[i])
 
 
-def winner(totals: Sequence[int], target: int = DEFAULT_TARGET) -> int | None:
-    """[E1]: the side that reached the target with strictly more points than every other;
-    [E2]: None when no side reached it or the leaders are tied.
+def leader(totals: Sequence[int]) -> int | None:
+    """The side with strictly more points than every other, None when the top is shared.
 
-    >>> winner((1000, 1000)), winner((1100, 1050)), winner((990, 900))
-    (None, 0, None)
+    >>> leader((30, 20, 30)), leader((10, 40, 20)), leader(())
+    (None, 1, None)
     """
     if not totals:
         return None
     top = max(totals)
-    if top < target or list(totals).count(top) > 1:
+    return None if list(totals).count(top) > 1 else list(totals).index(top)
+
+
+def winner(totals: Sequence[int], target: int = DEFAULT_TARGET) -> int | None:
+    """[E1]: the side that reached the target with strictly more points than every other;
+    [E2]: None when no side reached it or the leaders are tied. The one place a match's
+    winner is decided (a fixed-length match's target is the lowest total, [T3.5]).
+
+    >>> winner((1000, 1000)), winner((1100, 1050)), winner((990, 900))
+    (None, 0, None)
+    """
+    if not totals or max(totals) < target:
         return None
-    return list(totals).index(top)
+    return leader(totals)
 
 
 def tied_at_top(totals: Sequence[int], target: int = DEFAULT_TARGET) -> int | None:
@@ -105,8 +115,7 @@ def result_after(totals: Sequence[int], played: int, target: int | None,
     if target is None and hand_limit is not None:
         if played < hand_limit:
             return MatchState(tuple(totals), [], None)
-        top = max(totals)
-        won = list(totals).index(top) if list(totals).count(top) == 1 else None
+        won = winner(totals, min(totals, default=0))
         return MatchState(tuple(totals), [], won, played if won is not None else None,
                           finished=True)
     won = winner(totals, target or DEFAULT_TARGET)
