@@ -18,7 +18,8 @@ from sqlalchemy.orm import Mapped, mapped_column, relationship
 from . import scoring
 from .extensions import db
 from .game import variants
-from .scoring import Variant
+from .scoring import HandInput, Variant
+from .scoring.state import Settings, stored_hand
 
 NAME_MAX = 40
 # What a phone may send as a hand's client id (the form and the import check it alike).
@@ -171,6 +172,11 @@ class Match(db.Model):  # type: ignore[name-defined,misc]
     def finished(self) -> bool:
         return self.finished_at is not None
 
+    @property
+    def settings(self) -> Settings:
+        """What the match is played as, as its pure state reads it (`scoring.state`)."""
+        return Settings(self.game, self.names, self.target, self.hand_limit)
+
 
 class MatchSeat(db.Model):  # type: ignore[name-defined,misc]
     __table_args__ = (UniqueConstraint("match_id", "seat"),)
@@ -216,6 +222,12 @@ class Hand(db.Model):  # type: ignore[name-defined,misc]
 
     # the app counts versions itself (an import keeps them); SQLAlchemy checks them
     __mapper_args__ = {"version_id_col": version, "version_id_generator": False}
+
+    @property
+    def input(self) -> HandInput:
+        """The hand as the pure match state reads it."""
+        return stored_hand(self.out_order, self.calls, self.card_points, self.wish_offender,
+                           self.shuffler)
 
     def recorded(self) -> dict[str, Any]:
         """What the table recorded, in the docs/API.md shape (the input of scoring)."""

@@ -6,6 +6,9 @@ from stored rows); rule tests pin [E1], [E2], [T3.1], [T3.5] and [GS4]–[GS7]."
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -15,19 +18,84 @@ from tichu_scorer.scoring import (
     DEFAULT_TARGET,
     Call,
     HandInput,
-    fixed_length_state,
-    hands_after_the_end,
-    match_state,
-    result_after,
     score_hand,
     seigneur,
     tied_at_top,
+    winner,
 )
 from tichu_scorer.scoring.games import PointsGame, RankingGame, game_of
 from tichu_scorer.scoring.state import MatchState, Settings
 from tichu_scorer.scoring.stats import HandFacts, MatchFacts, tally_match
 
 POINTS = (NANKING, THREECHU, TIENTSIN)
+
+# The code paths the app took before the state, kept here as the oracle the state is
+# compared with: each hand's side scores summed, the winner after the first deciding hand
+# ([E1]), a fixed length's winner on the final totals ([T3.5]).
+
+
+@dataclass(frozen=True)
+class OldState:
+    totals: tuple[int, ...]
+    running: list[tuple[int, ...]]
+    winner: int | None  # index of the winning team (or player), None while play goes on
+    winner_after: int | None = None  # 1-based number of the hand that decided it
+    finished: bool = False  # a fixed-length match can end in a tie at the top
+
+    @property
+    def over(self) -> bool:
+        return self.finished or self.winner is not None
+
+    def ranking(self) -> list[int]:
+        """Sides from the highest total down (ties keep seat order)."""
+        return sorted(range(len(self.totals)), key=lambda i: -self.totals[i])
+
+
+def match_state(hand_scores: Iterable[Sequence[int]], target: int = DEFAULT_TARGET,
+                sides: int = 2) -> OldState:
+    totals = [0] * sides
+    running: list[tuple[int, ...]] = []
+    won: int | None = None
+    after: int | None = None
+    for number, scores in enumerate(hand_scores, start=1):
+        totals = [t + s for t, s in zip(totals, scores, strict=True)]
+        running.append(tuple(totals))
+        if won is None:
+            won = winner(totals, target)
+            after = number if won is not None else None
+    return OldState(totals=tuple(totals), running=running, winner=won, winner_after=after)
+
+
+def fixed_length_state(hand_scores: Iterable[Sequence[int]], hand_limit: int | None,
+                       target: int | None, sides: int) -> OldState:
+    if target is not None:
+        return match_state(hand_scores, target, sides)
+    state = match_state(hand_scores, 10 ** 9, sides)
+    end = result_after(state.totals, len(state.running), None, hand_limit)
+    return OldState(state.totals, state.running, end.winner, end.winner_after, end.finished)
+
+
+def result_after(totals: Sequence[int], played: int, target: int | None,
+                 hand_limit: int | None = None) -> OldState:
+    if target is None and hand_limit is not None:
+        if played < hand_limit:
+            return OldState(tuple(totals), [], None)
+        top = max(totals)
+        won = list(totals).index(top) if list(totals).count(top) == 1 else None
+        return OldState(tuple(totals), [], won, played if won is not None else None,
+                        finished=True)
+    won = winner(totals, target or DEFAULT_TARGET)
+    return OldState(tuple(totals), [], won, played if won is not None else None)
+
+
+def hands_after_the_end(state: OldState, target: int | None,
+                        hand_limit: int | None) -> tuple[int, str]:
+    played = len(state.running)
+    if target is None and hand_limit is not None:
+        return max(played - hand_limit, 0), "T3.5"
+    if state.winner_after is None:
+        return 0, "E1"
+    return played - state.winner_after, "E1"
 
 
 def names_for(variant: Variant, players: int) -> tuple[str, ...]:

@@ -27,16 +27,16 @@ checking them again. Pure: no I/O.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from operator import add
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from ..game.variants import Side, Variant
 from . import seigneur
 from .games import NOT_OVER, End, Game, Rules, Scored, game_of
-from .hand import CallResult, HandInput, HandResult
+from .hand import Call, CallResult, HandInput, HandResult
 from .match import DEFAULT_TARGET, tied_at_top
 from .stats import HandFacts, MatchFacts
 
@@ -128,8 +128,9 @@ class MatchState:
         before are not scored again."""
         return self.with_hands((hand,))
 
-    def with_hands(self, hands: Iterable[HandInput]) -> MatchState:
-        """The state with these hands played after the ones in it."""
+    def with_hands(self, hands: Iterable[HandInput], start: int | None = None) -> MatchState:
+        """The state with these hands played after the ones in it (after hand `start` when
+        the hands before are not known, only their totals: see `next_hand`)."""
         settings = self.settings
         game, variant, seats, rules = (settings.game, settings.variant, settings.seats,
                                        settings.rules)
@@ -137,7 +138,7 @@ class MatchState:
         shuffles = variant.has_dummy  # only Threechu records who shuffled ([T3.1])
         played = list(self.hands)
         totals, end = self.totals, self.end
-        number = len(played)
+        number = len(played) if start is None else start
         for hand in hands:
             number += 1
             shuffler = hand.shuffler
@@ -278,4 +279,66 @@ def _with_shuffler(hand: HandInput, shuffler: int | None) -> HandInput:
                      shuffler)
 
 
-__all__: Sequence[str] = ("MatchState", "PlayedHand", "Settings")
+def next_hand(settings: Settings, totals: Sequence[int], played: int,
+              hand: HandInput) -> tuple[PlayedHand, End]:
+    """The hand played after `played` hands that left these totals, and where the match
+    stands after it: a new hand's preview and save from the stored totals, without the
+    hands before. The match must still be on before it (a finished match takes no hand).
+
+    >>> from tichu_scorer.game.variants import NANKING
+    >>> after, end = next_hand(Settings(NANKING, tuple("ABCD"), 500), (400, 90), 7,
+    ...                        HandInput((0, 2), {}, (None, None)))
+    >>> after.number, after.running, end.winner, end.after
+    (8, (600, 90), 0, 8)
+    """
+    state = MatchState(settings, (), tuple(totals)).with_hands((hand,), start=played)
+    return state.hands[0], state.end
+
+
+def stored_hand(out_order: Sequence[int], calls: Mapping[str, str],
+                card_points: Sequence[int | None], wish_offender: int | None,
+                shuffler: int | None) -> HandInput:
+    """A hand as stored and exported (docs/API.md's shapes: calls keyed by the seat as a
+    string, the card points as counted, none in Grand Seigneur) read back as the state's
+    input. The inverse of `stored_values`.
+
+    >>> stored_hand([1, 0, 2, 3], {"0": "tichu"}, [30, 70], None, None).calls
+    {0: <Call.TICHU: 'tichu'>}
+    """
+    points = (card_points[0], card_points[1]) if card_points else (None, None)
+    return HandInput(tuple(out_order), {int(seat): Call(call) for seat, call in calls.items()},
+                     points, wish_offender, shuffler)
+
+
+def stored_values(played: PlayedHand, variant: Variant) -> dict[str, Any]:
+    """What is stored of a hand: what was recorded and what it scored (a points game's card
+    points, team and seat scores; Grand Seigneur's places), as `stored_hand` reads it back.
+
+    >>> from tichu_scorer.game.variants import NANKING
+    >>> state = MatchState.of(Settings(NANKING, tuple("ABCD")), [
+    ...     HandInput((1, 0, 3), {2: Call.TICHU}, (None, 35))])
+    >>> stored_values(state.hands[0], NANKING)["team_scores"]
+    [-35, 35]
+    """
+    hand, result = played.hand, played.scored.result
+    values: dict[str, Any] = {
+        "out_order": list(played.scored.order),
+        "calls": {str(seat): call.value for seat, call in sorted(hand.calls.items())},
+        "card_points_entered": [], "card_points": [], "team_scores": [], "sweep": False,
+        "wish_offender": hand.wish_offender, "shuffler": played.shuffler,
+        "player_scores": None}
+    if result is None:  # [GS1]: each player's place
+        values["player_scores"] = {str(seat): place for place, seat in enumerate(
+            played.scored.order, start=1)}
+        return values
+    values |= {"card_points_entered": list(hand.card_points),
+               "card_points": list(result.card_points),
+               "team_scores": list(result.team_scores), "sweep": result.sweep}
+    if not variant.teams:  # a total per seat (Threechu): each seat's score ([T3.4])
+        values["player_scores"] = {str(seat): score
+                                   for seat, score in enumerate(played.seat_scores())}
+    return values
+
+
+__all__: Sequence[str] = ("MatchState", "PlayedHand", "Settings", "next_hand", "stored_hand",
+                          "stored_values")

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..game.variants import Variant
+from .hand import call_made
 
 
 @dataclass(frozen=True)
@@ -212,7 +213,7 @@ def _count_hand(tally: Tally, hand: HandFacts, seats: tuple[int, ...]) -> None:
         call = hand.calls.get(seat)
         if call == "tichu":
             tally.tichu_called += 1
-            tally.tichu_made += 1 if first == seat else 0
+            tally.tichu_made += call_made(seat, hand.out_order)
         elif call == "grand":
             tally.grand_called += 1
-            tally.grand_made += 1 if first == seat else 0
+            tally.grand_made += call_made(seat, hand.out_order)
