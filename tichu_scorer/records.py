@@ -332,13 +332,10 @@ def add_hand(match: Match, data: Mapping[str, Any], number: int,
             if saved := _saved_since(match, entry, hand.number):
                 db.session.rollback()
                 raise Stale(saved, current, hand.number)
-        if match.game.ranked:
-            match.hand_count = (match.hand_count or 0) + 1
-            changed(match)
-        else:  # from the preview: the stored totals plus this hand
-            _settle(match, preview.totals, (match.hand_count or 0) + 1, preview.winner,
-                    preview.finished)
-            tallies.added(match, hand)
+        # from the preview: the stored totals plus this hand (none in a ranked game)
+        _settle(match, preview.totals, (match.hand_count or 0) + 1, preview.winner,
+                preview.finished)
+        tallies.added(match, hand)
         _store_match(match)
         log(match, hand, "added", "", None, hand.recorded(), shown_as=match.hand_count)
         db.session.commit()
