@@ -230,7 +230,7 @@ def test_replacing_a_hand_equals_building_anew(match, data):
 
 def facts_of(state):
     """What two states of one match must agree on (the hands as given aside)."""
-    return (state.running, state.end, [(h.shuffler, h.scored) for h in state.hands])
+    return (state.running, state.end, [h[2:] for h in state.hands])  # all but the input
 
 
 @settings(max_examples=80, deadline=None)

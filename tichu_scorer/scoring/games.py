@@ -11,7 +11,8 @@ branches on `ranked`, `has_dummy` or `teams`:
 - `derive(hand, shuffler)`: what the form may fill in while a hand is entered;
 - `score(hand, seats, shuffler)`: what one recorded hand scores;
 - `end(before, totals, played, rules)`: the match's end after one more hand;
-- `dealer(number, last)`: who shuffles the hand of this number.
+- `dealer(number, last)`: who shuffles the hand of this number (`last`: the out-order of
+  the hand before).
 
 >>> from tichu_scorer.game.variants import NANKING, SEIGNEUR, THREECHU
 >>> game_of(NANKING).asks, game_of(SEIGNEUR).asks
@@ -94,7 +95,7 @@ class Game:
     def end(self, before: End, totals: tuple[int, ...], played: int, rules: Rules) -> End:
         return NOT_OVER
 
-    def dealer(self, number: int, last: Scored | None) -> int | None:
+    def dealer(self, number: int, last: tuple[int, ...] | None) -> int | None:
         """Who shuffles hand `number`, given the hand before it (None: anyone may)."""
         return None
 
@@ -149,12 +150,12 @@ class PointsGame(Game):
         won = winner(totals, rules.target or DEFAULT_TARGET)
         return End(won, played) if won is not None else NOT_OVER
 
-    def dealer(self, number: int, last: Scored | None) -> int | None:
+    def dealer(self, number: int, last: tuple[int, ...] | None) -> int | None:
         """[T3.1]: in Threechu the shuffle passes to the left each hand; in the team games
         the page names the player who went out first in the hand before."""
         if self.variant.has_dummy:
             return self.variant.shuffler(number)
-        return last.order[0] if last is not None and last.order else None
+        return last[0] if last else None
 
 
 class RankingGame(Game):

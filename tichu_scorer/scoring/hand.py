@@ -61,7 +61,7 @@ class InvalidHand(ValueError):
         self.problems = problems
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class HandInput:
     """What the table records of a hand.
 

@@ -35,7 +35,7 @@ from typing import Any, NamedTuple
 
 from ..game.variants import Side, Variant
 from . import seigneur
-from .games import NOT_OVER, End, Game, Rules, Scored, game_of
+from .games import NOT_OVER, End, Game, Rules, game_of
 from .hand import Call, CallResult, HandInput, HandResult
 from .match import DEFAULT_TARGET, tied_at_top
 from .stats import HandFacts, MatchFacts
@@ -66,47 +66,37 @@ class Settings:
 
 class PlayedHand(NamedTuple):
     """One hand in play as the state knows it: its place, what was recorded, who shuffled,
-    what it scored, and the totals after it."""
+    what it scored (the game's `Scored`, spread out: a long match keeps one object per hand,
+    not two), and the totals after it."""
 
     number: int  # its place among the hands in play, from 1
     hand: HandInput  # as recorded
     shuffler: int | None  # Threechu: who shuffled and played the dummy
-    scored: Scored
+    result: HandResult | None  # the points game's scoring; None in the ranking game
+    order: tuple[int, ...]  # the out-order completed, or Grand Seigneur's whole ranking
+    scores: tuple[int, ...]  # what this hand added to each total
+    teams: tuple[int, ...]  # each seat's team in this hand; () without teams
     running: tuple[int, ...]  # the match's totals after this hand
 
     @property
-    def result(self) -> HandResult | None:
-        return self.scored.result
-
-    @property
-    def order(self) -> tuple[int, ...]:
-        """The out-order completed, or Grand Seigneur's whole finishing order."""
-        return self.scored.order
-
-    @property
-    def scores(self) -> tuple[int, ...]:
-        """What this hand added to each total."""
-        return self.scored.scores
-
-    @property
     def first_out(self) -> int | None:
-        return self.scored.order[0] if self.scored.order else None
+        return self.order[0] if self.order else None
 
     @property
     def calls(self) -> tuple[CallResult, ...]:
         """Each call with its outcome ([P3]), by seat."""
-        return self.scored.result.calls if self.scored.result is not None else ()
+        return self.result.calls if self.result is not None else ()
 
     @property
     def sweep(self) -> bool:
-        return self.scored.result is not None and self.scored.result.sweep
+        return self.result is not None and self.result.sweep
 
     def seat_scores(self) -> tuple[int, ...]:
         """What the hand gave each seat: its side's score ([T3.4])."""
-        result = self.scored.result
-        if result is None:
+        if self.result is None:
             return ()
-        return tuple(result.team_scores[team] for team in self.scored.teams)
+        scores = self.result.team_scores
+        return tuple([scores[team] for team in self.teams])
 
 
 @dataclass(frozen=True)
@@ -144,11 +134,12 @@ class MatchState:
             shuffler = hand.shuffler
             if shuffler is None and shuffles:
                 shuffler = shuffler_of(number)
-            scored = score(hand, seats, shuffler)
-            if scored.scores:
-                totals = tuple(map(add, totals, scored.scores))  # as many: both per side
+            result, order, scores, teams = score(hand, seats, shuffler)
+            if scores:
+                totals = tuple(map(add, totals, scores))  # as many: both per side
                 end = ends(end, totals, number, rules)
-            played.append(PlayedHand(number, hand, shuffler, scored, totals))
+            played.append(PlayedHand(number, hand, shuffler, result, order, scores, teams,
+                                     totals))
         return MatchState(settings, tuple(played), totals, end)
 
     def replacing(self, number: int, hand: HandInput) -> MatchState:
@@ -233,7 +224,7 @@ class MatchState:
     def next_shuffler(self) -> int | None:
         """Who shuffles the next hand (in Threechu, also plays the dummy, [T3.1]); None when
         anyone may."""
-        last = self.hands[-1].scored if self.hands else None
+        last = self.hands[-1].order if self.hands else None
         return self.settings.game.dealer(len(self.hands) + 1, last)
 
     def facts(self, hands: Iterable[PlayedHand] | None = None) -> MatchFacts:
@@ -241,8 +232,8 @@ class MatchState:
         default every hand in play)."""
         chosen = self.hands if hands is None else hands
         return MatchFacts(self.settings.variant, self.settings.names, tuple(
-            HandFacts(h.scored.order, {seat: call.value for seat, call in h.hand.calls.items()},
-                      h.seat_scores(), h.scored.teams, h.sweep) for h in chosen),
+            HandFacts(h.order, {seat: call.value for seat, call in h.hand.calls.items()},
+                      h.seat_scores(), h.teams, h.sweep) for h in chosen),
             self.winner_names, self.over)
 
     # Grand Seigneur ([GS4], [GS5], [GS7])
@@ -306,8 +297,11 @@ def stored_hand(out_order: Sequence[int], calls: Mapping[str, str],
     {0: <Call.TICHU: 'tichu'>}
     """
     points = (card_points[0], card_points[1]) if card_points else (None, None)
-    return HandInput(tuple(out_order), {int(seat): Call(call) for seat, call in calls.items()},
+    return HandInput(tuple(out_order), {int(seat): _CALLS[call] for seat, call in calls.items()},
                      points, wish_offender, shuffler)
+
+
+_CALLS = {call.value: call for call in Call}  # a stored call word: a lookup, not Call(word)
 
 
 def stored_values(played: PlayedHand, variant: Variant) -> dict[str, Any]:
@@ -320,16 +314,16 @@ def stored_values(played: PlayedHand, variant: Variant) -> dict[str, Any]:
     >>> stored_values(state.hands[0], NANKING)["team_scores"]
     [-35, 35]
     """
-    hand, result = played.hand, played.scored.result
+    hand, result = played.hand, played.result
     values: dict[str, Any] = {
-        "out_order": list(played.scored.order),
+        "out_order": list(played.order),
         "calls": {str(seat): call.value for seat, call in sorted(hand.calls.items())},
         "card_points_entered": [], "card_points": [], "team_scores": [], "sweep": False,
         "wish_offender": hand.wish_offender, "shuffler": played.shuffler,
         "player_scores": None}
     if result is None:  # [GS1]: each player's place
         values["player_scores"] = {str(seat): place for place, seat in enumerate(
-            played.scored.order, start=1)}
+            played.order, start=1)}
         return values
     values |= {"card_points_entered": list(hand.card_points),
                "card_points": list(result.card_points),
