@@ -24,7 +24,7 @@ def test_player_and_partnership_stats():
     assert (players["Cy"].tichu_called, players["Cy"].tichu_made) == (1, 0)
     assert (players["Bob"].grand_called, players["Bob"].grand_made, players["Bob"].won) == \
         (1, 1, 1)
-    assert players["Ann"].first_out == 1 and players["Ann"].first_out_rate == 1 / 3
+    assert players["Ann"].first_out == 1 and players["Ann"].first_out_percent == 33
     assert players["Dee"].double_victories == 1 and players["Ann"].double_victories == 1
     assert players["Bob"].average_hand == (0 + 250 + 200) / 3
     pairs = tallied.pairs

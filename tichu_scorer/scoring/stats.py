@@ -60,10 +60,6 @@ class Tally:
         return self.points / self.hands if self.hands else 0.0
 
     @property
-    def first_out_rate(self) -> float:
-        return self.first_out / self.hands if self.hands else 0.0
-
-    @property
     def first_out_percent(self) -> int | None:
         return percent(self.first_out, self.hands)
 
@@ -74,14 +70,6 @@ class Tally:
     @property
     def grand_percent(self) -> int | None:
         return percent(self.grand_made, self.grand_called)
-
-    @property
-    def tichu_rate(self) -> float | None:
-        return self.tichu_made / self.tichu_called if self.tichu_called else None
-
-    @property
-    def grand_rate(self) -> float | None:
-        return self.grand_made / self.grand_called if self.grand_called else None
 
 
 COUNTS = ("matches", "won", "hands", "points", "first_out", "double_victories",
