@@ -12,8 +12,8 @@ from tests.conftest import make_app
 from tichu_scorer import match_pages, records, tallies
 from tichu_scorer.cache import LRU, lru
 from tichu_scorer.extensions import db
+from tichu_scorer.game import variants
 from tichu_scorer.models import Group
-from tichu_scorer.scoring import variants
 from tichu_scorer.views import stats
 
 

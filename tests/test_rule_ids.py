@@ -13,10 +13,11 @@ from tichu_scorer.rulebook import rulebook_html
 ROOT = Path(__file__).resolve().parent.parent
 RULES = (ROOT / "docs" / "RULES.md").read_text(encoding="utf-8")
 ID = r"([A-Z]{1,3}\d+(?:\.\d+)*)"  # W2, H6, P4, T3.3, GS5
-# The forms a rule id is cited in: "[W2]" in messages, comments and templates; a quoted id
-# ("W2", 'T3.3') as a Problem's, a Verdict's or a dict's rule; a link to /rules#W2.
-CITED = [re.compile(r"\[" + ID + r"\]"), re.compile(r"""(?<![\w.])["']""" + ID + r"""["']"""),
-         re.compile(r"rules#" + ID + r"\b")]
+# The forms a rule id is cited in: "[W2]" in messages, comments and templates; "(GS5)" in
+# templates' and messages' text (not a call such as f(X1)); a quoted id ("W2", 'T3.3') as a
+# Problem's, a Verdict's or a dict's rule; a link to /rules#W2.
+CITED = [re.compile(r"\[" + ID + r"\]"), re.compile(r"(?<!\w)\(" + ID + r"\)"),
+         re.compile(r"""(?<![\w.])["']""" + ID + r"""["']"""), re.compile(r"rules#" + ID + r"\b")]
 DEFINED = set(re.findall(r"`\[" + ID + r"\]`", RULES))
 
 
@@ -42,6 +43,7 @@ def test_the_rule_book_defines_the_ids():
 def test_every_cited_rule_id_is_in_the_rule_book():
     found = cited()
     assert {"W2", "H6", "P1", "T3.3", "GS5", "E1"} <= set(found)  # the search finds them
+    assert any(place.startswith("templates/") for place in found["GS5"])  # "(GS5)" there
     unknown = {rule: places for rule, places in found.items() if rule not in DEFINED}
     assert not unknown, f"rule ids cited but not in docs/RULES.md: {unknown}"
 
@@ -50,6 +52,9 @@ def test_every_cited_rule_id_is_in_the_rule_book():
     ('Problem("out_order", "GS1", _("…"))', {"GS1"}),
     ("Verdict(True, 'T3.3', reason)", {"T3.3"}),
     ('the wish applies [W2]; see <a href="/rules#H6">', {"W2", "H6"}),
+    ("<p>The last pushes his best cards to the first (GS5).</p>", {"GS5"}),
+    ("the match ends (T3.5) or (E1)", {"T3.5", "E1"}),
+    ("f(X1) calls a function, (ab1) and (G12a) are no ids", set()),
     ('ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"; h1 = "x1.py"', set()),
 ])
 def test_the_search_reads_each_form_of_citation(text, ids):

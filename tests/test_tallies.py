@@ -11,10 +11,10 @@ from tests.test_queries import queries_for
 from tests.views.test_transfer import synthetic_history
 from tichu_scorer import corrections, insights, records, tallies, transfer
 from tichu_scorer.extensions import db
+from tichu_scorer.game import variants
 from tichu_scorer.models import Group, Match
 from tichu_scorer.records import Conflict
-from tichu_scorer.scoring import variants
-from tichu_scorer.scoring.stats import COUNTS, partnership_stats, player_stats
+from tichu_scorer.scoring.stats import COUNTS
 
 GAMES = [(variants.NANKING, 500, None), (variants.NANKING, 1000, None),
          (variants.THREECHU, None, 9), (variants.TIENTSIN, 500, None)]
@@ -42,16 +42,60 @@ def random_hand(rng, match, editing=None):
 
 
 def full_recount(groups):
-    """What /stats showed before tallies were kept: every hand of every match, read again."""
+    """What /stats should show, recounted from every hand in play of every match with this
+    test's own code (not the tally code it checks): per variant, per player name and per
+    partnership, the counts in `COUNTS` order."""
     matches = db.session.execute(db.select(Match).where(
         Match.group_id.in_([g.id for g in groups]))).scalars().all()
     out = {}
     for key in tallies.SCORED:
-        facts = [tallies.match_facts(m) for m in matches if m.variant == key]
-        players, pairs = player_stats(facts), partnership_stats(facts)
+        players, pairs = {}, {}
+        for match in (m for m in matches if m.variant == key):
+            recount_match(match, players, pairs)
         if players:
-            out[key] = (counts(players), counts(pairs))
+            out[key] = (players, pairs)
     return out
+
+
+def recount_match(match, players, pairs):
+    """Add one match's counts: a player (each seat but the dummy's) and, in the team games,
+    each team of the same players."""
+    names, game = match.names, match.game
+    won = set(game.sides(names)[match.winner_team].names) if match.winner_team is not None \
+        else set()
+    groups = [(names[s], (s,)) for s in range(len(names)) if s != game.dummy_seat]
+    if game.teams:
+        groups += [(tuple(sorted(names[s] for s in range(len(names)) if s % 2 == team)),
+                    tuple(s for s in range(len(names)) if s % 2 == team)) for team in (0, 1)]
+    for name, seats in groups:
+        into = players if len(seats) == 1 else pairs
+        c = dict.fromkeys(COUNTS, 0)
+        c["matches"] = 1
+        c["won"] = 1 if (name in won if len(seats) == 1 else set(name) <= won) else 0
+        for hand in match.hands:
+            first = hand.out_order[0] if hand.out_order else None
+            c["hands"] += 1
+            c["points"] += (hand.team_scores[seats[0] % 2] if game.teams
+                            else hand.player_scores[str(seats[0])])
+            c["first_out"] += first in seats
+            if hand.sweep and first is not None:
+                c["double_victories"] += team_in(game, hand, first) == team_in(game, hand,
+                                                                               seats[0])
+            for seat in seats:
+                call = hand.calls.get(str(seat))
+                if call:
+                    c[f"{call}_called"] += 1
+                    c[f"{call}_made"] += first == seat
+        into[name] = [a + b for a, b in zip(into.get(name, [0] * len(COUNTS)),
+                                            (c[n] for n in COUNTS), strict=True)]
+
+
+def team_in(game, hand, seat):
+    """A seat's team in one hand: Threechu's shuffler plays with the dummy ([T3.1]); the
+    other team games alternate."""
+    if game.has_dummy:
+        return 0 if seat in (hand.shuffler, game.dummy_seat) else 1
+    return seat % 2
 
 
 def counts(tallies_by_key):

@@ -82,7 +82,7 @@ def create_app(test_config: Mapping[str, Any] | None = None,
                                  public_link=public.link, links_unreachable=public.unreachable)
     app.jinja_env.filters["translate"] = i18n.gettext
 
-    from .scoring.i18n import set_translator
+    from .game.i18n import set_translator
     set_translator(i18n.gettext)
 
     from .views import register

@@ -13,11 +13,11 @@ from sqlalchemy.orm.exc import StaleDataError
 
 from . import records
 from .extensions import db
+from .game.i18n import N_
+from .game.layouts import TEAM_LETTERS
 from .models import Hand, HandEvent, Match, utcnow
 from .records import Conflict
-from .scoring import Call, Problem
-from .scoring.i18n import N_
-from .scoring.layouts import TEAM_LETTERS
+from .scoring import Call, Problem, call_made
 
 # The log's actions, as the log page shows them (translated there).
 ACTIONS = (N_("added"), N_("edited"), N_("deleted"), N_("undone"), N_("restored"),
@@ -195,9 +195,8 @@ def summarize(match: Match, row: Hand | Mapping[str, Any]) -> str:
     names = match.names
     order = list(get("out_order") or [])
     parts = [gettext("out: %(order)s", order=", ".join(names[s] for s in order) or "—")]
-    first = order[0] if order else None
     for seat, call in sorted((get("calls") or {}).items(), key=lambda item: int(item[0])):
-        made = gettext("made") if first == int(seat) else gettext("failed")
+        made = gettext("made") if call_made(int(seat), order) else gettext("failed")
         parts.append(f"{names[int(seat)]} {Call(call).label} {made}")
     points = get("card_points") or []
     if len(points) == 2:

@@ -24,10 +24,10 @@ from wtforms import (
 from wtforms.validators import Length, NumberRange, Optional
 
 from . import i18n
+from .game.i18n import N_
+from .game.variants import DEFAULT, MAX_SEATS, SEIGNEUR, THREECHU, find
 from .models import NAME_MAX, Player
 from .scoring import DEFAULT_TARGET, VARIANTS, Problem, Variant, hands_problem, target_problem
-from .scoring.i18n import N_
-from .scoring.variants import DEFAULT, MAX_SEATS, SEIGNEUR, THREECHU, find
 
 TARGET_CHOICES = [SelectChoice("1000"), SelectChoice("500"), SelectChoice("custom", N_("Custom"))]
 CALL_CHOICES = [SelectChoice("", N_("No call")), SelectChoice("tichu", N_("Tichu")),

@@ -9,10 +9,10 @@ from datetime import datetime
 from flask_babel import gettext
 
 from . import chart, records, scoring, tallies
+from .game.variants import VARIANTS
 from .models import Group
 from .scoring import Variant
 from .scoring.stats import Tally
-from .scoring.variants import VARIANTS
 
 
 @dataclass(frozen=True)
@@ -64,7 +64,7 @@ def match_chart(page: records.MatchPage) -> chart.Chart | None:
         marks = []
         for seat, call in row.hand.calls.items():
             side = side_of[int(seat)]
-            made = bool(row.hand.out_order) and row.hand.out_order[0] == int(seat)
+            made = scoring.call_made(int(seat), row.hand.out_order)
             label = outcome[made] % {"name": names[int(seat)], "call": said[call]}
             marks.append((side, label, made))
         calls.append(marks)

@@ -19,7 +19,9 @@ from . import scoring
 from .codes import SCORE_LENGTH
 from .codes import new_code as new_code  # `transfer` takes it from here
 from .extensions import db
-from .scoring import Variant
+from .game import variants
+from .scoring import HandInput, Variant
+from .scoring.state import Settings, stored_hand
 
 NAME_MAX = 40
 # What a phone may send as a hand's client id (the form and the import check it alike).
@@ -104,7 +106,7 @@ class Match(db.Model):  # type: ignore[name-defined,misc]
     key: Mapped[str] = mapped_column(String(24), unique=True, default=new_key)
     group_id: Mapped[int] = mapped_column(ForeignKey("tichu_group.id", ondelete="CASCADE"),
                                           index=True)
-    variant: Mapped[str] = mapped_column(String(16), default=scoring.variants.DEFAULT.key)
+    variant: Mapped[str] = mapped_column(String(16), default=variants.DEFAULT.key)
     target: Mapped[int | None] = mapped_column(default=None)  # None: no target score
     hand_limit: Mapped[int | None] = mapped_column(default=None)  # Threechu: fixed hand count
     started_at: Mapped[datetime] = mapped_column(default=utcnow, index=True)
@@ -168,6 +170,11 @@ class Match(db.Model):  # type: ignore[name-defined,misc]
     def finished(self) -> bool:
         return self.finished_at is not None
 
+    @property
+    def settings(self) -> Settings:
+        """What the match is played as, as its pure state reads it (`scoring.state`)."""
+        return Settings(self.game, self.names, self.target, self.hand_limit)
+
 
 class MatchSeat(db.Model):  # type: ignore[name-defined,misc]
     __table_args__ = (UniqueConstraint("match_id", "seat"),)
@@ -213,6 +220,12 @@ class Hand(db.Model):  # type: ignore[name-defined,misc]
 
     # the app counts versions itself (an import keeps them); SQLAlchemy checks them
     __mapper_args__ = {"version_id_col": version, "version_id_generator": False}
+
+    @property
+    def input(self) -> HandInput:
+        """The hand as the pure match state reads it."""
+        return stored_hand(self.out_order, self.calls, self.card_points, self.wish_offender,
+                           self.shuffler)
 
     def recorded(self) -> dict[str, Any]:
         """What the table recorded, in the docs/API.md shape (the input of scoring)."""

@@ -16,11 +16,11 @@ from sqlalchemy.orm.state import InstanceState
 
 from . import scoring, tallies
 from .extensions import db
+from .game import variants
+from .game.i18n import _
 from .models import NAME_MAX, Group, Hand, HandEvent, Match, MatchSeat, Player, utcnow
-from .scoring import Layout, Problem, Side, Variant, seigneur
-from .scoring.i18n import _
-
-DEFAULT_THREECHU_HANDS = 9
+from .scoring import HandInput, Layout, Problem, Side, Variant, seigneur
+from .scoring.state import MatchState, PlayedHand, next_hand, stored_hand, stored_values
 
 
 class Conflict(Exception):
@@ -196,7 +196,7 @@ def seat_rows(game: Variant, players: Sequence[Player]) -> list[MatchSeat]:
 
 
 def create_match(group: Group, names: Sequence[str], target: int | None,
-                 game: Variant = scoring.variants.DEFAULT, hand_limit: int | None = None,
+                 game: Variant = variants.DEFAULT, hand_limit: int | None = None,
                  rematch_of: str | None = None) -> Match:
     """A new match of table `group` with these players in seats 0, 1, … A rematch holds the
     match it follows (key `rematch_of`) meanwhile: Conflict when it was deleted."""
@@ -235,43 +235,33 @@ def score(match: Match, data: Mapping[str, Any], editing: Hand | None = None,
     """Score the next hand of `match` (or a new version of `editing`) from `data` without
     storing it: the preview, every problem, and the row's fields. A `correction` (an edit
     by a player, not an import's check) must not end the match before its last hand."""
-    if match.game.ranked:
-        return _score_seigneur(match, data, editing)
     shuffler = editing.shuffler if editing is not None else next_shuffler(match)
-    layout = layout_for(match, shuffler)
-    hand_input, problems = scoring.read_hand(data, layout)
+    settings = match.settings
+    hand_input, problems = settings.game.read(data, match.names, shuffler)
     if match.finished and editing is None:
         problems.insert(0, Problem("match", "E1",
                                    _("This match is over. Start a rematch to play on.")))
     if problems or hand_input is None:
         return None, problems, {}
-    result = scoring.score_hand(hand_input, layout)
-    row: dict[str, Any] = {
-        "out_order": list(scoring.full_out_order(hand_input.out_order, layout)),
-        "calls": {str(s): c.value for s, c in sorted(hand_input.calls.items())},
-        "card_points_entered": list(hand_input.card_points),
-        "wish_offender": hand_input.wish_offender,
-        "card_points": list(result.card_points),
-        "team_scores": list(result.team_scores),
-        "sweep": result.sweep,
-        "shuffler": shuffler,
-        "player_scores": ({str(s): n for s, n in result.player_scores(layout).items()}
-                          if not match.game.teams else None),
-    }
-    if correction and editing is not None and (
-            ends := _ends_earlier(match, row, editing)) is not None:
+    # the hand after the stored totals: a new hand's preview needs no earlier hand
+    totals = tuple(match.totals or [0] * match.sides)
+    played, end = next_hand(settings, totals, match.hand_count or 0, hand_input)
+    row = stored_values(played, match.game)
+    if editing is None:
+        return Preview(list(played.scores), list(played.running), played.sweep, end.winner,
+                       end.finished or end.winner is not None), [], row
+    state = state_of(match, replacing=(editing, played.hand))
+    if correction and (ends := _ends_earlier(match, state)) is not None:
         return None, [ends], {}  # the live preview says so too, before the Save
-    return _preview(match, row, editing, result.sweep), [], row
+    return Preview(list(played.scores), list(state.totals), played.sweep, state.winner,
+                   state.over), [], row
 
 
-def _ends_earlier(match: Match, row: Mapping[str, Any], editing: Hand) -> Problem | None:
-    """An edit that would end the match before its last hand in play ([E1], [T3.5]), or
-    leave more hands after its end than the record already has (see `recompute`)."""
-    now = [_side_scores(match, h) for h in match.hands]
-    mine = _side_scores(match, row)
-    state = _state(match, [mine if h is editing else s
-                           for h, s in zip(match.hands, now, strict=True)])
-    if _after_the_end(match, state) > _after_the_end(match, _state(match, now)):
+def _ends_earlier(match: Match, state: MatchState) -> Problem | None:
+    """An edit giving this `state` that would end the match before its last hand in play
+    ([E1], [T3.5]), or leave more hands after its end than the record already has (see
+    `recompute`)."""
+    if state.hands_after_the_end > state_of(match).hands_after_the_end:
         return _end_problem(match, state)
     return None
 
@@ -280,54 +270,20 @@ def derive(match: Match, data: Mapping[str, Any],
            editing: Hand | None = None) -> scoring.Derived | None:
     """What follows from the hand entered so far ([H7], [P1], [P2]), problems or not; None
     for a ranked game."""
-    if match.game.ranked:
-        return None
-    layout = layout_for(match, editing.shuffler if editing is not None else None)
-    hand_input, _problems = scoring.read_hand(data, layout)
-    return scoring.derive(hand_input, layout) if hand_input is not None else None
+    shuffler = editing.shuffler if editing is not None else next_shuffler(match)
+    game = match.settings.game
+    hand_input, _problems = game.read(data, match.names, shuffler)
+    return game.derive(hand_input, shuffler) if hand_input is not None else None
 
 
-def _preview(match: Match, row: dict[str, Any], editing: Hand | None,
-             sweep: bool) -> Preview:
-    """The totals and result with this row added (or put in place of `editing`)."""
-    mine = _side_scores(match, row)
-    if editing is None:  # a new hand: the stored totals suffice, no hand is loaded
-        totals = list(match.totals or [0] * len(mine))
-        after = [a + b for a, b in zip(totals, mine, strict=True)]
-        limit = match.hand_limit if match.game.lasts_hands else None
-        state = scoring.result_after(after, (match.hand_count or 0) + 1, match.target, limit)
-        return Preview(mine, after, sweep, state.winner, state.over)
-    sides = [mine if h is editing else _side_scores(match, h) for h in match.hands]
-    state = _state(match, sides)
-    return Preview(mine, list(state.totals), sweep, state.winner, state.over)
-
-
-def _score_seigneur(match: Match, data: Mapping[str, Any], editing: Hand | None) -> tuple[
-        Preview | None, list[Problem], dict[str, Any]]:
-    players = len(match.seats)
-    order = data.get("out_order", [])
-    problems = seigneur.ranking_problems(order if isinstance(order, list) else [None], players)
-    if problems:
-        return None, problems, {}
-    ranking = list(seigneur.full_ranking(order, players))
-    row = {"out_order": ranking, "calls": {}, "card_points_entered": [], "card_points": [],
-           "team_scores": [], "sweep": False, "wish_offender": None, "shuffler": None,
-           "player_scores": {str(seat): place for place, seat in enumerate(ranking, start=1)}}
-    return Preview([], [], False, None, False), [], row
-
-
-def _side_scores(match: Match, hand: Hand | HandLine | Mapping[str, Any]) -> list[int]:
-    """What a hand adds to each of the match's totals (teams, or seats in Threechu)."""
-    get = hand.get if isinstance(hand, Mapping) else lambda k: getattr(hand, k)
-    return match.game.side_scores(get("team_scores") or [], get("player_scores"),
-                                  len(match.seats))
-
-
-def _state(match: Match, side_scores: Sequence[Sequence[int]]) -> scoring.MatchState:
-    if not match.game.teams:
-        return scoring.fixed_length_state(side_scores, match.hand_limit, match.target,
-                                          len(match.seats))
-    return scoring.match_state(side_scores, match.target or scoring.DEFAULT_TARGET)
+def state_of(match: Match, replacing: tuple[Hand, HandInput] | None = None) -> MatchState:
+    """The match as its hands in play leave it; with `replacing`, one of them recorded
+    differently (an edit's preview)."""
+    hands = match.hands
+    if replacing is None:
+        return MatchState.of(match.settings, [h.input for h in hands])
+    editing, instead = replacing
+    return MatchState.of(match.settings, [instead if h is editing else h.input for h in hands])
 
 
 class Added(NamedTuple):
@@ -376,13 +332,10 @@ def add_hand(match: Match, data: Mapping[str, Any], number: int,
             if saved := _saved_since(match, entry, hand.number):
                 db.session.rollback()
                 raise Stale(saved, current, hand.number)
-        if match.game.ranked:
-            match.hand_count = (match.hand_count or 0) + 1
-            changed(match)
-        else:  # from the preview: the stored totals plus this hand
-            _settle(match, preview.totals, (match.hand_count or 0) + 1, preview.winner,
-                    preview.finished)
-            tallies.added(match, hand)
+        # from the preview: the stored totals plus this hand (none in a ranked game)
+        _settle(match, preview.totals, (match.hand_count or 0) + 1, preview.winner,
+                preview.finished)
+        tallies.added(match, hand)
         _store_match(match)
         log(match, hand, "added", "", None, hand.recorded(), shown_as=match.hand_count)
         db.session.commit()
@@ -504,61 +457,43 @@ def recompute(match: Match, was_after_the_end: int | None = None) -> None:
     what it brings.)"""
     match.hand_count = len(match.hands)
     changed(match)
-    if match.game.ranked:
-        return
-    state = _state_now(match)
-    if was_after_the_end is not None and _after_the_end(match, state) > was_after_the_end:
+    state = state_of(match)
+    if was_after_the_end is not None and state.hands_after_the_end > was_after_the_end:
         raise AfterTheEnd(_end_problem(match, state))
     _settle(match, list(state.totals), match.hand_count, state.winner, state.over, counted=True)
-    tallies.refresh(match)
+    tallies.refresh(match, state)
 
 
 def after_the_end(match: Match) -> int:
     """How many hands in play come after the end of the match (0 in a sound record)."""
-    if match.game.ranked:
-        return 0
-    return _after_the_end(match, _state_now(match))
+    return state_of(match).hands_after_the_end
 
 
 def overrun(match: Match) -> Problem | None:
     """What a match as read from a file breaks when hands in play come after the hand that
     ended it ([E1], or [T3.5] past its number of hands); None in a sound record. Named by
     the hands' own numbers, as the file has them."""
-    if match.game.ranked:
-        return None
     hands = match.hands
-    state = _state_now(match)
-    extra, rule = scoring.hands_after_the_end(state, match.target, match.hand_limit)
+    state = state_of(match)
+    extra = state.hands_after_the_end
     if not extra:
         return None
-    if rule == "T3.5":
-        return Problem("hands", rule, _(
+    if state.end_rule == "T3.5":
+        return Problem("hands", "T3.5", _(
             "the match lasts {n} hands, but {m} hands are in play.").format(
             n=match.hand_limit, m=len(hands)))
-    return Problem("hands", rule, _(
+    return Problem("hands", "E1", _(
         "the match was won with hand {n} ({side}), but the hands go on to hand {last}: a "
         "match ends with the hand that decides it. Remove the later hands, or give the match "
         "a higher target.").format(n=hands[len(hands) - extra - 1].number,
-                                    side=_winners(match, state), last=hands[-1].number))
+                                    side=" & ".join(state.winner_names),
+                                    last=hands[-1].number))
 
 
-def _state_now(match: Match) -> scoring.MatchState:
-    """The match as its hands in play leave it."""
-    return _state(match, [_side_scores(match, h) for h in match.hands])
-
-
-def _winners(match: Match, state: scoring.MatchState) -> str:
-    return " & ".join(match.game.sides(match.names)[state.winner or 0].names)
-
-
-def _after_the_end(match: Match, state: scoring.MatchState) -> int:
-    return scoring.hands_after_the_end(state, match.target, match.hand_limit)[0]
-
-
-def _end_problem(match: Match, state: scoring.MatchState) -> Problem:
+def _end_problem(match: Match, state: MatchState) -> Problem:
     """What a record with hands after the end of the match breaks, in the reader's words."""
-    played = len(state.running)
-    if scoring.hands_after_the_end(state, match.target, match.hand_limit)[1] == "T3.5":
+    played = len(state.hands)
+    if state.end_rule == "T3.5":
         return Problem("match", "T3.5", _(
             "This match lasts {n} hands; with this change it would have {m}. Nothing was "
             "changed.").format(n=match.hand_limit, m=played))
@@ -567,7 +502,7 @@ def _end_problem(match: Match, state: scoring.MatchState) -> Problem:
         "goes on to hand {played}. If the match really ended there, delete the later hands "
         "first; to correct several hands (two entered in the wrong order), delete the later "
         "ones, correct, then restore them from the log. Nothing was changed.").format(
-        side=_winners(match, state), n=state.winner_after, played=played))
+        side=" & ".join(state.winner_names), n=state.winner_after, played=played))
 
 
 def _settle(match: Match, totals: list[int], hands: int, winner: int | None, over: bool,
@@ -612,6 +547,12 @@ class HandLine(NamedTuple):
     wish_offender: int | None
     shuffler: int | None
     sweep: bool
+
+    @property
+    def input(self) -> HandInput:
+        """The hand as the pure match state reads it."""
+        return stored_hand(self.out_order, self.calls, self.card_points, self.wish_offender,
+                           self.shuffler)
 
     @classmethod
     def of(cls, hand: Hand) -> HandLine:
@@ -701,18 +642,17 @@ class _Words:
         self.made, self.failed = _("✓ made"), _("✗ failed")
         self.edit = _("Edit hand %(n)s")
 
-    def notes(self, names: tuple[str, ...], hand: HandLine, first: int | None,
-              position: int) -> RowNotes:
-        calls = tuple((f"{names[int(seat)]}: {self.call[call]} "
-                       f"{self.made if first == int(seat) else self.failed}",
-                       first == int(seat)) for seat, call in hand.calls.items())
+    def notes(self, names: tuple[str, ...], hand: HandLine, played: PlayedHand) -> RowNotes:
+        first = played.first_out
+        calls = tuple((f"{names[c.seat]}: {self.call[c.call.value]} "
+                       f"{self.made if c.made else self.failed}", c.made) for c in played.calls)
         return RowNotes(
             self.out_first % {"name": names[first]} if first is not None else "",
             self.wish % {"name": names[hand.wish_offender]}
             if hand.wish_offender is not None else "",
             self.sweep if hand.sweep else "",
             self.shuffled % {"name": names[hand.shuffler]} if hand.shuffler is not None
-            else "", calls, self.edit % {"n": position})
+            else "", calls, self.edit % {"n": played.number})
 
 
 @dataclass(frozen=True)
@@ -748,44 +688,37 @@ def match_page(match: Match) -> MatchPage:
     hands = hand_lines(match)
     names = match.names
     sides = sides_of(match)
+    state = MatchState.of(match.settings, [h.input for h in hands])
     if match.game.ranked:
-        return _seigneur_page(match, names, hands)
-    scores = [_side_scores(match, h) for h in hands]
-    state = _state(match, scores)
+        return _seigneur_page(match, names, hands, state)
     words = _Words(match)
     rows = []
-    for number, (hand, running, mine) in enumerate(zip(hands, state.running, scores,
-                                                       strict=True), start=1):
-        first = hand.out_order[0] if hand.out_order else None
-        notes = [(names[int(seat)], scoring.Call(call).label,
-                  first == int(seat)) for seat, call in hand.calls.items()]
-        rows.append(HandRow(number, hand, running, tuple(mine),
+    for hand, played in zip(hands, state.hands, strict=True):
+        first = played.first_out
+        notes = [(names[c.seat], c.call.label, c.made) for c in played.calls]
+        rows.append(HandRow(played.number, hand, played.running, played.scores,
                             names[first] if first is not None else None, notes,
-                            notes=words.notes(names, hand, first, number)))
+                            notes=words.notes(names, hand, played)))
+    shuffler = state.next_shuffler
+    dealer = names[shuffler] if shuffler is not None else None
     if match.game.has_dummy:
-        dealer = names[next_shuffler(match) or 0]
         ranking = sorted(sides, key=lambda s: -s.total)
         return MatchPage(match, sides, rows, dealer, dummy_partner=dealer, ranking=ranking)
-    tied = None if match.finished or not match.target else scoring.tied_at_top(
-        [t.total for t in sides], match.target)
-    return MatchPage(match, sides, rows, rows[-1].first_out if rows else None, tied_at=tied)
+    tied = None if match.finished else state.tied_at
+    return MatchPage(match, sides, rows, dealer, tied_at=tied)
 
 
-def _seigneur_page(match: Match, names: tuple[str, ...], hands: list[HandLine]) -> MatchPage:
-    players = len(names)
-    rankings = [tuple(h.out_order) for h in hands]
-    rows = [HandRow(i, h, (), (), names[h.out_order[0]] if h.out_order else None, [],
+def _seigneur_page(match: Match, names: tuple[str, ...], hands: list[HandLine],
+                   state: MatchState) -> MatchPage:
+    rows = [HandRow(played.number, h, (), (), names[played.first_out]
+                    if played.first_out is not None else None, [],
                     tuple(names[s] for s in h.out_order))
-            for i, h in enumerate(hands, start=1)]
-    titles: list[tuple[str, str]] = []
-    pushes: list[seigneur.Push] = []
-    if rankings:
-        titles = list(zip(seigneur.titles(players), (names[s] for s in rankings[-1]),
-                          strict=True))
-        pushes = seigneur.pushes(rankings[-1])
-    stats = [(names[r.seat], r) for r in seigneur.records(rankings, players)]
+            for h, played in zip(hands, state.hands, strict=True)]
+    titles = [(title, names[seat]) for title, seat in state.titles]
+    stats = [(names[r.seat], r) for r in state.records()]
     stats.sort(key=lambda x: (-x[1].great_lord, x[1].average_rank or 99))
-    return MatchPage(match, [], rows, None, titles=titles, pushes=pushes, records=stats)
+    return MatchPage(match, [], rows, None, titles=titles, pushes=list(state.pushes),
+                     records=stats)
 
 
 def match_ids(groups: Sequence[Group]) -> list[int]:

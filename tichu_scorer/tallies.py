@@ -9,7 +9,7 @@ statistics never depend on a fill having run."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
@@ -20,10 +20,11 @@ from sqlalchemy.orm import selectinload
 
 from .cache import LRU, lru
 from .extensions import db
+from .game.variants import VARIANTS
 from .models import Group, Hand, Match
+from .scoring.state import MatchState
 from .scoring.stats import (
     Counts,
-    HandFacts,
     MatchFacts,
     MatchTallies,
     add_stored,
@@ -31,7 +32,6 @@ from .scoring.stats import (
     merged,
     tally_match,
 )
-from .scoring.variants import VARIANTS
 
 SCORED = [v.key for v in VARIANTS.values() if v.scored]  # statistics count card points
 FILL_CHUNK = 500  # matches per query when counting old matches
@@ -39,35 +39,30 @@ CACHE_SIZE = 256  # tables whose sums an app process keeps
 Mark = tuple[int, int, int, int]  # a table's checksum (`checksums`)
 
 
-def hand_facts(match: Match, hand: Hand) -> HandFacts:
-    seats = len(match.seats)
-    layout = match.game.layout(shuffler=hand.shuffler)
-    teams = tuple(layout.team_of(s) for s in range(seats))
-    scores = match.game.seat_scores(hand.team_scores, hand.player_scores, seats, layout)
-    calls = {int(seat): call for seat, call in hand.calls.items()}
-    return HandFacts(tuple(hand.out_order), calls, scores, teams, hand.sweep)
-
-
-def match_facts(match: Match, hands: Sequence[Hand] | None = None) -> MatchFacts:
-    """The match as the pure statistics read it, with `hands` (default: all in play)."""
+def match_facts(match: Match, hands: Sequence[Hand] | None = None,
+                state: MatchState | None = None) -> MatchFacts:
+    """The match as the pure statistics read it (its state's facts), with `hands` (default:
+    all in play): who won is the match's stored result."""
+    if state is None:
+        chosen = match.hands if hands is None else hands
+        state = MatchState.of(match.settings, [h.input for h in chosen])
     names = match.names
     winners: tuple[str, ...] = ()
     if match.winner_team is not None:
         winners = match.game.sides(names)[match.winner_team].names
-    chosen = match.hands if hands is None else hands
-    return MatchFacts(match.game, names, tuple(hand_facts(match, h) for h in chosen),
-                      winners, match.finished)
+    return replace(state.facts(), winners=winners, finished=match.finished)
 
 
-def counted(match: Match) -> dict[str, Any] | None:
-    """The tallies of the match from its hands in play; None for a game without points."""
-    return tally_match(match_facts(match)).as_json() if match.game.scored else None
+def counted(match: Match, state: MatchState | None = None) -> dict[str, Any] | None:
+    """The tallies of the match from its hands in play (or its `state`, when built already);
+    None for a game without points."""
+    return tally_match(match_facts(match, state=state)).as_json() if match.game.scored else None
 
 
-def refresh(match: Match) -> None:
+def refresh(match: Match, state: MatchState | None = None) -> None:
     """Count the match again from its hands (after an edit, delete, undo, restore, or an
     import)."""
-    match.stats = counted(match)
+    match.stats = counted(match, state)
 
 
 def added(match: Match, hand: Hand) -> None:

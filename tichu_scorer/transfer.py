@@ -23,6 +23,7 @@ from sqlalchemy.orm import selectinload
 
 from . import records, scoring, transfer_known
 from .extensions import db
+from .game.i18n import _
 from .models import (
     CLIENT_ID,
     NAME_MAX,
@@ -35,7 +36,6 @@ from .models import (
     new_code,
     utcnow,
 )
-from .scoring.i18n import _
 from .transfer_checks import (
     MAX_IMPORT_HANDS,
     MAX_IMPORT_MATCHES,

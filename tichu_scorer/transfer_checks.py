@@ -14,9 +14,9 @@ from datetime import datetime, timezone
 from typing import Any
 
 from .corrections import ACTIONS
+from .game.i18n import _
 from .models import NAME_MAX, Hand, HandEvent, utcnow
 from .scoring import Call
-from .scoring.i18n import _
 
 # The sizes an import may have. Real play is far below them: a match to 1000 takes 10 to 20
 # hands and logs a line or two per hand; a table plays a few matches an evening.

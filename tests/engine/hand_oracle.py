@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from tichu_scorer.engine.cards import DECK, DR, MJ, Card, show
 from tichu_scorer.engine.combos import Combination, Kind, contains_rank, on_table, readings
 from tichu_scorer.engine.plays import DEFAULT_TABLE, Table, legal_plays
-from tichu_scorer.scoring.layouts import NANKING
+from tichu_scorer.game.layouts import NANKING
 
 SEATS = NANKING.seats
 

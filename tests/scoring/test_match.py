@@ -1,8 +1,9 @@
-"""§8: match totals and the end of a match ([E1], [E2])."""
+"""§8: the end of a match ([E1], [E2]) and its settings; the totals hand by hand are
+`scoring.state`'s (tests/scoring/test_state.py)."""
 
 import pytest
 
-from tichu_scorer.scoring import match_state, target_problem, winner
+from tichu_scorer.scoring import leader, target_problem, winner
 
 
 @pytest.mark.parametrize("totals, target, expected", [
@@ -21,25 +22,10 @@ def test_winner(totals, target, expected):
     assert winner(totals, target) == expected
 
 
-def test_running_totals_and_decisive_hand():
-    hands = [(300, -100), (400, 0), (200, 0), (100, 0), (0, 200)]
-    state = match_state(hands, target=1000)
-    assert state.running == [(300, -100), (700, -100), (900, -100), (1000, -100), (1000, 100)]
-    assert state.winner == 0
-    assert state.winner_after == 4
-    assert state.over
-
-
-def test_tied_at_target_plays_on_until_one_leads():
-    state = match_state([(500, 500), (500, 500)], target=1000)
-    assert state.totals == (1000, 1000) and state.winner is None
-    state = match_state([(500, 500), (500, 500), (45, 55)], target=1000)
-    assert state.winner == 1 and state.winner_after == 3
-
-
-def test_no_hands():
-    state = match_state([], target=1000)
-    assert state.totals == (0, 0) and state.winner is None and not state.over
+@pytest.mark.parametrize("totals, top", [
+    ((30, 20), 0), ((20, 30, 30), None), ((-5, -10), 0), ((), None), ((7,), 0)])
+def test_leader(totals, top):
+    assert leader(totals) == top
 
 
 @pytest.mark.parametrize("target, ok", [

@@ -2,21 +2,19 @@
 
 import pytest
 
-from tichu_scorer.engine.cards import DECK, parse_cards
+from tichu_scorer.game.variants import THREECHU
 from tichu_scorer.scoring import (
     DUMMY,
     TIENTSIN,
     Call,
     HandInput,
     InvalidHand,
-    fixed_length_state,
     hands_problem,
     read_hand,
     score_hand,
     threechu,
 )
 from tichu_scorer.scoring.seigneur import (
-    best_cards,
     decks,
     full_ranking,
     pushes,
@@ -24,7 +22,7 @@ from tichu_scorer.scoring.seigneur import (
     records,
     titles,
 )
-from tichu_scorer.scoring.variants import THREECHU
+from tichu_scorer.scoring.state import MatchState, Settings
 
 T, G = Call.TICHU, Call.GRAND
 
@@ -101,21 +99,28 @@ def test_t3_api_seating_dummy_and_partner():
     assert layout.members(1) == (1, 3) and layout.no_grand_seats == {1, 3}
 
 
+def threechu_state(target, limit, hands):
+    """A Threechu match of hands given as (out-order, card points of team A), shuffled in
+    turn ([T3.1])."""
+    setup = Settings(THREECHU, ("Ann", "Bob", "Cy", "Dummy"), target, limit)
+    return MatchState.of(setup, [HandInput(out, {}, (a, None)) for out, a in hands])
+
+
 def test_t3_5_a_fixed_number_of_hands():
-    hands = [(100, -100, -100, 100)] * 3
-    state = fixed_length_state(hands[:2], 3, None, 4)
-    assert not state.over
-    state = fixed_length_state(hands, 3, None, 4)
+    even = [((0, 1), 50), ((1, 2), 50), ((2, 0), 50)]  # 50 to every seat in each hand
+    assert not threechu_state(None, 3, even[:2]).over
+    state = threechu_state(None, 3, even)
     assert state.over and state.winner is None  # a tie at the top: no single winner
-    state = fixed_length_state(hands + [(0, 50, 0, 50), (0, 0, 0, 5), (0, 0, 0, 0)], 6, None, 4)
-    assert state.over and state.winner == 3 and state.ranking()[0] == 3
+    state = threechu_state(None, 6, even + [((1, 0), 40), ((2, 1), 60), ((0, 2), 50)])
+    assert state.totals == (280, 320, 300, 300)  # [T3.4]: the dummy's seat is a side too
+    assert state.over and state.winner == 1 and state.winner_after == 6
 
 
 def test_t3_5_or_to_a_target():
-    state = fixed_length_state([(600, 0, 0, 600), (0, 500, 0, 0)], None, 1000, 4)
-    assert not state.over
-    state = fixed_length_state([(600, 0, 0, 700), (500, 0, 0, 0)], None, 1000, 4)
-    assert state.winner == 0
+    assert not threechu_state(1000, None, [((0, 2), 50)]).over
+    # double victories: Bob and Cy against Ann's dummy, then Bob with his own dummy
+    state = threechu_state(300, None, [((1, 2), None), ((1, 3), None)])
+    assert state.totals == (0, 400, 200, 200) and state.winner == 1 and state.over
 
 
 @pytest.mark.parametrize("hands, ok", [(9, True), (3, True), (12, True), (10, False),
@@ -232,23 +237,6 @@ def test_gs4_titles_in_rank_order():
         assert twelve.index(higher) < twelve.index(lower)
     for players in range(6, 12):  # a larger table only adds titles, in the same order
         assert [t for t in titles(players + 1) if t in titles(players)] == list(titles(players))
-
-
-@pytest.mark.parametrize("hand_cards, count, best", [
-    (["2j", "MJ", "Aj", "PH", "DR"], 3, ["DR", "PH", "MJ"]),
-    (["2j", "MJ", "Aj", "Kt"], 2, ["MJ", "Aj"]),     # the Mah Jong above the ace
-    (["2j", "3s", "PH", "Kt"], 1, ["PH"]),
-    (["2j", "3s", "Qp", "Kt"], 2, ["Kt", "Qp"]),
-])
-def test_gs5_push_card_strength(hand_cards, count, best):
-    assert best_cards(parse_cards(hand_cards), count) == parse_cards(best)
-
-
-def test_gs5_push_strength_orders_the_whole_deck():
-    order = best_cards(DECK, len(DECK))
-    assert [repr(c) for c in order[:3]] == ["DR", "PH", "MJ"]
-    naturals = [c.rank for c in order if c.suit]
-    assert naturals == sorted(naturals, reverse=True)
 
 
 @pytest.mark.parametrize("order, players, ok", [

@@ -7,8 +7,8 @@ from hypothesis import strategies as st
 
 from tests.conftest import hand_form, new_match, post_hand
 from tichu_scorer.chart import build, relative_path
-from tichu_scorer.scoring.stats import HandFacts, MatchFacts, partnership_stats, player_stats
-from tichu_scorer.scoring.variants import NANKING
+from tichu_scorer.game.variants import NANKING
+from tichu_scorer.scoring.stats import HandFacts, MatchFacts, tally_match
 
 
 def test_player_and_partnership_stats():
@@ -17,16 +17,17 @@ def test_player_and_partnership_stats():
         HandFacts((1, 0), {1: "grand", 2: "tichu"}, (-50, 250, -50, 250), (0, 1, 0, 1), False),
         HandFacts((3, 1), {}, (0, 200, 0, 200), (0, 1, 0, 1), True),
     )
-    facts = [MatchFacts(NANKING, ("Ann", "Bob", "Cy", "Dee"), hands, ("Bob", "Dee"), True)]
-    players = player_stats(facts)
+    tallied = tally_match(MatchFacts(NANKING, ("Ann", "Bob", "Cy", "Dee"), hands, ("Bob", "Dee"),
+                                     True))
+    players = tallied.players
     assert (players["Ann"].tichu_called, players["Ann"].tichu_made) == (1, 1)
     assert (players["Cy"].tichu_called, players["Cy"].tichu_made) == (1, 0)
     assert (players["Bob"].grand_called, players["Bob"].grand_made, players["Bob"].won) == \
         (1, 1, 1)
-    assert players["Ann"].first_out == 1 and players["Ann"].first_out_rate == 1 / 3
+    assert players["Ann"].first_out == 1 and players["Ann"].first_out_percent == 33
     assert players["Dee"].double_victories == 1 and players["Ann"].double_victories == 1
     assert players["Bob"].average_hand == (0 + 250 + 200) / 3
-    pairs = partnership_stats(facts)
+    pairs = tallied.pairs
     assert pairs[("Bob", "Dee")].won == 1 and pairs[("Ann", "Cy")].won == 0
     assert pairs[("Ann", "Cy")].tichu_called == 2 and pairs[("Ann", "Cy")].tichu_made == 1
 

@@ -248,8 +248,8 @@ def synthetic_history(matches=40, hands=30, seed=7, endless=False):
                     hand["calls"] = {str(s): "grand" for s in range(table) if s != first}
                 elif rng.random() < 0.3:
                     hand["calls"] = {str(first): "tichu"}
-            if game.teams and not game.lasts_hands and scoring.match_state(
-                    played, target).over:
+            if game.teams and not game.lasts_hands and scoring.winner(
+                    [sum(side) for side in zip(*played, strict=True)], target) is not None:
                 break  # the match was decided by the last hand in play
             if game.teams and not game.lasts_hands and not hand["deleted_at"]:
                 played.append(team_scores(game, hand))

@@ -14,11 +14,11 @@ tichu_scorer.engine.cards.NotationError: '1j' is not a card: ranks are 2-10, J, 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from itertools import product
 from typing import NamedTuple
 
-from ..scoring.i18n import N_
+from ..game.i18n import N_
 
 SUITS = ("j", "s", "p", "t")  # Jade, Sword, Pagoda, Star
 SUIT_NAMES = {"j": N_("Jade"), "s": N_("Sword"), "p": N_("Pagoda"), "t": N_("Star")}
@@ -184,13 +184,3 @@ def sort_cards(cards: Iterable[Card]) -> list[Card]:
     except KeyError:  # a card outside the deck
         return sorted(cards, key=lambda c: (c.rank, SUITS.index(c.suit) if c.suit else -1))
 
-
-def duplicates(cards: Sequence[Card]) -> list[Card]:
-    """Cards listed more than once."""
-    seen: set[Card] = set()
-    dup: list[Card] = []
-    for c in cards:
-        if c in seen and c not in dup:
-            dup.append(c)
-        seen.add(c)
-    return dup

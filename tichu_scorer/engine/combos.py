@@ -18,7 +18,7 @@ from enum import Enum
 from operator import itemgetter
 from typing import NamedTuple
 
-from ..scoring.i18n import _
+from ..game.i18n import _
 from .cards import (
     ACE,
     DOG,

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..scoring.i18n import _
+from ..game.i18n import _
 from .cards import SPECIAL_NAMES, SUIT_NAMES, Card, rank_text, sort_cards
 
 

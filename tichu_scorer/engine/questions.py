@@ -19,7 +19,7 @@ Traceback (most recent call last):
 tichu_scorer.engine.questions.QuestionError: Jade 5 appears twice; the deck has only one.
 
 Messages name the cards the server read ("Jade 5") and quote, as typed, a word that is no
-card; each is marked for translation (`scoring.i18n`), so the web layer shows it in the
+card; each is marked for translation (`game.i18n`), so the web layer shows it in the
 reader's language.
 """
 
@@ -29,8 +29,8 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..scoring.i18n import _
-from ..scoring.variants import DEFAULT, VARIANTS, Variant, find
+from ..game.i18n import _
+from ..game.variants import DEFAULT, VARIANTS, Variant, find
 from .cards import (
     DECK,
     DOG_CARD,

@@ -22,7 +22,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from ..scoring.i18n import _
+from ..game.i18n import _
 from .budget import Budget, OutOfTime
 from .cards import DOG_CARD, DR, DRAGON, MAHJONG, MJ, PH, Card, rank_text
 from .combos import KIND_RULE, PASS, Combination, Kind, beats, contains_rank, on_table, readings

@@ -12,12 +12,13 @@ each citing its rule id, so a player can fix the whole form in one go.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from enum import Enum
+from typing import NamedTuple
 
-from .i18n import N_, _
-from .layouts import NANKING, TEAM_LETTERS, Layout
+from ..game.i18n import N_, _
+from ..game.layouts import NANKING, TEAM_LETTERS, Layout
 
 CARD_POINTS_TOTAL = 100  # [D2] / [P1]
 CARD_POINTS_MIN = -25  # [P1]: a team holding only the Phoenix
@@ -60,7 +61,7 @@ class InvalidHand(ValueError):
         self.problems = problems
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class HandInput:
     """What the table records of a hand.
 
@@ -72,10 +73,12 @@ class HandInput:
     calls: Mapping[int, Call]
     card_points: tuple[int | None, int | None]
     wish_offender: int | None = None
+    shuffler: int | None = None  # Threechu: who shuffled and played the dummy ([T3.1])
 
 
-@dataclass(frozen=True)
-class CallResult:
+class CallResult(NamedTuple):
+    """A call and its outcome ([P3]): made or failed, and the points it gave its side."""
+
     seat: int
     call: Call
     made: bool
@@ -86,20 +89,30 @@ class CallResult:
                 "points": self.points}
 
 
-@dataclass(frozen=True)
-class HandResult:
-    """A scored hand: per-team totals and how they came about ([P5])."""
+class HandResult(NamedTuple):
+    """A scored hand: per-team totals and how they came about ([P5]). (Named tuples: the
+    match state builds hundreds of these, at a third of a frozen dataclass's cost.)"""
 
     team_scores: tuple[int, int]
     card_points: tuple[int, int]
     sweep: bool  # double victory (or triple in Tientsin)
     wish_penalty: bool
-    calls: tuple[CallResult, ...] = field(default=())
+    calls: tuple[CallResult, ...] = ()
 
     def player_scores(self, layout: Layout) -> dict[int, int]:
         """[T3.4]: each seat (the Threechu dummy included) scores what its side scores."""
         return {s: self.team_scores[layout.team_of(s)] for s in range(layout.seats)}
 
+
+
+def call_made(seat: int, out_order: Sequence[int]) -> bool:
+    """[P3]: a call is made when its caller went out first, whatever the partner did. The
+    one place a call's outcome is decided.
+
+    >>> call_made(2, (2, 0, 1)), call_made(0, (2, 0, 1)), call_made(0, ())
+    (True, False, False)
+    """
+    return bool(out_order) and out_order[0] == seat
 
 
 def full_out_order(out_order: tuple[int, ...], layout: Layout = NANKING) -> tuple[int, ...]:
@@ -108,10 +121,10 @@ def full_out_order(out_order: tuple[int, ...], layout: Layout = NANKING) -> tupl
     >>> full_out_order((2, 1, 0))
     (2, 1, 0, 3)
     """
+    if len(out_order) != layout.seats - 1:
+        return out_order
     missing = [s for s in range(layout.seats) if s not in out_order]
-    if len(missing) == 1 and len(out_order) == layout.seats - 1:
-        return out_order + (missing[0],)
-    return out_order
+    return out_order + (missing[0],) if len(missing) == 1 else out_order
 
 
 def is_sweep(out_order: tuple[int, ...], layout: Layout = NANKING) -> bool:
@@ -122,10 +135,10 @@ def is_sweep(out_order: tuple[int, ...], layout: Layout = NANKING) -> bool:
     """
     size = layout.team_size
     first = out_order[:size]
-    if len(set(first)) < size:
+    if len(first) < size or len(set(first)) < size:
         return False
-    teams = {layout.team_of(seat) for seat in out_order[:size]}
-    return len(teams) == 1
+    team = layout.team_of(first[0])
+    return all(layout.team_of(seat) == team for seat in first)
 
 
 @dataclass(frozen=True)
@@ -248,15 +261,29 @@ def score_hand(hand: HandInput, layout: Layout = NANKING) -> HandResult:
     problems = hand_problems(hand, layout)
     if problems:
         raise InvalidHand(problems)
+    return tally_hand(hand, layout)
 
+
+def tally_hand(hand: HandInput, layout: Layout = NANKING) -> HandResult:
+    """Score a hand already read and checked (`read_hand`, `hand_problems`): a recorded
+    hand, as the match state scores it without checking it again.
+
+    >>> tally_hand(HandInput((1, 0), {1: Call.GRAND}, (None, 45))).team_scores
+    (55, 245)
+    """
     out = hand.out_order
-    sweep = hand.wish_offender is None and is_sweep(out, layout)
+    teams = layout.teams
+    size = len(teams) // 2
+    # [P2] / [T6.6] as `is_sweep` says, on seats already checked
+    sweep = (hand.wish_offender is None and len(out) >= size
+             and len({teams[seat] for seat in out[:size]}) == 1
+             and len(set(out[:size])) == size)
     card: tuple[int, int]
     if hand.wish_offender is not None:  # [P4]: as if the opponents had a double victory
-        offended = 1 - layout.team_of(hand.wish_offender)
+        offended = 1 - teams[hand.wish_offender]
         card = (layout.sweep_bonus, 0) if offended == 0 else (0, layout.sweep_bonus)
     elif sweep:  # [P2] / [T6.6]
-        card = (layout.sweep_bonus, 0) if layout.team_of(out[0]) == 0 else (0, layout.sweep_bonus)
+        card = (layout.sweep_bonus, 0) if teams[out[0]] == 0 else (0, layout.sweep_bonus)
     else:  # [P1]
         a, b = hand.card_points
         if a is not None:
@@ -266,14 +293,15 @@ def score_hand(hand: HandInput, layout: Layout = NANKING) -> HandResult:
         else:  # hand_problems refuses a counted hand with neither
             raise InvalidHand(card_point_problems(hand.card_points))
 
-    first = out[0] if out else None
+    if not hand.calls:
+        return HandResult(card, card, sweep, hand.wish_offender is not None)
     results = []
     totals = list(card)
     for seat in sorted(hand.calls):  # [P3]: only the caller's own first place counts
         call = hand.calls[seat]
-        made = seat == first
+        made = call_made(seat, out)
         points = call.points if made else -call.points
-        totals[layout.team_of(seat)] += points
+        totals[teams[seat]] += points
         results.append(CallResult(seat, call, made, points))
-    return HandResult(team_scores=(totals[0], totals[1]), card_points=card, sweep=sweep,
-                      wish_penalty=hand.wish_offender is not None, calls=tuple(results))
+    return HandResult((totals[0], totals[1]), card, sweep, hand.wish_offender is not None,
+                      tuple(results))

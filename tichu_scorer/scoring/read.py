@@ -17,10 +17,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from ..game.i18n import _
+from ..game.layouts import NANKING, TEAM_LETTERS, Layout
+from ..game.variants import MAX_SEATS
 from .hand import CARD_POINTS_MAX, CARD_POINTS_MIN, Call, HandInput, Problem, hand_problems
-from .i18n import _
-from .layouts import NANKING, TEAM_LETTERS, Layout
-from .variants import MAX_SEATS
 
 NUMBER_MAX = 10**6  # far beyond any seat or card points; a larger number is not quoted back
 KEY_DIGITS = 2  # a seat key's digits: no game has more than MAX_SEATS seats

@@ -13,13 +13,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..engine.cards import DRAGON, MAHJONG, PHOENIX, Card
+from ..game.i18n import N_, _
+from ..game.variants import SEIGNEUR
 from .hand import Problem
-from .i18n import N_, _
-from .variants import SEIGNEUR
-
-# [GS5] push strength of the special cards: above the ace (14), Dragon first
-PUSH_SPECIALS = {DRAGON: 17, PHOENIX: 16, MAHJONG: 15}
 
 MIN_PLAYERS, MAX_PLAYERS = SEIGNEUR.players
 BASE_TITLES = (N_("Great Lord"), N_("Lord"), N_("Squire"), N_("Burgher"), N_("Pauper"),
@@ -89,22 +85,6 @@ def pushes(ranking: Sequence[int]) -> list[Push]:
             out.append(Push(ranking[giver], ranking[receiver], count, names[giver],
                             names[receiver]))
     return out
-
-
-def push_strength(card: Card) -> int:
-    """[GS5]: a card's strength when pushing the best cards: Dragon > Phoenix > Mah Jong >
-    A > … > 2 (the seed's "special cards, which rank Dragon, Phoenix, Mah Jong").
-
-    >>> from tichu_scorer.engine.cards import parse_cards
-    >>> sorted(parse_cards(["2j", "MJ", "Aj", "PH", "DR"]), key=push_strength, reverse=True)
-    [DR, PH, MJ, Aj, 2j]
-    """
-    return PUSH_SPECIALS.get(card.rank, card.rank) if not card.suit else card.rank
-
-
-def best_cards(cards: Sequence[Card], count: int) -> tuple[Card, ...]:
-    """[GS5]: the `count` strongest cards, the strongest first."""
-    return tuple(sorted(cards, key=push_strength, reverse=True)[:count])
 
 
 def ranking_problems(order: Sequence[object], players: int) -> list[Problem]:

@@ -3,10 +3,10 @@
 A match is given as a `MatchFacts`: the variant, the players' names by seat, the team of
 each seat in each hand, the hands (out-order, calls, per-seat scores) and the winner.
 
->>> from tichu_scorer.scoring.variants import NANKING
+>>> from tichu_scorer.game.variants import NANKING
 >>> facts = MatchFacts(NANKING, ("Ann", "Bob", "Cy", "Dee"), winners=("Ann", "Cy"),
 ...     hands=(HandFacts((0, 2), {0: "tichu"}, (300, 0, 300, 0), (0, 1, 0, 1), True),))
->>> ann = player_stats([facts])["Ann"]
+>>> ann = tally_match(facts).players["Ann"]
 >>> ann.tichu_called, ann.tichu_made, ann.first_out, ann.double_victories, ann.won
 (1, 1, 1, 1, 1)
 """
@@ -17,7 +17,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .variants import Variant
+from ..game.variants import Variant
+from .hand import call_made
 
 
 @dataclass(frozen=True)
@@ -59,10 +60,6 @@ class Tally:
         return self.points / self.hands if self.hands else 0.0
 
     @property
-    def first_out_rate(self) -> float:
-        return self.first_out / self.hands if self.hands else 0.0
-
-    @property
     def first_out_percent(self) -> int | None:
         return percent(self.first_out, self.hands)
 
@@ -73,14 +70,6 @@ class Tally:
     @property
     def grand_percent(self) -> int | None:
         return percent(self.grand_made, self.grand_called)
-
-    @property
-    def tichu_rate(self) -> float | None:
-        return self.tichu_made / self.tichu_called if self.tichu_called else None
-
-    @property
-    def grand_rate(self) -> float | None:
-        return self.grand_made / self.grand_called if self.grand_called else None
 
 
 COUNTS = ("matches", "won", "hands", "points", "first_out", "double_victories",
@@ -186,24 +175,6 @@ def tally_match(match: MatchFacts, earlier: MatchTallies | None = None) -> Match
     return out
 
 
-def player_stats(matches: Iterable[MatchFacts]) -> dict[str, Tally]:
-    """Per player name: matches played and won, calls made, first out, double victories,
-    and the average hand score (of the player's side)."""
-    return _summed(matches).players
-
-
-def partnership_stats(matches: Iterable[MatchFacts]) -> dict[tuple[str, ...], Tally]:
-    """Per partnership of the team games (the same two or three players as a team)."""
-    return _summed(matches).pairs
-
-
-def _summed(matches: Iterable[MatchFacts]) -> MatchTallies:
-    total = MatchTallies("")
-    for match in matches:
-        total.add(tally_match(match))
-    return total
-
-
 def _counts(tally: Tally) -> list[int]:
     return [getattr(tally, name) for name in COUNTS]
 
@@ -230,7 +201,7 @@ def _count_hand(tally: Tally, hand: HandFacts, seats: tuple[int, ...]) -> None:
         call = hand.calls.get(seat)
         if call == "tichu":
             tally.tichu_called += 1
-            tally.tichu_made += 1 if first == seat else 0
+            tally.tichu_made += call_made(seat, hand.out_order)
         elif call == "grand":
             tally.grand_called += 1
-            tally.grand_made += 1 if first == seat else 0
+            tally.grand_made += call_made(seat, hand.out_order)

@@ -13,6 +13,7 @@ from werkzeug.wrappers import Response
 from .. import engine, scoring
 from ..assets import REVALIDATE
 from ..extensions import csrf, limit_referee
+from ..game import variants
 from .jsonbody import BadRequest, json_body
 from .judging import judge
 
@@ -31,7 +32,7 @@ SCORED = [v for v in scoring.VARIANTS.values() if v.scored]
 def _score_layout(body: dict[str, Any]) -> tuple[scoring.Layout | None, list[scoring.Problem]]:
     """The seating the body describes: its variant, and for Threechu the dummy's seat."""
     name = body.get("variant")
-    game = scoring.variants.DEFAULT if name is None else scoring.find(name)
+    game = variants.DEFAULT if name is None else scoring.find(name)
     if game is None or not game.scored:
         known = ", ".join(f"'{v.key}'" for v in SCORED)
         return None, [scoring.Problem("variant", "H1", gettext(

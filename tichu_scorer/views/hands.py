@@ -11,10 +11,10 @@ from werkzeug.wrappers import Response
 from .. import access, corrections, match_log, records, scoring
 from ..extensions import csrf, db, limit_reads, limit_writes
 from ..forms import field_group, hand_form_class, ranking_form_class
+from ..game.layouts import TEAM_LETTERS
 from ..models import CLIENT_ID, Hand, Match
 from ..scoring import seigneur
 from ..scoring.hand import CARD_POINTS_MAX, CARD_POINTS_MIN, CARD_POINTS_STEP
-from ..scoring.layouts import TEAM_LETTERS
 from .errors import form_value, wants_json
 from .jsonbody import json_body
 from .matches import page_showing, visible

@@ -14,6 +14,7 @@ team 1 the odd ones, so partners alternate around the table.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import cached_property
 
 from .i18n import _
 
@@ -38,6 +39,11 @@ class Layout:
 
     def team_of(self, seat: int) -> int:
         return self.team_map[seat] if self.team_map else seat % 2
+
+    @cached_property
+    def teams(self) -> tuple[int, ...]:
+        """The team of each seat, in seat order."""
+        return tuple(self.team_of(s) for s in range(self.seats))
 
     def members(self, team: int) -> tuple[int, ...]:
         """The seats of a team."""

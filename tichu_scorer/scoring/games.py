@@ -1,0 +1,187 @@
+"""The two games a match can be, each a class with the same hooks (as python-chess's
+`variant.py` gives each variant a board class): the points game (Nanking, Threechu,
+Tientsin: card points and calls, RULES.md §7–§8) and the ranking game (Grand Seigneur: a
+finishing order, no points, §9.3).
+
+A hook answers one question about one hand or one match, so that nothing outside the core
+branches on `ranked`, `has_dummy` or `teams`:
+
+- `asks`: what a hand form asks (the fields of the docs/API.md hand);
+- `read(data, names, shuffler)`: how a hand reads, with every problem;
+- `derive(hand, shuffler)`: what the form may fill in while a hand is entered;
+- `score(hand, seats, shuffler)`: what one recorded hand scores;
+- `end(before, totals, played, rules)`: the match's end after one more hand;
+- `dealer(number, last)`: who shuffles the hand of this number (`last`: the out-order of
+  the hand before).
+
+>>> from tichu_scorer.game.variants import NANKING, SEIGNEUR, THREECHU
+>>> game_of(NANKING).asks, game_of(SEIGNEUR).asks
+(('out_order', 'calls', 'card_points', 'wish_penalty'), ('out_order',))
+>>> game_of(THREECHU).score(HandInput((0, 1, 2, 3), {}, (60, 40)), 4, 1).scores
+(40, 60, 40, 60)
+>>> game_of(SEIGNEUR).score(HandInput((2, 0, 4, 1), {}, (None, None)), 5, None).order
+(2, 0, 4, 1, 3)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any, NamedTuple
+
+from ..game.layouts import Layout
+from ..game.variants import VARIANTS, Variant
+from . import seigneur
+from .hand import Derived, HandInput, HandResult, Problem, derive, full_out_order, tally_hand
+from .match import DEFAULT_TARGET, winner
+from .read import read_hand
+
+
+class Scored(NamedTuple):
+    """What one recorded hand scores, as the match state keeps it."""
+
+    result: HandResult | None  # the points game's scoring; None in the ranking game
+    order: tuple[int, ...]  # the out-order completed ([H7]), or the whole ranking ([GS1])
+    scores: tuple[int, ...]  # what the hand adds to each of the match's totals
+    teams: tuple[int, ...]  # each seat's team in this hand; () without teams
+
+
+class Rules(NamedTuple):
+    """How long a match lasts: to a target ([E1]), or a fixed number of hands ([T3.5])."""
+
+    target: int | None
+    hand_limit: int | None
+
+
+class End(NamedTuple):
+    """Where a match stands after some hands: the winning side and the hand (its place,
+    from 1) that decided it, whether a fixed-length match has been played out, and the
+    rule that ends it."""
+
+    winner: int | None = None
+    after: int | None = None
+    finished: bool = False
+    rule: str = "E1"
+
+
+NOT_OVER = End()
+
+
+class Game:
+    """The hooks every game answers (see the module's docstring)."""
+
+    asks: tuple[str, ...] = ()
+
+    def __init__(self, variant: Variant) -> None:
+        self.variant = variant
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.variant.key})"
+
+    def read(self, data: Mapping[str, Any], names: tuple[str, ...],
+             shuffler: int | None) -> tuple[HandInput | None, list[Problem]]:
+        raise NotImplementedError
+
+    def derive(self, hand: HandInput, shuffler: int | None) -> Derived | None:
+        return None
+
+    def score(self, hand: HandInput, seats: int, shuffler: int | None) -> Scored:
+        raise NotImplementedError
+
+    def sides(self, seats: int) -> int:
+        """How many totals a match of this many seats keeps."""
+        return self.variant.side_count(seats)
+
+    def end(self, before: End, totals: tuple[int, ...], played: int, rules: Rules) -> End:
+        return NOT_OVER
+
+    def dealer(self, number: int, last: tuple[int, ...] | None) -> int | None:
+        """Who shuffles hand `number`, given the hand before it (None: anyone may)."""
+        return None
+
+
+class PointsGame(Game):
+    """Nanking, Threechu and Tientsin: card points, calls and a target or a fixed length."""
+
+    asks = ("out_order", "calls", "card_points", "wish_penalty")
+
+    def __init__(self, variant: Variant) -> None:
+        super().__init__(variant)
+        self._layouts: dict[int | None, Layout] = {}
+
+    def layout(self, shuffler: int | None) -> Layout:
+        """The scoring seating of a hand (Threechu: the one its shuffler plays the dummy in),
+        built once per shuffler."""
+        layout = self._layouts.get(shuffler)
+        if layout is None:
+            layout = self.variant.layout(shuffler=shuffler)
+            self._layouts[shuffler] = layout
+        return layout
+
+    def read(self, data: Mapping[str, Any], names: tuple[str, ...],
+             shuffler: int | None) -> tuple[HandInput | None, list[Problem]]:
+        hand, problems = read_hand(data, self.layout(shuffler).named(names))
+        if hand is not None and shuffler is not None:
+            hand = replace(hand, shuffler=shuffler)
+        return hand, problems
+
+    def derive(self, hand: HandInput, shuffler: int | None) -> Derived:
+        return derive(hand, self.layout(shuffler))
+
+    def score(self, hand: HandInput, seats: int, shuffler: int | None) -> Scored:
+        layout = self.layout(shuffler)
+        result = tally_hand(hand, layout)
+        teams = layout.teams
+        scores = result.team_scores if self.variant.teams else tuple(
+            map(result.team_scores.__getitem__, teams))
+        return Scored(result, full_out_order(hand.out_order, layout), scores, teams)
+
+    def end(self, before: End, totals: tuple[int, ...], played: int, rules: Rules) -> End:
+        """[E1], [E2]: the first hand after which one side reached the target alone decides
+        the match; [T3.5]: a fixed-length match ends after its last hand, the highest total
+        winning (none when the top is shared)."""
+        if rules.target is None and rules.hand_limit is not None and self.variant.lasts_hands:
+            if played < rules.hand_limit:
+                return NOT_OVER
+            won = winner(totals, min(totals, default=0))
+            return End(won, played if won is not None else None, True, "T3.5")
+        if before.winner is not None:
+            return before
+        won = winner(totals, rules.target or DEFAULT_TARGET)
+        return End(won, played) if won is not None else NOT_OVER
+
+    def dealer(self, number: int, last: tuple[int, ...] | None) -> int | None:
+        """[T3.1]: in Threechu the shuffle passes to the left each hand; in the team games
+        the page names the player who went out first in the hand before."""
+        if self.variant.has_dummy:
+            return self.variant.shuffler(number)
+        return last[0] if last else None
+
+
+class RankingGame(Game):
+    """Grand Seigneur: each hand is a finishing order; titles and pushes follow from it."""
+
+    asks = ("out_order",)
+
+    def read(self, data: Mapping[str, Any], names: tuple[str, ...],
+             shuffler: int | None) -> tuple[HandInput | None, list[Problem]]:
+        order = data.get("out_order", []) if isinstance(data, Mapping) else None
+        problems = seigneur.ranking_problems(order if isinstance(order, list) else [None],
+                                             len(names))
+        if problems or not isinstance(order, list):
+            return None, problems
+        return HandInput(tuple(order), {}, (None, None)), []
+
+    def score(self, hand: HandInput, seats: int, shuffler: int | None) -> Scored:
+        return Scored(None, seigneur.full_ranking(hand.out_order, seats), (), ())
+
+
+GAMES: dict[str, Game] = {key: RankingGame(v) if v.ranked else PointsGame(v)
+                          for key, v in VARIANTS.items()}
+
+
+def game_of(variant: Variant) -> Game:
+    """The game a variant is played as."""
+    return GAMES[variant.key]
+
+
