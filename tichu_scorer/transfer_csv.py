@@ -13,7 +13,7 @@ from typing import Any
 
 from . import records, scoring
 from .models import Match
-from .scoring.variants import VARIANTS
+from .game.variants import VARIANTS
 from .transfer import _batches, _load
 
 # The most sides a match keeps: Threechu's three players and its dummy.
