@@ -10,6 +10,7 @@ branches on `ranked`, `has_dummy` or `teams`:
 - `read(data, names, shuffler)`: how a hand reads, with every problem;
 - `derive(hand, shuffler)`: what the form may fill in while a hand is entered;
 - `score(hand, seats, shuffler)`: what one recorded hand scores;
+- `sides(seats)`: how many totals a match keeps;
 - `end(before, totals, played, rules)`: the match's end after one more hand;
 - `dealer(number, last)`: who shuffles the hand of this number (`last`: the out-order of
   the hand before).
@@ -38,7 +39,7 @@ from .read import read_hand
 
 
 class Scored(NamedTuple):
-    """What one recorded hand scores, as the match state keeps it."""
+    """What one recorded hand scores (the match state spreads it into its `PlayedHand`)."""
 
     result: HandResult | None  # the points game's scoring; None in the ranking game
     order: tuple[int, ...]  # the out-order completed ([H7]), or the whole ranking ([GS1])

@@ -273,11 +273,10 @@ def tally_hand(hand: HandInput, layout: Layout = NANKING) -> HandResult:
     """
     out = hand.out_order
     teams = layout.teams
-    size = len(teams) // 2
-    # [P2] / [T6.6] as `is_sweep` says, on seats already checked
-    sweep = (hand.wish_offender is None and len(out) >= size
-             and len({teams[seat] for seat in out[:size]}) == 1
-             and len(set(out[:size])) == size)
+    first = out[:len(teams) // 2]
+    # [P2] / [T6.6] as `is_sweep` says, on seats already checked (none repeated, [H7])
+    sweep = (hand.wish_offender is None and len(first) == len(teams) // 2
+             and len({teams[seat] for seat in first}) == 1)
     card: tuple[int, int]
     if hand.wish_offender is not None:  # [P4]: as if the opponents had a double victory
         offended = 1 - teams[hand.wish_offender]

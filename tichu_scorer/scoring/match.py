@@ -26,7 +26,7 @@ def leader(totals: Sequence[int]) -> int | None:
     if not totals:
         return None
     top = max(totals)
-    return None if list(totals).count(top) > 1 else list(totals).index(top)
+    return None if totals.count(top) > 1 else totals.index(top)
 
 
 def winner(totals: Sequence[int], target: int = DEFAULT_TARGET) -> int | None:
