@@ -11,7 +11,8 @@ PACKAGE = Path(__file__).resolve().parent.parent / "tichu_scorer"
 FORBIDDEN = ("flask", "flask_sqlalchemy", "flask_wtf", "wtforms", "sqlalchemy", "werkzeug")
 
 
-@pytest.mark.parametrize("module", ["tichu_scorer.scoring", "tichu_scorer.engine"])
+@pytest.mark.parametrize("module", ["tichu_scorer.scoring", "tichu_scorer.engine",
+                                    "tichu_scorer.answers"])
 def test_core_imports_no_web_or_database_package(module, tmp_path):
     code = (f"import sys, importlib; print(importlib.import_module({module!r}).__file__); "
             f"print(','.join(m for m in {FORBIDDEN!r} if m in sys.modules))")

@@ -24,6 +24,7 @@ from wtforms import (
 from wtforms.validators import Length, NumberRange, Optional
 
 from . import i18n
+from .answers import field_group
 from .models import NAME_MAX, Player
 from .scoring import DEFAULT_TARGET, VARIANTS, Problem, Variant, hands_problem, target_problem
 from .scoring.i18n import N_
@@ -230,19 +231,6 @@ def _seat(value: object) -> int | None:
     # (a seat has at most two digits: a longer one is no seat, and a 5,000-digit one would
     # pass Python's limit for reading a whole number)
     return int(text) if text.isascii() and text.isdigit() and len(text) <= 3 else None
-
-
-def field_group(field: str) -> str:
-    """The form group of an API field name (`calls.2` -> `call_2`)."""
-    if field.startswith("calls."):
-        return "call_" + field.split(".", 1)[1]
-    if field.startswith("card_points"):
-        return "card_points"
-    if field.startswith("wish_penalty"):
-        return "wish"
-    if field == "out_order":
-        return "out_order"
-    return "match"
 
 
 class HandFormBase(ProblemsMixin, Form):

@@ -14,7 +14,8 @@ from sqlalchemy.orm import lazyload
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.orm.state import InstanceState
 
-from . import scoring, tallies
+from . import answers, scoring, tallies
+from .answers import MatchFacts, Preview
 from .extensions import db
 from .models import NAME_MAX, Group, Hand, HandEvent, Match, MatchSeat, Player, utcnow
 from .scoring import Layout, Problem, Side, Variant, seigneur
@@ -219,15 +220,11 @@ def rematch(match: Match) -> Match:
                         match.hand_limit, rematch_of=match.key)
 
 
-@dataclass(frozen=True)
-class Preview:
-    """A hand scored before saving: its scores, the totals after it, and the result."""
-
-    scores: list[int]
-    totals: list[int]
-    sweep: bool
-    winner: int | None
-    finished: bool
+def facts(match: Match) -> MatchFacts:
+    """What scoring the match's next hand needs of it (`answers.MatchFacts`): the server
+    scores from these, and the match page hands them to the phone for scoring offline."""
+    return MatchFacts(match.variant, match.names, match.target, match.hand_limit,
+                      match.hand_count or 0, tuple(match.totals or ()), match.finished)
 
 
 def score(match: Match, data: Mapping[str, Any], editing: Hand | None = None,
@@ -235,31 +232,17 @@ def score(match: Match, data: Mapping[str, Any], editing: Hand | None = None,
     """Score the next hand of `match` (or a new version of `editing`) from `data` without
     storing it: the preview, every problem, and the row's fields. A `correction` (an edit
     by a player, not an import's check) must not end the match before its last hand."""
+    if editing is None:  # the phone scores a new hand with the same call (answers.py)
+        return answers.score_next(facts(match), data)
     if match.game.ranked:
-        return _score_seigneur(match, data, editing)
-    shuffler = editing.shuffler if editing is not None else next_shuffler(match)
+        return answers.score_ranked(len(match.seats), data)
+    shuffler = editing.shuffler
     layout = layout_for(match, shuffler)
     hand_input, problems = scoring.read_hand(data, layout)
-    if match.finished and editing is None:
-        problems.insert(0, Problem("match", "E1",
-                                   _("This match is over. Start a rematch to play on.")))
     if problems or hand_input is None:
         return None, problems, {}
-    result = scoring.score_hand(hand_input, layout)
-    row: dict[str, Any] = {
-        "out_order": list(scoring.full_out_order(hand_input.out_order, layout)),
-        "calls": {str(s): c.value for s, c in sorted(hand_input.calls.items())},
-        "card_points_entered": list(hand_input.card_points),
-        "wish_offender": hand_input.wish_offender,
-        "card_points": list(result.card_points),
-        "team_scores": list(result.team_scores),
-        "sweep": result.sweep,
-        "shuffler": shuffler,
-        "player_scores": ({str(s): n for s, n in result.player_scores(layout).items()}
-                          if not match.game.teams else None),
-    }
-    if correction and editing is not None and (
-            ends := _ends_earlier(match, row, editing)) is not None:
+    result, row = answers.hand_row(match.game, hand_input, layout, shuffler)
+    if correction and (ends := _ends_earlier(match, row, editing)) is not None:
         return None, [ends], {}  # the live preview says so too, before the Save
     return _preview(match, row, editing, result.sweep), [], row
 
@@ -287,33 +270,13 @@ def derive(match: Match, data: Mapping[str, Any],
     return scoring.derive(hand_input, layout) if hand_input is not None else None
 
 
-def _preview(match: Match, row: dict[str, Any], editing: Hand | None,
+def _preview(match: Match, row: dict[str, Any], editing: Hand,
              sweep: bool) -> Preview:
-    """The totals and result with this row added (or put in place of `editing`)."""
+    """The totals and result with this row put in place of `editing`."""
     mine = _side_scores(match, row)
-    if editing is None:  # a new hand: the stored totals suffice, no hand is loaded
-        totals = list(match.totals or [0] * len(mine))
-        after = [a + b for a, b in zip(totals, mine, strict=True)]
-        limit = match.hand_limit if match.game.lasts_hands else None
-        state = scoring.result_after(after, (match.hand_count or 0) + 1, match.target, limit)
-        return Preview(mine, after, sweep, state.winner, state.over)
     sides = [mine if h is editing else _side_scores(match, h) for h in match.hands]
     state = _state(match, sides)
     return Preview(mine, list(state.totals), sweep, state.winner, state.over)
-
-
-def _score_seigneur(match: Match, data: Mapping[str, Any], editing: Hand | None) -> tuple[
-        Preview | None, list[Problem], dict[str, Any]]:
-    players = len(match.seats)
-    order = data.get("out_order", [])
-    problems = seigneur.ranking_problems(order if isinstance(order, list) else [None], players)
-    if problems:
-        return None, problems, {}
-    ranking = list(seigneur.full_ranking(order, players))
-    row = {"out_order": ranking, "calls": {}, "card_points_entered": [], "card_points": [],
-           "team_scores": [], "sweep": False, "wish_offender": None, "shuffler": None,
-           "player_scores": {str(seat): place for place, seat in enumerate(ranking, start=1)}}
-    return Preview([], [], False, None, False), [], row
 
 
 def _side_scores(match: Match, hand: Hand | HandLine | Mapping[str, Any]) -> list[int]:

@@ -1,0 +1,213 @@
+"""The answers the server and the phone both give from the pure core, in the JSON shapes
+of docs/API.md: the preview of a match's next hand and the verdict on a disputed play.
+
+Pure, like `scoring` and `engine` (tests/test_purity.py): the server's views call these,
+and the phone runs this same file under Pyodide when it has no signal
+(static/js/core-worker.js, docs/OFFLINE_CORE.md). A match is given as `MatchFacts`, the
+few stored facts a new hand is scored against, which the match page hands the phone.
+
+>>> facts = MatchFacts("nanking", ("Ann", "Bob", "Cy", "Di"), 1000, None, 0, (0, 0), False)
+>>> preview(facts, {"out_order": [0, 1, 2, 3], "card_points": [60, None]})[0]["scores"]
+[60, 40]
+>>> judge({"trick": [], "play": ["2j"]}, None)[0]["legal"]
+True
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from . import engine, scoring
+from .scoring import Layout, Problem, Variant, seigneur
+from .scoring.i18n import _
+
+
+@dataclass(frozen=True)
+class MatchFacts:
+    """What scoring a match's next hand needs of it: its game and settings, its names by
+    seat, how many hands it has, their totals, and whether it is over."""
+
+    variant: str
+    names: tuple[str, ...]
+    target: int | None
+    hand_limit: int | None
+    hand_count: int
+    totals: tuple[int, ...]
+    finished: bool
+
+    @property
+    def game(self) -> Variant:
+        return scoring.variant(self.variant)
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> MatchFacts:
+        return cls(str(data["variant"]), tuple(data["names"]), data["target"],
+                   data["hand_limit"], int(data["hand_count"]), tuple(data["totals"]),
+                   bool(data["finished"]))
+
+    def next_shuffler(self) -> int | None:
+        """Threechu: who shuffles (and plays the dummy) in the next hand ([T3.1])."""
+        return self.game.shuffler(self.hand_count + 1)
+
+    def layout(self, shuffler: int | None = None) -> Layout:
+        """The scoring layout of the next hand (or of the hand `shuffler` shuffles)."""
+        return self.game.layout(self.names, self.hand_count + 1, shuffler)
+
+
+@dataclass(frozen=True)
+class Preview:
+    """A hand scored before saving: its scores, the totals after it, and the result."""
+
+    scores: list[int]
+    totals: list[int]
+    sweep: bool
+    winner: int | None
+    finished: bool
+
+
+def field_group(field: str) -> str:
+    """The form group of an API field name (`calls.2` -> `call_2`)."""
+    if field.startswith("calls."):
+        return "call_" + field.split(".", 1)[1]
+    if field.startswith("card_points"):
+        return "card_points"
+    if field.startswith("wish_penalty"):
+        return "wish"
+    if field == "out_order":
+        return "out_order"
+    return "match"
+
+
+def side_scores(game: Variant, hand: Mapping[str, Any], seats: int) -> list[int]:
+    """What a hand's row adds to each of the match's totals (teams, or seats in Threechu)."""
+    return game.side_scores(hand.get("team_scores") or [], hand.get("player_scores"), seats)
+
+
+def hand_row(game: Variant, hand_input: scoring.HandInput, layout: Layout,
+             shuffler: int | None) -> tuple[scoring.HandResult, dict[str, Any]]:
+    """The scored hand and the fields of its stored row."""
+    result = scoring.score_hand(hand_input, layout)
+    row: dict[str, Any] = {
+        "out_order": list(scoring.full_out_order(hand_input.out_order, layout)),
+        "calls": {str(s): c.value for s, c in sorted(hand_input.calls.items())},
+        "card_points_entered": list(hand_input.card_points),
+        "wish_offender": hand_input.wish_offender,
+        "card_points": list(result.card_points),
+        "team_scores": list(result.team_scores),
+        "sweep": result.sweep,
+        "shuffler": shuffler,
+        "player_scores": ({str(s): n for s, n in result.player_scores(layout).items()}
+                          if not game.teams else None),
+    }
+    return result, row
+
+
+def score_ranked(players: int, data: Mapping[str, Any]) -> tuple[
+        Preview | None, list[Problem], dict[str, Any]]:
+    """Grand Seigneur: a finishing order and no points ([GS1])."""
+    order = data.get("out_order", [])
+    problems = seigneur.ranking_problems(order if isinstance(order, list) else [None], players)
+    if problems:
+        return None, problems, {}
+    ranking = list(seigneur.full_ranking(order, players))
+    row = {"out_order": ranking, "calls": {}, "card_points_entered": [], "card_points": [],
+           "team_scores": [], "sweep": False, "wish_offender": None, "shuffler": None,
+           "player_scores": {str(seat): place for place, seat in enumerate(ranking, start=1)}}
+    return Preview([], [], False, None, False), [], row
+
+
+def score_next(facts: MatchFacts, data: Mapping[str, Any]) -> tuple[
+        Preview | None, list[Problem], dict[str, Any]]:
+    """Score the match's next hand from `data` without storing it: the preview, every
+    problem, and the row's fields."""
+    game = facts.game
+    if game.ranked:
+        return score_ranked(len(facts.names), data)
+    shuffler = facts.next_shuffler()
+    layout = facts.layout(shuffler)
+    hand_input, problems = scoring.read_hand(data, layout)
+    if facts.finished:
+        problems.insert(0, Problem("match", "E1",
+                                   _("This match is over. Start a rematch to play on.")))
+    if problems or hand_input is None:
+        return None, problems, {}
+    result, row = hand_row(game, hand_input, layout, shuffler)
+    mine = side_scores(game, row, len(facts.names))
+    totals = list(facts.totals or [0] * len(mine))
+    after = [a + b for a, b in zip(totals, mine, strict=True)]
+    limit = facts.hand_limit if game.lasts_hands else None
+    state = scoring.result_after(after, facts.hand_count + 1, facts.target, limit)
+    return Preview(mine, after, result.sweep, state.winner, state.over), [], row
+
+
+def derived_note(game: Variant, layout: Layout, derived: scoring.Derived,
+                 body: Any) -> dict[str, Any]:
+    """What the form fills in for the players, with a sweep or a missed wish said in words:
+    either puts the card points aside ([P2], [P4]), so the note says so."""
+    out = derived.as_dict()
+    if derived.sweep_team is not None:
+        who = " & ".join(layout.seat_name(s) for s in layout.members(derived.sweep_team))
+        out["note"] = _("%(who)s: %(sweep)s, %(bonus)s to 0; no card points counted.") % {
+            "who": who, "sweep": _(game.sweep_title), "bonus": layout.sweep_bonus}
+    wish = body.get("wish_penalty") if isinstance(body, dict) else None
+    offender = wish.get("offender") if isinstance(wish, dict) else None
+    if type(offender) is int and 0 <= offender < layout.seats and offender != layout.dummy:
+        other = 1 - layout.team_of(offender)
+        words = {"who": layout.seat_name(offender), "bonus": layout.sweep_bonus,
+                 "team": " & ".join(layout.seat_name(s) for s in layout.members(other))}
+        a, b = derived.card_points
+        if a is not None and b is not None:  # tapped before the wish: say they are put aside
+            out["note"] = _("%(who)s missed the wish: %(bonus)s to 0 for %(team)s; the "
+                            "card points entered (%(points)s) do not count.") % (
+                                words | {"points": f"{a}\u00a0:\u00a0{b}"})
+        else:
+            out["note"] = _("%(who)s missed the wish: %(bonus)s to 0 for %(team)s; no "
+                            "card points counted.") % words
+    return out
+
+
+def preview_answer(preview: Preview | None, problems: Sequence[Problem],
+                   derived: dict[str, Any] | None) -> tuple[dict[str, Any], int]:
+    """The preview's JSON (docs/API.md) and its status: 200, or 422 with every problem."""
+    extra = {"derived": derived} if derived is not None else {}
+    if problems or preview is None:
+        return {"errors": [p.as_dict() | {"group": field_group(p.field)} for p in problems],
+                **extra}, 422
+    return {"scores": preview.scores, "totals": preview.totals, "sweep": preview.sweep,
+            "winner": preview.winner, "finished": preview.finished, **extra}, 200
+
+
+def derive_next(facts: MatchFacts, body: Any) -> dict[str, Any] | None:
+    """What follows from the next hand entered so far ([H7], [P1], [P2]), said in words;
+    None for a ranked game."""
+    if facts.game.ranked:
+        return None
+    layout = facts.layout()
+    hand_input, _problems = scoring.read_hand(body, layout)
+    if hand_input is None:
+        return None
+    return derived_note(facts.game, layout, scoring.derive(hand_input, layout), body)
+
+
+def preview(facts: MatchFacts, body: Any) -> tuple[dict[str, Any], int]:
+    """The preview of the match's next hand, as POST …/hands/preview answers it."""
+    result, problems, _row = score_next(facts, body)
+    return preview_answer(result, problems, derive_next(facts, body))
+
+
+def judge(body: object, seconds: float | None,
+          clock: Any = time.thread_time) -> tuple[dict[str, Any], int]:
+    """The verdict on a question (docs/API.md), as POST /api/referee/check answers it:
+    400 with the message and the field for a question that cannot be judged. OutOfTime
+    (past `seconds` of CPU) is the caller's to answer."""
+    try:
+        verdict = engine.judge(engine.parse_question(body), engine.Budget(seconds, clock))
+    except engine.QuestionError as exc:
+        return {"error": exc.message, "field": exc.field}, 400
+    return verdict.as_dict(), 200
