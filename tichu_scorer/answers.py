@@ -15,6 +15,8 @@ True
 
 from __future__ import annotations
 
+import gettext
+import json
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
@@ -22,7 +24,7 @@ from typing import Any
 
 from . import engine, scoring
 from .scoring import Layout, Problem, Variant, seigneur
-from .scoring.i18n import _
+from .scoring.i18n import _, set_translator
 
 
 @dataclass(frozen=True)
@@ -201,8 +203,39 @@ def preview(facts: MatchFacts, body: Any) -> tuple[dict[str, Any], int]:
     return preview_answer(result, problems, derive_next(facts, body))
 
 
+def shuffles_next(game: Variant, hand_count: int,
+                  last_out_order: Sequence[int] | None) -> int | None:
+    """The seat that shuffles the next hand: in Threechu by turn ([T3.1]), else whoever went
+    out first in the latest hand (None before the first hand: anyone may)."""
+    if game.has_dummy:
+        return game.shuffler(hand_count + 1)
+    return last_out_order[0] if last_out_order else None
+
+
+def waiting(facts: MatchFacts, bodies: Sequence[Any]) -> dict[str, Any]:
+    """The match as it stands with hands waiting on the phone to be sent, scored in turn as
+    the server will score them when they arrive: each hand's answer (`preview`), then the
+    totals, the result and who shuffles next. A hand the server would refuse is kept out
+    of the totals (it will come back refused), as it is kept out of the match."""
+    hands = []
+    last: Sequence[int] | None = None
+    for body in bodies:
+        result, problems, row = score_next(facts, body)
+        answer, status = preview_answer(result, problems, None)
+        hands.append(answer | {"status": status})
+        if status != 200 or result is None or facts.game.ranked:
+            continue
+        last = row["out_order"]
+        facts = MatchFacts(facts.variant, facts.names, facts.target, facts.hand_limit,
+                           facts.hand_count + 1, tuple(result.totals), result.finished)
+    shuffler = shuffles_next(facts.game, facts.hand_count, last) if last is not None \
+        or facts.game.has_dummy else None
+    return {"hands": hands, "facts": facts.as_dict(), "shuffler": shuffler,
+            "shuffler_name": facts.names[shuffler] if shuffler is not None else None}
+
+
 def judge(body: object, seconds: float | None,
-          clock: Any = time.thread_time) -> tuple[dict[str, Any], int]:
+          clock: Any = engine.budget.THREAD_TIME) -> tuple[dict[str, Any], int]:
     """The verdict on a question (docs/API.md), as POST /api/referee/check answers it:
     400 with the message and the field for a question that cannot be judged. OutOfTime
     (past `seconds` of CPU) is the caller's to answer."""
@@ -211,3 +244,42 @@ def judge(body: object, seconds: float | None,
     except engine.QuestionError as exc:
         return {"error": exc.message, "field": exc.field}, 400
     return verdict.as_dict(), 200
+
+
+# The phone's side: static/js/core-worker.js passes each request in as JSON text and
+# takes the answer back as JSON text, so that no object crosses between the two languages.
+_languages: dict[str, Any] = {}
+
+
+def _use_language(lang: str, locales: str) -> None:
+    """Messages in the reader's language, from the same compiled catalog as the server's
+    (Flask-Babel reads it with the same `gettext`); English as written."""
+    if lang not in _languages:
+        _languages[lang] = str if lang == "en" else gettext.translation(
+            "messages", locales, [lang], fallback=True).gettext
+    set_translator(_languages[lang])
+
+
+def _answer(request: Mapping[str, Any], seconds: float | None) -> Any:
+    op = request.get("op")
+    if op == "preview":
+        return preview(MatchFacts.from_dict(request["facts"]), request.get("body"))
+    if op == "waiting":
+        return waiting(MatchFacts.from_dict(request["facts"]), request.get("bodies", []))
+    if op == "judge":
+        return judge(request.get("body"), seconds, time.perf_counter)
+    if op == "batch":
+        return [_answer(item, seconds) for item in request.get("items", [])]
+    raise ValueError(f"unknown request {op!r}")
+
+
+def phone(text: str, locales: str, seconds: float | None) -> str:
+    """Answer one request of the phone's worker (JSON text in, JSON text out): `preview`,
+    `waiting`, `judge`, or a `batch` of them, in the language `lang`. The referee's
+    allowance counts wall time there (a phone's one thread does nothing else meanwhile)."""
+    request = json.loads(text)
+    _use_language(str(request.get("lang") or "en"), locales)
+    try:
+        return json.dumps({"ok": _answer(request, seconds)})
+    except engine.OutOfTime:
+        return json.dumps({"ok": None, "out_of_time": True})

@@ -731,7 +731,9 @@ def match_page(match: Match) -> MatchPage:
         return MatchPage(match, sides, rows, dealer, dummy_partner=dealer, ranking=ranking)
     tied = None if match.finished or not match.target else scoring.tied_at_top(
         [t.total for t in sides], match.target)
-    return MatchPage(match, sides, rows, rows[-1].first_out if rows else None, tied_at=tied)
+    last = answers.shuffles_next(match.game, len(rows), rows[-1].hand.out_order if rows else None)
+    return MatchPage(match, sides, rows, names[last] if last is not None else None,
+                     tied_at=tied)
 
 
 def _seigneur_page(match: Match, names: tuple[str, ...], hands: list[HandLine]) -> MatchPage:
