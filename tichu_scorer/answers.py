@@ -239,6 +239,13 @@ def judge(body: object, seconds: float | None,
     """The verdict on a question (docs/API.md), as POST /api/referee/check answers it:
     400 with the message and the field for a question that cannot be judged. OutOfTime
     (past `seconds` of CPU) is the caller's to answer."""
+    if isinstance(body, dict):  # types docs/API.md gives that the engine would read leniently
+        trick = body.get("trick")
+        if trick is not None and not isinstance(trick, list):  # false, 0, "" or {}: no table
+            return {"error": _('trick must be a list of {{"cards": [...]}} items.').format(),
+                    "field": "trick"}, 400
+        if isinstance(body.get("decks"), bool):  # true would read as 1
+            return {"error": _("decks must be 1 or 2."), "field": "decks"}, 400
     try:
         verdict = engine.judge(engine.parse_question(body), engine.Budget(seconds, clock))
     except engine.QuestionError as exc:
@@ -260,7 +267,9 @@ def _use_language(lang: str, locales: str) -> None:
     set_translator(_languages[lang])
 
 
-def _answer(request: Mapping[str, Any], seconds: float | None) -> Any:
+def _answer(request: Mapping[str, Any], seconds: float | None, locales: str) -> Any:
+    if "lang" in request:  # each request of a batch may name its own
+        _use_language(str(request["lang"] or "en"), locales)
     op = request.get("op")
     if op == "preview":
         return preview(MatchFacts.from_dict(request["facts"]), request.get("body"))
@@ -269,7 +278,7 @@ def _answer(request: Mapping[str, Any], seconds: float | None) -> Any:
     if op == "judge":
         return judge(request.get("body"), seconds, time.perf_counter)
     if op == "batch":
-        return [_answer(item, seconds) for item in request.get("items", [])]
+        return [_answer(item, seconds, locales) for item in request.get("items", [])]
     raise ValueError(f"unknown request {op!r}")
 
 
@@ -278,8 +287,8 @@ def phone(text: str, locales: str, seconds: float | None) -> str:
     `waiting`, `judge`, or a `batch` of them, in the language `lang`. The referee's
     allowance counts wall time there (a phone's one thread does nothing else meanwhile)."""
     request = json.loads(text)
-    _use_language(str(request.get("lang") or "en"), locales)
+    _use_language("en", locales)
     try:
-        return json.dumps({"ok": _answer(request, seconds)})
+        return json.dumps({"ok": _answer(request, seconds, locales)})
     except engine.OutOfTime:
         return json.dumps({"ok": None, "out_of_time": True})

@@ -2,7 +2,8 @@
 // same Python files as the server (tichu_scorer/answers.py, scoring/, engine/), so an
 // offline preview, a waiting hand's score and a referee's verdict are the server's own.
 // Started only when a page needs it; loads once, then answers each message
-// { id, request } with { id, answer } (the JSON the server's route would give) or
+// { id, request } (or { id, text }: the request as JSON text, passed on as it is) with
+// { id, answer } (the JSON the server's route would give) or
 // { id, error }. BUNDLE is prepended by the server (views/core.py): where the runtime and
 // the core's archive are, and the referee's allowance.
 let ready = null;
@@ -23,12 +24,12 @@ async function start() {
 }
 
 self.onmessage = async (event) => {
-  const { id, request } = event.data;
+  const { id, request, text } = event.data;
   try {
     if (!ready) ready = start();
     const call = await ready;
     const started = performance.now();
-    const out = JSON.parse(call(JSON.stringify(request)));
+    const out = JSON.parse(call(text || JSON.stringify(request)));
     self.postMessage({ id, answer: out.ok, outOfTime: Boolean(out.out_of_time),
                        ms: performance.now() - started });
   } catch (err) {

@@ -122,8 +122,8 @@ def is_sweep(out_order: tuple[int, ...], layout: Layout = NANKING) -> bool:
     """
     size = layout.team_size
     first = out_order[:size]
-    if len(set(first)) < size:
-        return False
+    if len(set(first)) < size or not all(0 <= seat < layout.seats for seat in first):
+        return False  # a seat twice, or none at this table: reported by `hand_problems`
     teams = {layout.team_of(seat) for seat in out_order[:size]}
     return len(teams) == 1
 

@@ -8,7 +8,7 @@ from flask import Blueprint, abort, flash, jsonify, redirect, render_template, r
 from flask_babel import gettext
 from werkzeug.wrappers import Response
 
-from .. import access, answers, corrections, match_log, records, scoring
+from .. import access, answers, corrections, match_log, records
 from ..extensions import csrf, db, limit_reads, limit_writes
 from ..forms import hand_form_class, ranking_form_class
 from ..models import CLIENT_ID, Hand, Match
