@@ -214,24 +214,34 @@ def shuffles_next(game: Variant, hand_count: int,
 
 def waiting(facts: MatchFacts, bodies: Sequence[Any]) -> dict[str, Any]:
     """The match as it stands with hands waiting on the phone to be sent, scored in turn as
-    the server will score them when they arrive: each hand's answer (`preview`), then the
-    totals, the result and who shuffles next. A hand the server would refuse is kept out
-    of the totals (it will come back refused), as it is kept out of the match."""
-    hands = []
+    the server will score them when they arrive: each hand's answer (`preview`; None for a
+    hand the phone kept no body of), then the match's facts after them and who shuffles
+    next. A hand the server would refuse is left out of the totals (it comes back refused,
+    and is stored only once fixed); a hand without a body still takes its number."""
+    hands: list[dict[str, Any] | None] = []
     last: Sequence[int] | None = None
     for body in bodies:
+        if body is None:
+            hands.append(None)
+            facts = _after(facts, facts.totals, facts.finished)
+            continue
         result, problems, row = score_next(facts, body)
         answer, status = preview_answer(result, problems, None)
         hands.append(answer | {"status": status})
-        if status != 200 or result is None or facts.game.ranked:
-            continue
-        last = row["out_order"]
-        facts = MatchFacts(facts.variant, facts.names, facts.target, facts.hand_limit,
-                           facts.hand_count + 1, tuple(result.totals), result.finished)
-    shuffler = shuffles_next(facts.game, facts.hand_count, last) if last is not None \
-        or facts.game.has_dummy else None
+        if status == 200 and result is not None and not facts.game.ranked:
+            last = row["out_order"]
+            facts = _after(facts, tuple(result.totals), result.finished)
+        elif status == 200:
+            facts = _after(facts, facts.totals, facts.finished)
+    shuffler = shuffles_next(facts.game, facts.hand_count, last) \
+        if last is not None or facts.game.has_dummy else None
     return {"hands": hands, "facts": facts.as_dict(), "shuffler": shuffler,
             "shuffler_name": facts.names[shuffler] if shuffler is not None else None}
+
+
+def _after(facts: MatchFacts, totals: tuple[int, ...], finished: bool) -> MatchFacts:
+    return MatchFacts(facts.variant, facts.names, facts.target, facts.hand_limit,
+                      facts.hand_count + 1, totals, finished)
 
 
 def judge(body: object, seconds: float | None,
@@ -271,8 +281,11 @@ def _answer(request: Mapping[str, Any], seconds: float | None, locales: str) -> 
     if "lang" in request:  # each request of a batch may name its own
         _use_language(str(request["lang"] or "en"), locales)
     op = request.get("op")
-    if op == "preview":
-        return preview(MatchFacts.from_dict(request["facts"]), request.get("body"))
+    if op == "preview":  # after the hands waiting on the phone, if any
+        facts = MatchFacts.from_dict(request["facts"])
+        if request.get("waiting"):
+            facts = MatchFacts.from_dict(waiting(facts, request["waiting"])["facts"])
+        return preview(facts, request.get("body"))
     if op == "waiting":
         return waiting(MatchFacts.from_dict(request["facts"]), request.get("bodies", []))
     if op == "judge":

@@ -17,7 +17,9 @@ from pathlib import Path
 from flask import Blueprint, Flask, abort, current_app, request, url_for
 from werkzeug.wrappers import Response
 
+from .. import records
 from ..assets import IMMUTABLE
+from ..models import Match
 
 bp = Blueprint("core", __name__)
 
@@ -110,6 +112,18 @@ def worker_url() -> str | None:
     """The worker's URL for a page to start it, None without a bundle."""
     found = bundle()
     return url_for("core.worker", v=found.worker_hash) if found else None
+
+
+@bp.app_template_global()
+def phone_core() -> str:
+    """For a page's data-core: the worker's URL, empty without a bundle."""
+    return worker_url() or ""
+
+
+@bp.app_template_global()
+def match_facts(match: Match) -> str:
+    """For a page's data-facts: what the phone scores the match's next hand against."""
+    return json.dumps(records.facts(match).as_dict(), separators=(",", ":"))
 
 
 def kept_urls() -> list[str]:
