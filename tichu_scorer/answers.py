@@ -244,6 +244,38 @@ def _after(facts: MatchFacts, totals: tuple[int, ...], finished: bool) -> MatchF
                       facts.hand_count + 1, totals, finished)
 
 
+PASS_WORDS = ("pass", "Pass", "PASS", "-")
+
+
+def question(fields: Mapping[str, Any]) -> dict[str, Any]:
+    """The referee page's fields (text as typed; a ticked box any true value) as a
+    question in the docs/API.md shape; the play joins the rest of the hand."""
+    def cards(text: str | None) -> list[str]:
+        return [t for t in (text or "").replace(",", " ").split() if t]
+
+    trick = []
+    for line in (fields.get("trick") or "").splitlines():
+        if not line.strip():
+            continue
+        words = cards(line)
+        trick.append({"cards": [] if len(words) == 1 and words[0] in PASS_WORDS else words})
+    play = cards(fields.get("play"))
+    rest = cards(fields.get("hand"))
+    variant = fields.get("variant")
+    body: dict[str, Any] = {"trick": trick, "play": play, "variant": variant,
+                            "wish": fields.get("wish") or None,
+                            "out_of_turn": bool(fields.get("out_of_turn")),
+                            "strict_wish": bool(fields.get("strict_wish"))}
+    if rest:
+        body["hand"] = play + rest
+    if variant == scoring.variants.SEIGNEUR.key:
+        body["decks"] = int(fields.get("decks") or 2) if str(fields.get("decks") or "2") \
+            in ("1", "2") else 2
+    if fields.get("dummy"):
+        body["variant"], body["dummy"] = scoring.variants.THREECHU.key, True
+    return body
+
+
 def judge(body: object, seconds: float | None,
           clock: Any = engine.budget.THREAD_TIME) -> tuple[dict[str, Any], int]:
     """The verdict on a question (docs/API.md), as POST /api/referee/check answers it:
@@ -290,6 +322,8 @@ def _answer(request: Mapping[str, Any], seconds: float | None, locales: str) -> 
         return waiting(MatchFacts.from_dict(request["facts"]), request.get("bodies", []))
     if op == "judge":
         return judge(request.get("body"), seconds, time.perf_counter)
+    if op == "judge_fields":  # the referee page's fields, as its form reads them
+        return judge(question(request.get("fields") or {}), seconds, time.perf_counter)
     if op == "batch":
         return [_answer(item, seconds, locales) for item in request.get("items", [])]
     raise ValueError(f"unknown request {op!r}")

@@ -123,7 +123,7 @@
   // would, or fails (no bundle, an old browser, a crash, no answer in time): the caller then
   // does what it did before, and a crash never touches the outbox. A page names the worker
   // (data-core) and the facts of its match (data-facts).
-  const CORE_TIMEOUT = 20000; // ms: a first start on a slow phone takes seconds
+  const CORE_TIMEOUT = 30000; // ms: a first start on a slow phone takes seconds
   let worker = null;
   let calls = 0;
   const pending = new Map();
@@ -152,7 +152,8 @@
     return new Promise((resolve, reject) => {
       pending.set(id, { resolve, reject });
       worker.postMessage({ id, text: JSON.stringify(Object.assign({ lang: document.documentElement.lang }, request)) });
-      setTimeout(() => { if (pending.has(id)) dropWorker("no answer in time"); }, CORE_TIMEOUT);
+      // a slow start is not a crash: this call gives up, the worker goes on starting
+      setTimeout(() => { if (pending.delete(id)) reject(new Error("no answer in time")); }, CORE_TIMEOUT);
     });
   }
   const factsOf = () => {
@@ -483,8 +484,6 @@
     // the page of every hand is named by the match page (opened, it is kept as it is)
     const urls = [url, live.dataset.handUrl, live.dataset.everyUrl].filter(Boolean);
     const kept = await Promise.all(urls.map((u) => caches.match(u).catch(() => undefined)));
-    // the core, to score without signal: fetched once, in the background
-    if (live.dataset.core) controller.postMessage({ core: true });
     if (known && known.state === state && kept.every(Boolean)) return;
     controller.postMessage({ cache: urls });
   }
@@ -505,7 +504,16 @@
     return Promise.resolve();
   }
 
+  // A page that may need the core (a scorer's match page and hand form, the referee) has
+  // the service worker fetch it once, in the background, for no signal
+  function keepCore() {
+    const controller = navigator.serviceWorker && navigator.serviceWorker.controller;
+    const el = document.querySelector("[data-core]");
+    if (controller && el && el.dataset.core) controller.postMessage({ core: true });
+  }
+
   document.addEventListener("DOMContentLoaded", () => {
+    keepCore();
     remember();
     handedBack().then(show).then(flush);
   });

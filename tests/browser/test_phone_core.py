@@ -157,7 +157,10 @@ def table(tmp_path_factory):
           window.core = new Worker(url, { type: "module" });
           let next = 0;
           const waiting = new Map();
-          window.core.onmessage = (e) => { waiting.get(e.data.id)(e.data); waiting.delete(e.data.id); };
+          window.core.onmessage = (e) => {
+            waiting.get(e.data.id)(e.data);
+            waiting.delete(e.data.id);
+          };
           // the request as JSON text: JavaScript objects would put keys such as "9" and "4"
           // in another order than the server reads them
           window.ask = (text) => new Promise((resolve) => {

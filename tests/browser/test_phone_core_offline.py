@@ -51,7 +51,7 @@ def test_without_signal_the_phone_scores_as_the_server_will(live_server, phone):
 
     page.goto(match_url + "/hands/new")
     tap_hand(page, 0, 2, "75")  # Ann and Cy out first: a double victory for team A
-    page.wait_for_selector(".preview .scored-here")
+    page.wait_for_selector(".preview .scored-here", timeout=60000)  # the core's first start
     assert "+200" in page.locator(".preview").text_content()
     page.tap("button[type=submit]")
     page.wait_for_url(match_url + "*")
@@ -107,3 +107,26 @@ def test_a_core_that_cannot_start_leaves_the_outbox_as_it_was(live_server, phone
     page.wait_for_selector("#outbox", state="hidden")
     page.goto(match_url)
     assert page.locator("[data-total='0']").text_content().strip() == "75"
+
+
+def test_the_referee_judges_without_signal(live_server, phone):
+    page = phone
+    page.goto(live_server + "/")
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    page.goto(live_server + "/referee")  # under the worker's control: it asks for the core
+    core_kept(page)
+    page.context.set_offline(True)
+    page.goto(live_server + "/referee")  # kept from the install, on every phone
+    page.tap("label[for='target-trick']")
+    page.tap(".pick[data-card='7j']")
+    page.tap("label[for='target-play']")
+    page.tap(".pick[data-card='6s']")
+    page.wait_for_selector("#verdict.illegal .here", timeout=60000)  # the core's first start
+    assert page.locator("#verdict .reason").text_content() == \
+        "The single 6 is not higher than the single 7."  # the server's own sentence
+    assert page.locator("#verdict .rule-link").get_attribute("href").endswith("#C1")
+    page.tap(".pick[data-card='6s']")  # taken back
+    page.tap(".pick[data-card='Qp']")
+    page.wait_for_selector("#verdict.legal .here")
+    assert "The single Q beats the single 7." in page.locator("#verdict .reason").text_content()
+    shot(page, "core-offline-referee")
