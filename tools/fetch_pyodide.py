@@ -81,9 +81,11 @@ def unpack(data: bytes, dest: Path) -> None:
             (dest / name).write_bytes(raw)
             if name == "package.json":
                 continue
-            (dest / f"{name}.br").write_bytes(brotli.compress(raw, quality=BROTLI_QUALITY,
-                                                              lgwin=24))
-            (dest / f"{name}.gz").write_bytes(gzip.compress(raw, 9, mtime=0))
+            packed = gzip.compress(raw, 9, mtime=0)
+            (dest / f"{name}.gz").write_bytes(packed)
+            better = brotli.compress(raw, quality=BROTLI_QUALITY, lgwin=24)
+            if len(better) < len(packed):  # not so for the standard library, a zip already
+                (dest / f"{name}.br").write_bytes(better)
 
 
 def main(argv: list[str]) -> int:

@@ -28,7 +28,7 @@ ROOT = PACKAGE.parent
 # What the phone runs: the pure core (tests/test_purity.py) and the compiled catalogs
 CORE = ("answers.py", "scoring", "engine")
 CATALOGS = "translations"
-# tools/fetch_pyodide.py keeps these, each beside its .br and .gz
+# tools/fetch_pyodide.py keeps these, each beside its .gz and, where smaller, its .br
 RUNTIME = {"pyodide.mjs": "text/javascript", "pyodide.asm.mjs": "text/javascript",
            "pyodide.asm.wasm": "application/wasm", "python_stdlib.zip": "application/zip",
            "pyodide-lock.json": "application/json"}
@@ -148,7 +148,8 @@ def runtime(version: str, name: str) -> Response:
     found = bundle()
     if found is None or version != found.version or name not in RUNTIME:
         abort(404)
-    encoding = request.accept_encodings.best_match(list(ENCODINGS))
+    stored = [e for e, ext in ENCODINGS.items() if (found.runtime / (name + ext)).exists()]
+    encoding = request.accept_encodings.best_match(stored)
     path = found.runtime / (name + ENCODINGS[encoding] if encoding else name)
     response = Response(path.read_bytes(), mimetype=RUNTIME[name])
     if encoding:
