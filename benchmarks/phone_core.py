@@ -7,7 +7,7 @@ Debian's Chromium through Playwright against the app on loopback. A phone at 360
 opens a match as its scorer, lets the service worker keep the core, loses its signal and
 opens the hand form from its copy; then, at each CPU slowdown (Chromium's DevTools
 Emulation.setCPUThrottlingRate: 4 stands for a mid phone), the page asks for a preview as
-the hand form does (offline.js `core`): the first answer includes starting Pyodide from
+the hand form does (core-client.js): the first answer includes starting Pyodide from
 the phone's copy; the later ones are single previews after a waiting hand. The slowdown
 is set on the page's target; whether Chromium applies it to the worker's thread too shows
 in the later previews (pure work in the worker), printed for each rate side by side.
@@ -31,13 +31,13 @@ from tichu_scorer.views import core  # noqa: E402
 
 BODY = {"out_order": [0, 1], "calls": {"0": "tichu"}, "card_points": [75, None]}
 ASK = """async ([body, times]) => {
-  const outbox = window.tichuOutbox;
-  const facts = outbox.factsOf();
+  const core = await window.tichuOutbox.coreClient();
+  const facts = core.factsOf();
   const waiting = [{ out_order: [1, 3], calls: {}, card_points: [null, null] }];
   const took = [];
   for (let i = 0; i < times; i += 1) {
     const started = performance.now();
-    const [answer, status] = await outbox.core({ op: "preview", facts, waiting, body });
+    const [answer, status] = await core.ask({ op: "preview", facts, waiting, body });
     took.push(performance.now() - started);
     if (status !== 200) throw new Error(JSON.stringify(answer));
   }

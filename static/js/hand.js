@@ -1,7 +1,7 @@
 // Hand entry: tap players in out-order, quick card points, a live preview of the score.
 // No rule lives here: the server's preview says what follows from the hand (the last place,
 // the sweep, the other team's card points), and each problem with the group it belongs to;
-// without signal the phone's copy of the server's core says it (offline.js, core()).
+// without signal the phone's copy of the server's core says it (core-client.js).
 (function () {
   "use strict";
   const form = document.getElementById("hand-form");
@@ -214,11 +214,12 @@
       // no signal, or no answer: the phone's copy of the core answers as the server would,
       // after the hands still waiting to be sent (offline.js)
       try {
-        const outbox = window.tichuOutbox;
-        const facts = form.hasAttribute("data-offline") && outbox && outbox.factsOf();
+        if (!form.hasAttribute("data-offline") || !window.tichuOutbox) throw err;
+        const core = await window.tichuOutbox.coreClient();
+        const facts = core.factsOf();
         if (!facts) throw err;
-        const waiting = await outbox.waitingBodies(form.dataset.matchUrl);
-        [res, ok] = await outbox.core({ op: "preview", facts: facts, waiting: waiting, body: b });
+        const waiting = await core.waitingBodies(form.dataset.matchUrl);
+        [res, ok] = await core.ask({ op: "preview", facts: facts, waiting: waiting, body: b });
         ok = ok === 200;
         here = true;
       } catch (err2) {

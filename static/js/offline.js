@@ -118,52 +118,23 @@
     }
   }
 
-  // The phone's copy of the core (docs/OFFLINE_CORE.md): a Web Worker running the server's
-  // own Python under Pyodide, started on first use. core() answers as the server's route
-  // would, or fails (no bundle, an old browser, a crash, no answer in time): the caller then
-  // does what it did before, and a crash never touches the outbox. A page names the worker
-  // (data-core) and the facts of its match (data-facts).
-  const CORE_TIMEOUT = 30000; // ms: a first start on a slow phone takes seconds
-  let worker = null;
-  let calls = 0;
-  const pending = new Map();
-  function dropWorker(reason) {
-    pending.forEach((p) => p.reject(new Error(reason)));
-    pending.clear();
-    if (worker) worker.terminate();
-    worker = null;
-  }
-  function core(request) {
+  // The phone's copy of the core (docs/OFFLINE_CORE.md) is driven by core-client.js,
+  // loaded only when a page needs it: data-core names the worker and that script.
+  let client = null;
+  function coreClient() {
     const el = document.querySelector("[data-core]");
-    if (!el || !el.dataset.core || typeof Worker === "undefined") return Promise.reject(new Error("no core"));
-    if (!worker) {
-      worker = new Worker(el.dataset.core, { type: "module" });
-      worker.onmessage = (event) => {
-        const call = pending.get(event.data.id);
-        if (!call) return;
-        pending.delete(event.data.id);
-        if (event.data.error || event.data.outOfTime) call.reject(new Error(event.data.error || "out of time"));
-        else call.resolve(event.data.answer);
-      };
-      worker.onerror = () => dropWorker("the core stopped"); // the next call starts it again
+    const script = el && el.dataset.core ? el.dataset.core.split(" ")[1] : "";
+    if (!script) return Promise.reject(new Error("no core"));
+    if (!client) {
+      client = new Promise((resolve, reject) => {
+        const tag = document.createElement("script");
+        tag.src = script;
+        tag.onload = () => resolve(window.tichuCore);
+        tag.onerror = () => { client = null; reject(new Error("no core")); };
+        document.head.append(tag);
+      });
     }
-    calls += 1;
-    const id = calls;
-    return new Promise((resolve, reject) => {
-      pending.set(id, { resolve, reject });
-      worker.postMessage({ id, text: JSON.stringify(Object.assign({ lang: document.documentElement.lang }, request)) });
-      // a slow start is not a crash: this call gives up, the worker goes on starting
-      setTimeout(() => { if (pending.delete(id)) reject(new Error("no answer in time")); }, CORE_TIMEOUT);
-    });
-  }
-  const factsOf = () => {
-    const el = document.querySelector("[data-facts]");
-    return el && el.dataset.facts ? JSON.parse(el.dataset.facts) : null;
-  };
-  // The hands of match `url` waiting on this phone, in order, as the core takes them
-  async function waitingBodies(url) {
-    const items = (await all().catch(() => [])).filter((i) => i.match === url && !i.conflict && !i.error);
-    return items.sort((a, b) => a.number - b.number).map((i) => i.body || null);
+    return client;
   }
 
   async function freshToken() {
@@ -358,7 +329,7 @@
     });
     const note = document.getElementById("provisional");
     if (note) note.hidden = true;
-    if (live && !mine.length) waitingRows([], [], live); // none waits (any more)
+    if (live && !mine.length && client) client.then((c) => c.provisional([], live, null), () => {}); // none waits
     // Undo takes back the latest hand: while hands wait, that is the latest waiting one
     const undo = document.querySelector("form[data-undo]");
     const undoButton = undo && undo.querySelector("button");
@@ -386,81 +357,26 @@
       }
     }
     if (!live) return;
-    // The totals, the list and who shuffles next as the server will have them once the
-    // hands arrive: the phone's copy of the core scores them in turn. Without it (no
-    // bundle, an old browser), the scores each hand's preview showed count, as before.
-    const facts = factsOf();
-    const state = facts ? await core({ op: "waiting", facts: facts, bodies: mine.map((i) => i.body || null) })
-      .catch(() => null) : null;
-    const scores = mine.map((item, k) => {
-      if (!state) return item.scores || null;
-      const hand = state.hands[k];
-      return hand && hand.status === 200 ? hand.scores : null;
-    });
+    // the core scores them as the server will (core-client.js); without it, the scores
+    // each hand's preview showed count, as before
+    const core = await coreClient().catch(() => null);
+    if (core) return core.provisional(mine, live, note);
     document.querySelectorAll("[data-total]").forEach((el) => {
       const side = Number(el.dataset.total);
       if (!("stored" in el.dataset)) el.dataset.stored = el.textContent.trim();
       let total = Number(el.dataset.stored);
-      scores.forEach((s) => { if (s && side < s.length) total += s[side]; });
+      mine.forEach((i) => { if (i.scores && side < i.scores.length) total += i.scores[side]; });
       el.textContent = String(total);
       el.classList.add("provisional");
     });
-    waitingRows(mine, scores, live);
-    const shuffler = document.querySelector(".shuffler");
-    if (shuffler) {
-      shuffler.shown = shuffler.shown || Array.from(shuffler.childNodes, (n) => n.cloneNode(true));
-      const name = state && state.shuffler_name;
-      if (!name) shuffler.replaceChildren(...shuffler.shown.map((n) => n.cloneNode(true)));
-      else if (!shuffler.dataset.next) shuffler.querySelector("strong").textContent = name; // Threechu's turn
-      else {
-        const [before, after] = shuffler.dataset.next.split("{name}");
-        const strong = document.createElement("strong");
-        strong.textContent = name;
-        shuffler.replaceChildren(before, strong, after || "");
-      }
-    }
     if (note) {
-      // counted: the hands scored; the others are said apart, never as counted
-      const counted = scores.filter(Boolean).length;
+      const counted = mine.filter((i) => i.scores).length;
       const parts = [];
       if (counted) parts.push(counted === 1 ? note.dataset.textOne : note.dataset.text.replace("{n}", String(counted)));
       if (mine.length > counted) parts.push(note.dataset.unscored.replace("{n}", String(mine.length - counted)));
-      if (state && state.facts.finished) parts.push(note.dataset.ends);
       note.hidden = false;
       note.textContent = parts.join(" ");
     }
-  }
-
-  // The waiting hands at the top of the list, marked as waiting, with what each gives
-  function waitingRows(mine, scores, live) {
-    const body = document.querySelector("table.hands tbody");
-    if (!body) return;
-    body.querySelectorAll("tr.waiting").forEach((row) => row.remove());
-    const table = body.closest("table");
-    if (!("rows" in table.dataset)) table.dataset.rows = table.hidden ? "" : "1";
-    table.hidden = !mine.length && !table.dataset.rows; // hands stored or waiting
-    const columns = table.querySelectorAll("thead th").length;
-    mine.forEach((item, k) => {
-      const row = document.createElement("tr");
-      row.className = "waiting";
-      const head = document.createElement("th");
-      head.scope = "row";
-      head.textContent = String(item.number);
-      row.append(head);
-      const given = scores[k] || [];
-      for (let c = 1; c < columns; c += 1) {
-        const cell = document.createElement("td");
-        if (c - 1 < given.length) {
-          cell.className = "num";
-          cell.textContent = (given[c - 1] > 0 ? "+" : "") + given[c - 1];
-        } else if (c === columns - 1 || !given.length) {
-          cell.className = "notes";
-          if (c === columns - 1) cell.textContent = live.dataset.waitingRow;
-        }
-        row.append(cell);
-      }
-      body.prepend(row);
-    });
   }
 
   // Remember the matches this phone scores, and keep their pages ready for no signal: the
@@ -505,7 +421,8 @@
   }
 
   // A page that may need the core (a scorer's match page and hand form, the referee) has
-  // the service worker fetch it once, in the background, for no signal
+  // the service worker fetch it once, in the background, for no signal (its client script
+  // is among the static files every phone keeps)
   function keepCore() {
     const controller = navigator.serviceWorker && navigator.serviceWorker.controller;
     const el = document.querySelector("[data-core]");
@@ -515,10 +432,10 @@
   document.addEventListener("DOMContentLoaded", () => {
     keepCore();
     // without signal, the core starts while the player taps: the first preview is sooner
-    if (navigator.onLine === false) core({ op: "batch", items: [] }).catch(() => {});
+    if (navigator.onLine === false) coreClient().then((c) => c.ask({ op: "batch", items: [] })).catch(() => {});
     remember();
     handedBack().then(show).then(flush);
   });
   setInterval(flush, 20000); // lie-fi never fires "online": try again now and then
-  window.tichuOutbox = { all, flush, show, remembered: () => all(MATCHES), core, factsOf, waitingBodies };
+  window.tichuOutbox = { all, flush, show, remembered: () => all(MATCHES), coreClient };
 })();

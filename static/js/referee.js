@@ -348,14 +348,15 @@
     const by = Math.floor(Math.min(moved, box.getBoundingClientRect().top));
     window.scrollBy(0, Math.max(-window.scrollY, by));
   }
-  // The verdict of the phone's copy of the server's engine (offline.js, core()), drawn as
+  // The verdict of the phone's copy of the server's engine (core-client.js), drawn as
   // templates/referee/verdict.html draws the server's, in plain words
   async function offlineVerdict(params) {
     const outbox = window.tichuOutbox;
     if (!outbox || !form.dataset.core || !(params.get("play") || "").trim() && !(params.get("hand") || "").trim()) {
       throw new Error("nothing to judge here");
     }
-    const [answer, status] = await outbox.core({ op: "judge_fields", fields: Object.fromEntries(params) });
+    const core = await outbox.coreClient();
+    const [answer, status] = await core.ask({ op: "judge_fields", fields: Object.fromEntries(params) });
     const words = JSON.parse(form.dataset.words);
     const el = (tag, cls, text) => {
       const node = document.createElement(tag);

@@ -35,6 +35,7 @@ RUNTIME = {"pyodide.mjs": "text/javascript", "pyodide.asm.mjs": "text/javascript
 ENCODINGS = {"br": ".br", "gzip": ".gz"}
 WORKER_CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'"
 WORKER = "core-worker.js"  # static/js/, served here with the bundle's URLs prepended
+CLIENT = "js/core-client.js"  # the page's side, a static file
 
 
 @dataclass(frozen=True)
@@ -116,8 +117,10 @@ def worker_url() -> str | None:
 
 @bp.app_template_global()
 def phone_core() -> str:
-    """For a page's data-core: the worker's URL, empty without a bundle."""
-    return worker_url() or ""
+    """For a page's data-core: the worker's URL and its client script's (loaded by
+    offline.js only when needed), empty without a bundle."""
+    worker = worker_url()
+    return f"{worker} {url_for('static', filename=CLIENT)}" if worker else ""
 
 
 @bp.app_template_global()
