@@ -47,8 +47,14 @@ class MatchFacts:
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
 
+    def as_list(self) -> list[Any]:
+        """The facts in their fields' order: the page's data-facts, a few bytes."""
+        return list(asdict(self).values())
+
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> MatchFacts:
+    def from_dict(cls, data: Mapping[str, Any] | Sequence[Any]) -> MatchFacts:
+        if not isinstance(data, Mapping):  # as_list's
+            data = dict(zip(cls.__dataclass_fields__, data, strict=True))
         return cls(str(data["variant"]), tuple(data["names"]), data["target"],
                    data["hand_limit"], int(data["hand_count"]), tuple(data["totals"]),
                    bool(data["finished"]))
@@ -235,8 +241,16 @@ def waiting(facts: MatchFacts, bodies: Sequence[Any]) -> dict[str, Any]:
             facts = _after(facts, facts.totals, facts.finished)
     shuffler = shuffles_next(facts.game, facts.hand_count, last) \
         if last is not None or facts.game.has_dummy else None
+    # the page's words for what it shows only then, in the reader's language (not sent
+    # with every page: they would weigh on its first load)
+    words = {"row": _("Waiting to be sent"),
+             "shuffles": _("%(name)s shuffles and plays the dummy this hand")
+             if facts.game.has_dummy else _("%(name)s shuffles next"),
+             "ends": _("With these hands the match is over; the server confirms it when "
+                       "they are sent.")}
     return {"hands": hands, "facts": facts.as_dict(), "shuffler": shuffler,
-            "shuffler_name": facts.names[shuffler] if shuffler is not None else None}
+            "shuffler_name": facts.names[shuffler] if shuffler is not None else None,
+            "words": words}
 
 
 def _after(facts: MatchFacts, totals: tuple[int, ...], finished: bool) -> MatchFacts:

@@ -51,7 +51,7 @@
 
   // The match page while hands of this match wait on the phone (offline.js, provisional)
   async function provisional(mine, live, note) {
-    if (!mine.length) { waitingRows([], [], live); return; }
+    if (!mine.length) { waitingRows([], [], ""); return; }
     // The totals, the list and who shuffles next as the server will have them once the
     // hands arrive: the phone's copy of the core scores them in turn. Without it (no
     // bundle, an old browser), the scores each hand's preview showed count, as before.
@@ -71,15 +71,14 @@
       el.textContent = String(total);
       el.classList.add("provisional");
     });
-    waitingRows(mine, scores, live);
+    waitingRows(mine, scores, state ? state.words.row : "*");
     const shuffler = document.querySelector(".shuffler");
     if (shuffler) {
       shuffler.shown = shuffler.shown || Array.from(shuffler.childNodes, (n) => n.cloneNode(true));
       const name = state && state.shuffler_name;
       if (!name) shuffler.replaceChildren(...shuffler.shown.map((n) => n.cloneNode(true)));
-      else if (!shuffler.dataset.next) shuffler.querySelector("strong").textContent = name; // Threechu's turn
-      else {
-        const [before, after] = shuffler.dataset.next.split("{name}");
+      else {  // the sentence of the core's answer, the name in bold as the page has it
+        const [before, after] = state.words.shuffles.split("%(name)s");
         const strong = document.createElement("strong");
         strong.textContent = name;
         shuffler.replaceChildren(before, strong, after || "");
@@ -91,14 +90,14 @@
       const parts = [];
       if (counted) parts.push(counted === 1 ? note.dataset.textOne : note.dataset.text.replace("{n}", String(counted)));
       if (mine.length > counted) parts.push(note.dataset.unscored.replace("{n}", String(mine.length - counted)));
-      if (state && state.facts.finished) parts.push(note.dataset.ends);
+      if (state && state.facts.finished) parts.push(state.words.ends);
       note.hidden = false;
       note.textContent = parts.join(" ");
     }
   }
 
   // The waiting hands at the top of the list, marked as waiting, with what each gives
-  function waitingRows(mine, scores, live) {
+  function waitingRows(mine, scores, words) {
     const body = document.querySelector("table.hands tbody");
     if (!body) return;
     body.querySelectorAll("tr.waiting").forEach((row) => row.remove());
@@ -121,7 +120,7 @@
           cell.textContent = (given[c - 1] > 0 ? "+" : "") + given[c - 1];
         } else if (c === columns - 1 || !given.length) {
           cell.className = "notes";
-          if (c === columns - 1) cell.textContent = live.dataset.waitingRow;
+          if (c === columns - 1) cell.textContent = words;
         }
         row.append(cell);
       }

@@ -127,7 +127,7 @@ QUESTION_CASES = st.lists(st.tuples(likely_question() | likely_question() | QUES
 
 
 @pytest.fixture(scope="module")
-def table(tmp_path_factory):
+def table(tmp_path_factory, browser):
     """The app (a match of each variant), served, and a page holding the phone's worker."""
     app = browser_app(tmp_path_factory.mktemp("core"))
     with app.app_context():
@@ -148,10 +148,10 @@ def table(tmp_path_factory):
         urls[variant] = answer.headers["Location"]
     with app.test_request_context():
         url = worker_url()
-    from playwright.sync_api import sync_playwright
-    with serving(app) as base, sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        page = browser.new_page()
+    # pytest-playwright's browser (Debian's Chromium, tests/browser/conftest.py)
+    with serving(app) as base:
+        context = browser.new_context()
+        page = context.new_page()
         page.goto(base + "/offline")
         page.evaluate("""(url) => {
           window.core = new Worker(url, { type: "module" });
@@ -168,7 +168,7 @@ def table(tmp_path_factory):
           });
         }""", url)
         yield app, client, urls, page
-        browser.close()
+        context.close()
 
 
 def phone(page, items):

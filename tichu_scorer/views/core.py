@@ -126,7 +126,7 @@ def phone_core() -> str:
 @bp.app_template_global()
 def match_facts(match: Match) -> str:
     """For a page's data-facts: what the phone scores the match's next hand against."""
-    return json.dumps(records.facts(match).as_dict(), separators=(",", ":"))
+    return json.dumps(records.facts(match).as_list(), separators=(",", ":"))
 
 
 def kept_urls() -> list[str]:
