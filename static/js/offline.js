@@ -121,20 +121,21 @@
   // The phone's copy of the core (docs/OFFLINE_CORE.md) is driven by core-client.js,
   // loaded only when a page needs it: data-core names the worker and that script.
   let client = null;
-  function coreClient() {
+  const coreUrls = () => {
     const el = document.querySelector("[data-core]");
-    const script = el && el.dataset.core ? el.dataset.core.split(" ")[1] : "";
-    if (!script) return Promise.reject(new Error("no core"));
-    if (!client) {
+    return el ? el.dataset.core.split(" ") : [];
+  };
+  function coreClient() {
+    if (!client && coreUrls()[1]) {
       client = new Promise((resolve, reject) => {
         const tag = document.createElement("script");
-        tag.src = script;
+        tag.src = coreUrls()[1];
         tag.onload = () => resolve(window.tichuCore);
-        tag.onerror = () => { client = null; reject(new Error("no core")); };
+        tag.onerror = () => { client = null; reject(); };
         document.head.append(tag);
       });
     }
-    return client;
+    return client || Promise.reject();
   }
 
   async function freshToken() {
@@ -329,7 +330,7 @@
     });
     const note = document.getElementById("provisional");
     if (note) note.hidden = true;
-    if (live && !mine.length && client) client.then((c) => c.provisional([], live, null), () => {}); // none waits
+    if (live && !mine.length && client) client.then((c) => c.provisional([]), () => {}); // none waits
     // Undo takes back the latest hand: while hands wait, that is the latest waiting one
     const undo = document.querySelector("form[data-undo]");
     const undoButton = undo && undo.querySelector("button");
@@ -420,18 +421,13 @@
     return Promise.resolve();
   }
 
-  // A page that may need the core (a scorer's match page and hand form, the referee) has
-  // the service worker fetch it once, in the background, for no signal (its client script
-  // is among the static files every phone keeps)
-  function keepCore() {
-    const controller = navigator.serviceWorker && navigator.serviceWorker.controller;
-    const el = document.querySelector("[data-core]");
-    if (controller && el && el.dataset.core) controller.postMessage({ core: true });
-  }
-
   document.addEventListener("DOMContentLoaded", () => {
-    keepCore();
-    // without signal, the core starts while the player taps: the first preview is sooner
+    // A page that may need the core (a scorer's match page and hand form, the referee) has
+    // the service worker keep it, fetched once in the background (its client script is
+    // among the static files every phone keeps); without signal, it starts while the
+    // player taps, so the first preview comes sooner
+    const controller = navigator.serviceWorker && navigator.serviceWorker.controller;
+    if (controller && coreUrls()[0]) controller.postMessage({ core: true });
     if (navigator.onLine === false) coreClient().then((c) => c.ask({ op: "batch", items: [] })).catch(() => {});
     remember();
     handedBack().then(show).then(flush);
