@@ -9,7 +9,16 @@ STAMP := $(VENV)/.installed
 HOST ?= 0.0.0.0
 PORT ?= 5000
 
-.PHONY: run serve test db bench load lock clean translations
+.PHONY: run serve test db bench load lock clean translations pyodide
+
+# The phone's offline scoring runs the core under Pyodide (docs/OFFLINE_CORE.md): the npm
+# registry's package, pinned by version and by the registry's sha512 integrity, fetched
+# once by the set-up into PYODIDE_DIR (no Node needed). Without npm or network the app
+# still runs; in CI (CI=1) the fetch must succeed.
+PYODIDE_VERSION := 314.0.7
+PYODIDE_INTEGRITY := sha512-0YvXxEhfEdpLfb/XkM2BFAeMROq0iMUX2bzzH9pOttyMcWkwq+HbE5uyuGD82LN7y2q+SNvi/6V5JEsOlD2R1A==
+PYODIDE_DIR := build/pyodide
+export PYODIDE_VERSION PYODIDE_DIR
 
 # Direct dependencies are pinned in pyproject.toml, every transitive one in constraints.txt
 # (written by `make lock`), pip and pip-tools themselves here. The set-up speaks only to say what it does once, or when it fails.
@@ -50,14 +59,17 @@ translations: $(STAMP)
 $(MO): $(PO) | $(STAMP)
 	@$(BIN)/pybabel -q compile -d $(TRANSLATIONS) || { rm -f $@; exit 1; }
 
+pyodide: $(STAMP)
+	@$(BIN)/python tools/fetch_pyodide.py $(PYODIDE_VERSION) $(PYODIDE_INTEGRITY) $(PYODIDE_DIR) $(if $(CI),--required)
+
 # First PUBLIC_URL is checked and the address the other phones open printed, with its QR code.
-run: $(STAMP) $(MO)
+run: $(STAMP) $(MO) pyodide
 	@$(BIN)/python -m tichu_scorer.lan $(HOST) $(PORT)
 	@$(BIN)/flask --app wsgi db upgrade
 	@$(BIN)/flask --app wsgi run --host $(HOST) --port $(PORT)
 
 # Production: gunicorn (set TICHU_ENV=production, SECRET_KEY and, for PostgreSQL, DATABASE_URL).
-serve: db $(MO)
+serve: db $(MO) pyodide
 	$(BIN)/gunicorn -c gunicorn.conf.py wsgi:app
 
 # Tests run on TEST_WORKERS parallel workers (pytest-xdist; 0 runs them in this process);
@@ -66,7 +78,7 @@ serve: db $(MO)
 # worker and every server a test starts compiles the app and the tests again (about 3 s of
 # CPU each).
 TEST_WORKERS ?= 3
-test: $(STAMP) $(MO)
+test: $(STAMP) $(MO) pyodide
 	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist worksteal $(PYTEST_ARGS)
 
 bench: $(STAMP)
@@ -84,4 +96,4 @@ lock: $(STAMP)
 	  --no-emit-find-links --output-file constraints.txt $(LOCK_ARGS) pyproject.toml
 
 clean:
-	rm -rf $(VENV) *.egg-info
+	rm -rf $(VENV) *.egg-info build

@@ -29,7 +29,7 @@ from werkzeug.wrappers import Response
 IMMUTABLE = "public, max-age=31536000, immutable"
 REVALIDATE = "no-cache"
 HASH_LENGTH = 12
-NOT_PRECACHED = ("js/sw.js", "manifest.webmanifest")  # served from their own routes
+NOT_PRECACHED = ("js/sw.js", "js/core-worker.js", "manifest.webmanifest")  # own routes
 
 
 @dataclass(frozen=True)

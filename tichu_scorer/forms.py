@@ -24,8 +24,9 @@ from wtforms import (
 from wtforms.validators import Length, NumberRange, Optional
 
 from . import i18n
+from .answers import field_group, question
 from .game.i18n import N_
-from .game.variants import DEFAULT, MAX_SEATS, SEIGNEUR, THREECHU, find
+from .game.variants import DEFAULT, MAX_SEATS, SEIGNEUR, find
 from .models import NAME_MAX, Player
 from .scoring import DEFAULT_TARGET, VARIANTS, Problem, Variant, hands_problem, target_problem
 
@@ -232,19 +233,6 @@ def _seat(value: object) -> int | None:
     return int(text) if text.isascii() and text.isdigit() and len(text) <= 3 else None
 
 
-def field_group(field: str) -> str:
-    """The form group of an API field name (`calls.2` -> `call_2`)."""
-    if field.startswith("calls."):
-        return "call_" + field.split(".", 1)[1]
-    if field.startswith("card_points"):
-        return "card_points"
-    if field.startswith("wish_penalty"):
-        return "wish"
-    if field == "out_order":
-        return "out_order"
-    return "match"
-
-
 class HandFormBase(ProblemsMixin, Form):
     seats: int = 4
     card_a = IntegerField("Team A card points", validators=[Optional(),
@@ -371,7 +359,6 @@ WISH_CHOICES = [SelectChoice("", _l("No wish"))] + [
 
 
 # How a trick line says "pass"; the page's card picker gets this list from the server.
-PASS_WORDS = ("pass", "Pass", "PASS", "-")
 
 
 class RefereeForm(Form):
@@ -398,27 +385,10 @@ class RefereeForm(Form):
     match = StringField(validators=[Optional(), Length(max=24)])
 
     def question_body(self) -> dict[str, Any]:
-        """The question in the docs/API.md shape (the play joins the rest of the hand)."""
-        def cards(text: str | None) -> list[str]:
-            return [t for t in (text or "").replace(",", " ").split() if t]
-
-        trick = []
-        for line in (self.trick.data or "").splitlines():
-            if not line.strip():
-                continue
-            words = cards(line)
-            trick.append({"cards": [] if len(words) == 1 and words[0] in PASS_WORDS
-                          else words})
-        play = cards(self.play.data)
-        rest = cards(self.hand.data)
-        body: dict[str, Any] = {"trick": trick, "play": play, "variant": self.variant.data,
-                                "wish": self.wish.data or None,
-                                "out_of_turn": bool(self.out_of_turn.data),
-                                "strict_wish": bool(self.strict_wish.data)}
-        if rest:
-            body["hand"] = play + rest
-        if self.variant.data == SEIGNEUR.key:
-            body["decks"] = int(self.decks.data or 2)
-        if self.dummy.data:
-            body["variant"], body["dummy"] = THREECHU.key, True
-        return body
+        """The question in the docs/API.md shape (`answers.question`, which the phone's
+        copy of the core reads the page's fields with, offline)."""
+        return question({"trick": self.trick.data, "play": self.play.data,
+                         "hand": self.hand.data, "wish": self.wish.data,
+                         "variant": self.variant.data, "decks": self.decks.data,
+                         "out_of_turn": self.out_of_turn.data,
+                         "strict_wish": self.strict_wish.data, "dummy": self.dummy.data})

@@ -14,7 +14,8 @@ from sqlalchemy.orm import lazyload
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.orm.state import InstanceState
 
-from . import scoring, tallies
+from . import answers, scoring, tallies
+from .answers import MatchFacts, Preview
 from .extensions import db
 from .game import variants
 from .game.i18n import _
@@ -219,15 +220,11 @@ def rematch(match: Match) -> Match:
                         match.hand_limit, rematch_of=match.key)
 
 
-@dataclass(frozen=True)
-class Preview:
-    """A hand scored before saving: its scores, the totals after it, and the result."""
-
-    scores: list[int]
-    totals: list[int]
-    sweep: bool
-    winner: int | None
-    finished: bool
+def facts(match: Match) -> MatchFacts:
+    """What scoring the match's next hand needs of it (`answers.MatchFacts`): the server
+    scores from these, and the match page hands them to the phone for scoring offline."""
+    return MatchFacts(match.variant, match.names, match.target, match.hand_limit,
+                      match.hand_count or 0, tuple(match.totals or ()), match.finished)
 
 
 def score(match: Match, data: Mapping[str, Any], editing: Hand | None = None,
@@ -235,21 +232,17 @@ def score(match: Match, data: Mapping[str, Any], editing: Hand | None = None,
     """Score the next hand of `match` (or a new version of `editing`) from `data` without
     storing it: the preview, every problem, and the row's fields. A `correction` (an edit
     by a player, not an import's check) must not end the match before its last hand."""
-    shuffler = editing.shuffler if editing is not None else next_shuffler(match)
+    if editing is None:  # the phone scores a new hand with the same call (answers.py)
+        return answers.score_next(facts(match), data)
+    shuffler = editing.shuffler
     settings = match.settings
     hand_input, problems = settings.game.read(data, match.names, shuffler)
-    if match.finished and editing is None:
-        problems.insert(0, Problem("match", "E1",
-                                   _("This match is over. Start a rematch to play on.")))
     if problems or hand_input is None:
         return None, problems, {}
-    # the hand after the stored totals: a new hand's preview needs no earlier hand
+    # what the hand scores (the totals before it do not change that)
     totals = tuple(match.totals or [0] * match.sides)
-    played, end = next_hand(settings, totals, match.hand_count or 0, hand_input)
+    played, _end = next_hand(settings, totals, match.hand_count or 0, hand_input)
     row = stored_values(played, match.game)
-    if editing is None:
-        return Preview(list(played.scores), list(played.running), played.sweep, end.winner,
-                       end.finished or end.winner is not None), [], row
     state = state_of(match, replacing=(editing, played.hand))
     if correction and (ends := _ends_earlier(match, state)) is not None:
         return None, [ends], {}  # the live preview says so too, before the Save

@@ -12,8 +12,8 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from . import records, scoring
-from .models import Match
 from .game.variants import VARIANTS
+from .models import Match
 from .transfer import _batches, _load
 
 # The most sides a match keeps: Threechu's three players and its dummy.

@@ -1,6 +1,7 @@
 // Hand entry: tap players in out-order, quick card points, a live preview of the score.
 // No rule lives here: the server's preview says what follows from the hand (the last place,
-// the sweep, the other team's card points), and each problem with the group it belongs to.
+// the sweep, the other team's card points), and each problem with the group it belongs to;
+// without signal the phone's copy of the server's core says it (core-client.js).
 (function () {
   "use strict";
   const form = document.getElementById("hand-form");
@@ -199,22 +200,51 @@
       preview.textContent = form.dataset.noOrder;
       return;
     }
+    let res;
+    let ok;
+    let here = false;
     try {
+      if (navigator.onLine === false) throw new Error("offline");
       const r = await fetch(form.dataset.scoreUrl, {
         method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(b),
       });
-      const res = await r.json();
-      if (mine !== seq) return;
-      renderDerived(res.derived);
-      if (early) { preview.textContent = form.dataset.noOrder; return; }
-      if (r.ok) { showProblems([]); showScore(res); }
-      else {
-        delete form.dataset.previewScores;
-        const marked = showProblems(res.errors || []);
-        preview.textContent = marked ? form.dataset.fix : form.dataset.incomplete;
-      }
+      res = await r.json();
+      ok = r.ok;
     } catch (err) {
-      if (mine === seq) preview.textContent = form.dataset.offlinePreview;
+      // no signal, or no answer: the phone's copy of the core answers as the server would,
+      // after the hands still waiting to be sent (offline.js)
+      try {
+        if (!form.hasAttribute("data-offline") || !window.tichuOutbox) throw err;
+        const core = await window.tichuOutbox.coreClient();
+        const facts = core.factsOf();
+        if (!facts) throw err;
+        const waiting = await core.waitingBodies(form.dataset.matchUrl);
+        [res, ok] = await core.ask({ op: "preview", facts: facts, waiting: waiting, body: b });
+        ok = ok === 200;
+        here = true;
+      } catch (err2) {
+        if (mine === seq) preview.textContent = form.dataset.offlinePreview;
+        return;
+      }
+    }
+    if (mine !== seq) return;
+    renderDerived(res.derived);
+    if (early) { preview.textContent = form.dataset.noOrder; return; }
+    if (ok) {
+      showProblems([]);
+      showScore(res);
+      form.dataset.previewBody = JSON.stringify(b);
+      if (here) {
+        const note = document.createElement("small");
+        note.className = "scored-here";
+        note.textContent = form.dataset.scoredHere;
+        preview.appendChild(note);
+      }
+    } else {
+      delete form.dataset.previewScores;
+      delete form.dataset.previewBody;
+      const marked = showProblems(res.errors || []);
+      preview.textContent = marked ? form.dataset.fix : form.dataset.incomplete;
     }
   }
 

@@ -118,6 +118,26 @@
     }
   }
 
+  // The phone's copy of the core (docs/OFFLINE_CORE.md) is driven by core-client.js,
+  // loaded only when a page needs it: data-core names the worker and that script.
+  let client = null;
+  const coreUrls = () => {
+    const el = document.querySelector("[data-core]");
+    return el ? el.dataset.core.split(" ") : [];
+  };
+  function coreClient() {
+    if (!client && coreUrls()[1]) {
+      client = new Promise((resolve, reject) => {
+        const tag = document.createElement("script");
+        tag.src = coreUrls()[1];
+        tag.onload = () => resolve(window.tichuCore);
+        tag.onerror = () => { client = null; reject(); };
+        document.head.append(tag);
+      });
+    }
+    return client || Promise.reject();
+  }
+
   async function freshToken() {
     const abort = new AbortController();
     const timer = setTimeout(() => abort.abort(), TIMEOUT);
@@ -146,9 +166,11 @@
     let id = fields.get("client_id");
     if (!id) { id = window.tichuId(); fields.set("client_id", id); }
     const preview = form.dataset.previewScores ? JSON.parse(form.dataset.previewScores) : null;
+    // the hand as the preview sent it (hand.js): the core scores it again while it waits
+    const body = form.dataset.previewBody ? JSON.parse(form.dataset.previewBody) : null;
     const item = { client_id: id, action: form.action || window.location.href, fields: fields.toString(),
                    match: form.dataset.matchUrl, number: Number(fields.get("number")) || 0,
-                   scores: preview, created: Date.now() };
+                   scores: preview, body: body, created: Date.now() };
     await put(item);
     form.querySelectorAll("button[type=submit]").forEach((b) => { b.disabled = true; });
     const result = await send(item, null);
@@ -291,7 +313,7 @@
   }
 
   // The match page and the hand form while hands of this match wait.
-  function provisional(waiting) {
+  async function provisional(waiting) {
     // the match page, its page of every hand, its hand form (?queued=1 aside)
     const here = window.location.pathname.replace(/\/(hands\/new|every-hand)$/, "");
     const mine = waiting.filter((i) => i.match === here).sort((a, b) => a.number - b.number);
@@ -308,6 +330,7 @@
     });
     const note = document.getElementById("provisional");
     if (note) note.hidden = true;
+    if (live && !mine.length && client) client.then((c) => c.provisional([]), () => {}); // none waits
     // Undo takes back the latest hand: while hands wait, that is the latest waiting one
     const undo = document.querySelector("form[data-undo]");
     const undoButton = undo && undo.querySelector("button");
@@ -335,6 +358,10 @@
       }
     }
     if (!live) return;
+    // the core scores them as the server will (core-client.js); without it, the scores
+    // each hand's preview showed count, as before
+    const core = await coreClient().catch(() => null);
+    if (core) return core.provisional(mine, live, note);
     document.querySelectorAll("[data-total]").forEach((el) => {
       const side = Number(el.dataset.total);
       if (!("stored" in el.dataset)) el.dataset.stored = el.textContent.trim();
@@ -344,10 +371,12 @@
       el.classList.add("provisional");
     });
     if (note) {
-      const unscored = mine.filter((i) => !i.scores).length;
+      const counted = mine.filter((i) => i.scores).length;
+      const parts = [];
+      if (counted) parts.push(counted === 1 ? note.dataset.textOne : note.dataset.text.replace("{n}", String(counted)));
+      if (mine.length > counted) parts.push(note.dataset.unscored.replace("{n}", String(mine.length - counted)));
       note.hidden = false;
-      note.textContent = (mine.length === 1 ? note.dataset.textOne : note.dataset.text.replace("{n}", String(mine.length))) +
-        (unscored ? " " + note.dataset.unscored.replace("{n}", String(unscored)) : "");
+      note.textContent = parts.join(" ");
     }
   }
 
@@ -393,9 +422,16 @@
   }
 
   document.addEventListener("DOMContentLoaded", () => {
+    // A page that may need the core (a scorer's match page and hand form, the referee) has
+    // the service worker keep it, fetched once in the background (its client script is
+    // among the static files every phone keeps); without signal, it starts while the
+    // player taps, so the first preview comes sooner
+    const controller = navigator.serviceWorker && navigator.serviceWorker.controller;
+    if (controller && coreUrls()[0]) controller.postMessage({ core: true });
+    if (navigator.onLine === false) coreClient().then((c) => c.ask({ op: "batch", items: [] })).catch(() => {});
     remember();
     handedBack().then(show).then(flush);
   });
   setInterval(flush, 20000); // lie-fi never fires "online": try again now and then
-  window.tichuOutbox = { all, flush, show, remembered: () => all(MATCHES) };
+  window.tichuOutbox = { all, flush, show, remembered: () => all(MATCHES), coreClient };
 })();

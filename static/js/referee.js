@@ -348,6 +348,42 @@
     const by = Math.floor(Math.min(moved, box.getBoundingClientRect().top));
     window.scrollBy(0, Math.max(-window.scrollY, by));
   }
+  // The verdict of the phone's copy of the server's engine (core-client.js), drawn as
+  // templates/referee/verdict.html draws the server's, in plain words
+  async function offlineVerdict(params) {
+    const outbox = window.tichuOutbox;
+    if (!outbox || !form.dataset.core || !(params.get("play") || "").trim() && !(params.get("hand") || "").trim()) {
+      throw new Error("nothing to judge here");
+    }
+    const core = await outbox.coreClient();
+    const [answer, status] = await core.ask({ op: "judge_fields", fields: Object.fromEntries(params) });
+    const words = JSON.parse(form.dataset.words);
+    const el = (tag, cls, text) => {
+      const node = document.createElement(tag);
+      node.className = cls;
+      if (text) node.textContent = text;
+      return node;
+    };
+    const section = el("section", "verdict " + (status !== 200 ? "unsure" : answer.legal ? "legal" : "illegal"));
+    section.id = "verdict";
+    const head = el("p", "verdict-head");
+    head.append(el("span", "verdict-word", status !== 200 ? words.unsure : answer.legal ? words.legal : words.illegal));
+    if (status === 200) {
+      const link = el("a", "rule-link", words.rule.replace("{rule}", answer.rule));
+      link.href = words.rules + "#" + answer.rule;
+      head.append(" ", link);
+    } else {
+      section.setAttribute("role", "alert");
+      section.dataset.field = answer.field || "";
+    }
+    section.append(head);
+    if (status === 200 && answer.reading && !answer.reason.includes(answer.reading)) {
+      section.append(el("p", "reading", answer.reading));
+    }
+    section.append(el("p", "reason", status === 200 ? answer.reason : answer.error), el("p", "here", form.dataset.here));
+    return [section];
+  }
+
   function ask() {
     clearTimeout(timer);
     box.setAttribute("aria-busy", "true");
@@ -370,6 +406,16 @@
       html = await response.text();
     } catch (err) {
       if (err.name === "AbortError" || mine !== asked) return;
+      if (err.message !== "unanswered") { // no signal: the phone's copy of the core judges
+        const judged = await offlineVerdict(params).catch(() => null);
+        if (mine !== asked) return;
+        if (judged) {
+          show(judged);
+          box.removeAttribute("aria-busy");
+          history.replaceState(history.state, "", location.pathname + "?" + query);
+          return;
+        }
+      }
       const note = document.createElement("p");
       note.className = "verdict unsure";
       note.textContent = err.message === "unanswered" ? form.dataset.failed : form.dataset.offline;

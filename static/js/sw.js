@@ -14,6 +14,9 @@
 // most BUILD.pagesKept pages and BUILD.verdictsKept referee verdicts (the referee page with
 // its cards in the query, one URL per question), the copy used longest ago going first.
 // Navigations use the navigation preload: the page's request starts while this worker boots.
+// The phone's copy of the core (BUILD.core: Pyodide, the core's archive, its worker; about
+// 6 MB) is not part of the install: a page that may need it asks (offline.js), and it is
+// fetched once in the background, kept across deploys while its URLs stay the same.
 const VERSION = BUILD.version;
 const STATIC = VERSION + "-static";
 const PAGES = "tichu-pages";
@@ -21,7 +24,8 @@ const VERDICTS = "tichu-verdicts";
 const BOUNDS = { [PAGES]: BUILD.pagesKept, [VERDICTS]: BUILD.verdictsKept };
 const PAGE_TIMEOUT = 7000; // ms before a page falls back to its cached copy
 const ASSETS = BUILD.assets;
-const START = ["/"];
+const START = ["/", "/referee"]; // the referee judges without signal on every phone
+const CORE = "tichu-core";
 // Copies fetched in the background say so: the server then keeps its one-time messages
 // ("Hand 3 saved.") for the page the player actually opens.
 const quiet = (url) => new Request(url, { credentials: "same-origin", headers: { "X-Tichu-Prefetch": "1" } });
@@ -58,6 +62,13 @@ async function takeOver() {
   let replaced = false;
   for (const key of await caches.keys()) {
     if (key === PAGES || key === STATIC || key === VERDICTS) continue;
+    if (key === CORE) {  // files of an older bundle go; the current ones stay
+      const core = await caches.open(CORE);
+      for (const request of await core.keys()) {
+        if (!BUILD.core.includes(new URL(request.url).pathname + new URL(request.url).search)) await core.delete(request);
+      }
+      continue;
+    }
     if (key.endsWith("-pages")) {
       const old = await caches.open(key);
       for (const request of await old.keys()) await pages.put(request, await old.match(request));
@@ -87,8 +98,24 @@ self.addEventListener("activate", (event) => {
     .then(() => self.clients.claim()));
 });
 
-// A page asks to keep copies of pages it will need without signal (its hand form).
+// The core's files this phone lacks, fetched one after another (no rush: the page works)
+async function keepCore() {
+  const cache = await caches.open(CORE);
+  for (const url of BUILD.core) {
+    if (await cache.match(url)) continue;
+    const response = await fetch(url, { credentials: "same-origin" });
+    if (!response.ok) return; // tried again when a page next asks
+    await cache.put(url, response);
+  }
+}
+
+// A page asks to keep copies of pages it will need without signal (its hand form), or the
+// core to score and judge without signal.
 self.addEventListener("message", (event) => {
+  if (event.data && event.data.core) {
+    event.waitUntil(keepCore().catch(() => undefined));
+    return;
+  }
   const urls = (event.data && event.data.cache) || [];
   event.waitUntil(Promise.all(urls.filter(Boolean).map((url) =>
     fetch(quiet(url)).then((response) => {
@@ -158,6 +185,10 @@ self.addEventListener("fetch", (event) => {
       }).catch(() => cached || caches.match(request, { ignoreSearch: true }));
       return cached || fresh;
     }));
+    return;
+  }
+  if (url.pathname.startsWith("/core/")) {  // under URLs named by their content: kept as they are
+    event.respondWith(caches.open(CORE).then((cache) => cache.match(request)).then((kept) => kept || fetch(request)));
     return;
   }
   if (request.mode === "navigate") {

@@ -113,6 +113,8 @@ def test_the_page_of_every_hand_counts_waiting_hands_and_is_the_same_match(live_
     the match once, whichever of its pages the phone opened."""
     page = phone
     context = page.context
+    # a phone whose copy of the core cannot run (test_phone_core_offline.py: one that can)
+    context.route("**/core/**", lambda route: route.abort())
     match_url = controlled_match(page, live_server)
     page.goto(match_url + "/every-hand")  # the service worker keeps a copy of it
     page.wait_for_selector("text=Add hand 1")
@@ -120,10 +122,11 @@ def test_the_page_of_every_hand_counts_waiting_hands_and_is_the_same_match(live_
     enter_first_hand(page, match_url)
     page.goto(match_url + "/every-hand")  # its copy, from the phone
     page.wait_for_selector("#provisional:not([hidden])")
-    # entered without signal, the hand has no score yet (the server derives it): the
-    # totals are marked provisional and the note says so
+    # entered without signal and without the core, the hand has no score yet (the server
+    # derives it): the totals are marked provisional, and the note counts it apart
     assert page.locator("[data-total].provisional").count() == 2
-    assert "1 of them not yet scored" in page.text_content("#provisional")
+    note = page.text_content("#provisional")
+    assert "Not counted yet: 1 more waiting" in note and "is counted" not in note
     assert page.locator("a[data-next-hand]").text_content().strip().endswith("2")
     shot(page, "offline-every-hand")
     context.set_offline(False)

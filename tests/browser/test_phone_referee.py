@@ -255,6 +255,8 @@ def test_without_a_connection_the_cards_stay(live_server, phone):
     """No network, or an answer that is no verdict: the player is told, the cards stay, and
     the next tap asks again."""
     page = phone
+    # the phone's copy of the engine cannot run either (test_phone_core_offline.py: it can)
+    page.context.route("**/core/**", lambda route: route.abort())
     page.goto(live_server + "/referee")
     page.route("**/referee/verdict*", lambda route: route.abort())
     pick(page, "trick", ["9j"])

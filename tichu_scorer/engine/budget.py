@@ -28,6 +28,11 @@ class OutOfTime(Exception):
         self.seconds = seconds
 
 
+# The calling thread's CPU time; Pyodide (the phone's copy, one thread) has no such clock:
+# there the wall clock counts.
+THREAD_TIME: Callable[[], float] = getattr(time, "thread_time", time.perf_counter)
+
+
 class Budget:
     """`seconds` of CPU time for one question, counted from now on `clock` (the calling
     thread's CPU time: a worker's other threads do not spend it); None for no limit."""
@@ -35,7 +40,7 @@ class Budget:
     __slots__ = ("seconds", "clock", "start", "steps")
 
     def __init__(self, seconds: float | None = None,
-                 clock: Callable[[], float] = time.thread_time) -> None:
+                 clock: Callable[[], float] = THREAD_TIME) -> None:
         self.seconds = seconds
         self.clock = clock
         self.start = clock() if seconds is not None else 0.0

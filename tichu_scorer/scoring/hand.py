@@ -135,8 +135,9 @@ def is_sweep(out_order: tuple[int, ...], layout: Layout = NANKING) -> bool:
     """
     size = layout.team_size
     first = out_order[:size]
-    if len(first) < size or len(set(first)) < size:
-        return False
+    if len(first) < size or len(set(first)) < size or not all(
+            0 <= seat < layout.seats for seat in first):
+        return False  # a seat twice, or none at this table: reported by `hand_problems`
     team = layout.team_of(first[0])
     return all(layout.team_of(seat) == team for seat in first)
 

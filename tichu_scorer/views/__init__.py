@@ -8,6 +8,7 @@ from flask import Flask
 def register(app: Flask) -> None:
     from . import (
         api,
+        core,
         errors,
         hands,
         health,
@@ -30,5 +31,6 @@ def register(app: Flask) -> None:
     app.register_blueprint(stats.bp)
     app.register_blueprint(transfer.bp)
     app.register_blueprint(api.bp)
+    app.register_blueprint(core.bp)
     app.register_blueprint(health.bp)
     errors.register(app)

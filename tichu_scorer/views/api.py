@@ -6,16 +6,15 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from flask import Blueprint, jsonify, request
+from flask import Blueprint, current_app, jsonify, request
 from flask_babel import gettext
 from werkzeug.wrappers import Response
 
-from .. import engine, scoring
+from .. import answers, scoring
 from ..assets import REVALIDATE
 from ..extensions import csrf, limit_referee
 from ..game import variants
 from .jsonbody import BadRequest, json_body
-from .judging import judge
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 csrf.exempt(bp)
@@ -68,29 +67,14 @@ def score() -> Response | tuple[Response, int]:
     return jsonify(out)
 
 
-def _as_typed(body: dict[str, Any]) -> None:
-    """BadRequest for the values the engine would read leniently where docs/API.md (and
-    docs/openapi.json) give a type: a `trick` that is no list (false, 0, "" or {} would
-    read as an empty table) and a `decks` of true (read as 1)."""
-    trick = body.get("trick")
-    if trick is not None and not isinstance(trick, list):
-        raise BadRequest(gettext('trick must be a list of {{"cards": [...]}} items.').format(),
-                         "trick")
-    if isinstance(body.get("decks"), bool):
-        raise BadRequest(gettext("decks must be 1 or 2."), "decks")
-
-
 @bp.post("/referee/check")
 @limit_referee
 def referee_check() -> Response | tuple[Response, int]:
     """Judge one disputed play."""
-    body = json_body()
-    _as_typed(body)
-    try:
-        verdict = judge(body)
-    except engine.QuestionError as exc:
-        raise BadRequest(exc.message, exc.field) from None
-    return jsonify(verdict.as_dict())
+    answer, status = answers.judge(json_body(), current_app.config["REFEREE_CPU_BUDGET"])
+    if status != 200:
+        raise BadRequest(answer["error"], answer["field"])
+    return jsonify(answer)
 
 
 @cache

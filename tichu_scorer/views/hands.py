@@ -8,9 +8,9 @@ from flask import Blueprint, abort, flash, jsonify, redirect, render_template, r
 from flask_babel import gettext
 from werkzeug.wrappers import Response
 
-from .. import access, corrections, match_log, records, scoring
+from .. import access, answers, corrections, match_log, records
 from ..extensions import csrf, db, limit_reads, limit_writes
-from ..forms import field_group, hand_form_class, ranking_form_class
+from ..forms import hand_form_class, ranking_form_class
 from ..game.layouts import TEAM_LETTERS
 from ..models import CLIENT_ID, Hand, Match
 from ..scoring import seigneur
@@ -317,45 +317,18 @@ def undo(match_id: str) -> Response | tuple[str, int]:
 def preview(match_id: str) -> Response | tuple[Response, int]:
     """Score the hand being entered (or edited: ?edit=number) without saving it."""
     match = visible(match_id)
-    editing = _hand(match, request.args.get("edit", type=int) or 0) \
-        if request.args.get("edit") else None
     body = json_body()
+    if not request.args.get("edit"):  # the phone answers with the same call offline
+        answer, status = answers.preview(records.facts(match), body)
+        return jsonify(answer), status
+    editing = _hand(match, request.args.get("edit", type=int) or 0)
     result, problems, _row = records.score(match, body, editing, correction=True)
     derived = records.derive(match, body, editing)
-    extra = {"derived": _derived(match, derived, editing, body)} if derived is not None else {}
-    if problems or result is None:
-        return jsonify(errors=[p.as_dict() | {"group": field_group(p.field)}
-                               for p in problems], **extra), 422
-    return jsonify(scores=result.scores, totals=result.totals, sweep=result.sweep,
-                   winner=result.winner, finished=result.finished, **extra)
-
-
-def _derived(match: Match, derived: scoring.Derived, editing: Hand | None,
-             body: Any) -> dict[str, Any]:
-    """What the form fills in for the players, with a sweep or a missed wish said in words:
-    either puts the card points aside ([P2], [P4]), so the note says so."""
-    out = derived.as_dict()
-    layout = records.layout_for(match, editing.shuffler if editing is not None else None)
-    if derived.sweep_team is not None:
-        who = " & ".join(layout.seat_name(s) for s in layout.members(derived.sweep_team))
-        out["note"] = gettext("%(who)s: %(sweep)s, %(bonus)s to 0; no card points counted.",
-                              who=who, sweep=gettext(match.game.sweep_title),
-                              bonus=layout.sweep_bonus)
-    wish = body.get("wish_penalty") if isinstance(body, dict) else None
-    offender = wish.get("offender") if isinstance(wish, dict) else None
-    if type(offender) is int and 0 <= offender < layout.seats and offender != layout.dummy:
-        other = 1 - layout.team_of(offender)
-        words = {"who": layout.seat_name(offender), "bonus": layout.sweep_bonus,
-                 "team": " & ".join(layout.seat_name(s) for s in layout.members(other))}
-        a, b = derived.card_points
-        if a is not None and b is not None:  # tapped before the wish: say they are put aside
-            out["note"] = gettext("%(who)s missed the wish: %(bonus)s to 0 for %(team)s; the "
-                                  "card points entered (%(points)s) do not count.",
-                                  points=f"{a}\u00a0:\u00a0{b}", **words)
-        else:
-            out["note"] = gettext("%(who)s missed the wish: %(bonus)s to 0 for %(team)s; no "
-                                  "card points counted.", **words)
-    return out
+    layout = records.layout_for(match, editing.shuffler)
+    answer, status = answers.preview_answer(result, problems, None if derived is None else
+                                            answers.derived_note(match.game, layout, derived,
+                                                                 body))
+    return jsonify(answer), status
 
 
 @bp.get("/matches/<match_id>/log")

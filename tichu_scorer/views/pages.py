@@ -22,6 +22,7 @@ from werkzeug.wrappers import Response
 from .. import access
 from ..assets import assets, cache_control
 from ..i18n import COOKIE, LANGUAGES
+from . import core
 
 bp = Blueprint("pages", __name__)
 SW_MAX_AGE = 600  # seconds a phone may go on with the service worker it has
@@ -55,7 +56,8 @@ def service_worker() -> Response:
     build = {"version": "tichu-" + found.version,
              "assets": [url_for("static", filename=name) for name in found.precached()]
              + [url_for("pages.manifest"), url_for("pages.offline")],
-             "pagesKept": SW_PAGES_KEPT, "verdictsKept": SW_VERDICTS_KEPT}
+             "pagesKept": SW_PAGES_KEPT, "verdictsKept": SW_VERDICTS_KEPT,
+             "core": core.kept_urls()}
     response = Response(f"const BUILD = {json.dumps(build)};\n{script}",
                         mimetype="text/javascript")
     # The browser looks for a new worker after every page it opens; offline.js lets it take

@@ -10,6 +10,7 @@ from flask import Blueprint, render_template, request
 from flask_babel import gettext
 
 from .. import access, engine, records
+from ..answers import PASS_WORDS
 from ..engine.cards import (
     DECK,
     NORMALS,
@@ -24,7 +25,7 @@ from ..engine.cards import (
 from ..engine.names import card_name
 from ..engine.questions import deck_of
 from ..extensions import limit_referee
-from ..forms import PASS_WORDS, RefereeForm
+from ..forms import RefereeForm
 from .judging import judge
 
 bp = Blueprint("referee", __name__)

@@ -1,0 +1,96 @@
+"""The phone's copy of the core (docs/OFFLINE_CORE.md): its size as sent, and how long a
+phone without signal waits for its first offline score and for every later preview.
+
+    python benchmarks/phone_core.py [--rates 1 4] [--previews 30]
+
+Debian's Chromium through Playwright against the app on loopback. A phone at 360×640
+opens a match as its scorer, lets the service worker keep the core, loses its signal and
+opens the hand form from its copy; then, at each CPU slowdown (Chromium's DevTools
+Emulation.setCPUThrottlingRate: 4 stands for a mid phone), the page asks for a preview as
+the hand form does (core-client.js): the first answer includes starting Pyodide from
+the phone's copy; the later ones are single previews after a waiting hand. The slowdown
+is set on the page's target; whether Chromium applies it to the worker's thread too shows
+in the later previews (pure work in the worker), printed for each rate side by side.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from tests.browser.conftest import ARGS, CHROMIUM, PHONE, browser_app, serving  # noqa: E402
+from tests.browser.test_phone_core_offline import core_kept  # noqa: E402
+from tests.browser.test_phone_offline import controlled_match  # noqa: E402
+from tichu_scorer.views import core  # noqa: E402
+
+BODY = {"out_order": [0, 1], "calls": {"0": "tichu"}, "card_points": [75, None]}
+ASK = """async ([body, times]) => {
+  const core = await window.tichuOutbox.coreClient();
+  const facts = core.factsOf();
+  const waiting = [{ out_order: [1, 3], calls: {}, card_points: [null, null] }];
+  const took = [];
+  for (let i = 0; i < times; i += 1) {
+    const started = performance.now();
+    const [answer, status] = await core.ask({ op: "preview", facts, waiting, body });
+    took.push(performance.now() - started);
+    if (status !== 200) throw new Error(JSON.stringify(answer));
+  }
+  return took;
+}"""
+
+
+def bundle_bytes(app) -> dict[str, int]:
+    """Each file of the core as a phone receives it (brotli where the app has it)."""
+    client = app.test_client()
+    with app.test_request_context():
+        urls = core.kept_urls()
+    sizes = {}
+    for url in urls:
+        answer = client.get(url, headers={"Accept-Encoding": "br, gzip"})
+        sizes[url.split("?")[0].rsplit("/", 1)[1]] = len(answer.data)
+    return sizes
+
+
+def run(rate: int, previews: int) -> dict[str, object]:
+    from playwright.sync_api import sync_playwright
+    app = browser_app(Path(tempfile.mkdtemp()))
+    with serving(app) as base, sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        context = browser.new_context(**PHONE)
+        page = context.new_page()
+        match_url = controlled_match(page, base)
+        core_kept(page)
+        context.set_offline(True)
+        page.goto(match_url + "/hands/new")
+        page.wait_for_selector(".out-buttons:not([hidden])")
+        context.new_cdp_session(page).send("Emulation.setCPUThrottlingRate", {"rate": rate})
+        first = page.evaluate(ASK, [BODY, 1])[0]
+        later = page.evaluate(ASK, [BODY, previews])
+        browser.close()
+    return {"rate": rate, "first_ms": round(first), "later_median_ms": round(
+        statistics.median(later), 1), "later_max_ms": round(max(later), 1)}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--rates", type=int, nargs="+", default=[1, 4])
+    parser.add_argument("--previews", type=int, default=30)
+    args = parser.parse_args()
+    app = browser_app(Path(tempfile.mkdtemp()))
+    with app.app_context():
+        if core.bundle() is None:
+            raise SystemExit("no Pyodide bundle: run `make pyodide` first")
+        sizes = bundle_bytes(app)
+    print(json.dumps({"bundle_bytes": sizes, "bundle_total": sum(sizes.values())}))
+    for rate in args.rates:
+        print(json.dumps(run(rate, args.previews)))
+
+
+if __name__ == "__main__":
+    main()

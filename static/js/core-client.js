@@ -1,0 +1,132 @@
+// The phone's copy of the core (docs/OFFLINE_CORE.md), loaded by offline.js only when a
+// page needs it: a Web Worker running the server's own Python under Pyodide, started on
+// first use. ask() answers as the server's route would, or fails (no bundle, an old
+// browser, a crash, no answer in time): the caller then does what it did before, and a
+// crash never touches the outbox. A page names the worker (data-core) and the facts of its
+// match (data-facts). No rule lives here: the scripts pass requests and draw answers.
+(function () {
+  "use strict";
+  const CORE_TIMEOUT = 30000; // ms: a first start on a slow phone takes seconds
+  let worker = null;
+  let calls = 0;
+  const pending = new Map();
+  function dropWorker(reason) {
+    pending.forEach((p) => p.reject(new Error(reason)));
+    pending.clear();
+    if (worker) worker.terminate();
+    worker = null;
+  }
+  function core(request) {
+    const el = document.querySelector("[data-core]");
+    if (!el || !el.dataset.core || typeof Worker === "undefined") return Promise.reject(new Error("no core"));
+    if (!worker) {
+      worker = new Worker(el.dataset.core.split(" ")[0], { type: "module" });
+      worker.onmessage = (event) => {
+        const call = pending.get(event.data.id);
+        if (!call) return;
+        pending.delete(event.data.id);
+        if (event.data.error || event.data.outOfTime) call.reject(new Error(event.data.error || "out of time"));
+        else call.resolve(event.data.answer);
+      };
+      worker.onerror = () => dropWorker("the core stopped"); // the next call starts it again
+    }
+    calls += 1;
+    const id = calls;
+    return new Promise((resolve, reject) => {
+      pending.set(id, { resolve, reject });
+      worker.postMessage({ id, text: JSON.stringify(Object.assign({ lang: document.documentElement.lang }, request)) });
+      // a slow start is not a crash: this call gives up, the worker goes on starting
+      setTimeout(() => { if (pending.delete(id)) reject(new Error("no answer in time")); }, CORE_TIMEOUT);
+    });
+  }
+  const factsOf = () => {
+    const el = document.querySelector("[data-facts]");
+    return el && el.dataset.facts ? JSON.parse(el.dataset.facts) : null;
+  };
+  // The hands of match `url` waiting on this phone, in order, as the core takes them
+  async function waitingBodies(url) {
+    const items = (await window.tichuOutbox.all().catch(() => [])).filter((i) => i.match === url && !i.conflict && !i.error);
+    return items.sort((a, b) => a.number - b.number).map((i) => i.body || null);
+  }
+
+  // The match page while hands of this match wait on the phone (offline.js, provisional)
+  async function provisional(mine, live, note) {
+    if (!mine.length) { waitingRows([], [], ""); return; }
+    // The totals, the list and who shuffles next as the server will have them once the
+    // hands arrive: the phone's copy of the core scores them in turn. Without it (no
+    // bundle, an old browser), the scores each hand's preview showed count, as before.
+    const facts = factsOf();
+    const state = facts ? await core({ op: "waiting", facts: facts, bodies: mine.map((i) => i.body || null) })
+      .catch(() => null) : null;
+    const scores = mine.map((item, k) => {
+      if (!state) return item.scores || null;
+      const hand = state.hands[k];
+      return hand && hand.status === 200 ? hand.scores : null;
+    });
+    document.querySelectorAll("[data-total]").forEach((el) => {
+      const side = Number(el.dataset.total);
+      if (!("stored" in el.dataset)) el.dataset.stored = el.textContent.trim();
+      let total = Number(el.dataset.stored);
+      scores.forEach((s) => { if (s && side < s.length) total += s[side]; });
+      el.textContent = String(total);
+      el.classList.add("provisional");
+    });
+    waitingRows(mine, scores, state ? state.words.row : "*");
+    const shuffler = document.querySelector(".shuffler");
+    if (shuffler) {
+      shuffler.shown = shuffler.shown || Array.from(shuffler.childNodes, (n) => n.cloneNode(true));
+      const name = state && state.shuffler_name;
+      if (!name) shuffler.replaceChildren(...shuffler.shown.map((n) => n.cloneNode(true)));
+      else {  // the sentence of the core's answer, the name in bold as the page has it
+        const [before, after] = state.words.shuffles.split("%(name)s");
+        const strong = document.createElement("strong");
+        strong.textContent = name;
+        shuffler.replaceChildren(before, strong, after || "");
+      }
+    }
+    if (note) {
+      // counted: the hands scored; the others are said apart, never as counted
+      const counted = scores.filter(Boolean).length;
+      const parts = [];
+      if (counted) parts.push(counted === 1 ? note.dataset.textOne : note.dataset.text.replace("{n}", String(counted)));
+      if (mine.length > counted) parts.push(note.dataset.unscored.replace("{n}", String(mine.length - counted)));
+      if (state && state.facts.finished) parts.push(state.words.ends);
+      note.hidden = false;
+      note.textContent = parts.join(" ");
+    }
+  }
+
+  // The waiting hands at the top of the list, marked as waiting, with what each gives
+  function waitingRows(mine, scores, words) {
+    const body = document.querySelector("table.hands tbody");
+    if (!body) return;
+    body.querySelectorAll("tr.waiting").forEach((row) => row.remove());
+    const table = body.closest("table");
+    if (!("rows" in table.dataset)) table.dataset.rows = table.hidden ? "" : "1";
+    table.hidden = !mine.length && !table.dataset.rows; // hands stored or waiting
+    const columns = table.querySelectorAll("thead th").length;
+    mine.forEach((item, k) => {
+      const row = document.createElement("tr");
+      row.className = "waiting";
+      const head = document.createElement("th");
+      head.scope = "row";
+      head.textContent = String(item.number);
+      row.append(head);
+      const given = scores[k] || [];
+      for (let c = 1; c < columns; c += 1) {
+        const cell = document.createElement("td");
+        if (c - 1 < given.length) {
+          cell.className = "num";
+          cell.textContent = (given[c - 1] > 0 ? "+" : "") + given[c - 1];
+        } else if (c === columns - 1 || !given.length) {
+          cell.className = "notes";
+          if (c === columns - 1) cell.textContent = words;
+        }
+        row.append(cell);
+      }
+      body.prepend(row);
+    });
+  }
+
+  window.tichuCore = { ask: core, factsOf, waitingBodies, provisional };
+})();

@@ -1,0 +1,132 @@
+"""Without signal the phone scores with its copy of the core: the preview, the waiting
+hands in the list and the totals, who shuffles next; the server's result replaces them
+once the hands are sent. Where the core cannot run, the phone does what it did before and
+loses nothing. (The bundle is fetched by the set-up: missing in CI, these tests fail.)"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from tests.browser.conftest import shot
+from tests.browser.test_phone_offline import controlled_match, send_waiting
+from tichu_scorer.views import core as core_view
+
+BUNDLE = core_view._runtime_folder  # noqa: SLF001 (the set-up's folder, found as the app finds it)
+
+
+@pytest.fixture(autouse=True)
+def _bundle():
+    from flask import Flask
+    if BUNDLE(Flask(__name__)) is None:
+        if os.environ.get("CI"):
+            pytest.fail("the Pyodide bundle is missing: `make pyodide` must fetch it in CI")
+        pytest.skip("the Pyodide bundle could not be fetched: see docs/OFFLINE_CORE.md")
+
+
+def core_kept(page) -> None:
+    """Wait until the service worker keeps every file of the core."""
+    for _ in range(600):
+        if page.evaluate("""async () => {
+              const keys = await (await caches.open('tichu-core')).keys();
+              return keys.length >= 7; }"""):
+            return
+        page.wait_for_timeout(100)
+    raise AssertionError("the service worker never kept the core")
+
+
+def tap_hand(page, first, second, points):
+    page.wait_for_selector(".out-buttons:not([hidden])")
+    page.tap(f".out-btn[data-seat='{first}']")
+    page.tap(f".out-btn[data-seat='{second}']")
+    page.tap(f".quick button[data-set='{points}']")
+
+
+def test_without_signal_the_phone_scores_as_the_server_will(live_server, phone):
+    page = phone
+    match_url = controlled_match(page, live_server)
+    core_kept(page)
+    page.context.set_offline(True)
+
+    page.goto(match_url + "/hands/new")
+    tap_hand(page, 0, 2, "75")  # Ann and Cy out first: a double victory for team A
+    page.wait_for_selector(".preview .scored-here", timeout=60000)  # the core's first start
+    assert "+200" in page.locator(".preview").text_content()
+    page.tap("button[type=submit]")
+    page.wait_for_url(match_url + "*")
+    page.goto(match_url + "/hands/new")
+    tap_hand(page, 1, 0, "25")  # Bob out first, Ann second; team A 25 card points
+    page.wait_for_selector(".preview .scored-here")
+    preview = page.locator(".preview").text_content()
+    assert "A +25 → 225" in preview and "B +75 → 75" in preview  # after the waiting hand
+    page.tap("button[type=submit]")
+    page.wait_for_url(match_url + "*")
+
+    page.wait_for_selector("#provisional:not([hidden])")
+    page.wait_for_selector("tr.waiting >> nth=1")
+    assert page.locator("[data-total='0']").text_content().strip() == "225"
+    assert page.locator("[data-total='1']").text_content().strip() == "75"
+    note = page.locator("#provisional").text_content()
+    assert "2 hands waiting to be sent are counted" in note and "not" not in note
+    # the first one out of the latest hand shuffles next
+    assert page.locator(".shuffler strong").text_content() == "Bob"
+    shot(page, "core-offline-waiting")
+
+    page.context.set_offline(False)
+    send_waiting(page)
+    page.wait_for_selector("#outbox", state="hidden")
+    page.goto(match_url)
+    assert page.locator("[data-total='0']").text_content().strip() == "225"
+    assert not page.locator("tr.waiting").count()
+    assert [e for e in page.errors if "net::ERR_INTERNET_DISCONNECTED" not in e] == []
+
+
+def test_a_core_that_cannot_start_leaves_the_outbox_as_it_was(live_server, phone):
+    page = phone
+    # the bundle fails: every file of the core answers 503, none is kept
+    page.context.route("**/core/**", lambda route: route.fulfill(status=503, body="down"))
+    match_url = controlled_match(page, live_server)
+    page.context.set_offline(True)
+    page.goto(match_url + "/hands/new")
+    tap_hand(page, 0, 1, "75")
+    page.wait_for_selector(".preview:has-text('Preview unavailable offline')")
+    page.tap("button[type=submit]")
+    page.wait_for_url(match_url + "*")
+    page.wait_for_selector("#outbox:has-text('1 hand waiting')")
+    page.wait_for_selector("#provisional:not([hidden])")
+    # counted nowhere, said so, never the contradiction "1 counted (1 not yet scored)"
+    note = page.locator("#provisional").text_content()
+    assert "counted" in note and "are counted" not in note and "is counted" not in note
+    assert page.locator("[data-total='0']").text_content().strip() == "0"
+    items = page.evaluate("window.tichuOutbox.all()")
+    assert len(items) == 1 and items[0]["number"] == 1
+    page.context.unroute("**/core/**")
+    page.context.set_offline(False)
+    send_waiting(page)
+    page.wait_for_selector("#outbox", state="hidden")
+    page.goto(match_url)
+    assert page.locator("[data-total='0']").text_content().strip() == "75"
+
+
+def test_the_referee_judges_without_signal(live_server, phone):
+    page = phone
+    page.goto(live_server + "/")
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    page.goto(live_server + "/referee")  # under the worker's control: it asks for the core
+    core_kept(page)
+    page.context.set_offline(True)
+    page.goto(live_server + "/referee")  # kept from the install, on every phone
+    page.tap("label[for='target-trick']")
+    page.tap(".pick[data-card='7j']")
+    page.tap("label[for='target-play']")
+    page.tap(".pick[data-card='6s']")
+    page.wait_for_selector("#verdict.illegal .here", timeout=60000)  # the core's first start
+    assert page.locator("#verdict .reason").text_content() == \
+        "The single 6 is not higher than the single 7."  # the server's own sentence
+    assert page.locator("#verdict .rule-link").get_attribute("href").endswith("#C1")
+    page.tap(".pick[data-card='6s']")  # taken back
+    page.tap(".pick[data-card='Qp']")
+    page.wait_for_selector("#verdict.legal .here")
+    assert "The single Q beats the single 7." in page.locator("#verdict .reason").text_content()
+    shot(page, "core-offline-referee")

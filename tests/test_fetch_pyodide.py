@@ -1,0 +1,81 @@
+"""The set-up's fetch of the pinned Pyodide (tools/fetch_pyodide.py), without network."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import importlib.util
+import io
+import json
+import tarfile
+from pathlib import Path
+
+import pytest
+
+SPEC = importlib.util.spec_from_file_location(
+    "fetch_pyodide", Path(__file__).resolve().parent.parent / "tools" / "fetch_pyodide.py")
+assert SPEC and SPEC.loader
+fetch = importlib.util.module_from_spec(SPEC)
+SPEC.loader.exec_module(fetch)
+
+
+def integrity(data: bytes) -> str:
+    return "sha512-" + base64.b64encode(hashlib.sha512(data).digest()).decode()
+
+
+def tarball() -> bytes:
+    files = {name: b"x" * 2000 for name in fetch.FILES} | {
+        fetch.LOCK: json.dumps({"info": {"version": "9.9.9"}, "packages": {"numpy": {}}}).encode(),
+        "package.json": b"{}", "console.html": b"not taken"}
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w:gz") as tar:
+        for name, raw in files.items():
+            info = tarfile.TarInfo(f"package/{name}")
+            info.size = len(raw)
+            tar.addfile(info, io.BytesIO(raw))
+    return buffer.getvalue()
+
+
+def test_the_address_comes_from_the_users_configuration_never_from_the_project(monkeypatch):
+    monkeypatch.setattr(fetch.shutil, "which", lambda name: None)  # no npm
+    for name in ("PYODIDE_TARBALL", "NPM_CONFIG_REGISTRY", "npm_config_registry"):
+        monkeypatch.delenv(name, raising=False)
+    assert fetch.tarball_url("1.2.3") is None
+    monkeypatch.setenv("NPM_CONFIG_REGISTRY", "https://mirror.example/npm/")
+    assert fetch.tarball_url("1.2.3") == "https://mirror.example/npm/pyodide/-/pyodide-1.2.3.tgz"
+    monkeypatch.setenv("PYODIDE_TARBALL", "file:///tmp/p.tgz")
+    assert fetch.tarball_url("1.2.3") == "file:///tmp/p.tgz"
+
+
+def test_without_a_source_the_app_still_runs_but_ci_fails(monkeypatch, tmp_path):
+    monkeypatch.setattr(fetch, "tarball_url", lambda version: None)
+    assert fetch.main(["1.2.3", "sha512-x", str(tmp_path)]) == 0
+    assert fetch.main(["1.2.3", "sha512-x", str(tmp_path), "--required"]) == 1
+    assert not (tmp_path / "1.2.3").exists()
+
+
+def test_a_download_that_does_not_match_the_pin_is_refused(monkeypatch, tmp_path):
+    data = tarball()
+    source = tmp_path / "p.tgz"
+    source.write_bytes(data)
+    monkeypatch.setattr(fetch, "tarball_url", lambda version: source.as_uri())
+    with pytest.raises(SystemExit, match="not used"):
+        fetch.main(["9.9.9", integrity(b"another"), str(tmp_path / "out")])
+    assert not (tmp_path / "out" / "9.9.9" / fetch.DONE).exists()
+
+
+def test_only_what_the_core_needs_is_kept_compressed_ahead_of_time(monkeypatch, tmp_path):
+    data = tarball()
+    source = tmp_path / "p.tgz"
+    source.write_bytes(data)
+    monkeypatch.setattr(fetch, "tarball_url", lambda version: source.as_uri())
+    assert fetch.main(["9.9.9", integrity(data), str(tmp_path / "out")]) == 0
+    folder = tmp_path / "out" / "9.9.9"
+    assert not (folder / "console.html").exists()
+    assert json.loads((folder / fetch.LOCK).read_text())["packages"] == {}
+    for name in fetch.FILES:
+        assert (folder / f"{name}.gz").exists() and (folder / f"{name}.br").exists()
+    assert (folder / fetch.DONE).read_text().strip() == integrity(data)
+    # fetched once: a second run finds it done and downloads nothing
+    monkeypatch.setattr(fetch, "tarball_url", lambda version: pytest.fail("fetched again"))
+    assert fetch.main(["9.9.9", integrity(data), str(tmp_path / "out")]) == 0

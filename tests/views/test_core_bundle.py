@@ -1,0 +1,90 @@
+"""The phone's copy of the core as the app serves it (views/core.py): the core's files as
+one archive built from the source, the pinned Pyodide runtime compressed ahead of time,
+and the worker; the match page hands the phone its match's facts."""
+
+from __future__ import annotations
+
+import html
+import io
+import json
+import os
+import re
+import zipfile
+
+import pytest
+
+from tests.conftest import new_match
+from tichu_scorer.answers import MatchFacts
+from tichu_scorer.views import core
+
+
+def test_the_archive_holds_the_pure_core_and_nothing_of_the_web_app(app):
+    names = set(zipfile.ZipFile(io.BytesIO(core.core_archive())).namelist())
+    assert "tichu_scorer/answers.py" in names
+    assert "tichu_scorer/scoring/hand.py" in names and "tichu_scorer/engine/referee.py" in names
+    assert zipfile.ZipFile(io.BytesIO(core.core_archive())).read("tichu_scorer/__init__.py") == b""
+    assert not {"tichu_scorer/records.py", "tichu_scorer/models.py"} & names
+    assert not any(n.startswith("tichu_scorer/views/") for n in names)
+    assert core.core_archive() == core.core_archive()  # built the same way each time
+
+
+def test_a_threechu_hand_naming_a_seat_the_table_lacks_is_refused_not_a_500(client):
+    data = {"variant": "threechu", "seat_0": "Tom", "seat_1": "Uma", "seat_2": "Vic",
+            "length": "hands", "hands": "3"}
+    url = client.post("/matches/new", data=data).headers["Location"]
+    answer = client.post(url + "/hands/preview", json={"out_order": [0, 4]})
+    assert answer.status_code == 422
+    assert {"rule": "H1", "field": "out_order"}.items() <= answer.get_json()["errors"][0].items()
+
+
+def test_the_match_page_hands_the_phone_its_facts(client):
+    url = new_match(client)
+    client.post(url + "/hands/new", data={"number": "1", "place_1": "0", "place_2": "2",
+                                          "card_a": "", "card_b": ""})
+    page = client.get(url).get_data(as_text=True)
+    facts = json.loads(html.unescape(re.search(r'data-facts="([^"]*)"', page).group(1)))
+    assert facts == ["nanking", ["Ann", "Bob", "Cy", "Dee"], 1000, None, 1, [200, 0], False]
+    assert MatchFacts.from_dict(facts) == MatchFacts(
+        "nanking", ("Ann", "Bob", "Cy", "Dee"), 1000, None, 1, (200, 0), False)
+
+
+@pytest.fixture()
+def bundled(app):
+    with app.app_context():
+        if core.bundle() is None:
+            if os.environ.get("CI"):
+                pytest.fail("the Pyodide bundle is missing: `make pyodide` must fetch it in CI")
+            pytest.skip("the Pyodide bundle could not be fetched: see docs/OFFLINE_CORE.md")
+        with app.test_request_context():
+            return core.kept_urls()
+
+
+def test_the_runtime_is_sent_compressed_ahead_of_time_and_kept(client, bundled):
+    wasm = next(u for u in bundled if u.endswith(".wasm"))
+    answer = client.get(wasm, headers={"Accept-Encoding": "br, gzip"})
+    assert answer.status_code == 200 and answer.headers["Content-Encoding"] == "br"
+    assert answer.headers["Content-Type"] == "application/wasm"
+    assert "immutable" in answer.headers["Cache-Control"]
+    gz = client.get(wasm, headers={"Accept-Encoding": "gzip"})
+    assert gz.headers["Content-Encoding"] == "gzip" and len(gz.data) > len(answer.data)
+    plain = client.get(wasm, headers={"Accept-Encoding": "identity"})
+    assert "Content-Encoding" not in plain.headers and plain.data[:4] == b"\0asm"
+    assert client.get(wasm.replace("pyodide.asm.wasm", "console.html")).status_code == 404
+    assert client.get(wasm.replace(wasm.split("/")[3], "0.0.1")).status_code == 404
+
+
+def test_the_worker_may_compile_webassembly_and_nothing_else_more(client, bundled):
+    worker = bundled[0]
+    answer = client.get(worker)
+    assert answer.headers["Content-Security-Policy"] == core.WORKER_CSP
+    assert "'wasm-unsafe-eval'" in core.WORKER_CSP and "'unsafe-eval'" not in \
+        core.WORKER_CSP.replace("'wasm-unsafe-eval'", "")
+    assert answer.get_data(as_text=True).startswith("const BUNDLE = ")
+
+
+def test_the_service_worker_lists_the_core_but_does_not_install_it(client, bundled):
+    script = client.get("/sw.js").get_data(as_text=True)
+    build = json.loads(script.split("\n", 1)[0].removeprefix("const BUNDLE = ")
+                       .removeprefix("const BUILD = ").rstrip(";"))
+    assert build["core"] == bundled
+    assert not set(bundled) & set(build["assets"])

@@ -1,0 +1,318 @@
+"""The answers the server and the phone both give from the pure core, in the JSON shapes
+of docs/API.md: the preview of a match's next hand and the verdict on a disputed play.
+
+Pure, like `scoring` and `engine` (tests/test_purity.py): the server's views call these,
+and the phone runs this same file under Pyodide when it has no signal
+(static/js/core-worker.js, docs/OFFLINE_CORE.md). A match is given as `MatchFacts`, the
+few stored facts a new hand is scored against, which the match page hands the phone.
+
+>>> facts = MatchFacts("nanking", ("Ann", "Bob", "Cy", "Di"), 1000, None, 0, (0, 0), False)
+>>> preview(facts, {"out_order": [0, 1, 2, 3], "card_points": [60, None]})[0]["scores"]
+[60, 40]
+>>> judge({"trick": [], "play": ["2j"]}, None)[0]["legal"]
+True
+"""
+
+from __future__ import annotations
+
+import gettext
+import json
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from . import engine, scoring
+from .game import variants
+from .game.i18n import _, set_translator
+from .scoring import Layout, Problem, Variant
+from .scoring.games import game_of
+from .scoring.state import Settings, next_hand, stored_values
+
+
+@dataclass(frozen=True)
+class MatchFacts:
+    """What scoring a match's next hand needs of it: its game and settings, its names by
+    seat, how many hands it has, their totals, and whether it is over."""
+
+    variant: str
+    names: tuple[str, ...]
+    target: int | None
+    hand_limit: int | None
+    hand_count: int
+    totals: tuple[int, ...]
+    finished: bool
+
+    @property
+    def game(self) -> Variant:
+        return scoring.variant(self.variant)
+
+    @property
+    def settings(self) -> Settings:
+        """The match's settings as the core's match state reads them."""
+        return Settings(self.game, self.names, self.target, self.hand_limit)
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    def as_list(self) -> list[Any]:
+        """The facts in their fields' order: the page's data-facts, a few bytes."""
+        return list(asdict(self).values())
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any] | Sequence[Any]) -> MatchFacts:
+        if not isinstance(data, Mapping):  # as_list's
+            data = dict(zip(cls.__dataclass_fields__, data, strict=True))
+        return cls(str(data["variant"]), tuple(data["names"]), data["target"],
+                   data["hand_limit"], int(data["hand_count"]), tuple(data["totals"]),
+                   bool(data["finished"]))
+
+    def next_shuffler(self) -> int | None:
+        """Threechu: who shuffles (and plays the dummy) in the next hand ([T3.1])."""
+        return self.game.shuffler(self.hand_count + 1)
+
+    def layout(self, shuffler: int | None = None) -> Layout:
+        """The scoring layout of the next hand (or of the hand `shuffler` shuffles)."""
+        return self.game.layout(self.names, self.hand_count + 1, shuffler)
+
+
+@dataclass(frozen=True)
+class Preview:
+    """A hand scored before saving: its scores, the totals after it, and the result."""
+
+    scores: list[int]
+    totals: list[int]
+    sweep: bool
+    winner: int | None
+    finished: bool
+
+
+def field_group(field: str) -> str:
+    """The form group of an API field name (`calls.2` -> `call_2`)."""
+    if field.startswith("calls."):
+        return "call_" + field.split(".", 1)[1]
+    if field.startswith("card_points"):
+        return "card_points"
+    if field.startswith("wish_penalty"):
+        return "wish"
+    if field == "out_order":
+        return "out_order"
+    return "match"
+
+
+def score_next(facts: MatchFacts, data: Mapping[str, Any]) -> tuple[
+        Preview | None, list[Problem], dict[str, Any]]:
+    """Score the match's next hand from `data` without storing it: the preview, every
+    problem, and the row's fields. The server's preview and save and the phone's offline
+    scoring all come here; the rules are the core's (`scoring.state.next_hand`)."""
+    settings = facts.settings
+    shuffler = facts.next_shuffler()
+    hand_input, problems = settings.game.read(data, facts.names, shuffler)
+    if facts.finished:
+        problems.insert(0, Problem("match", "E1",
+                                   _("This match is over. Start a rematch to play on.")))
+    if problems or hand_input is None:
+        return None, problems, {}
+    totals = facts.totals or (0,) * settings.game.sides(len(facts.names))
+    played, end = next_hand(settings, totals, facts.hand_count, hand_input)
+    return Preview(list(played.scores), list(played.running), played.sweep, end.winner,
+                   end.finished or end.winner is not None), [], stored_values(played, facts.game)
+
+
+def derived_note(game: Variant, layout: Layout, derived: scoring.Derived,
+                 body: Any) -> dict[str, Any]:
+    """What the form fills in for the players, with a sweep or a missed wish said in words:
+    either puts the card points aside ([P2], [P4]), so the note says so."""
+    out = derived.as_dict()
+    if derived.sweep_team is not None:
+        who = " & ".join(layout.seat_name(s) for s in layout.members(derived.sweep_team))
+        out["note"] = _("%(who)s: %(sweep)s, %(bonus)s to 0; no card points counted.") % {
+            "who": who, "sweep": _(game.sweep_title), "bonus": layout.sweep_bonus}
+    wish = body.get("wish_penalty") if isinstance(body, dict) else None
+    offender = wish.get("offender") if isinstance(wish, dict) else None
+    if type(offender) is int and 0 <= offender < layout.seats and offender != layout.dummy:
+        other = 1 - layout.team_of(offender)
+        words = {"who": layout.seat_name(offender), "bonus": layout.sweep_bonus,
+                 "team": " & ".join(layout.seat_name(s) for s in layout.members(other))}
+        a, b = derived.card_points
+        if a is not None and b is not None:  # tapped before the wish: say they are put aside
+            out["note"] = _("%(who)s missed the wish: %(bonus)s to 0 for %(team)s; the "
+                            "card points entered (%(points)s) do not count.") % (
+                                words | {"points": f"{a}\u00a0:\u00a0{b}"})
+        else:
+            out["note"] = _("%(who)s missed the wish: %(bonus)s to 0 for %(team)s; no "
+                            "card points counted.") % words
+    return out
+
+
+def preview_answer(preview: Preview | None, problems: Sequence[Problem],
+                   derived: dict[str, Any] | None) -> tuple[dict[str, Any], int]:
+    """The preview's JSON (docs/API.md) and its status: 200, or 422 with every problem."""
+    extra = {"derived": derived} if derived is not None else {}
+    if problems or preview is None:
+        return {"errors": [p.as_dict() | {"group": field_group(p.field)} for p in problems],
+                **extra}, 422
+    return {"scores": preview.scores, "totals": preview.totals, "sweep": preview.sweep,
+            "winner": preview.winner, "finished": preview.finished, **extra}, 200
+
+
+def derive_next(facts: MatchFacts, body: Any) -> dict[str, Any] | None:
+    """What follows from the next hand entered so far ([H7], [P1], [P2]), said in words;
+    None for a ranked game."""
+    if facts.game.ranked:
+        return None
+    layout = facts.layout()
+    hand_input, _problems = scoring.read_hand(body, layout)
+    if hand_input is None:
+        return None
+    return derived_note(facts.game, layout, scoring.derive(hand_input, layout), body)
+
+
+def preview(facts: MatchFacts, body: Any) -> tuple[dict[str, Any], int]:
+    """The preview of the match's next hand, as POST …/hands/preview answers it."""
+    result, problems, _row = score_next(facts, body)
+    return preview_answer(result, problems, derive_next(facts, body))
+
+
+def shuffles_next(game: Variant, hand_count: int,
+                  last_out_order: Sequence[int] | None) -> int | None:
+    """The seat that shuffles the next hand (the game's `dealer`: [T3.1])."""
+    return game_of(game).dealer(hand_count + 1, tuple(last_out_order) if last_out_order
+                                else None)
+
+
+def waiting(facts: MatchFacts, bodies: Sequence[Any]) -> dict[str, Any]:
+    """The match as it stands with hands waiting on the phone to be sent, scored in turn as
+    the server will score them when they arrive: each hand's answer (`preview`; None for a
+    hand the phone kept no body of), then the match's facts after them and who shuffles
+    next. A hand the server would refuse is left out of the totals (it comes back refused,
+    and is stored only once fixed); a hand without a body still takes its number."""
+    hands: list[dict[str, Any] | None] = []
+    last: Sequence[int] | None = None
+    for body in bodies:
+        if body is None:
+            hands.append(None)
+            facts = _after(facts, facts.totals, facts.finished)
+            continue
+        result, problems, row = score_next(facts, body)
+        answer, status = preview_answer(result, problems, None)
+        hands.append(answer | {"status": status})
+        if status == 200 and result is not None and not facts.game.ranked:
+            last = row["out_order"]
+            facts = _after(facts, tuple(result.totals), result.finished)
+        elif status == 200:
+            facts = _after(facts, facts.totals, facts.finished)
+    shuffler = shuffles_next(facts.game, facts.hand_count, last) \
+        if last is not None or facts.game.has_dummy else None
+    # the page's words for what it shows only then, in the reader's language (not sent
+    # with every page: they would weigh on its first load)
+    words = {"row": _("Waiting to be sent"),
+             "shuffles": _("%(name)s shuffles and plays the dummy this hand")
+             if facts.game.has_dummy else _("%(name)s shuffles next"),
+             "ends": _("With these hands the match is over; the server confirms it when "
+                       "they are sent.")}
+    return {"hands": hands, "facts": facts.as_dict(), "shuffler": shuffler,
+            "shuffler_name": facts.names[shuffler] if shuffler is not None else None,
+            "words": words}
+
+
+def _after(facts: MatchFacts, totals: tuple[int, ...], finished: bool) -> MatchFacts:
+    return MatchFacts(facts.variant, facts.names, facts.target, facts.hand_limit,
+                      facts.hand_count + 1, totals, finished)
+
+
+PASS_WORDS = ("pass", "Pass", "PASS", "-")
+
+
+def question(fields: Mapping[str, Any]) -> dict[str, Any]:
+    """The referee page's fields (text as typed; a ticked box any true value) as a
+    question in the docs/API.md shape; the play joins the rest of the hand."""
+    def cards(text: str | None) -> list[str]:
+        return [t for t in (text or "").replace(",", " ").split() if t]
+
+    trick = []
+    for line in (fields.get("trick") or "").splitlines():
+        if not line.strip():
+            continue
+        words = cards(line)
+        trick.append({"cards": [] if len(words) == 1 and words[0] in PASS_WORDS else words})
+    play = cards(fields.get("play"))
+    rest = cards(fields.get("hand"))
+    variant = fields.get("variant")
+    body: dict[str, Any] = {"trick": trick, "play": play, "variant": variant,
+                            "wish": fields.get("wish") or None,
+                            "out_of_turn": bool(fields.get("out_of_turn")),
+                            "strict_wish": bool(fields.get("strict_wish"))}
+    if rest:
+        body["hand"] = play + rest
+    if variant == variants.SEIGNEUR.key:
+        body["decks"] = int(fields.get("decks") or 2) if str(fields.get("decks") or "2") \
+            in ("1", "2") else 2
+    if fields.get("dummy"):
+        body["variant"], body["dummy"] = variants.THREECHU.key, True
+    return body
+
+
+def judge(body: object, seconds: float | None,
+          clock: Any = engine.budget.THREAD_TIME) -> tuple[dict[str, Any], int]:
+    """The verdict on a question (docs/API.md), as POST /api/referee/check answers it:
+    400 with the message and the field for a question that cannot be judged. OutOfTime
+    (past `seconds` of CPU) is the caller's to answer."""
+    if isinstance(body, dict):  # types docs/API.md gives that the engine would read leniently
+        trick = body.get("trick")
+        if trick is not None and not isinstance(trick, list):  # false, 0, "" or {}: no table
+            return {"error": _('trick must be a list of {{"cards": [...]}} items.').format(),
+                    "field": "trick"}, 400
+        if isinstance(body.get("decks"), bool):  # true would read as 1
+            return {"error": _("decks must be 1 or 2."), "field": "decks"}, 400
+    try:
+        verdict = engine.judge(engine.parse_question(body), engine.Budget(seconds, clock))
+    except engine.QuestionError as exc:
+        return {"error": exc.message, "field": exc.field}, 400
+    return verdict.as_dict(), 200
+
+
+# The phone's side: static/js/core-worker.js passes each request in as JSON text and
+# takes the answer back as JSON text, so that no object crosses between the two languages.
+_languages: dict[str, Any] = {}
+
+
+def _use_language(lang: str, locales: str) -> None:
+    """Messages in the reader's language, from the same compiled catalog as the server's
+    (Flask-Babel reads it with the same `gettext`); English as written."""
+    if lang not in _languages:
+        _languages[lang] = str if lang == "en" else gettext.translation(
+            "messages", locales, [lang], fallback=True).gettext
+    set_translator(_languages[lang])
+
+
+def _answer(request: Mapping[str, Any], seconds: float | None, locales: str) -> Any:
+    if "lang" in request:  # each request of a batch may name its own
+        _use_language(str(request["lang"] or "en"), locales)
+    op = request.get("op")
+    if op == "preview":  # after the hands waiting on the phone, if any
+        facts = MatchFacts.from_dict(request["facts"])
+        if request.get("waiting"):
+            facts = MatchFacts.from_dict(waiting(facts, request["waiting"])["facts"])
+        return preview(facts, request.get("body"))
+    if op == "waiting":
+        return waiting(MatchFacts.from_dict(request["facts"]), request.get("bodies", []))
+    if op == "judge":
+        return judge(request.get("body"), seconds, time.perf_counter)
+    if op == "judge_fields":  # the referee page's fields, as its form reads them
+        return judge(question(request.get("fields") or {}), seconds, time.perf_counter)
+    if op == "batch":
+        return [_answer(item, seconds, locales) for item in request.get("items", [])]
+    raise ValueError(f"unknown request {op!r}")
+
+
+def phone(text: str, locales: str, seconds: float | None) -> str:
+    """Answer one request of the phone's worker (JSON text in, JSON text out): `preview`,
+    `waiting`, `judge`, or a `batch` of them, in the language `lang`. The referee's
+    allowance counts wall time there (a phone's one thread does nothing else meanwhile)."""
+    request = json.loads(text)
+    _use_language("en", locales)
+    try:
+        return json.dumps({"ok": _answer(request, seconds, locales)})
+    except engine.OutOfTime:
+        return json.dumps({"ok": None, "out_of_time": True})
