@@ -8,7 +8,7 @@
 // it waits longer each time, quietly, and asks at once when the phone is back.
 (function () {
   "use strict";
-  const EVERY = 1200;      // ms between questions while the page is shown
+  const EVERY = 1500;      // ms between questions while the page is shown (a change shows within 2 s)
   const HIDDEN = 60000;    // ms while it is hidden (asked at once when shown again)
   const LONGEST = 30000;   // ms between questions after failures
   const live = () => document.querySelector("[data-live]");

@@ -53,7 +53,7 @@ def test_a_save_shows_on_the_other_phone_and_its_open_form(live_server, phone, n
     saved = time.monotonic()
     other.wait_for_selector("#live-note:has-text('Hand 1 saved on another phone.')", timeout=SOON)
     shown_after = time.monotonic() - saved
-    assert totals(other) == [175, 25]  # in place: the same page, no reload
+    assert totals(other) == [75, 25]  # in place: the same page, no reload
     assert other.locator("table.hands tbody tr").count() == 1
     assert other.locator("figure.chart svg path.line").count() == 2
     assert other.locator("text=Add hand 2").count() == 1
@@ -73,12 +73,12 @@ def test_a_save_shows_on_the_other_phone_and_its_open_form(live_server, phone, n
     add(page, 1, 0, "25")
     other.wait_for_timeout(3000)
     assert asked == []
-    assert totals(other) == [175, 25]
+    assert totals(other) == [75, 25]
     assert other.locator(".flash-error, [role=alert]").count() == 0
     other.context.set_offline(False)
     other.wait_for_selector("#live-note:has-text('Hand 2 saved on another phone.')",
                             timeout=SOON + 1000)
-    assert totals(other) == [200, 200]
+    assert totals(other) == [100, 100]
     assert other.errors == [] and page.errors == []
 
 
