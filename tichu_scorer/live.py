@@ -1,7 +1,9 @@
 """Live pages: has what this page shows changed? Asked every second or so by every open
 match page, hand form, board, table page and history (`static/js/live.js`), so it must
-cost next to nothing: it is answered in front of Flask (`Middleware`), from one indexed
-read of numbers the database keeps anyway, and says 304 while nothing changed.
+cost next to nothing: it is answered in front of Flask (`Middleware`), from numbers the
+database keeps anyway, and says 304 while nothing changed. A process reads the matches it
+was asked about together, at most every `FRESH` seconds (`Middleware._versions`), so that
+hundreds of questions a second cost it a few reads.
 
 A page names what it watches in a signed path (`url`): `/live/m/<match key>/<sig>` for a
 match (its `revision`, raised in the transaction of every change, and its hand count),
@@ -29,6 +31,8 @@ import hmac
 import json
 import logging
 import re
+import threading
+import time
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -38,6 +42,9 @@ PREFIX = "/live/"
 MAX_TABLES = 20  # a history page watches the tables this phone joined, at most these
 SIG_LENGTH = 16
 KEY = re.compile(r"[A-Za-z0-9_-]{1,24}")
+FRESH = 0.25  # seconds an answer read from the database is given again
+ASKED_LATELY = 60.0  # seconds a match stays among those read together
+MAX_READ = 500  # matches read in one statement at most
 CACHE_CONTROL = "no-store"  # live.js asks with its own If-None-Match; nothing is kept
 
 StartResponse = Callable[..., Any]
@@ -77,6 +84,11 @@ class Middleware:
         self.app = app
         self.wsgi_app = wsgi_app
         self.engine: Any = None
+        self.lock = threading.Lock()
+        self.asked: dict[str, float] = {}  # match key -> when last asked about
+        self.versions: dict[str, tuple[int, int | None, int]] = {}
+        self.read_keys: set[str] = set()
+        self.read_at = float("-inf")
 
     def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Any:
         path = environ.get("PATH_INFO", "")
@@ -142,11 +154,35 @@ class Middleware:
         finally:
             connection.close()
 
+    def _versions(self, key: str) -> tuple[int, int | None, int] | None:
+        """(id, revision, hand count) of the match `key`, as read at most `FRESH` seconds
+        ago: the matches this process was asked about lately are read again together, in
+        one statement, when the oldest answer kept is older than that. A process answers
+        its hundreds of questions a second from a few reads, each a fraction of the 2 s a
+        change may take to show."""
+        now = time.monotonic()
+        with self.lock:
+            self.asked[key] = now
+            if now - self.read_at < FRESH and key in self.read_keys:
+                return self.versions.get(key)
+            keys = [k for k, at in self.asked.items() if now - at < ASKED_LATELY][:MAX_READ]
+            if key not in keys:
+                keys.append(key)
+            for gone in [k for k, at in self.asked.items() if now - at >= ASKED_LATELY]:
+                del self.asked[gone]
+            marks = ", ".join("?" for _ in keys)
+            rows = self._read('SELECT key, id, revision, hand_count FROM "match" '
+                              f"WHERE key IN ({marks})", keys)  # nosec B608: "?" only
+            self.versions = {row[0]: (row[1], row[2], row[3]) for row in rows}
+            self.read_keys = set(keys)
+            self.read_at = now
+            return self.versions.get(key)
+
     def _match(self, key: str, if_none_match: str) -> tuple[str, dict[str, Any]] | None:
-        rows = self._read('SELECT id, revision, hand_count FROM "match" WHERE key = ?', [key])
-        if not rows:
+        found = self._versions(key)
+        if found is None:
             return None
-        match_id, revision, hands = rows[0]
+        match_id, revision, hands = found
         tag = match_tag(revision, hands)
         data: dict[str, Any] = {"revision": revision or 0, "hands": hands}
         if not _matches(if_none_match, tag):  # changed: what changed, for the note

@@ -3,14 +3,23 @@ the new version (and what happened) after another phone's change, its signature,
 rate limit on it."""
 
 import re
+import time
 
 import pytest
 
-from tests.conftest import hand_form, make_app, match_id, new_match, post_hand
+from tests.conftest import hand_form, make_app, match_id, match_key, new_match, post_hand
+from tichu_scorer import live
 from tichu_scorer.extensions import db
 from tichu_scorer.models import Match
 
 LIVE = re.compile(r'data-live="([^"]+)" data-live-tag="([^"]+)"')
+
+
+@pytest.fixture(autouse=True)
+def _fresh_answers(monkeypatch):
+    """Every question read afresh (in use an answer may be up to `live.FRESH` old; one
+    test below keeps that)."""
+    monkeypatch.setattr(live, "FRESH", 0.0)
 
 
 def watched(page: str) -> tuple[str, str]:
@@ -149,3 +158,31 @@ def test_the_database_away_is_503(app, client, two_phones, monkeypatch):
     monkeypatch.setattr(middleware, "_read", away)
     r = ask(client, path, tag)
     assert r.status_code == 503 and r.get_json() == {"error": "try again"}
+
+
+def test_answers_are_read_together_and_at_most_fresh_seconds_old(app, client, two_phones,
+                                                                 monkeypatch):
+    """A process reads the matches it was asked about in one statement, at most every
+    FRESH seconds: a change shows at the latest FRESH seconds later."""
+    monkeypatch.setattr(live, "FRESH", 0.5)
+    url, other = two_phones
+    second = new_match(client)
+    path, tag = watched(client.get(url).get_data(as_text=True))
+    path2, tag2 = watched(client.get(second).get_data(as_text=True))
+    middleware = app.wsgi_app
+    reads = []
+    real = middleware._read
+    monkeypatch.setattr(middleware, "_read", lambda sql, params: reads.append(params)
+                        or real(sql, params))
+    assert ask(client, path, tag).status_code == 304  # asked about: read with the others
+    assert ask(client, path2, tag2).status_code == 304
+    time.sleep(0.6)
+    reads.clear()
+    assert ask(client, path, tag).status_code == 304
+    assert ask(client, path2, tag2).status_code == 304
+    assert ask(client, path, tag).status_code == 304
+    assert len(reads) == 1 and set(reads[0]) == {match_key(url), match_key(second)}
+    post_hand(other, url, hand_form([0, 1], a=60))
+    time.sleep(0.6)  # FRESH later, the change is told
+    assert ask(client, path, tag).status_code == 200
+    assert len(reads) == 3  # the versions again, and the changed match's latest event
