@@ -13,8 +13,9 @@ every --every seconds, and on a change the page fetched again, in the background
 its ETag). Every phase counts the CPU the servers used (gunicorn, and the processes named
 with --watch: PostgreSQL, Redis) and the saves' latency; B also how long after a save
 returned its watchers saw it. The watchers' cost is B's CPU less A's, as a share of the
-whole machine. Each phase is --seconds long after 5 s of warm-up (the watchers open
-the page in it). With REDIS_URL the rate
+whole machine. Each phase is --seconds long after 12 s of warm-up (the watchers open
+the page in it, one after another). A phone waits for an answer as long as a browser does
+(60 s here), so a slow answer is counted as slow, not retried. With REDIS_URL the rate
 limits are on, counted in Redis, each table behind a pretend proxy with its own address
 (as `load.py`); with --servers 2 a match's watchers ask the other server than its scorer.
 """
@@ -41,7 +42,7 @@ from benchmarks.harness import Session, free_port, kill, start_gunicorn  # noqa:
 from benchmarks.load import PROCESSES, cpu_seconds, percentile, probe_ms  # noqa: E402
 
 LIVE = re.compile(rb'data-live="([^"]+)" data-live-tag="([^"]+)"')
-WARMUP = 5.0
+WARMUP = 12.0
 KEEPALIVE = 4.0  # s: gunicorn.conf.py keeps an idle connection 5 s
 
 
@@ -55,7 +56,7 @@ class Table:
 
 
 def phone(base: str, table: Table) -> Session:
-    session = Session(base)
+    session = Session(base, timeout=60)
     session.cookie = table.cookie
     if os.environ.get("PROXY_COUNT"):
         session.headers["X-Forwarded-For"] = f"198.18.{table.seed // 250}.{table.seed % 250 + 1}"
@@ -92,7 +93,7 @@ def scorer(table: Table, hand_every: float, start: float, until: float,
             else:
                 out["errors"].append(float(status))
                 out["error statuses"].append(float(status))
-        time.sleep(rng.uniform(0, 2 * hand_every))
+        time.sleep(max(0.0, min(rng.uniform(0, 2 * hand_every), until - time.monotonic())))
     session.close()
 
 
@@ -180,8 +181,12 @@ def phase(tables: list[Table], watchers: int, args: argparse.Namespace, groups: 
         for i in range(args.procs)]
     for proc in procs:
         proc.start()
-    time.sleep(WARMUP)
+    time.sleep(WARMUP)  # the measured seconds begin (in the load processes too)
     before = (cpu_seconds(groups, []), cpu_seconds([], args.watch), time.monotonic())
+    time.sleep(args.seconds)
+    wall = time.monotonic() - before[2]
+    servers = cpu_seconds(groups, []) - before[0]
+    watched = cpu_seconds([], args.watch) - before[1]
     results: dict[str, list[float]] = {}
     generator = 0.0
     for _ in procs:
@@ -189,9 +194,6 @@ def phase(tables: list[Table], watchers: int, args: argparse.Namespace, groups: 
         generator += used
         for kind, values in part.items():
             results.setdefault(kind, []).extend(values)
-    wall = time.monotonic() - before[2]
-    servers = cpu_seconds(groups, []) - before[0]
-    watched = cpu_seconds([], args.watch) - before[1]
     for proc in procs:
         proc.join()
     return {"results": results, "wall": wall, "servers": servers, "watched": watched,

@@ -8,7 +8,7 @@ import time
 import pytest
 
 from tests.conftest import hand_form, make_app, match_id, match_key, new_match, post_hand
-from tichu_scorer import live
+from tichu_scorer import create_app, live
 from tichu_scorer.extensions import db
 from tichu_scorer.models import Match
 
@@ -186,3 +186,26 @@ def test_answers_are_read_together_and_at_most_fresh_seconds_old(app, client, tw
     time.sleep(0.6)  # FRESH later, the change is told
     assert ask(client, path, tag).status_code == 200
     assert len(reads) == 3  # the versions again, and the changed match's latest event
+
+
+def test_a_change_through_another_app_process_is_told(app, client, two_phones, tmp_path):
+    """Two app processes (two servers) over one database: a phone asking one of them
+    hears of a hand saved through the other."""
+    url, other = two_phones
+    path, tag = watched(client.get(url).get_data(as_text=True))
+    assert ask(client, path, tag).status_code == 304
+    settings = {name: app.config[name] for name in (
+        "TESTING", "WTF_CSRF_ENABLED", "SECRET_KEY", "RATELIMIT_ENABLED",
+        "SQLALCHEMY_DATABASE_URI", "PAGE_STORE_URI")}
+    elsewhere = create_app(settings, instance_path=str(tmp_path / "elsewhere"))
+    try:
+        twin = elsewhere.test_client()
+        twin.set_cookie("session", other.get_cookie("session").value)
+        assert post_hand(twin, url, hand_form([0, 1], a=60)).status_code == 303
+        r = ask(client, path, tag)
+        assert r.status_code == 200 and r.get_json()["last"] == {"action": "added", "hand": 1}
+        # and the other process answers the question this one signed, alike
+        assert ask(twin, path, r.get_json()["tag"]).status_code == 304
+    finally:
+        with elsewhere.app_context():
+            db.engine.dispose()
