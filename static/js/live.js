@@ -89,17 +89,14 @@
     document.dispatchEvent(new CustomEvent("tichu:live", { detail: data }));
   }
 
-  // "Hand 12 saved on another phone." The log's latest entry says what happened, when it
-  // fits what changed (a change of the settings leaves no entry: then the general note).
+  // "Hand 12 saved on another phone." when the log's latest entry is that hand added and
+  // the match has one hand more; any other change gets the general note.
   function note(data, before) {
     const element = live();
-    const texts = element && element.dataset.liveNotes ? JSON.parse(element.dataset.liveNotes) : null;
-    if (!texts) return;
-    const had = Number(String(before).split(".")[1]);
+    if (!element || !element.dataset.liveOther) return;
     const last = data.last;
-    const fits = last && { added: data.hands > had, restored: data.hands > had, deleted: data.hands < had,
-                           undone: data.hands < had, edited: data.hands === had }[last.action];
-    const text = fits ? texts[last.action].replace("{n}", String(last.hand)) : texts.other;
+    const added = last && last.action === "added" && data.hands === Number(String(before).split(".")[1]) + 1;
+    const text = added ? element.dataset.liveAdded.replace("{n}", String(last.hand)) : element.dataset.liveOther;
     let box = document.getElementById("live-note");
     if (!box) {
       box = document.createElement("p");
