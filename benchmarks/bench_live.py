@@ -23,7 +23,6 @@ limits are on, counted in Redis, each table behind a pretend proxy with its own 
 from __future__ import annotations
 
 import argparse
-from collections import Counter
 import json
 import multiprocessing
 import os
@@ -31,15 +30,21 @@ import random
 import re
 import statistics
 import sys
-import tempfile
 import threading
 import time
+from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.harness import Session, free_port, kill, start_gunicorn  # noqa: E402
-from benchmarks.load import PROCESSES, cpu_seconds, percentile, probe_ms  # noqa: E402
+from benchmarks.load import (  # noqa: E402
+    PROCESSES,
+    cpu_seconds,
+    empty_database,
+    percentile,
+    probe_ms,
+)
 
 LIVE = re.compile(rb'data-live="([^"]+)" data-live-tag="([^"]+)"')
 WARMUP = 12.0
@@ -216,25 +221,7 @@ def main() -> None:
                         help="a process (with its children) whose CPU time counts too")
     args = parser.parse_args()
 
-    folder = tempfile.mkdtemp(prefix="tichu-live-")
-    url = os.environ.get("DATABASE_URL") or f"sqlite:///{folder}/live.sqlite3"
-    env = {"DATABASE_URL": url, "SECRET_KEY": "live-bench", "RATELIMIT_ENABLED": "false",
-           "LOG_LEVEL": "warning"}
-    if os.environ.get("REDIS_URL"):
-        env |= {"REDIS_URL": os.environ["REDIS_URL"], "RATELIMIT_ENABLED": "true",
-                "PROXY_COUNT": "1"}
-        import redis
-        redis.Redis.from_url(os.environ["REDIS_URL"]).flushdb()
-    os.environ.update(env)
-    from flask_migrate import upgrade
-
-    from tichu_scorer import create_app
-    app = create_app(instance_path=folder)
-    with app.app_context():
-        from tichu_scorer.extensions import db
-        if db.inspect(db.engine).get_table_names():
-            sys.exit("The benchmark needs an empty database.")
-        upgrade()
+    _folder, url, env = empty_database("live")
 
     speed = probe_ms()
     servers, bases = [], []
