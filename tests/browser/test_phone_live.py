@@ -101,3 +101,19 @@ def test_the_notes_in_light_and_dark_english_and_german(live_server, phone, new_
     shot(other, f"live-note-{scheme}-{locale}")
     shot(form, f"live-taken-{scheme}-{locale}")
     assert other.errors == []
+
+
+def test_the_list_of_matches_and_the_board_follow(live_server, phone, new_context):
+    page = phone
+    match_url = start_match(page, live_server)
+    other = second_phone(page, new_context)
+    other.goto(live_server + "/")
+    other.wait_for_selector(".match-item:has-text('0 hands')")
+    board = other.context.new_page()
+    board.goto(match_url + "/board")
+    add(page, 0, 1, "75")
+    other.wait_for_selector(".match-item:has-text('1 hand')", timeout=SOON + 1000)
+    assert other.locator(".match-item .score").all_text_contents() == ["75", "25"]
+    board.wait_for_selector(".board-hands li:has-text('Hand 1')", timeout=SOON + 1000)
+    assert board.locator(".board-side strong").all_text_contents() == ["75", "25"]
+    assert other.errors == []
