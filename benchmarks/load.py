@@ -200,6 +200,32 @@ def cpu_seconds(groups: list[int], trees: list[int]) -> float:
                if pgrp in groups or pid in trees or ppid in trees)
 
 
+def empty_database(name: str) -> tuple[str, str, dict[str, str]]:
+    """A temporary folder, the database (DATABASE_URL, else SQLite in the folder) with the
+    app's tables and nothing in them, and the servers' environment: rate limits off, or
+    with REDIS_URL on and counted in Redis (emptied), behind a pretend proxy."""
+    folder = tempfile.mkdtemp(prefix=f"tichu-{name}-")
+    url = os.environ.get("DATABASE_URL") or f"sqlite:///{folder}/{name}.sqlite3"
+    env = {"DATABASE_URL": url, "SECRET_KEY": f"{name}-test", "RATELIMIT_ENABLED": "false",
+           "LOG_LEVEL": "warning"}
+    if os.environ.get("REDIS_URL"):
+        env |= {"REDIS_URL": os.environ["REDIS_URL"], "RATELIMIT_ENABLED": "true",
+                "PROXY_COUNT": "1"}
+        import redis
+        redis.Redis.from_url(os.environ["REDIS_URL"]).flushdb()
+    os.environ.update(env)
+    from flask_migrate import upgrade
+
+    from tichu_scorer import create_app
+    app = create_app(instance_path=folder)
+    with app.app_context():
+        from tichu_scorer.extensions import db
+        if db.inspect(db.engine).get_table_names():
+            sys.exit("The benchmark needs an empty database (it adds hundreds of matches).")
+        upgrade()
+    return folder, url, env
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--clients", type=int, default=50)
@@ -222,25 +248,7 @@ def main() -> None:
                              "proxy of the two-server deployment, which logs each request)")
     args = parser.parse_args()
 
-    folder = tempfile.mkdtemp(prefix="tichu-load-")
-    url = os.environ.get("DATABASE_URL") or f"sqlite:///{folder}/load.sqlite3"
-    env = {"DATABASE_URL": url, "SECRET_KEY": "load-test", "RATELIMIT_ENABLED": "false",
-           "LOG_LEVEL": "warning"}
-    if os.environ.get("REDIS_URL"):
-        env |= {"REDIS_URL": os.environ["REDIS_URL"], "RATELIMIT_ENABLED": "true",
-                "PROXY_COUNT": "1"}
-        import redis
-        redis.Redis.from_url(os.environ["REDIS_URL"]).flushdb()
-    os.environ.update(env)
-    from flask_migrate import upgrade
-
-    from tichu_scorer import create_app
-    app = create_app(instance_path=folder)
-    with app.app_context():
-        from tichu_scorer.extensions import db
-        if db.inspect(db.engine).get_table_names():
-            sys.exit("The load test needs an empty database (it adds hundreds of matches).")
-        upgrade()
+    folder, url, env = empty_database("load")
 
     speed_before = probe_ms()  # the machine's speed, idle, before the servers start
     # --access-log: the time each request took inside gunicorn, at the log's own cost

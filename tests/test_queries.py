@@ -45,7 +45,8 @@ def test_history_query_count_is_constant(app, client):
     few = len(queries_for(app, client, "/"))
     for i in range(3, 30):
         new_match(client, [f"A{i}", f"B{i}", f"C{i}", f"D{i}"])
-    assert len(queries_for(app, client, "/")) == few <= 4
+    # (one of them the version live.js polls for: the checksum of the tables' matches)
+    assert len(queries_for(app, client, "/")) == few <= 5
 
 
 def transactions_for(app, client, method, path, **kwargs):

@@ -15,7 +15,7 @@ from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from . import assets, chrome, config, database, i18n, public
+from . import assets, chrome, config, database, i18n, live, public
 from .extensions import babel, compress, csrf, db, limiter, migrate
 from .health import SQLITE_BUSY_MS
 from .i18n import LANGUAGES, select_locale
@@ -88,6 +88,7 @@ def create_app(test_config: Mapping[str, Any] | None = None,
     from .views import register
     register(app)
     app.after_request(_security_headers)
+    live.init_app(app)  # in front of everything: polled all evening, it must cost little
     return app
 
 

@@ -36,3 +36,14 @@ document.addEventListener("DOMContentLoaded", function () {
     });
   });
 });
+// A live page that loads live.js after itself (the match page): a second after the page,
+// so that what the page needs to show comes first (the service worker keeps the file).
+window.addEventListener("load", function () {
+  const live = document.querySelector("[data-live-js]");
+  if (!live) return;
+  setTimeout(function () {
+    const script = document.createElement("script");
+    script.src = live.dataset.liveJs;
+    document.head.append(script);
+  }, 1000);
+});

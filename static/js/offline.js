@@ -406,6 +406,8 @@
   }
 
   window.addEventListener("online", flush);
+  // another phone's change was put in place (live.js): new totals to count on, a new copy
+  document.addEventListener("tichu:live", () => { remember(); show(); });
   if (new URLSearchParams(window.location.search).has("queued")) {
     // shown from the phone's copy once; a reload asks the network again
     window.history.replaceState(null, "", window.location.pathname);

@@ -70,7 +70,7 @@ def test_join_by_code(app, shared):
 def test_board_and_revision(client, shared):
     url, _code, _key = shared
     board = client.get(url + "/board").get_data(as_text=True)
-    assert 'data-revision-url="' in board and "board.js" in board and ">60<" in board
+    assert 'data-live="/live/m/' in board and "live.js" in board and ">60<" in board
     assert '<link rel="icon" href="/static/icons/icon.svg?v=' in board  # no /favicon.ico 404
     before = client.get(url + "/revision").get_json()
     post_hand(client, url, hand_form([1, 0], a=40))

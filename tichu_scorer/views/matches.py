@@ -17,7 +17,7 @@ from flask import (
 from flask_babel import gettext
 from werkzeug.wrappers import Response
 
-from .. import access, insights, match_pages, records, scoring
+from .. import access, insights, live, match_pages, records, scoring
 from ..extensions import limit_creation, limit_reads, limit_writes
 from ..forms import NewMatchForm
 from ..i18n import possessive
@@ -35,7 +35,7 @@ def history() -> str:
     groups = access.groups()
     page = records.history_page(groups, request.args.get("older"), request.args.get("newer"))
     return render_template("matches/history.html", matches=page.matches, page=page,
-                           groups=groups)
+                           groups=groups, live=live.tables([g.key for g in groups]))
 
 
 @bp.route("/matches/new", methods=["GET", "POST"])

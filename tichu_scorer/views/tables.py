@@ -6,7 +6,7 @@ from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask_babel import gettext
 from werkzeug.wrappers import Response
 
-from .. import access, public, records
+from .. import access, live, public, records
 from ..extensions import db, limit_creation, limit_writes
 from ..models import NAME_MAX, Group
 from .errors import form_value
@@ -29,7 +29,7 @@ def show(key: str) -> str:
     link = public.link("matches.join", key=group.scorer_key) if scorer else None
     page = records.history_page([group], request.args.get("older"), request.args.get("newer"))
     return render_template("tables/show.html", group=group, scorer=scorer,
-                           matches=page.matches, page=page,
+                           matches=page.matches, page=page, live=live.tables([group.key]),
                            invite=invite, invite_qr=qr_svg(invite),
                            scorer_link=link, scorer_qr=qr_svg(link) if link else None)
 

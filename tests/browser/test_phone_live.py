@@ -1,0 +1,119 @@
+"""Live at the table: two phones on one match. A hand saved on one shows on the other within
+2 s, in place, with a note; a hand form open on the other for that number says so before
+Save; offline, the other phone stops asking, quietly, and catches up when back."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from tests.browser.conftest import PHONE, shot, start_match
+from tests.browser.test_phone_companion import add, totals
+
+SOON = 2000  # ms: the goal for another phone's change to show
+
+
+def second_phone(page, new_context, **options):
+    """Another phone that joined the table of `page`'s match with its scorer link."""
+    match_url = page.url
+    page.goto(page.url.split("/matches/")[0] + "/")
+    page.tap(".tables-line a >> nth=0")
+    link = page.get_attribute("a[data-scorer-link]", "href")
+    page.goto(match_url)
+    other = new_context(**PHONE, **options).new_page()
+    errors: list[str] = []
+    other.on("pageerror", lambda exc: errors.append(str(exc)))
+    other.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    other.errors = errors
+    other.goto(link)
+    other.goto(match_url)
+    return other
+
+
+def watching(page) -> list[str]:
+    """The live questions this page asks from now on (their URLs)."""
+    asked: list[str] = []
+    page.on("request", lambda r: asked.append(r.url) if "/live/" in r.url else None)
+    return asked
+
+
+def test_a_save_shows_on_the_other_phone_and_its_open_form(live_server, phone, new_context):
+    page = phone
+    match_url = start_match(page, live_server)
+    other = second_phone(page, new_context)
+    other.wait_for_selector("text=Add hand 1")
+    form = other.context.new_page()  # the same phone, entering hand 1 in another tab
+    form.goto(match_url + "/hands/new")
+    form.wait_for_selector(".out-buttons:not([hidden])")
+    form.tap(".out-btn[data-seat='2']")  # half entered: must stay so
+    asked = watching(other)
+
+    add(page, 0, 1, "75")
+    saved = time.monotonic()
+    other.wait_for_selector("#live-note:has-text('Hand 1 saved on another phone.')", timeout=SOON)
+    shown_after = time.monotonic() - saved
+    assert totals(other) == [75, 25]  # in place: the same page, no reload
+    assert other.locator("table.hands tbody tr").count() == 1
+    assert other.locator("figure.chart svg path.line").count() == 2
+    assert other.locator("text=Add hand 2").count() == 1
+    assert asked, "the page asked nothing"
+    form.wait_for_selector("#live-taken:has-text('Hand 1 was just saved on another phone')",
+                           timeout=SOON)
+    assert form.get_attribute(".out-btn[data-seat='2']", "aria-pressed") == "true"
+    assert form.url.endswith("/hands/new")
+    print(f"shown on the other phone {shown_after:.2f} s after the save returned")
+    shot(other, "live-note")
+    shot(form, "live-taken")
+
+    # offline: the other phone asks nothing, says nothing, and catches up when back
+    other.context.set_offline(True)
+    other.wait_for_timeout(300)
+    asked.clear()
+    add(page, 1, 0, "25")
+    other.wait_for_timeout(3000)
+    assert asked == []
+    assert totals(other) == [75, 25]
+    assert other.locator(".flash-error, [role=alert]").count() == 0
+    other.context.set_offline(False)
+    other.wait_for_selector("#live-note:has-text('Hand 2 saved on another phone.')",
+                            timeout=SOON + 1000)
+    assert totals(other) == [100, 100]
+    assert other.errors == [] and page.errors == []
+
+
+@pytest.mark.parametrize(("scheme", "locale"), [("light", "en-US"), ("dark", "de-DE")])
+def test_the_notes_in_light_and_dark_english_and_german(live_server, phone, new_context,
+                                                        scheme, locale):
+    page = phone
+    match_url = start_match(page, live_server)
+    other = second_phone(page, new_context, color_scheme=scheme, locale=locale)
+    other.wait_for_selector("[data-live-match]", state="attached")
+    form = other.context.new_page()
+    form.goto(match_url + "/hands/new")
+    form.wait_for_selector(".out-buttons:not([hidden])")
+    add(page, 0, 1, "75")
+    german = locale.startswith("de")
+    other.wait_for_selector("#live-note:not([hidden])", timeout=SOON + 1000)
+    note = other.text_content("#live-note") or ""
+    assert ("Handy" in note) if german else ("another phone" in note), note
+    form.wait_for_selector("#live-taken:not([hidden])", timeout=SOON + 1000)
+    shot(other, f"live-note-{scheme}-{locale}")
+    shot(form, f"live-taken-{scheme}-{locale}")
+    assert other.errors == []
+
+
+def test_the_list_of_matches_and_the_board_follow(live_server, phone, new_context):
+    page = phone
+    match_url = start_match(page, live_server)
+    other = second_phone(page, new_context)
+    other.goto(live_server + "/")
+    other.wait_for_selector(".match-item:has-text('0 hands')")
+    board = other.context.new_page()
+    board.goto(match_url + "/board")
+    add(page, 0, 1, "75")
+    other.wait_for_selector(".match-item:has-text('1 hand')", timeout=SOON + 1000)
+    assert other.locator(".match-item .score").all_text_contents() == ["75", "25"]
+    board.wait_for_selector(".board-hands li:has-text('Hand 1')", timeout=SOON + 1000)
+    assert board.locator(".board-side strong").all_text_contents() == ["75", "25"]
+    assert other.errors == []
