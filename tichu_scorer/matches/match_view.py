@@ -3,6 +3,7 @@ once per page, Grand Seigneur's titles and records, all from one pure match stat
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -10,6 +11,7 @@ from .. import scoring
 from ..game.i18n import _
 from ..models import Match
 from ..scoring import Side, seigneur
+from ..scoring.games import Game, PointsGame, RankingGame
 from ..scoring.state import MatchState, PlayedHand
 from .hand_reads import HandLine, hand_lines
 
@@ -106,13 +108,17 @@ def sides_of(match: Match) -> list[Total]:
 
 def match_page(match: Match) -> MatchPage:
     """Everything the match page shows, computed in one pass over the hands (which are
-    read first: reading them may read the match again, see `hand_lines`)."""
+    read first: reading them may read the match again, see `hand_lines`), by the page
+    builder of the match's game."""
     hands = hand_lines(match)
-    names = match.names
+    settings = match.settings
+    state = MatchState.of(settings, [h.input for h in hands])
+    return _PAGES[type(settings.game)](match, match.names, hands, state)
+
+
+def _points_page(match: Match, names: tuple[str, ...], hands: list[HandLine],
+                 state: MatchState) -> MatchPage:
     sides = sides_of(match)
-    state = MatchState.of(match.settings, [h.input for h in hands])
-    if match.game.ranked:
-        return _seigneur_page(match, names, hands, state)
     words = _Words(match)
     rows = []
     for hand, played in zip(hands, state.hands, strict=True):
@@ -142,3 +148,8 @@ def _seigneur_page(match: Match, names: tuple[str, ...], hands: list[HandLine],
     return MatchPage(match, [], rows, None, titles=titles, pushes=list(state.pushes),
                      records=stats)
 
+
+# The page builder of each game (a class of `scoring.games`), not a branch on a flag.
+_PAGES: dict[type[Game], Callable[[Match, tuple[str, ...], list[HandLine], MatchState],
+                                  MatchPage]] = {PointsGame: _points_page,
+                                                 RankingGame: _seigneur_page}

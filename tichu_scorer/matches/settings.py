@@ -21,7 +21,7 @@ def change_settings(match: Match, target: int | None, names: Sequence[str],
     try:
         before = settings_of(match)
         was_after_the_end = after_the_end(match)
-        if target is not None and not match.game.ranked:
+        if target is not None and match.settings.game.has_target:
             match.target = target
         seats = [s for s in match.seats if s.player is not None]
         for seat, name in zip(seats, names, strict=True):
