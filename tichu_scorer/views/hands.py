@@ -8,11 +8,11 @@ from flask import Blueprint, abort, flash, jsonify, redirect, render_template, r
 from flask_babel import gettext
 from werkzeug.wrappers import Response
 
-from .. import access, match_log, scoring
+from .. import access, scoring
 from ..extensions import csrf, db, limit_reads, limit_writes
 from ..forms import field_group, hand_form_class, ranking_form_class
 from ..game.layouts import TEAM_LETTERS
-from ..matches import corrections, ending, hand_entry, match_view, writes
+from ..matches import corrections, ending, hand_entry, match_log, match_view, writes
 from ..models import CLIENT_ID, Hand, Match
 from ..scoring import seigneur
 from ..scoring.hand import CARD_POINTS_MAX, CARD_POINTS_MIN, CARD_POINTS_STEP

@@ -14,10 +14,10 @@ from typing import Any
 
 from sqlalchemy import func
 
-from .extensions import db
-from .matches import corrections
-from .models import Hand, HandEvent, Match
-from .transfer_checks import entry_problem
+from ..extensions import db
+from ..models import Hand, HandEvent, Match
+from ..transfer_checks import entry_problem
+from . import corrections
 
 PAGE_SIZE = 100  # entries a page shows: a match to 1000 logs 10 to 40
 
