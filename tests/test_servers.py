@@ -1,7 +1,7 @@
 """Two app servers (gunicorn, two workers each) behind one address, sharing the database and
 Redis: a client's creation limit holds in total, not per worker or server; behind a proxy
 (PROXY_COUNT=1) each client has its own budget, and without one a forged X-Forwarded-For
-buys none. A match page built by one server is used by the other (`match_pages`' shared
+buys none. A match page built by one server is used by the other (`kept_pages`' shared
 store), never for another revision, and a store that fails only costs the build."""
 
 from __future__ import annotations
