@@ -33,8 +33,9 @@ from typing import cast
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tichu_scorer import create_app, records, scoring, transfer  # noqa: E402
+from tichu_scorer import create_app, scoring, transfer  # noqa: E402
 from tichu_scorer.extensions import db  # noqa: E402
+from tichu_scorer.matches import creation, hand_entry, roster, writes
 from tichu_scorer.models import Group, Match  # noqa: E402
 from tichu_scorer.scoring.hand import Call, HandInput, score_hand  # noqa: E402
 
@@ -120,7 +121,7 @@ def export(matches: list[dict[str, object]]) -> dict[str, object]:
 def seed(app, rng: random.Random) -> None:
     with app.test_request_context():
         db.create_all()
-        archive = records.create_group("Archive")
+        archive = roster.create_group("Archive")
         variants = ("nanking",) * 6 + ("threechu", "tientsin")
         regulars = [f"Regular {n}" for n in range(10)]  # the archive's group of friends
         old = [match(rng, regulars, OLD_HANDS, f"2025-{1 + i % 12:02d}-{1 + i % 28:02d}",
@@ -129,7 +130,7 @@ def seed(app, rng: random.Random) -> None:
             transfer.import_json(export(old[start:start + 1500]), archive)
         transfer.import_json(export([match(rng, regulars, LONG_HANDS, "2026-11-01")]), archive)
         for t in range(CURRENT_TABLES):
-            table = records.create_group(f"Table {t}")
+            table = roster.create_group(f"Table {t}")
             transfer.import_json(export([match(rng, [f"T{t}-{s}" for s in range(4)], CURRENT_HANDS,
                                                   "2026-11-20")]), table)
 
@@ -139,17 +140,17 @@ def save(app, rng: random.Random, keys: list[str]) -> None:
     added to `keys`), as the hand form saves it."""
     with app.test_request_context():
         for key in rng.sample(keys, len(keys)):
-            held = records.lock_match(key)
+            held = writes.lock_match(key)
             if held is None or held.finished:
                 continue
             data = hand(rng, "nanking", 1, "2026-11-22")
             del data["number"]
-            _hand, problems, _shown = records.add_hand(held, data, held.hand_count + 1)
+            _hand, problems, _shown = hand_entry.add_hand(held, data, held.hand_count + 1)
             if not problems:
                 return
-        match = records.match_by_key(keys[0])
+        match = writes.match_by_key(keys[0])
         assert match is not None
-        keys.append(records.rematch(match).key)
+        keys.append(creation.rematch(match).key)
     save(app, rng, keys[-1:])
 
 

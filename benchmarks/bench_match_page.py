@@ -41,8 +41,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.bench_history import export, match  # noqa: E402
-from tichu_scorer import corrections, create_app, records, transfer  # noqa: E402
+from tichu_scorer import create_app, transfer  # noqa: E402
 from tichu_scorer.extensions import db  # noqa: E402
+from tichu_scorer.matches import corrections, roster, writes
 from tichu_scorer.models import Match  # noqa: E402
 
 
@@ -50,7 +51,7 @@ def seed(app, hands: int) -> tuple[str, str]:
     """One match of `hands` hands at a new table; its key and viewer code."""
     with app.test_request_context():
         db.create_all()
-        table = records.create_group("Bench")
+        table = roster.create_group("Bench")
         rng = random.Random(12)
         transfer.import_json(export([match(rng, [f"P{n}" for n in range(8)], hands,
                                            "2026-11-20")]), table)
@@ -61,7 +62,7 @@ def seed(app, hands: int) -> tuple[str, str]:
 def flip(app, key: str) -> None:
     """Undo the last hand, or restore the hand undone last: a change of the match."""
     with app.test_request_context():
-        held = records.lock_match(key)
+        held = writes.lock_match(key)
         assert held is not None
         gone = [h for h in held.all_hands if h.deleted_at is not None]
         if gone:

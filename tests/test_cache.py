@@ -9,10 +9,11 @@ import sys
 import threading
 
 from tests.conftest import make_app
-from tichu_scorer import match_pages, records, tallies
+from tichu_scorer import tallies
 from tichu_scorer.cache import LRU, lru
 from tichu_scorer.extensions import db
 from tichu_scorer.game import variants
+from tichu_scorer.matches import creation, kept_pages, roster
 from tichu_scorer.models import Group
 from tichu_scorer.views import stats
 
@@ -81,15 +82,15 @@ def test_threads_sharing_a_cache_keep_it_consistent():
 
 
 def test_the_129th_match_page_evicts_only_the_least_recently_used(app):
-    assert match_pages.PAGES_KEPT == 128
-    keys = [match_pages.PageKey(f"m{n}", 1, "en", False, "matches/show.html")
+    assert kept_pages.PAGES_KEPT == 128
+    keys = [kept_pages.PageKey(f"m{n}", 1, "en", False, "matches/show.html")
             for n in range(129)]
     with app.test_request_context():
         for key in keys[:128]:
-            match_pages.keep_body(key, key.match, f"<p>{key.match}</p>")
-        assert match_pages.kept_body(keys[0]) is not None  # read again: recently used
-        match_pages.keep_body(keys[128], "m128", "<p>m128</p>")
-        missing = [key.match for key in keys if match_pages.kept_body(key) is None]
+            kept_pages.keep_body(key, key.match, f"<p>{key.match}</p>")
+        assert kept_pages.kept_body(keys[0]) is not None  # read again: recently used
+        kept_pages.keep_body(keys[128], "m128", "<p>m128</p>")
+        missing = [key.match for key in keys if kept_pages.kept_body(key) is None]
     assert missing == ["m1"]
 
 
@@ -126,8 +127,8 @@ def test_sums_of_more_tables_than_kept_evict_only_the_least_recently_read(app, m
     with app.test_request_context():
         groups = []
         for n in range(4):
-            group = records.create_group(f"T{n}")
-            records.create_match(group, ["A", "B", "C", "D"], 500, variants.NANKING, None)
+            group = roster.create_group(f"T{n}")
+            creation.create_match(group, ["A", "B", "C", "D"], 500, variants.NANKING, None)
             groups.append(group.id)
         tables = [db.session.get(Group, g) for g in groups]
         for table in tables[:3]:

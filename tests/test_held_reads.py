@@ -1,7 +1,7 @@
 """A change that waited for the match reads the match as the change before it left it: the
 players' names too. On PostgreSQL a statement that waits for a row lock sees the locked row
 as updated but every other row as at its start, so names read with the lock would be the
-old ones (`records.lock_match` reads them after it); SQLite's write lock is taken before
+old ones (`writes.lock_match` reads them after it); SQLite's write lock is taken before
 anything is read. Runs on the database the suite runs on (both in CI)."""
 
 from __future__ import annotations

@@ -3,15 +3,15 @@
 from sqlalchemy import event
 
 from tests.conftest import hand_form, match_key, new_match
-from tichu_scorer import records
 from tichu_scorer.extensions import db
+from tichu_scorer.matches import hand_entry, writes
 
 
 def add_hands(app, url, count):
     with app.app_context():
         for number in range(1, count + 1):  # level teams: the match never ends
-            match = records.lock_match(match_key(url))
-            hand, problems, _shown = records.add_hand(match, {"out_order": [1, 2],
+            match = writes.lock_match(match_key(url))
+            hand, problems, _shown = hand_entry.add_hand(match, {"out_order": [1, 2],
                                                       "card_points": [50, None]}, number)
             assert hand is not None, problems
 
@@ -68,7 +68,7 @@ def transactions_for(app, client, method, path, **kwargs):
 
 
 def test_the_match_page_reads_without_a_transaction_on_postgresql_only(app, client):
-    """`records.reading`: on PostgreSQL the match page's statements run outside a
+    """`writes.reading`: on PostgreSQL the match page's statements run outside a
     transaction (no BEGIN and ROLLBACK round trips); a save, after it, still writes in one
     transaction; SQLite keeps its read transaction."""
     url = new_match(client)

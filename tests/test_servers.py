@@ -1,7 +1,7 @@
 """Two app servers (gunicorn, two workers each) behind one address, sharing the database and
 Redis: a client's creation limit holds in total, not per worker or server; behind a proxy
 (PROXY_COUNT=1) each client has its own budget, and without one a forged X-Forwarded-For
-buys none. A match page built by one server is used by the other (`match_pages`' shared
+buys none. A match page built by one server is used by the other (`kept_pages`' shared
 store), never for another revision, and a store that fails only costs the build."""
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ import redis
 from benchmarks.harness import Session, free_port, kill, start_gunicorn
 from tests.conftest import hand_form, make_app, new_match, post_hand, same_phone
 from tests.frozen import redis_server
-from tichu_scorer import match_pages
 from tichu_scorer.extensions import db
+from tichu_scorer.matches import kept_pages
 
 pytestmark = [
     pytest.mark.skipif(shutil.which("gunicorn", path=os.path.dirname(os.sys.executable)) is None,
@@ -199,7 +199,7 @@ def test_a_failing_store_only_costs_the_build(tmp_path, caplog):
     page = phone.get(url)
     assert page.status_code == 200 and b"Add hand 1" in page.data
     store = app.extensions["tichu_page_store"]
-    assert store.paused_until > time.monotonic() + match_pages.STORE_PAUSE / 2
+    assert store.paused_until > time.monotonic() + kept_pages.STORE_PAUSE / 2
     assert "Page store unreachable" in caplog.text
     # while paused the store is not asked (no wait on every page)
     store.client = None  # would fail with AttributeError if asked

@@ -9,11 +9,12 @@ from sqlalchemy import text
 
 from tests.test_queries import queries_for
 from tests.views.test_transfer import synthetic_history
-from tichu_scorer import corrections, insights, records, tallies, transfer
+from tichu_scorer import insights, tallies, transfer
 from tichu_scorer.extensions import db
 from tichu_scorer.game import variants
+from tichu_scorer.matches import corrections, creation, hand_entry, roster, writes
+from tichu_scorer.matches.writes import Conflict
 from tichu_scorer.models import Group, Match
-from tichu_scorer.records import Conflict
 from tichu_scorer.scoring.stats import COUNTS
 
 GAMES = [(variants.NANKING, 500, None), (variants.NANKING, 1000, None),
@@ -23,7 +24,7 @@ GAMES = [(variants.NANKING, 500, None), (variants.NANKING, 1000, None),
 def random_hand(rng, match, editing=None):
     """A hand the scoring accepts (most of the time): who went out first and second, a
     call now and then, the card points."""
-    layout = records.layout_for(match, editing.shuffler if editing is not None else None)
+    layout = hand_entry.layout_for(match, editing.shuffler if editing is not None else None)
     seats = 4 if match.game.has_dummy else len(match.seats)
     first = rng.randrange(seats)
     partners = [s for s in range(seats) if s != first
@@ -122,11 +123,11 @@ def one_write(rng, group, keys):
         data = synthetic_history(matches=2, hands=rng.randrange(1, 6), seed=rng.randrange(99))
         transfer.import_json(data, group)
         return kind
-    match = records.lock_match(rng.choice(keys))
+    match = writes.lock_match(rng.choice(keys))
     hands = match.hands
     try:
         if kind == "add" or not hands:
-            records.add_hand(match, random_hand(rng, match), match.hand_count + 1)
+            hand_entry.add_hand(match, random_hand(rng, match), match.hand_count + 1)
         elif kind == "edit":
             hand = rng.choice(hands)
             corrections.edit_hand(match, hand, random_hand(rng, match, hand), hand.version)
@@ -149,8 +150,8 @@ def one_write(rng, group, keys):
 def test_stored_statistics_equal_a_full_recount_after_every_write(app, seed):
     rng = random.Random(seed)
     with app.test_request_context():
-        group, other = records.create_group("T"), records.create_group("U")
-        keys = [records.create_match(g, [f"{v.key[:2]}{s}" for s in range(v.fewest)],
+        group, other = roster.create_group("T"), roster.create_group("U")
+        keys = [creation.create_match(g, [f"{v.key[:2]}{s}" for s in range(v.fewest)],
                                      target, v, limit).key
                 for g in (group, other) for v, target, limit in GAMES]
         groups = [db.session.get(Group, group.id), db.session.get(Group, other.id)]
@@ -166,8 +167,8 @@ def test_stored_statistics_equal_a_full_recount_after_every_write(app, seed):
 def test_a_match_stored_without_statistics_is_counted_from_its_hands(app):
     rng = random.Random(9)
     with app.test_request_context():
-        group = records.create_group("T")
-        keys = [records.create_match(group, [f"{v.key[:2]}{s}" for s in range(v.fewest)],
+        group = roster.create_group("T")
+        keys = [creation.create_match(group, [f"{v.key[:2]}{s}" for s in range(v.fewest)],
                                      target, v, limit).key for v, target, limit in GAMES]
         for _ in range(20):
             one_write(rng, group, keys)
@@ -181,10 +182,10 @@ def test_a_match_stored_without_statistics_is_counted_from_its_hands(app):
             conn.execute(text("UPDATE match SET stats = NULL"))
         app.extensions.pop("tichu_stats_cache")  # as after the upgrade: a new process
         for _ in range(10):  # a new hand on such a match counts the earlier ones too
-            match = records.lock_match(keys[0])
-            records.add_hand(match, random_hand(rng, match), match.hand_count + 1)
+            match = writes.lock_match(keys[0])
+            hand_entry.add_hand(match, random_hand(rng, match), match.hand_count + 1)
             db.session.rollback()
-        first = records.match_by_key(keys[0])
+        first = writes.match_by_key(keys[0])
         assert first.stats == tallies.counted(first)
         assert_consistent(groups)  # the others are filled again by the statistics
 
@@ -207,7 +208,7 @@ def test_stats_queries_do_not_grow_with_the_history(app, client):
 def a_long_table(app, matches=30):
     """A table of many matches, its statistics once read (kept by this app process)."""
     with app.test_request_context():
-        group = records.create_group("T")
+        group = roster.create_group("T")
         transfer.import_json(synthetic_history(matches=matches, hands=4, seed=3), group)
         groups = [db.session.get(Group, group.id)]
         shown(groups)
@@ -226,11 +227,11 @@ def test_a_change_at_a_long_table_reads_only_the_matches_changed(app, monkeypatc
     with app.test_request_context():
         groups = [db.session.get(Group, group_id)]
         for key in keys[:3]:
-            match = records.lock_match(key)
-            records.add_hand(match, random_hand(rng, match), match.hand_count + 1)
+            match = writes.lock_match(key)
+            hand_entry.add_hand(match, random_hand(rng, match), match.hand_count + 1)
             assert shown(groups) == full_recount(groups)
-        corrections.undo_last(records.lock_match(keys[0]),
-                              records.match_by_key(keys[0]).hand_count)
+        corrections.undo_last(writes.lock_match(keys[0]),
+                              writes.match_by_key(keys[0]).hand_count)
         assert shown(groups) == full_recount(groups)
         transfer.import_json(synthetic_history(matches=2, hands=3, seed=8), groups[0])
         assert shown(groups) == full_recount(groups)  # matches added: found by their ids
@@ -251,14 +252,14 @@ def test_changes_the_stamps_miss_are_caught_by_the_checksum(app, monkeypatch, mi
     with app.test_request_context():
         groups = [db.session.get(Group, group_id)]
         seen = db.session.execute(db.select(db.func.max(Match.stamp))).scalar()
-        match = records.lock_match(keys[1])
-        records.add_hand(match, random_hand(rng, match), match.hand_count + 1)
+        match = writes.lock_match(keys[1])
+        hand_entry.add_hand(match, random_hand(rng, match), match.hand_count + 1)
         if missed == "stamp taken twice":  # as if it took a stamp already read
             with db.engine.begin() as conn:
                 conn.execute(text("UPDATE match SET stamp = :s WHERE key = :k"),
                              {"s": seen, "k": keys[1]})
         else:  # the scorer deleted another match of the table
-            records.delete_match(records.lock_match(keys[2]))
+            creation.delete_match(writes.lock_match(keys[2]))
         db.session.expire_all()
         assert shown(groups) == full_recount(groups)
     assert rereads == [[group_id]]
@@ -266,7 +267,7 @@ def test_changes_the_stamps_miss_are_caught_by_the_checksum(app, monkeypatch, mi
 
 def test_three_and_six_player_hands_stay_out_of_the_four_player_rates(app):
     with app.test_request_context():
-        group = records.create_group("T")
+        group = roster.create_group("T")
         transfer.import_json(synthetic_history(matches=5, hands=10), group)
         stats = insights.stats_as_of([db.session.get(Group, group.id)])[0]
         assert [v.variant.key for v in stats] == ["nanking", "threechu", "tientsin"]
@@ -298,27 +299,27 @@ def test_a_match_stored_where_a_deleted_one_was_is_counted(app):
     revision, only the stamp a new match takes tells the two apart (its import too)."""
     rng = random.Random(6)
     with app.test_request_context():
-        group = records.create_group("T")
-        first = records.create_match(group, ["Ann", "Bob", "Cy", "Dee"], 1000)
-        match = records.lock_match(first.key)
-        records.add_hand(match, random_hand(rng, match), 1)
-        newest = records.create_match(group, ["Eve", "Fay", "Gus", "Hal"], 1000)
+        group = roster.create_group("T")
+        first = creation.create_match(group, ["Ann", "Bob", "Cy", "Dee"], 1000)
+        match = writes.lock_match(first.key)
+        hand_entry.add_hand(match, random_hand(rng, match), 1)
+        newest = creation.create_match(group, ["Eve", "Fay", "Gus", "Hal"], 1000)
         groups = [db.session.get(Group, group.id)]
         assert shown(groups) == full_recount(groups)  # kept by this process
         gone = newest.id
-        records.delete_match(records.lock_match(newest.key))
-        again = records.create_match(db.session.get(Group, group.id),
+        creation.delete_match(writes.lock_match(newest.key))
+        again = creation.create_match(db.session.get(Group, group.id),
                                      ["Ivy", "Jo", "Kim", "Lu"], 1000)
         if db.engine.dialect.name == "sqlite":
             assert again.id == gone  # the id is used again
         assert "Ivy" in shown(groups)["nanking"][0]
         assert shown(groups) == full_recount(groups)
         # the same with a hand, the new one imported
-        records.add_hand(records.lock_match(again.key), random_hand(rng, again), 1)
+        hand_entry.add_hand(writes.lock_match(again.key), random_hand(rng, again), 1)
         exported = transfer.export_json([again.id])
         exported["matches"][0]["players"] = ["Mo", "Ned", "Oz", "Pia"]
         assert shown(groups) == full_recount(groups)
-        records.delete_match(records.lock_match(again.key))
+        creation.delete_match(writes.lock_match(again.key))
         transfer.import_json(exported, db.session.get(Group, group.id))
         assert "Mo" in shown(groups)["nanking"][0]
         assert shown(groups) == full_recount(groups)
@@ -342,14 +343,14 @@ def test_cards_are_kept_for_the_state_they_show(app, client, monkeypatch):
         marks = real(groups)
         if not late:  # another phone's new match commits right after the checksums
             with app.test_request_context():
-                late.append(records.create_match(db.session.get(Group, group_id),
+                late.append(creation.create_match(db.session.get(Group, group_id),
                                                  ["Zed", "Yan", "Xu", "Wu"], 1000).key)
         return marks
     monkeypatch.setattr(tallies, "checksums", then_a_new_match)
     assert "Zed" in client.get("/stats").get_data(as_text=True)
     monkeypatch.setattr(tallies, "checksums", real)
     with app.test_request_context():
-        records.delete_match(records.lock_match(late[0]))
+        creation.delete_match(writes.lock_match(late[0]))
     assert "Zed" not in client.get("/stats").get_data(as_text=True)
 
 
@@ -367,8 +368,8 @@ def test_two_threads_catching_up_one_table_count_each_change_once(app, monkeypat
     rng = random.Random(7)
     for _ in range(3):
         with app.test_request_context():
-            match = records.lock_match(keys[0])
-            records.add_hand(match, random_hand(rng, match), match.hand_count + 1)
+            match = writes.lock_match(keys[0])
+            hand_entry.add_hand(match, random_hand(rng, match), match.hand_count + 1)
         monkeypatch.setattr(tallies, "add_stored", add_stored)
         barrier = threading.Barrier(2)
 

@@ -188,7 +188,7 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
 
 @event.listens_for(Engine, "begin")
 def _sqlite_begin(conn: Any) -> None:
-    """SQLite: BEGIN, or BEGIN IMMEDIATE for a write (`records.begin_write`), so that two
+    """SQLite: BEGIN, or BEGIN IMMEDIATE for a write (`writes.begin_write`), so that two
     writers queue on the lock instead of one failing on a stale snapshot."""
     if conn.dialect.name != "sqlite":
         return

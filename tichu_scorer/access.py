@@ -119,8 +119,8 @@ def default_group() -> Group:
     """The one table of a single-table instance (created on first use)."""
     group = db.session.execute(db.select(Group).order_by(Group.id).limit(1)).scalar()
     if group is None:
-        from . import records
-        records.begin_write()
+        from .matches import writes
+        writes.begin_write()
         group = Group(name=gettext("Our table"))
         db.session.add(group)
         db.session.commit()

@@ -144,7 +144,7 @@ def defaults(instance_path: str) -> dict[str, object]:
         # No X-RateLimit-* headers on every limited request: each costs two round trips to
         # the store; a refusal (429) still says Retry-After (views/errors.py).
         "RATELIMIT_HEADERS_ENABLED": False,
-        # Match page bodies shared by every worker and server (`match_pages`): Redis.
+        # Match page bodies shared by every worker and server (`matches/kept_pages`): Redis.
         "PAGE_STORE_URI": page_store(),
     }
 

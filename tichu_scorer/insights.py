@@ -1,4 +1,4 @@
-"""Statistics across matches and the chart of one match: rows -> pure stats/chart code."""
+"""Statistics across matches: the tallies stored with each match, summed per variant."""
 
 from __future__ import annotations
 
@@ -6,9 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from flask_babel import gettext
-
-from . import chart, records, scoring, tallies
+from . import tallies
 from .game.variants import VARIANTS
 from .models import Group
 from .scoring import Variant
@@ -46,28 +44,3 @@ def stats_since(groups: Sequence[Group], since: datetime) -> list[VariantStats]:
                          sorted(sums.players.items(), key=lambda kv: (-kv[1].matches, kv[0])),
                          sorted(sums.pairs.items(), key=lambda kv: (-kv[1].matches, kv[0])))
             for sums in found]
-
-
-def match_chart(page: records.MatchPage) -> chart.Chart | None:
-    """Running totals per side with every call marked."""
-    match = page.match
-    if not page.rows:
-        return None
-    names = match.names
-    side_of = {seat: side.index for side in match.game.sides(names) for seat in side.seats}
-    # translated once per page, not per call (a long match has hundreds of calls)
-    outcome = {True: str(gettext("%(name)s: %(call)s made")),
-               False: str(gettext("%(name)s: %(call)s failed"))}
-    said = {c.value: str(gettext(c.label)) for c in scoring.Call}
-    calls = []
-    for row in page.rows:
-        marks = []
-        for seat, call in row.hand.calls.items():
-            side = side_of[int(seat)]
-            made = scoring.call_made(int(seat), row.hand.out_order)
-            label = outcome[made] % {"name": names[int(seat)], "call": said[call]}
-            marks.append((side, label, made))
-        calls.append(marks)
-    classes = [side.css for side in page.sides]
-    target = match.target if match.target else None
-    return chart.build([row.running for row in page.rows], classes, target, calls)

@@ -129,7 +129,7 @@ class Match(db.Model):  # type: ignore[name-defined,misc]
                                             default=lambda: new_code(SCORE_LENGTH))
     revision: Mapped[int] = mapped_column(default=0)
     # Given when the match is stored and with every change, one past the highest of the
-    # table's matches (`records.next_stamp`), so that a table's statistics read again only
+    # table's matches (`prebuilt.next_stamp`), so that a table's statistics read again only
     # the matches stamped since they last looked (`tallies`). None: stored before stamps.
     stamp: Mapped[int | None] = mapped_column(default=None)
 

@@ -21,9 +21,10 @@ from sqlalchemy import insert
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import selectinload
 
-from . import records, scoring, transfer_known
+from . import scoring, transfer_known
 from .extensions import db
 from .game.i18n import _
+from .matches import ending, hand_entry, prebuilt, roster, writes
 from .models import (
     CLIENT_ID,
     NAME_MAX,
@@ -194,7 +195,7 @@ def _check_match(raw: object, where: Spot, state: _Import) -> _Checked:
     match = Match(variant=game.key, target=target, hand_limit=limit,
                   started_at=parse_time(raw.get("started_at"), where) or utcnow())
     names = _check_players(raw.get("players"), game, where)
-    match.seats = records.seat_rows(game, [_player(state, name) for name in names])
+    match.seats = roster.seat_rows(game, [_player(state, name) for name in names])
     match.totals = []
     hands = raw.get("hands") or []
     if not isinstance(hands, list) or len(hands) > MAX_IMPORT_HANDS:
@@ -207,8 +208,8 @@ def _check_match(raw: object, where: Spot, state: _Import) -> _Checked:
             raise refuse(where, _("hand number {n} appears twice.").format(n=hand.number))
         by_number[hand.number] = hand
     match.all_hands = sorted(by_number.values(), key=lambda h: h.number)
-    records.recompute(match)  # totals, hand count, result: from the hands, never the file
-    if (problem := records.overrun(match)) is not None:  # no hand after the end
+    ending.recompute(match)  # totals, hand count, result: from the hands, never the file
+    if (problem := ending.overrun(match)) is not None:  # no hand after the end
         raise refuse(where, f"{problem.message} ({problem.rule})")
     if match.finished:
         match.finished_at = parse_time(raw.get("finished_at"), where) or match.finished_at
@@ -290,7 +291,7 @@ def _check_hand(match: Match, raw: object, where: Spot, state: _Import) -> Hand:
             else {"offender": raw.get("wish_offender")}}
     hand = Hand(number=raw["number"], shuffler=shuffler)
     # scored on its own: the match's hands are attached only after all of them are read
-    _preview, problems, row = records.score(match, data, editing=hand)
+    _preview, problems, row = hand_entry.score(match, data, editing=hand)
     if problems:
         first = problems[0]
         raise refuse(spot, f"{first.message} ({first.rule})")
@@ -336,7 +337,7 @@ def _store(checked: list[_Checked], state: _Import, group: Group | None,
     The ids the database gives are read back by keys the import chose (a match's join code,
     a hand's match and number), so no insert waits for its own result."""
     try:
-        records.begin_write()
+        writes.begin_write()
         if group is not None:  # one import at a time per table (PostgreSQL; SQLite: begin)
             db.session.execute(db.select(Group.id).where(Group.id == group.id)
                                .with_for_update(key_share=True))
@@ -396,7 +397,7 @@ def _stamp(group_id: int, match_ids: list[int]) -> None:
     nearer the commit, the fewer changes of other writers can take the same one)."""
     if not match_ids:
         return
-    stamp = db.session.execute(db.select(records.next_stamp(group_id))).scalar_one()
+    stamp = db.session.execute(db.select(prebuilt.next_stamp(group_id))).scalar_one()
     for chunk in _chunks(match_ids):
         db.session.execute(Match.__table__.update()
                            .where(Match.__table__.c.id.in_(chunk)).values(stamp=stamp))

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
 
-from .corrections import ACTIONS
 from .game.i18n import _
+from .matches.corrections import ACTIONS
 from .models import NAME_MAX, Hand, HandEvent, utcnow
 from .scoring import Call
 

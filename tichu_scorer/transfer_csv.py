@@ -11,8 +11,9 @@ import re
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
-from . import records, scoring
+from . import scoring
 from .game.variants import VARIANTS
+from .matches import match_view
 from .models import Match
 from .transfer import _batches, _load
 
@@ -74,7 +75,7 @@ def _write_rows(writer: Any, matches: Iterable[Match], number: int) -> int:
     has no row and no number); the next match's number."""
     for match in matches:
         names = match.names
-        page = records.match_page(match)
+        page = match_view.match_page(match)
         sides = _padded([" & ".join(side.names) for side in match.game.sides(names)])
         for row in page.rows:
             hand = row.hand

@@ -20,9 +20,9 @@ from hypothesis import strategies as st
 
 from tests.browser.conftest import CHROMIUM, browser_app, serving
 from tests.engine.positions import position
-from tichu_scorer import records
 from tichu_scorer.engine.plays import legal_plays
 from tichu_scorer.extensions import db
+from tichu_scorer.matches import hand_entry
 from tichu_scorer.models import Match
 from tichu_scorer.views.core import bundle, worker_url
 
@@ -190,7 +190,7 @@ def _set(app, url, facts):
         match.finished_at = datetime.now(UTC) if facts["finished"] else None
         match.revision = (match.revision or 0) + 1
         db.session.commit()
-        return records.facts(db.session.get(Match, match.id)).as_dict()
+        return hand_entry.facts(db.session.get(Match, match.id)).as_dict()
 
 
 def test_the_phone_scores_every_hand_as_the_server(table):

@@ -152,7 +152,7 @@ def points_match(draw):
 
 
 def old_path(setup: Settings, hands: list[HandInput]):
-    """The state as `records` built it: each hand scored and stored, its side scores summed."""
+    """The state as the old glue built it: each hand scored and stored, its side scores summed."""
     variant, seats = setup.variant, setup.seats
     rows = []
     for number, hand in enumerate(hands, start=1):
@@ -200,7 +200,7 @@ def test_the_state_agrees_with_the_old_paths(match):
 @settings(max_examples=100, deadline=None)
 @given(points_match(), st.data())
 def test_a_new_hand_previews_as_the_stored_totals_did(match, data):
-    """`records._preview` of a new hand summed the stored totals (`result_after`); the state
+    """`hand_entry.score` of a new hand summed the stored totals (`result_after`); the state
     with one more hand says the same, whenever the match was still on."""
     setup, hands = match
     before = MatchState.of(setup, hands)

@@ -7,8 +7,8 @@ import pytest
 
 from tests.conftest import hand_form, match_id, new_match, post_hand
 from tests.views.test_variants import start
-from tichu_scorer import records
 from tichu_scorer.extensions import db
+from tichu_scorer.matches import ending
 from tichu_scorer.models import Hand, HandEvent, Match
 
 NAMES = {f"seat_{i}": n for i, n in enumerate(["Ann", "Bob", "Cy", "Dee"])}
@@ -102,15 +102,15 @@ def test_a_record_already_past_the_end_can_still_be_mended(client, app, url):
         hand = m.hands[1]
         hand.calls, hand.out_order = {}, [0, 2, 1, 3]
         hand.card_points, hand.team_scores = [200, 0], [200, 0]
-        records.recompute(m)  # as an import: kept as it is
+        ending.recompute(m)  # as an import: kept as it is
         db.session.commit()
-        assert records.after_the_end(m) == 2
+        assert ending.after_the_end(m) == 2
     for number in (4, 3):
         r = client.post(f"{url}/hands/{number}/delete", data={"version": "1"})
         assert r.status_code == 303, r.get_data(as_text=True)
     with app.app_context():
         m = db.session.get(Match, match_id(url))
-        assert records.after_the_end(m) == 0 and m.totals == [600, 0]
+        assert ending.after_the_end(m) == 0 and m.totals == [600, 0]
         assert m.winner_team == 0 and m.finished_at is not None
         assert db.session.scalar(db.select(db.func.count(HandEvent.id)).where(
             HandEvent.match_id == m.id, HandEvent.action == "deleted")) == 2

@@ -9,21 +9,22 @@ from sqlalchemy.exc import OperationalError
 
 from tests.conftest import hand_form, new_match, post_hand
 from tests.views.test_transfer import hands_in, synthetic_history
-from tichu_scorer import records, transfer
+from tichu_scorer import transfer
+from tichu_scorer.matches import writes
 
 
 def test_a_locked_database_answers_503_and_the_hand_can_be_sent_again(client, monkeypatch):
     url = new_match(client)
-    real = records.lock_match
+    real = writes.lock_match
 
     def locked(key):
         raise OperationalError("BEGIN IMMEDIATE", {}, sqlite3.OperationalError(
             "database is locked"))
-    monkeypatch.setattr(records, "lock_match", locked)
+    monkeypatch.setattr(writes, "lock_match", locked)
     r = post_hand(client, url, hand_form([0, 1], a=50) | {"client_id": "busy-1"})
     assert r.status_code == 503 and r.headers["Retry-After"] == "2"
     assert "nothing was saved" in r.get_data(as_text=True)
-    monkeypatch.setattr(records, "lock_match", real)
+    monkeypatch.setattr(writes, "lock_match", real)
     assert post_hand(client, url, hand_form([0, 1], a=50) | {"client_id": "busy-1"}
                      ).status_code == 303
 

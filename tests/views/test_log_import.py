@@ -11,8 +11,9 @@ import pytest
 
 from tests.test_queries import queries_for
 from tests.views.test_transfer import long_match, synthetic_history, upload
-from tichu_scorer import match_log, transfer_checks
+from tichu_scorer import transfer_checks
 from tichu_scorer.extensions import db
+from tichu_scorer.matches import match_log
 from tichu_scorer.models import HandEvent, Match
 
 EDIT = {"out_order": [0, 1], "calls": {"0": "tichu"}, "card_points": [50, 50],

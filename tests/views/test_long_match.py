@@ -7,8 +7,8 @@ import re
 from babel.support import Translations
 
 from tests.conftest import hand_form, match_key, new_match, post_hand
-from tichu_scorer import records
 from tichu_scorer.extensions import db
+from tichu_scorer.matches import hand_entry, writes
 from tichu_scorer.models import Match
 from tichu_scorer.views.matches import LATEST
 
@@ -19,8 +19,8 @@ def add_hands(app, url, count, start=1):
             first, second = number % 4, (number + 1) % 4
             calls = {str(second): "tichu"} | ({str(first): "tichu"} if number % 10 == 0
                                               else {})
-            match = records.lock_match(match_key(url))
-            hand, problems, _shown = records.add_hand(match, {
+            match = writes.lock_match(match_key(url))
+            hand, problems, _shown = hand_entry.add_hand(match, {
                 "out_order": [first, second], "card_points": [50, None], "calls": calls},
                 number)
             assert hand is not None, problems

@@ -19,8 +19,9 @@ from tests.conftest import (
     post_hand,
     same_phone,
 )
-from tichu_scorer import create_app, match_pages, records, transfer
+from tichu_scorer import create_app, transfer
 from tichu_scorer.extensions import db
+from tichu_scorer.matches import creation, hand_reads, kept_pages, match_view, roster, writes
 from tichu_scorer.models import Group, Match
 
 TOKEN = re.compile(r'name="csrf_token" value="([^"]+)"')
@@ -208,7 +209,7 @@ def test_each_reader_gets_their_own_token_in_a_kept_body(app, client, url):
     mine = TOKEN.search(client.get(url).get_data(as_text=True)).group(1)
     page = other.get(url).get_data(as_text=True)  # the body kept from the page above
     theirs = TOKEN.search(page).group(1)
-    assert mine not in page and match_pages.stand_in(app) not in page
+    assert mine not in page and kept_pages.stand_in(app) not in page
     assert other.post(url + "/undo", data={"number": "3", "csrf_token": theirs}).status_code == 303
 
 
@@ -229,22 +230,22 @@ def test_language_role_and_build_each_make_another_page(app, client, url):
 
 def test_the_build_hash_covers_templates_and_code(app):
     with app.test_request_context():
-        build = match_pages.build()
-        assert re.fullmatch(r"[0-9a-f]{16}", build) and match_pages.build() == build
-    files = [p for folder in match_pages.SOURCES for p in folder.rglob("*.html")]
+        build = kept_pages.build()
+        assert re.fullmatch(r"[0-9a-f]{16}", build) and kept_pages.build() == build
+    files = [p for folder in kept_pages.SOURCES for p in folder.rglob("*.html")]
     assert any(p.name == "show.html" for p in files)
 
 
 def test_a_match_deleted_or_moving_while_read(app, client, url, monkeypatch):
     def gone(match):
-        raise records.Gone(match.key)
+        raise hand_reads.Gone(match.key)
 
     def moving(match):
-        raise records.Moving(match.key)
+        raise hand_reads.Moving(match.key)
     app.extensions["tichu_match_pages"].clear()  # nothing kept: the page is read
-    monkeypatch.setattr(records, "match_page", gone)
+    monkeypatch.setattr(match_view, "match_page", gone)
     assert client.get(url).status_code == 404
-    monkeypatch.setattr(records, "match_page", moving)
+    monkeypatch.setattr(match_view, "match_page", moving)
     assert client.get(url).status_code == 503
     assert client.get(url + "/board").status_code == 503
 
@@ -255,31 +256,31 @@ def test_hands_read_after_a_change_read_the_match_again(app, client, url):
     on the row as read: the hands' statement sees the stored one, and the row is re-read."""
     from sqlalchemy.orm.attributes import set_committed_value
     with app.test_request_context():
-        match = records.match_by_key(match_key(url))
+        match = writes.match_by_key(match_key(url))
         stored = match.revision
         set_committed_value(match, "revision", stored - 1)
         set_committed_value(match, "totals", [0, 0])
-        lines = records.hand_lines(match)
+        lines = hand_reads.hand_lines(match)
         assert match.revision == stored and match.totals == [155, 245] and len(lines) == 3
 
 
 def test_a_match_that_never_holds_still_is_refused(app, client, url, monkeypatch):
     from sqlalchemy.orm.attributes import set_committed_value
     with app.test_request_context():
-        match = records.match_by_key(match_key(url))
+        match = writes.match_by_key(match_key(url))
         set_committed_value(match, "revision", match.revision - 1)
         monkeypatch.setattr(db.session, "refresh", lambda _obj: None)
-        with pytest.raises(records.Moving):
-            records.hand_lines(match)
+        with pytest.raises(hand_reads.Moving):
+            hand_reads.hand_lines(match)
 
 
 def test_a_deleted_match_is_gone(app, client, url):
     with app.test_request_context():
-        match = records.match_by_key(match_key(url))
+        match = writes.match_by_key(match_key(url))
         db.session.expunge(match)
-        records.delete_match(db.session.get(Match, match.id))
-        with pytest.raises(records.Gone):
-            records.hand_lines(match)
+        creation.delete_match(db.session.get(Match, match.id))
+        with pytest.raises(hand_reads.Gone):
+            hand_reads.hand_lines(match)
 
 
 @pytest.mark.parametrize("variant", ["nanking", "threechu", "tientsin"])
@@ -289,15 +290,15 @@ def test_hands_read_as_columns_equal_the_stored_hands(app, variant):
     rng = random.Random(variant)
     players = [f"P{n}" for n in range(8)]
     with app.test_request_context():
-        group = records.create_group("Columns")
+        group = roster.create_group("Columns")
         transfer.import_json(export([generated(rng, players, 60, "2026-11-20", variant)]),
                              group)
         match = db.session.execute(db.select(Match)).scalar_one()
         match_id = match.id
         db.session.expunge_all()
-        lines = records.hand_lines(db.session.get(Match, match_id))
+        lines = hand_reads.hand_lines(db.session.get(Match, match_id))
         loaded = db.session.get(Match, match_id)
-        assert lines == [records.HandLine.of(h) for h in loaded.hands]
+        assert lines == [hand_reads.HandLine.of(h) for h in loaded.hands]
         assert len(lines) == 60 and any(line.calls for line in lines)
 
 

@@ -8,8 +8,8 @@ from sqlalchemy import update
 
 from tests.conftest import new_match
 from tests.test_queries import queries_for
-from tichu_scorer import records
 from tichu_scorer.extensions import db
+from tichu_scorer.matches import creation, writes
 from tichu_scorer.models import Group, Match
 
 
@@ -18,9 +18,9 @@ def add_matches(app, count, same_start=False):
     with app.test_request_context():
         group = db.session.execute(db.select(Group)).scalars().first()
         for i in range(count):
-            records.create_match(group, [f"P{i}", "Bob", "Cy", "Dee"], 1000)
+            creation.create_match(group, [f"P{i}", "Bob", "Cy", "Dee"], 1000)
         if same_start:
-            with records.writing():
+            with writes.writing():
                 db.session.execute(update(Match).values(started_at=datetime(2026, 1, 1)))
 
 

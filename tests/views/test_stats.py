@@ -6,8 +6,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.conftest import hand_form, new_match, post_hand
-from tichu_scorer.chart import build, relative_path
 from tichu_scorer.game.variants import NANKING
+from tichu_scorer.matches.chart import build, relative_path
 from tichu_scorer.scoring.stats import HandFacts, MatchFacts, tally_match
 
 

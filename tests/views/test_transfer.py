@@ -14,8 +14,9 @@ import pytest
 from sqlalchemy import event
 
 from tests.conftest import hand_form, make_app, match_id, new_match, post_hand, same_phone
-from tichu_scorer import records, scoring, transfer, transfer_csv
+from tichu_scorer import scoring, transfer, transfer_csv
 from tichu_scorer.extensions import db
+from tichu_scorer.matches import hand_entry, listing
 from tichu_scorer.models import Group, HandEvent, Match
 from tichu_scorer.scoring.hand import HandInput, score_hand
 
@@ -366,13 +367,13 @@ def test_import_runs_a_fixed_number_of_statements(app, client):
 def test_import_writes_nothing_while_checking(app, client, monkeypatch):
     """Every hand is checked before the write transaction begins."""
     states = []
-    real = records.score
+    real = hand_entry.score
 
     def spy(*args, **kwargs):
         states.append(db.session().in_transaction())
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(records, "score", spy)
+    monkeypatch.setattr(hand_entry, "score", spy)
     data = synthetic_history(matches=5)
     assert upload(client, json.dumps(data).encode()).status_code == 303
     assert len(states) == hands_in(data) and not any(states)
@@ -385,7 +386,7 @@ def test_a_save_on_another_match_goes_through_during_a_large_import(app, client)
     url = new_match(client)
     blob = json.dumps(synthetic_history(matches=40)).encode()
     paused, resume, statuses = threading.Event(), threading.Event(), []
-    real = records.score
+    real = hand_entry.score
     importer: list[threading.Thread] = []
 
     def pausing(*args, **kwargs):
@@ -401,7 +402,7 @@ def test_a_save_on_another_match_goes_through_during_a_large_import(app, client)
 
     importer.append(threading.Thread(target=run_import))
     try:
-        records.score = pausing
+        hand_entry.score = pausing
         importer[0].start()
         assert paused.wait(30)
         started = time.monotonic()
@@ -410,7 +411,7 @@ def test_a_save_on_another_match_goes_through_during_a_large_import(app, client)
     finally:
         resume.set()
         importer[0].join(60)
-        records.score = real
+        hand_entry.score = real
     # A save that waited for the import would fail after SQLite's busy timeout (5 s, 503)
     # or, on PostgreSQL, wait out the import's pause (30 s); a time bound tighter than that
     # measures only how loaded the machine is.
@@ -598,7 +599,7 @@ def test_the_streamed_export_is_the_document_it_always_was(app, client, matches)
     response = client.get("/export.json", buffered=False)
     assert response.is_streamed
     with app.test_request_context():
-        ids = records.match_ids(list(db.session.execute(db.select(Group)).scalars()))
+        ids = listing.match_ids(list(db.session.execute(db.select(Group)).scalars()))
         whole = json.dumps(transfer.export_json(ids), indent=1, ensure_ascii=False)
         sheet = transfer_csv.export_csv(ids)
     assert response.get_data(as_text=True) == whole

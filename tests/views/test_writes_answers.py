@@ -12,8 +12,9 @@ from sqlalchemy.exc import InterfaceError, OperationalError
 
 from tests.conftest import hand_form, new_match, post_hand
 from tests.views.test_transfer import synthetic_history
-from tichu_scorer import access, records
+from tichu_scorer import access
 from tichu_scorer.extensions import db
+from tichu_scorer.matches import writes
 from tichu_scorer.models import Group, Match
 
 
@@ -107,7 +108,7 @@ def test_the_logs_restore_is_refused_when_the_match_changed_since_the_log_was_op
 
 def test_a_rematch_of_a_match_deleted_meanwhile_is_a_404(client, monkeypatch):
     url = new_match(client)
-    monkeypatch.setattr(records, "lock_match", lambda key: None)  # deleted after it was read
+    monkeypatch.setattr(writes, "lock_match", lambda key: None)  # deleted after it was read
     r = client.post(url + "/rematch")
     assert r.status_code == 404
     assert "deleted this match meanwhile" in r.get_data(as_text=True)
@@ -116,13 +117,13 @@ def test_a_rematch_of_a_match_deleted_meanwhile_is_a_404(client, monkeypatch):
 def test_a_match_deleted_between_the_commit_and_the_answer_is_a_404(app, client, monkeypatch):
     url = new_match(client)
     assert post_hand(client, url, hand_form([0, 1], a=50)).status_code == 303
-    real = records.position
+    real = writes.position
 
     def then_deleted(match, hand):
         db.session.execute(db.delete(Match).where(Match.id == match.id))
         db.session.commit()
         return real(match, hand)
-    monkeypatch.setattr(records, "position", then_deleted)
+    monkeypatch.setattr(writes, "position", then_deleted)
     r = client.post(url + "/hands/1/edit", data=hand_form([0, 1], a=60) | {"version": "1"})
     assert r.status_code == 404
     assert "deleted this match meanwhile" in r.get_data(as_text=True)
@@ -142,7 +143,7 @@ def test_a_write_the_database_rolled_back_is_a_503_with_retry_after(
 
     def fails(key):
         raise error
-    monkeypatch.setattr(records, "lock_match", fails)
+    monkeypatch.setattr(writes, "lock_match", fails)
     r = post_hand(client, url, hand_form([0, 1], a=50))
     assert r.status_code == 503 and r.headers["Retry-After"] == "2"
     assert "nothing was saved" in r.get_data(as_text=True)
@@ -154,7 +155,7 @@ def test_a_locked_sqlite_database_is_still_busy(client, monkeypatch, caplog):
 
     def locked(key):
         raise OperationalError("BEGIN", {}, sqlite3.OperationalError("database is locked"))
-    monkeypatch.setattr(records, "lock_match", locked)
+    monkeypatch.setattr(writes, "lock_match", locked)
     assert post_hand(client, url, hand_form([0, 1], a=50)).status_code == 503
     assert "Database busy" in caplog.text
 

@@ -7,6 +7,7 @@ A hook answers one question about one hand or one match, so that nothing outside
 branches on `ranked`, `has_dummy` or `teams`:
 
 - `asks`: what a hand form asks (the fields of the docs/API.md hand);
+- `has_target`: whether a match plays to a target score (its settings may change it);
 - `read(data, names, shuffler)`: how a hand reads, with every problem;
 - `derive(hand, shuffler)`: what the form may fill in while a hand is entered;
 - `score(hand, seats, shuffler)`: what one recorded hand scores;
@@ -18,6 +19,8 @@ branches on `ranked`, `has_dummy` or `teams`:
 >>> from tichu_scorer.game.variants import NANKING, SEIGNEUR, THREECHU
 >>> game_of(NANKING).asks, game_of(SEIGNEUR).asks
 (('out_order', 'calls', 'card_points', 'wish_penalty'), ('out_order',))
+>>> game_of(NANKING).has_target, game_of(SEIGNEUR).has_target
+(True, False)
 >>> game_of(THREECHU).score(HandInput((0, 1, 2, 3), {}, (60, 40)), 4, 1).scores
 (40, 60, 40, 60)
 >>> game_of(SEIGNEUR).score(HandInput((2, 0, 4, 1), {}, (None, None)), 5, None).order
@@ -72,6 +75,7 @@ class Game:
     """The hooks every game answers (see the module's docstring)."""
 
     asks: tuple[str, ...] = ()
+    has_target = False
 
     def __init__(self, variant: Variant) -> None:
         self.variant = variant
@@ -105,6 +109,7 @@ class PointsGame(Game):
     """Nanking, Threechu and Tientsin: card points, calls and a target or a fixed length."""
 
     asks = ("out_order", "calls", "card_points", "wish_penalty")
+    has_target = True
 
     def __init__(self, variant: Variant) -> None:
         super().__init__(variant)

@@ -17,8 +17,8 @@ from pathlib import Path
 from flask import Blueprint, Flask, abort, current_app, request, url_for
 from werkzeug.wrappers import Response
 
-from .. import records
 from ..assets import IMMUTABLE
+from ..matches import hand_entry
 from ..models import Match
 
 bp = Blueprint("core", __name__)
@@ -126,7 +126,7 @@ def phone_core() -> str:
 @bp.app_template_global()
 def match_facts(match: Match) -> str:
     """For a page's data-facts: what the phone scores the match's next hand against."""
-    return json.dumps(records.facts(match).as_list(), separators=(",", ":"))
+    return json.dumps(hand_entry.facts(match).as_list(), separators=(",", ":"))
 
 
 def kept_urls() -> list[str]:

@@ -8,10 +8,11 @@ from flask import Blueprint, abort, flash, jsonify, redirect, render_template, r
 from flask_babel import gettext
 from werkzeug.wrappers import Response
 
-from .. import access, answers, corrections, match_log, records
+from .. import access, answers
 from ..extensions import csrf, db, limit_reads, limit_writes
 from ..forms import hand_form_class, ranking_form_class
 from ..game.layouts import TEAM_LETTERS
+from ..matches import corrections, ending, hand_entry, match_log, match_view, writes
 from ..models import CLIENT_ID, Hand, Match
 from ..scoring import seigneur
 from ..scoring.hand import CARD_POINTS_MAX, CARD_POINTS_MIN, CARD_POINTS_STEP
@@ -33,7 +34,7 @@ def _form_int(name: str) -> int:
 
 
 def _entry() -> int | None:
-    """The entry number the new-hand form was opened for (`records.add_hand`); None for a
+    """The entry number the new-hand form was opened for (`hand_entry.add_hand`); None for a
     form without one, queued on a phone before forms carried it."""
     return _form_int("entry") if "entry" in request.form else None
 
@@ -49,8 +50,8 @@ def _client_id() -> str | None:
 
 
 def _held(match_id: str) -> Match:
-    """The match, held for a change (`records.lock_match`), if this phone may score it."""
-    match = access.require_view(records.lock_match(match_id))
+    """The match, held for a change (`writes.lock_match`), if this phone may score it."""
+    match = access.require_view(writes.lock_match(match_id))
     access.require_scorer(match)
     return match
 
@@ -76,19 +77,19 @@ def _hand(match: Match, number: int) -> Hand:
 
 
 def _page(match: Match, form: Any, status: int, hand: Hand | None = None,
-          conflict: records.Conflict | None = None, number: int | None = None
+          conflict: writes.Conflict | None = None, number: int | None = None
           ) -> tuple[str, int]:
-    shuffler = hand.shuffler if hand is not None else records.next_shuffler(match)
-    shown = records.position(match, hand) if hand is not None else match.hand_count + 1
+    shuffler = hand.shuffler if hand is not None else hand_entry.next_shuffler(match)
+    shown = writes.position(match, hand) if hand is not None else match.hand_count + 1
     template = "hands/ranking.html" if match.game.ranked else "hands/new.html"
     titles = seigneur.titles(len(match.seats)) if match.game.ranked else ()
-    layout = records.layout_for(match, shuffler) if match.game.scored else None
+    layout = hand_entry.layout_for(match, shuffler) if match.game.scored else None
     theirs, yours, summaries = _versions(match, form, hand, conflict)
     body = render_template(template, form=form, match=match, number=shown, titles=titles,
                            back=page_showing(match, shown) if hand is not None else url_for(
                                "matches.show", match_id=match.key),
                            layout=layout, editing=hand,
-                           sides=records.sides_of(match), shuffler=shuffler,
+                           sides=match_view.sides_of(match), shuffler=shuffler,
                            conflict=conflict, teams=TEAM_LETTERS, points=CARD_POINTS,
                            conflict_theirs=theirs, conflict_yours=yours, summaries=summaries,
                            opened_for=number if number is not None else shown,
@@ -100,20 +101,20 @@ def _page(match: Match, form: Any, status: int, hand: Hand | None = None,
 
 
 def _opened_entry(match: Match, hand: Hand | None,
-                  conflict: records.Conflict | None) -> int | str | None:
+                  conflict: writes.Conflict | None) -> int | str | None:
     """The entry number a new-hand form carries: the next one now for a form opened now or
     after a conflict (its "Save mine as hand N" saves as the next hand), else the one it
     was sent with (a refused hand, corrected, is still the hand it was)."""
     if hand is not None:
         return None
-    if isinstance(conflict, records.Stale):
+    if isinstance(conflict, writes.Stale):
         return conflict.entry
     if request.method == "POST" and "entry" in request.form:
         return request.form["entry"]
-    return records.next_entry(match)
+    return hand_entry.next_entry(match)
 
 
-def _refusal(match: Match, form: Any, status: int, conflict: records.Conflict | None = None,
+def _refusal(match: Match, form: Any, status: int, conflict: writes.Conflict | None = None,
              number: int | None = None) -> tuple[str, int] | tuple[Response, int]:
     """A new hand that was not stored: the form again with its problems (or the conflict),
     or, for a script that asked for JSON, each problem with its field group."""
@@ -131,20 +132,20 @@ def _refusal(match: Match, form: Any, status: int, conflict: records.Conflict | 
 
 def _over(match: Match, status: int) -> tuple[str, int]:
     """A finished match takes no new hand [E1]: what may be done instead, not the form."""
-    body = render_template("matches/over.html", match=match, sides=records.sides_of(match),
+    body = render_template("matches/over.html", match=match, sides=match_view.sides_of(match),
                            refused=request.method == "POST")
     db.session.rollback()
     return body, status
 
 
 def _versions(match: Match, form: Any, hand: Hand | None,
-              conflict: records.Conflict | None
+              conflict: writes.Conflict | None
               ) -> tuple[str, str | None, list[tuple[int, str]]]:
     """For a conflict: the other phone's version, this phone's (scored, when it scores),
     and one line per hand saved meanwhile, with its place."""
     if conflict is None:
         return "", None, []
-    _preview, problems, row = records.score(match, form.to_api(), editing=hand)
+    _preview, problems, row = hand_entry.score(match, form.to_api(), editing=hand)
     yours = None if problems else corrections.summarize(match, row)
     theirs = corrections.summarize(match, conflict.hand) if conflict.hand is not None else ""
     saved = [(place, corrections.summarize(match, h))
@@ -167,10 +168,10 @@ def new(match_id: str) -> Response | tuple[str, int] | tuple[Response, int]:
     if not form.validate():
         return _refusal(match, form, 422, number=number)
     try:
-        hand, problems, shown = records.add_hand(match, form.to_api(), number, client_id,
+        hand, problems, shown = hand_entry.add_hand(match, form.to_api(), number, client_id,
                                                  entry)
-    except records.Conflict as exc:
-        if not isinstance(exc, records.Stale) and not wants_json():
+    except writes.Conflict as exc:
+        if not isinstance(exc, writes.Stale) and not wants_json():
             # the client id names a hand of another match: a phone's id used twice
             return _refused(match, gettext(
                 "This hand carries the id of a hand saved in another match, so it was not "
@@ -213,18 +214,18 @@ def edit(match_id: str, number: int) -> Response | tuple[str, int]:
         return _page(match, form, 422, hand)
     try:
         problems = corrections.edit_hand(match, hand, form.to_api(), version)
-    except records.Conflict as exc:
+    except writes.Conflict as exc:
         return _conflict(match, form, hand, exc)
     if problems:
         form.attach(problems)
         return _page(match, form, 422, hand)
-    shown = records.position(match, hand)
+    shown = writes.position(match, hand)
     flash(gettext("Hand %(n)s updated.", n=shown))
     return redirect(page_showing(match, shown), code=303)
 
 
 def _conflict(match: Match, form: Any, hand: Hand,
-              exc: records.Conflict) -> Response | tuple[str, int]:
+              exc: writes.Conflict) -> Response | tuple[str, int]:
     if exc.hand is None:  # deleted by another phone meanwhile
         return _refused(match, gettext("Another phone deleted this hand meanwhile; your "
                                        "change was not saved. It can be restored from the "
@@ -243,7 +244,7 @@ def _refused(match: Match, message: str, position: int | None = None,
     return render_template("errors/error.html", code=code, message=message, back=back), code
 
 
-def _after_the_end(match: Match, exc: records.AfterTheEnd,
+def _after_the_end(match: Match, exc: ending.AfterTheEnd,
                    position: int | None = None) -> tuple[str, int]:
     return _refused(match, f"{exc.problem.message} ({exc.problem.rule})", position, 422)
 
@@ -253,12 +254,12 @@ def _after_the_end(match: Match, exc: records.AfterTheEnd,
 def delete(match_id: str, number: int) -> Response | tuple[str, int]:
     match = _held(match_id)
     hand = _hand(match, number)
-    shown = records.position(match, hand)
+    shown = writes.position(match, hand)
     try:
         corrections.delete_hand(match, hand, _form_int("version"))
-    except records.AfterTheEnd as exc:
+    except ending.AfterTheEnd as exc:
         return _after_the_end(match, exc, shown or None)
-    except records.Conflict as exc:
+    except writes.Conflict as exc:
         return _refused(match, gettext(
             "Another phone changed hand %(n)s meanwhile, so it was not deleted. Check it and "
             "try again.", n=shown) if exc.hand is not None else gettext(
@@ -277,9 +278,9 @@ def restore(match_id: str, number: int) -> Response | tuple[str, int]:
     try:
         restored = corrections.restore_hand(match, hand, moved_on_ok=from_log, revision=(
             _form_int("revision") if from_log else None))
-    except records.AfterTheEnd as exc:
+    except ending.AfterTheEnd as exc:
         return _after_the_end(match, exc)
-    except records.Conflict:
+    except writes.Conflict:
         if from_log:
             return _refused(match, gettext(
                 "The match has changed since the log was opened (another phone may have "
@@ -294,7 +295,7 @@ def restore(match_id: str, number: int) -> Response | tuple[str, int]:
         flash(gettext("That hand is already back in play."))
     # back in play, the hand is on the page that shows its place (an older one of a long
     # match on the page of every hand, at its row)
-    return redirect(page_showing(match, records.position(match, hand)), code=303)
+    return redirect(page_showing(match, writes.position(match, hand)), code=303)
 
 
 @bp.post("/matches/<match_id>/undo")
@@ -305,7 +306,7 @@ def undo(match_id: str) -> Response | tuple[str, int]:
     shown = len(match.hands)
     try:
         undone = corrections.undo_last(match, _form_int("number"))
-    except records.Conflict:
+    except writes.Conflict:
         return _refused(match, gettext("That hand was already undone, or another phone added "
                                        "a hand after it; nothing was undone."))
     flash(gettext("Hand %(n)s undone.", n=shown), f"restore:{undone.number}")
@@ -319,12 +320,12 @@ def preview(match_id: str) -> Response | tuple[Response, int]:
     match = visible(match_id)
     body = json_body()
     if not request.args.get("edit"):  # the phone answers with the same call offline
-        answer, status = answers.preview(records.facts(match), body)
+        answer, status = answers.preview(hand_entry.facts(match), body)
         return jsonify(answer), status
     editing = _hand(match, request.args.get("edit", type=int) or 0)
-    result, problems, _row = records.score(match, body, editing, correction=True)
-    derived = records.derive(match, body, editing)
-    layout = records.layout_for(match, editing.shuffler)
+    result, problems, _row = hand_entry.score(match, body, editing, correction=True)
+    derived = hand_entry.derive(match, body, editing)
+    layout = hand_entry.layout_for(match, editing.shuffler)
     answer, status = answers.preview_answer(result, problems, None if derived is None else
                                             answers.derived_note(match.game, layout, derived,
                                                                  body))

@@ -17,15 +17,26 @@ from flask import (
 from flask_babel import gettext
 from werkzeug.wrappers import Response
 
-from .. import access, insights, live, match_pages, records, scoring
+from .. import access, live, scoring
 from ..extensions import limit_creation, limit_reads, limit_writes
 from ..forms import NewMatchForm
 from ..i18n import possessive
+from ..matches import (
+    chart,
+    creation,
+    hand_reads,
+    kept_pages,
+    listing,
+    match_view,
+    prebuilt,
+    roster,
+    writes,
+)
+from ..matches.rows import hand_rows
 from ..models import Match
-from .hand_rows import hand_rows
 
 bp = Blueprint("matches", __name__)
-bp.record_once(lambda state: match_pages.remember_build(state.app))
+bp.record_once(lambda state: kept_pages.remember_build(state.app))
 
 
 @bp.get("/")
@@ -33,7 +44,7 @@ def history() -> str:
     """The matches of the tables this device joined, newest first, a page at a time; or how
     to start."""
     groups = access.groups()
-    page = records.history_page(groups, request.args.get("older"), request.args.get("newer"))
+    page = listing.history_page(groups, request.args.get("older"), request.args.get("newer"))
     return render_template("matches/history.html", matches=page.matches, page=page,
                            groups=groups, live=live.tables([g.key for g in groups]))
 
@@ -54,22 +65,22 @@ def new() -> str | Response | tuple[str, int]:
     if form.validate_on_submit():
         group = next((g for g in tables if g.key == form.table.data), None)
         if group is None:
-            group = records.create_group(form.table_name.data or gettext(
+            group = roster.create_group(form.table_name.data or gettext(
                 "%(owner)s table", owner=possessive(form.names[0])))
             access.join(group, "scorer")
-        match = records.create_match(group, form.names, form.target_value, form.game,
+        match = creation.create_match(group, form.names, form.target_value, form.game,
                                      form.hand_limit)
         return redirect(url_for("matches.show", match_id=match.key), code=303)
     status = 422 if form.is_submitted() else 200
     return render_template("matches/new.html", form=form, game=form.game,
                            variants=scoring.VARIANTS.values(),
-                           known_names=records.known_names(tables)), status
+                           known_names=roster.known_names(tables)), status
 
 
 def _again(form: NewMatchForm, key: str) -> None:
     """A rematch with other seats: the form filled in as the match `key` was, for the
     players to swap seats or partners before it starts."""
-    match = records.match_by_key(key) if key else None
+    match = writes.match_by_key(key) if key else None
     if match is None or not access.can_view(match):
         return
     form.variant.data = match.variant
@@ -88,7 +99,7 @@ def _again(form: NewMatchForm, key: str) -> None:
 
 def visible(match_id: str) -> Match:
     """The match, if this device may see it; 404 otherwise (a stranger learns nothing)."""
-    return access.require_view(records.match_by_key(match_id))
+    return access.require_view(writes.match_by_key(match_id))
 
 
 # Rows of the match page: the latest hands. A match to 1000 takes 10 to 20 hands; a longer
@@ -107,21 +118,21 @@ def page_showing(match: Match, position: int) -> str:
 
 
 def _show(match: Match, viewer: bool, every: bool = False) -> Response:
-    """The match page: 304 for a browser whose copy is still this page (`match_pages`);
+    """The match page: 304 for a browser whose copy is still this page (`matches/kept_pages`);
     else the page around the body kept for this revision, language and role, rendered
     when none is kept yet. `every`: a row for every hand, not only the `LATEST`."""
     scorer = not viewer and access.can_score(match)
     template = "matches/seigneur.html" if match.game.ranked else "matches/show.html"
-    key = match_pages.page_key(match, scorer, template, every)
-    messages = match_pages.messages_waiting()
-    unchanged = match_pages.not_modified(match_pages.etag(key))
+    key = kept_pages.page_key(match, scorer, template, every)
+    messages = kept_pages.messages_waiting()
+    unchanged = kept_pages.not_modified(kept_pages.etag(key))
     if unchanged is not None:
         return unchanged
-    kept = match_pages.kept_body(key)  # with the names: nothing more to read
+    kept = kept_pages.kept_body(key)  # with the names: nothing more to read
     if kept is None:
-        records.load_seats(match)  # the names, in the title and the body
+        prebuilt.load_seats(match)  # the names, in the title and the body
         page = _page(match)  # may read the match again: the key follows what was read
-        key = match_pages.page_key(match, scorer, template, every)
+        key = kept_pages.page_key(match, scorer, template, every)
         edit = numbered_url("hands.edit", match_id=match.key) if scorer else None
         shown = page.rows if every else page.rows[-LATEST:]
         hidden = len(page.rows) - len(shown)
@@ -130,26 +141,26 @@ def _show(match: Match, viewer: bool, every: bool = False) -> Response:
         # see the match, and so this page, by its key.
         every_url = url_for("matches.show_every", match_id=match.key,
                             _anchor=f"hand-{hidden}") if hidden else None
-        kept = match_pages.keep_body(key, ", ".join(match.names), render_template(
+        kept = kept_pages.keep_body(key, ", ".join(match.names), render_template(
             template, page=page, sides=page.sides, can_score=scorer, shown=shown, every=every,
             hidden=hidden, every_url=every_url,
-            chart=insights.match_chart(page) if match.game.scored else None,
+            chart=chart.match_chart(page) if match.game.scored else None,
             rows=None if match.game.ranked else hand_rows(shown, edit, match.game.has_dummy,
                                                           anchored=every),
-            csrf_token=lambda: match_pages.stand_in(current_app)))
+            csrf_token=lambda: kept_pages.stand_in(current_app)))
     response = make_response(render_template("matches/page.html", body=kept.body,
                                              title=kept.title))
-    return match_pages.validated(response, key, messages)
+    return kept_pages.validated(response, key, messages)
 
 
-def _page(match: Match) -> records.MatchPage:
+def _page(match: Match) -> match_view.MatchPage:
     """Everything the match page shows; 404 when the match was deleted meanwhile, 503 when
     it kept changing while it was read."""
     try:
-        return records.match_page(match)
-    except records.Gone:
+        return match_view.match_page(match)
+    except hand_reads.Gone:
         abort(404)
-    except records.Moving:
+    except hand_reads.Moving:
         abort(503)
 
 
@@ -165,7 +176,7 @@ def numbered_url(endpoint: str, **values: Any) -> tuple[str, str]:
 @bp.get("/matches/<match_id>")
 def show(match_id: str) -> Response:
     """Totals, hands, who shuffles next, the result (read-only without scorer rights)."""
-    records.reading()
+    writes.reading()
     return _show(visible(match_id), viewer=False)
 
 
@@ -174,7 +185,7 @@ def show(match_id: str) -> Response:
 def show_every(match_id: str) -> Response:
     """The match page with a row for every hand of a long match (read-only without scorer
     rights, as for a phone that opened the match through its viewer link)."""
-    records.reading()
+    writes.reading()
     return _show(visible(match_id), viewer=False, every=True)
 
 
@@ -201,8 +212,8 @@ def rematch(match_id: str) -> Response:
     match = visible(match_id)
     access.require_scorer(match)
     try:
-        new_match = records.rematch(match)
-    except records.Conflict:
+        new_match = creation.rematch(match)
+    except writes.Conflict:
         abort(404, gettext("Another phone deleted this match meanwhile, so no rematch was "
                            "started."))
     return redirect(url_for("matches.show", match_id=new_match.key), code=303)

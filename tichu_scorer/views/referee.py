@@ -9,7 +9,7 @@ from typing import Any
 from flask import Blueprint, render_template, request
 from flask_babel import gettext
 
-from .. import access, engine, records
+from .. import access, engine
 from ..answers import PASS_WORDS
 from ..engine.cards import (
     DECK,
@@ -26,6 +26,7 @@ from ..engine.names import card_name
 from ..engine.questions import deck_of
 from ..extensions import limit_referee
 from ..forms import RefereeForm
+from ..matches import writes
 from .judging import judge
 
 bp = Blueprint("referee", __name__)
@@ -164,7 +165,7 @@ def check() -> tuple[str, int]:
     form = RefereeForm(request.args)
     context, status = _verdict_context(
         form, asked="play" in request.args or "trick" in request.args)
-    match = records.match_by_key(form.match.data) if form.match.data else None
+    match = writes.match_by_key(form.match.data) if form.match.data else None
     if match is not None and not access.can_view(match):
         match = None
     return render_template("referee/check.html", match=match, keys=_keys(), deck=_deck(form),

@@ -6,9 +6,10 @@ from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask_babel import gettext
 from werkzeug.wrappers import Response
 
-from .. import access, corrections, records
+from .. import access
 from ..extensions import limit_writes
 from ..forms import MatchSettingsForm
+from ..matches import corrections, creation, ending, writes
 from ..models import Match
 from ..scoring import Problem
 
@@ -30,16 +31,16 @@ def _form(match: Match) -> MatchSettingsForm:
 def edit(match_id: str) -> Response | tuple[str, int]:
     """The target and the names; the result follows from the hands under the new target."""
     if request.method == "GET":
-        match = access.require_view(records.match_by_key(match_id))
+        match = access.require_view(writes.match_by_key(match_id))
     else:
-        match = access.require_view(records.lock_match(match_id))
+        match = access.require_view(writes.lock_match(match_id))
     access.require_scorer(match)
     form = _form(match)
     if request.method == "POST" and form.check(match.game, match.hand_limit):
         target = form.target.data if match.hand_limit is None else None
         try:
             changed = corrections.change_settings(match, target, form.names)
-        except records.AfterTheEnd as exc:  # a target the match reached hands ago
+        except ending.AfterTheEnd as exc:  # a target the match reached hands ago
             form.add_problem("target", Problem("target", exc.problem.rule,
                                                exc.problem.message))
         else:
@@ -53,7 +54,7 @@ def edit(match_id: str) -> Response | tuple[str, int]:
 @limit_writes
 def delete(match_id: str) -> Response | tuple[str, int]:
     """Delete a match, only with the box ticked that says so."""
-    match = access.require_view(records.lock_match(match_id))
+    match = access.require_view(writes.lock_match(match_id))
     access.require_scorer(match)
     form = _form(match)
     if not form.validate():  # a field sent twice, or malformed
@@ -63,6 +64,6 @@ def delete(match_id: str) -> Response | tuple[str, int]:
         form.add_problem("delete", Problem("confirm", "E1", gettext(
             "Tick the box to confirm: a deleted match cannot be restored.")))
         return render_template("matches/settings.html", match=match, form=form), 422
-    records.delete_match(match)
+    creation.delete_match(match)
     flash(gettext("The match was deleted."))
     return redirect(url_for("matches.history"), code=303)

@@ -11,8 +11,9 @@ from flask_babel import gettext
 from markupsafe import Markup
 from werkzeug.wrappers import Response
 
-from .. import access, codes, public, records
+from .. import access, codes, public
 from ..extensions import db, limit_joins
+from ..matches import writes
 from ..models import Group, Match
 from .matches import _show, bp, visible
 
@@ -23,7 +24,7 @@ WATCH, SCORE = "watch", "score"
 @limit_joins
 def view(code: str) -> Response:
     """The viewer link: the match, read-only, without joining its table."""
-    records.reading()
+    writes.reading()
     read = codes.read(code)
     if read is None or len(read) == codes.SCORE_LENGTH:  # a score code only through /join
         abort(404)
@@ -103,8 +104,8 @@ def score_code(match: Match) -> str:
     """The match's score code; made now for a match stored before score codes."""
     if codes.is_code(match.scorer_key, codes.SCORE_LENGTH):
         return match.scorer_key
-    with records.writing():
-        held = records.lock_match(match.key)
+    with writes.writing():
+        held = writes.lock_match(match.key)
         if held is None:
             abort(404)
         if not codes.is_code(held.scorer_key, codes.SCORE_LENGTH):

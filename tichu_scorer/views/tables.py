@@ -6,8 +6,9 @@ from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask_babel import gettext
 from werkzeug.wrappers import Response
 
-from .. import access, live, public, records
+from .. import access, live, public
 from ..extensions import db, limit_creation, limit_writes
+from ..matches import listing, roster, writes
 from ..models import NAME_MAX, Group
 from .errors import form_value
 from .sharing import qr_svg
@@ -27,7 +28,7 @@ def show(key: str) -> str:
     scorer = access.role_in(group) == "scorer"
     invite = public.link("matches.join", code=group.invite_code)
     link = public.link("matches.join", key=group.scorer_key) if scorer else None
-    page = records.history_page([group], request.args.get("older"), request.args.get("newer"))
+    page = listing.history_page([group], request.args.get("older"), request.args.get("newer"))
     return render_template("tables/show.html", group=group, scorer=scorer,
                            matches=page.matches, page=page, live=live.tables([group.key]),
                            invite=invite, invite_qr=qr_svg(invite),
@@ -40,7 +41,7 @@ def show(key: str) -> str:
 def new() -> Response:
     """A new, empty table; this device is its scorer."""
     name = " ".join(form_value("name").split())[:NAME_MAX]
-    group = records.create_group(name or gettext("Our table"))
+    group = roster.create_group(name or gettext("Our table"))
     access.join(group, "scorer")
     return redirect(url_for("tables.show", key=group.key), code=303)
 
@@ -53,7 +54,7 @@ def rename(key: str) -> Response:
     if not name or len(name) > NAME_MAX or "\x00" in name:
         flash(gettext("A table's name is 1 to %(n)s characters.", n=NAME_MAX), "error")
     else:
-        with records.writing():
+        with writes.writing():
             _group(key, "scorer").name = name
     return redirect(url_for("tables.show", key=key), code=303)
 
@@ -64,9 +65,9 @@ def rotate(key: str) -> Response:
     """New invite code and scorer link: phones that joined with the old ones must join
     again (this one stays a scorer)."""
     _group(key, "scorer")
-    with records.writing():
+    with writes.writing():
         group = _group(key, "scorer")
-        group.rotate(records.history([group], limit=None), access.device())
+        group.rotate(listing.history([group], limit=None), access.device())
     access.join(group, "scorer")
     flash(gettext("New links made. The old invite code, scorer link and codes of its "
                   "matches no longer work; phones that joined with them must join again."))

@@ -17,8 +17,9 @@ from flask_babel import gettext, ngettext
 from sqlalchemy import func
 from werkzeug.wrappers import Response as BaseResponse
 
-from .. import access, records, transfer, transfer_csv
+from .. import access, transfer, transfer_csv
 from ..extensions import db, limit_creation, limit_exports, limit_reads, limit_writes
+from ..matches import listing, writes
 from ..models import Group, Hand, HandEvent
 from ..transfer_checks import MAX_IMPORT_EVENTS, MAX_IMPORT_HANDS, ImportError_
 from ..transfer_known import Imported
@@ -64,7 +65,7 @@ def match_export(match_id: str, kind: str) -> Response:
 @limit_reads
 def sheet(match_id: str) -> str:
     """The score sheet to print: table, date, players, every hand in playing order."""
-    records.reading()
+    writes.reading()
     return render_template("matches/sheet.html", page=_page(visible(match_id)))
 
 
@@ -72,7 +73,7 @@ def sheet(match_id: str) -> str:
 @limit_exports
 def history_export(kind: str) -> Response:
     """Every match of the tables this device joined (and no other)."""
-    return _download(records.match_ids(access.groups()), kind, "tichu-history")
+    return _download(listing.match_ids(access.groups()), kind, "tichu-history")
 
 
 @bp.post("/import")
@@ -106,7 +107,7 @@ def import_json() -> BaseResponse | tuple[str, int]:
             # the request through a redirect that names none)
             return redirect(url_for("matches.history", _anchor="main"), code=303)
     groups = access.groups()
-    page = records.history_page(groups)
+    page = listing.history_page(groups)
     return render_template("matches/history.html", matches=page.matches, page=page,
                            groups=groups, import_error=error), 422
 

@@ -11,13 +11,16 @@ from flask_babel import force_locale, gettext
 from sqlalchemy import func
 from sqlalchemy.orm.exc import StaleDataError
 
-from . import records
-from .extensions import db
-from .game.i18n import N_
-from .game.layouts import TEAM_LETTERS
-from .models import Hand, HandEvent, Match, utcnow
-from .records import Conflict
-from .scoring import Call, Problem, call_made
+from ..extensions import db
+from ..game.i18n import N_
+from ..game.layouts import TEAM_LETTERS
+from ..models import Hand, HandEvent, Match, utcnow
+from ..scoring import Call, Problem, call_made
+from . import settings
+from .ending import after_the_end, recompute
+from .hand_entry import score
+from .match_view import side_labels
+from .writes import Conflict, log
 
 # The log's actions, as the log page shows them (translated there).
 ACTIONS = (N_("added"), N_("edited"), N_("deleted"), N_("undone"), N_("restored"),
@@ -82,17 +85,17 @@ def describe_settings(before: Mapping[str, Any], after: Mapping[str, Any]) -> st
 
 
 def change_settings(match: Match, target: int | None, names: list[str]) -> bool:
-    """Change the target and names (records.change_settings), logged with English words
+    """Change the target and names (`settings.change_settings`), logged with English words
     for exports; the log page says them anew in the reader's language."""
     def english(before: Mapping[str, Any], after: Mapping[str, Any]) -> str:
         with force_locale("en"):
             return describe_settings(before, after)
-    return records.change_settings(match, target, names, english)
+    return settings.change_settings(match, target, names, english)
 
 
 def _check(hand: Hand, version: int) -> None:
     """The change was made on `version` of the hand: refuse it when another phone changed or
-    deleted the hand since (checked while the match is held, `records.lock_match`)."""
+    deleted the hand since (checked while the match is held, `writes.lock_match`)."""
     if hand.deleted_at is not None:
         raise Conflict(None, None)
     if version != hand.version:
@@ -118,18 +121,18 @@ def edit_hand(match: Match, hand: Hand, data: Mapping[str, Any],
     reopens when the edit changes its result). `match` must be held. Conflict when another
     phone edited or deleted the hand after `version` was read."""
     _check(hand, version)
-    preview, problems, row = records.score(match, data, editing=hand, correction=True)
+    preview, problems, row = score(match, data, editing=hand, correction=True)
     if problems or preview is None:
         return problems
     before = hand.recorded() | {"counted_points": list(hand.card_points)}
     for key, value in row.items():
         setattr(hand, key, value)
     hand.version += 1
-    records.recompute(match)  # `records.score` refused an edit that ends the match earlier
+    recompute(match)  # `hand_entry.score` refused an edit that ends the match earlier
     after = hand.recorded() | {"counted_points": list(hand.card_points)}
     with force_locale("en"):  # the stored words are for exports; the log page says it anew
         summary = describe_change(match, before, after)
-    records.log(match, hand, "edited", summary, before, after)
+    log(match, hand, "edited", summary, before, after)
     _commit()
     return []
 
@@ -138,11 +141,11 @@ def delete_hand(match: Match, hand: Hand, version: int, action: str = "deleted")
     """Take a hand out of play; it stays in the log and can be restored. `match` must be
     held; Conflict when the hand changed or went since `version` was read."""
     _check(hand, version)
-    was_after_the_end = records.after_the_end(match)
-    records.log(match, hand, action, "", hand.recorded(), None)
+    was_after_the_end = after_the_end(match)
+    log(match, hand, action, "", hand.recorded(), None)
     hand.deleted_at = utcnow()
     hand.version += 1
-    records.recompute(match, was_after_the_end)
+    recompute(match, was_after_the_end)
     _commit()
 
 
@@ -178,12 +181,12 @@ def restore_hand(match: Match, hand: Hand, moved_on_ok: bool = True,
             HandEvent.match_id == match.id, HandEvent.id > (went or 0)))
         if since:
             raise Conflict(hand)
-    was_after_the_end = records.after_the_end(match)
+    was_after_the_end = after_the_end(match)
     hand.deleted_at = None
     hand.version += 1
-    records.recompute(match, was_after_the_end)
+    recompute(match, was_after_the_end)
     db.session.flush()
-    records.log(match, hand, "restored", "", None, hand.recorded())
+    log(match, hand, "restored", "", None, hand.recorded())
     _commit()
     return True
 
@@ -207,7 +210,7 @@ def summarize(match: Match, row: Hand | Mapping[str, Any]) -> str:
     scores = match.game.side_scores(get("team_scores") or [], get("player_scores"),
                                     len(names))
     if scores:
-        labels = records.side_labels(match)
+        labels = side_labels(match)
         parts.append(" / ".join(f"{label} {n:+d}" for label, n in zip(labels, scores,
                                                                         strict=False)))
     return " · ".join(parts)

@@ -3,7 +3,7 @@
 A page costs the same with 10 entries as with 10,000: a count, the page's entries and the
 hands they name. Entries are numbered 1, 2, … from the oldest (the log only grows, so an
 entry keeps its number), and a page is named by the entry next to it (`older`, `newer`),
-as the match lists are (`records.history_page`). An entry whose stored fields the log
+as the match lists are (`listing.history_page`). An entry whose stored fields the log
 cannot read (an old or hand-made import) is shown as unreadable, never a 500.
 """
 
@@ -14,10 +14,10 @@ from typing import Any
 
 from sqlalchemy import func
 
+from ..extensions import db
+from ..models import Hand, HandEvent, Match
+from ..transfer_checks import entry_problem
 from . import corrections
-from .extensions import db
-from .models import Hand, HandEvent, Match
-from .transfer_checks import entry_problem
 
 PAGE_SIZE = 100  # entries a page shows: a match to 1000 logs 10 to 40
 

@@ -44,9 +44,9 @@ from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
 from werkzeug.wrappers import Response
 
-from .assets import assets
-from .cache import LRU, lru
-from .models import Match
+from ..assets import assets
+from ..cache import LRU, lru
+from ..models import Match
 
 PAGES_KEPT = 128  # match page bodies an app process keeps (a body is 1–100 KB)
 STORE_TTL = 6 * 3600  # seconds a body stays in the shared store after it was built
@@ -54,7 +54,7 @@ STORE_TIMEOUT = 0.25  # seconds to wait for the shared store before building the
 STORE_PAUSE = 30.0  # seconds the store is left alone after it failed
 CACHE_CONTROL = "private, no-cache"  # the browser keeps a copy and asks before each use
 FLASHES = "_flashes"  # where Flask keeps the one-time messages in the session
-PACKAGE = Path(__file__).resolve().parent
+PACKAGE = Path(__file__).resolve().parent.parent  # the whole app, not only this package
 SOURCES = (PACKAGE, PACKAGE.parent / "templates")
 
 

@@ -1,7 +1,7 @@
 """The rows of a match page's hands table, written in Python rather than with a template
 loop: a long match has hundreds of rows, and a loop in Jinja costs three times as much
 (an escape and an attribute lookup per value). Every text is escaped here; the words come
-translated once per page (`records.RowNotes`). `templates/matches/show.html` holds the
+translated once per page (`match_view.RowNotes`). `templates/matches/show.html` holds the
 table around them."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from markupsafe import Markup, escape
 
-from ..records import HandRow, RowNotes
+from .match_view import HandRow, RowNotes
 
 NO_NOTES = RowNotes()
 

@@ -9,6 +9,9 @@ from itertools import pairwise
 
 from flask_babel import gettext
 
+from .. import scoring
+from .match_view import MatchPage
+
 WIDTH, HEIGHT, PAD = 340, 200, 28
 LABEL_CHAR = 6  # the width of a digit of the axis labels (10px type), with room to spare
 FITTING = 4  # characters of a score label that fit left of the usual margin ("1000", "-250")
@@ -111,3 +114,28 @@ def build(running: Sequence[Sequence[int]], classes: Sequence[str], target: int 
     x_labels = [(x(i), i) for i in range(0, hands + 1, every)]
     return Chart(lines, markers, y(target) if target and low <= target <= high else None,
                  y(0), y_labels, x_labels, left)
+
+
+def match_chart(page: MatchPage) -> Chart | None:
+    """Running totals per side with every call marked."""
+    match = page.match
+    if not page.rows:
+        return None
+    names = match.names
+    side_of = {seat: side.index for side in match.game.sides(names) for seat in side.seats}
+    # translated once per page, not per call (a long match has hundreds of calls)
+    outcome = {True: str(gettext("%(name)s: %(call)s made")),
+               False: str(gettext("%(name)s: %(call)s failed"))}
+    said = {c.value: str(gettext(c.label)) for c in scoring.Call}
+    calls = []
+    for row in page.rows:
+        marks = []
+        for seat, call in row.hand.calls.items():
+            side = side_of[int(seat)]
+            made = scoring.call_made(int(seat), row.hand.out_order)
+            label = outcome[made] % {"name": names[int(seat)], "call": said[call]}
+            marks.append((side, label, made))
+        calls.append(marks)
+    classes = [side.css for side in page.sides]
+    target = match.target if match.target else None
+    return build([row.running for row in page.rows], classes, target, calls)

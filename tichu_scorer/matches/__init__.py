@@ -1,0 +1,16 @@
+"""The match feature: everything between a request about a match and its rows, one concern
+per module. The pure rules live in `scoring/`; these modules read a match's rows into the
+core's types, ask its `MatchState`, and write the result back.
+
+- `writes`: transactions and locks (the one way into a write), conflicts, the match log
+- `prebuilt`: the performance machinery (prebuilt statements, stamps), behind a few functions
+- `roster`: tables, players and seats
+- `creation`: a new match, a rematch, a match deleted
+- `hand_entry`: a hand previewed, scored and added
+- `ending`: the derived columns and the end-of-match rules corrections must keep
+- `corrections`: editing, deleting, undoing and restoring hands; the log's summaries
+- `settings`: the target and names changed after the start
+- `listing`: the match lists, a page at a time; `match_log`: the log page, likewise
+- the match page along one path: `hand_reads` (the hands read as values), `match_view`
+  (the view models), `rows` (the table's rows), `chart`, `kept_pages` (kept per revision)
+"""

@@ -1,0 +1,56 @@
+"""A match comes and goes: a new match, a rematch, and a match deleted."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .. import tallies
+from ..extensions import db
+from ..game import variants
+from ..models import Group, Match
+from ..scoring import Variant
+from . import prebuilt, writes
+from .roster import player_named, seat_rows
+from .writes import Conflict, writing
+
+
+def create_match(group: Group, names: Sequence[str], target: int | None,
+                 game: Variant = variants.DEFAULT, hand_limit: int | None = None,
+                 rematch_of: str | None = None) -> Match:
+    """A new match of table `group` with these players in seats 0, 1, … A rematch holds the
+    match it follows (key `rematch_of`) meanwhile: Conflict when it was deleted."""
+    with writing():
+        held = writes.lock_match(rematch_of) if rematch_of else None
+        if rematch_of and held is None:
+            raise Conflict()
+        match = Match(group_id=group.id, variant=game.key, target=target,
+                      hand_limit=hand_limit, rematch_of_id=held.id if held else None,
+                      stamp=prebuilt.next_stamp(group.id))
+        match.seats = seat_rows(game, [player_named(group.id, name) for name in names])
+        match.totals = [0] * match.sides
+        match.stats = tallies.counted(match)  # a match without hands still counts as played
+        db.session.add(match)
+    return match
+
+
+def rematch(match: Match) -> Match:
+    return create_match(match.group, match.player_names, match.target, match.game,
+                        match.hand_limit, rematch_of=match.key)
+
+
+def delete_match(match: Match) -> None:
+    """Remove a match with its hands and log (the scorer confirmed it). `match` is held.
+    On SQLite its table keeps its stamp, so that the next match stored never takes it
+    again: SQLite may give the next match its id too, and the statistics would take one for
+    the other (there one writer at a time changes the database; on PostgreSQL, whose ids
+    never repeat, the table's row is left alone, as every other change of a match does)."""
+    try:
+        if db.session.get_bind().dialect.name == "sqlite":  # (PostgreSQL never reuses ids)
+            prebuilt.keep_stamp(match.group_id, match.stamp or 0)
+        # a rematch of it stays, as a match of its own
+        prebuilt.unlink_rematches(match.id)
+        db.session.delete(match)
+        db.session.commit()
+    except Exception:
+        db.session.rollback()
+        raise

@@ -1,0 +1,158 @@
+"""Hand scoring glue: form or JSON data -> the game's `read` -> the pure match state ->
+the hand's row (`stored_values`); a hand previewed before saving, and a hand added to a held
+match exactly once, with the conflicts of a form opened before another phone saved."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, NamedTuple
+
+from sqlalchemy.exc import IntegrityError
+
+from .. import answers, scoring, tallies
+from ..answers import MatchFacts, Preview
+from ..extensions import db
+from ..models import Hand, Match
+from ..scoring import Layout, Problem
+from ..scoring.state import next_hand, stored_values
+from . import prebuilt
+from .ending import ends_earlier, settle, state_of
+from .writes import Conflict, Stale, log, position
+
+
+def next_shuffler(match: Match) -> int | None:
+    """Threechu: who shuffles (and plays the dummy) in the next hand ([T3.1])."""
+    return match.game.shuffler((match.hand_count or 0) + 1)
+
+
+def layout_for(match: Match, shuffler: int | None = None) -> Layout:
+    """The scoring layout of a match with its names; for Threechu, of the hand that
+    `shuffler` shuffles (by default the next hand)."""
+    return match.game.layout(match.names, (match.hand_count or 0) + 1, shuffler)
+
+
+def facts(match: Match) -> MatchFacts:
+    """What scoring the match's next hand needs of it (`answers.MatchFacts`): the server
+    scores from these, and the match page hands them to the phone for scoring offline."""
+    return MatchFacts(match.variant, match.names, match.target, match.hand_limit,
+                      match.hand_count or 0, tuple(match.totals or ()), match.finished)
+
+
+def score(match: Match, data: Mapping[str, Any], editing: Hand | None = None,
+          correction: bool = False) -> tuple[Preview | None, list[Problem], dict[str, Any]]:
+    """Score the next hand of `match` (or a new version of `editing`) from `data` without
+    storing it: the preview, every problem, and the row's fields. A `correction` (an edit
+    by a player, not an import's check) must not end the match before its last hand."""
+    if editing is None:  # the phone scores a new hand with the same call (answers.py)
+        return answers.score_next(facts(match), data)
+    shuffler = editing.shuffler
+    settings = match.settings
+    hand_input, problems = settings.game.read(data, match.names, shuffler)
+    if problems or hand_input is None:
+        return None, problems, {}
+    # what the hand scores (the totals before it do not change that)
+    totals = tuple(match.totals or [0] * match.sides)
+    played, _end = next_hand(settings, totals, match.hand_count or 0, hand_input)
+    row = stored_values(played, match.game)
+    state = state_of(match, replacing=(editing, played.hand))
+    if correction and (ends := ends_earlier(match, state)) is not None:
+        return None, [ends], {}  # the live preview says so too, before the Save
+    return Preview(list(played.scores), list(state.totals), played.sweep, state.winner,
+                   state.over), [], row
+
+
+def derive(match: Match, data: Mapping[str, Any],
+           editing: Hand | None = None) -> scoring.Derived | None:
+    """What follows from the hand entered so far ([H7], [P1], [P2]), problems or not; None
+    for a ranked game."""
+    shuffler = editing.shuffler if editing is not None else next_shuffler(match)
+    game = match.settings.game
+    hand_input, _problems = game.read(data, match.names, shuffler)
+    return game.derive(hand_input, shuffler) if hand_input is not None else None
+
+
+
+class Added(NamedTuple):
+    """What `add_hand` did: the hand stored (None on a problem), every problem, and the
+    hand's place among the hands in play as the match page shows it."""
+
+    hand: Hand | None
+    problems: list[Problem]
+    position: int = 0
+
+
+def add_hand(match: Match, data: Mapping[str, Any], number: int,
+             client_id: str | None = None, entry: int | None = None) -> Added:
+    """Score and store one hand, log it, and update the match; nothing is stored on a
+    problem. `match` must be held (`lock_match`). The form names what it was opened on: the
+    hand number it showed (`number`, the hand's place) and the entry number the hand was to
+    get (`entry`, one past the highest the match ever had). When another phone saved a hand
+    meanwhile, `Stale` is raised and nothing is stored. The entry number is what a delete
+    cannot undo: with a hand added and another deleted since, the place is the same again,
+    the entry is not. (A form without `entry`, queued on a phone before forms carried it, is
+    checked by its place alone.) A `client_id` seen before returns the hand already stored
+    (exactly once). The commit expires what was read: the caller learns the hand's place
+    from the result, not by reading the match again."""
+    if client_id:
+        known = db.session.execute(db.select(Hand).filter_by(client_id=client_id)
+                                   ).scalar_one_or_none()
+        if known is not None:
+            if known.match_id != match.id:
+                raise Conflict()
+            return Added(known, [], position(match, known))
+    current = (match.hand_count or 0) + 1
+    if number != current:
+        raise _stale(match, number, entry, current, next_entry(match))
+    preview, problems, row = score(match, data)
+    if problems or preview is None:
+        return Added(None, problems)
+    values = {"match_id": match.id, "client_id": client_id or None, **row}
+    hand = Hand(**values)  # what was stored, as the caller reads it (not in the session)
+    try:
+        # the insert finds the entry number itself: checked after it, with no round trip
+        # more; a mismatch rolls the insert back
+        hand.id, hand.number = prebuilt.insert_hand(match.id, values)
+        if entry is not None and hand.number != entry:
+            # hands were entered since the form was opened: a conflict if one is in play
+            # (hands entered and deleted since leave nothing this one could double)
+            if saved := _saved_since(match, entry, hand.number):
+                db.session.rollback()
+                raise Stale(saved, current, hand.number)
+        # from the preview: the stored totals plus this hand (none in a ranked game)
+        settle(match, preview.totals, (match.hand_count or 0) + 1, preview.winner,
+                preview.finished)
+        tallies.added(match, hand)
+        prebuilt.store_match(match)
+        log(match, hand, "added", "", None, hand.recorded(), shown_as=match.hand_count)
+        db.session.commit()
+    except IntegrityError as exc:  # only without the lock (a bug): refuse, never double
+        db.session.rollback()
+        raise Conflict() from exc
+    except Exception:
+        db.session.rollback()
+        raise
+    return Added(hand, [], current)
+
+
+def _saved_since(match: Match, entry: int, now: int) -> list[tuple[int, Hand]]:
+    """The hands in play entered from entry number `entry` on, before `now`, with their
+    places."""
+    return [(i, h) for i, h in enumerate(match.hands, start=1) if entry <= h.number < now]
+
+
+def _stale(match: Match, number: int, entry: int | None, current: int,
+           now: int) -> Stale:
+    """The conflict of a form opened for hand `number` (entry `entry`) when the next hand
+    is `current` (entry `now`): the hands in play saved since, with their places; for a
+    form without an entry number, or when the hands in play grew by a restore, those from
+    its place on."""
+    saved = _saved_since(match, entry, now) if entry is not None else []
+    if not saved and 0 < number < current:
+        saved = list(enumerate(match.hands, start=1))[number - 1:]
+    return Stale(saved, current, now)
+
+
+def next_entry(match: Match) -> int:
+    """The entry number the match's next hand gets: one past the highest it ever had
+    (deleted hands keep theirs, so it never goes down)."""
+    return prebuilt.next_entry(match.id)

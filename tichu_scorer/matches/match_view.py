@@ -1,0 +1,155 @@
+"""The match page's view models: the totals, a row per hand with its words translated
+once per page, Grand Seigneur's titles and records, all from one pure match state."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+from .. import scoring
+from ..game.i18n import _
+from ..models import Match
+from ..scoring import Side, seigneur
+from ..scoring.games import Game, PointsGame, RankingGame
+from ..scoring.state import MatchState, PlayedHand
+from .hand_reads import HandLine, hand_lines
+
+
+@dataclass(frozen=True)
+class Total:
+    """One total on the match page: its side (a team, a player or the dummy), the points
+    and whether it won."""
+
+    side: Side
+    total: int
+    won: bool
+
+    @property
+    def css(self) -> str:
+        return self.side.css
+
+
+
+class HandRow(NamedTuple):
+    position: int
+    hand: HandLine
+    running: tuple[int, ...]
+    deltas: tuple[int, ...]
+    first_out: str | None
+    call_notes: list[tuple[str, str, bool]]  # (name, Tichu/Grand Tichu, made)
+    ranking: tuple[str, ...] = ()
+    notes: RowNotes | None = None  # the row's words, translated (`match_page`)
+
+
+class RowNotes(NamedTuple):
+    """What the match page says about a hand, in the reader's language: built from
+    patterns translated once per page, not a few lookups per row."""
+
+    first_out: str = ""  # "Ann out first"
+    wish: str = ""  # "Wish missed by Bob"
+    sweep: str = ""  # "Double victory"
+    shuffled: str = ""  # Threechu: "Cy shuffled and played the dummy."
+    calls: tuple[tuple[str, bool], ...] = ()  # ("Ann: Tichu ✓ made", made)
+    edit: str = ""  # "Edit hand 7"
+
+
+class _Words:
+    """The match page's per-hand sentences, each translated once."""
+
+    def __init__(self, match: Match) -> None:
+        self.out_first = _("%(name)s out first")
+        self.wish = _("Wish missed by %(name)s")
+        self.sweep = _(match.game.sweep_title)
+        self.shuffled = _("%(name)s shuffled and played the dummy.")
+        self.call = {call.value: _(call.label) for call in scoring.Call}
+        self.made, self.failed = _("✓ made"), _("✗ failed")
+        self.edit = _("Edit hand %(n)s")
+
+    def notes(self, names: tuple[str, ...], hand: HandLine, played: PlayedHand) -> RowNotes:
+        first = played.first_out
+        calls = tuple((f"{names[c.seat]}: {self.call[c.call.value]} "
+                       f"{self.made if c.made else self.failed}", c.made) for c in played.calls)
+        return RowNotes(
+            self.out_first % {"name": names[first]} if first is not None else "",
+            self.wish % {"name": names[hand.wish_offender]}
+            if hand.wish_offender is not None else "",
+            self.sweep if hand.sweep else "",
+            self.shuffled % {"name": names[hand.shuffler]} if hand.shuffler is not None
+            else "", calls, self.edit % {"n": played.number})
+
+
+@dataclass(frozen=True)
+class MatchPage:
+    match: Match
+    sides: list[Total]
+    rows: list[HandRow]
+    next_shuffler: str | None
+    dummy_partner: str | None = None  # Threechu: who plays the dummy next hand
+    ranking: list[Total] = field(default_factory=list)
+    titles: list[tuple[str, str]] = field(default_factory=list)  # (title, name), next seating
+    pushes: list[seigneur.Push] = field(default_factory=list)
+    records: list[tuple[str, seigneur.PlayerRecord]] = field(default_factory=list)
+    tied_at: int | None = None  # [E2]: tied at the top at or above the target, play goes on
+
+
+def side_labels(match: Match) -> list[str]:
+    """A short label per total: the team letters, or the players' names."""
+    return [side.label for side in match.game.sides(match.names)]
+
+
+def sides_of(match: Match) -> list[Total]:
+    """The match's totals with who holds each (none in a ranked game)."""
+    totals = match.totals or [0] * match.sides
+    return [Total(side, totals[side.index] if side.index < len(totals) else 0,
+                  match.winner_team == side.index)
+            for side in match.game.sides(match.names)]
+
+
+def match_page(match: Match) -> MatchPage:
+    """Everything the match page shows, computed in one pass over the hands (which are
+    read first: reading them may read the match again, see `hand_lines`), by the page
+    builder of the match's game."""
+    hands = hand_lines(match)
+    settings = match.settings
+    state = MatchState.of(settings, [h.input for h in hands])
+    return _PAGES[type(settings.game)](match, match.names, hands, state)
+
+
+def _points_page(match: Match, names: tuple[str, ...], hands: list[HandLine],
+                 state: MatchState) -> MatchPage:
+    sides = sides_of(match)
+    words = _Words(match)
+    rows = []
+    for hand, played in zip(hands, state.hands, strict=True):
+        first = played.first_out
+        notes = [(names[c.seat], c.call.label, c.made) for c in played.calls]
+        rows.append(HandRow(played.number, hand, played.running, played.scores,
+                            names[first] if first is not None else None, notes,
+                            notes=words.notes(names, hand, played)))
+    shuffler = state.next_shuffler
+    dealer = names[shuffler] if shuffler is not None else None
+    if match.game.has_dummy:
+        ranking = sorted(sides, key=lambda s: -s.total)
+        return MatchPage(match, sides, rows, dealer, dummy_partner=dealer, ranking=ranking)
+    tied = None if match.finished else state.tied_at
+    return MatchPage(match, sides, rows, dealer, tied_at=tied)
+
+
+def _seigneur_page(match: Match, names: tuple[str, ...], hands: list[HandLine],
+                   state: MatchState) -> MatchPage:
+    rows = [HandRow(played.number, h, (), (), names[played.first_out]
+                    if played.first_out is not None else None, [],
+                    tuple(names[s] for s in h.out_order))
+            for h, played in zip(hands, state.hands, strict=True)]
+    titles = [(title, names[seat]) for title, seat in state.titles]
+    stats = [(names[r.seat], r) for r in state.records()]
+    stats.sort(key=lambda x: (-x[1].great_lord, x[1].average_rank or 99))
+    return MatchPage(match, [], rows, None, titles=titles, pushes=list(state.pushes),
+                     records=stats)
+
+
+# The page builder of each game (a class of `scoring.games`), not a branch on a flag.
+_PAGES: dict[type[Game], Callable[[Match, tuple[str, ...], list[HandLine], MatchState],
+                                  MatchPage]] = {PointsGame: _points_page,
+                                                 RankingGame: _seigneur_page}

@@ -1,0 +1,58 @@
+"""Players and tables: a new table, the player of a name (created when new), the names a
+new-match form offers, and the seats of a new match."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from sqlalchemy.exc import IntegrityError
+
+from ..extensions import db
+from ..models import NAME_MAX, Group, MatchSeat, Player
+from ..scoring import Variant
+from .writes import writing
+
+
+def create_group(name: str) -> Group:
+    """A new table; the caller's device becomes its scorer (`access.join`)."""
+    with writing():
+        group = Group(name=" ".join(name.split())[:NAME_MAX] or "Tichu")
+        db.session.add(group)
+    return group
+
+
+def player_named(group_id: int, name: str) -> Player:
+    """The player with this name (any case, any spacing), created when new."""
+    clean = " ".join(name.split())
+    key = Player.key(clean)
+    found = db.select(Player).filter_by(group_id=group_id, name_key=key)
+    player = db.session.execute(found).scalar_one_or_none()
+    if player is None:
+        try:  # another table may bring the same new name at the same moment (PostgreSQL)
+            with db.session.begin_nested():
+                player = Player(group_id=group_id, name=clean, name_key=key)
+                db.session.add(player)
+        except IntegrityError:
+            player = db.session.execute(found).scalar_one()
+    return player
+
+
+def known_names(groups: Sequence[Group], limit: int = 200) -> list[str]:
+    """Names of the players of these tables, most recent first, for the new-match form
+    (a table's names are seen only by its members)."""
+    if not groups:
+        return []
+    rows = db.session.execute(
+        db.select(Player.name).where(Player.group_id.in_([g.id for g in groups]))
+        .order_by(Player.created_at.desc(), Player.id.desc()).limit(limit)).scalars()
+    return list(rows)
+
+
+def seat_rows(game: Variant, players: Sequence[Player]) -> list[MatchSeat]:
+    """The seats of a new match: the players in seats 0, 1, … with their fixed team (team
+    games alternate, partners opposite, [H1], [T6.1]); Threechu adds the dummy's seat."""
+    rows = [MatchSeat(seat=seat, team=game.team_of(seat), player=player)
+            for seat, player in enumerate(players)]
+    if game.dummy_seat is not None:
+        rows.append(MatchSeat(seat=game.dummy_seat, team=None, player=None))
+    return rows

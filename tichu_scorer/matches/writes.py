@@ -1,0 +1,108 @@
+"""Transactions and locks: the one way into a write (`begin_write`, `writing`,
+`lock_match`), a read without a transaction (`reading`), the conflicts a write refuses, a
+match looked up by its key, and the log every change of a match appends to."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from ..extensions import db
+from ..models import Hand, Match
+from . import prebuilt
+
+
+class Conflict(Exception):
+    """Another phone changed what this request was based on; nothing was saved.
+
+    `hand` is the hand as the other phone left it (None when it is gone), `current` the
+    version or hand number the request should have named."""
+
+    def __init__(self, hand: Hand | None = None, current: int | None = None) -> None:
+        super().__init__("conflict")
+        self.hand = hand
+        self.current = current
+
+
+class Stale(Conflict):
+    """A new-hand form opened for hand N, but another phone saved a hand meanwhile (or the
+    match has fewer hands now): `saved` are the hands in play saved since, with their
+    places, `current` the number the next hand now gets and `entry` its entry number."""
+
+    def __init__(self, saved: list[tuple[int, Hand]], current: int, entry: int) -> None:
+        super().__init__(saved[0][1] if saved else None, current)
+        self.saved = saved
+        self.entry = entry
+
+
+def begin_write() -> None:
+    """Start the write transaction of this request: end any read transaction, then begin
+    one that holds SQLite's write lock from its first statement (BEGIN IMMEDIATE), so that
+    what it reads cannot change before it commits. On PostgreSQL `lock_match` locks the
+    match's row instead. Every change to the database goes through here."""
+    db.session.rollback()
+    if db.session.get_bind().dialect.name == "sqlite":
+        db.session.connection(execution_options={"sqlite_immediate": True})
+
+
+def reading() -> None:
+    """This request only reads, and reads one statement at a time: on PostgreSQL its
+    statements run outside a transaction, each with its own snapshot, which is all READ
+    COMMITTED gives a transaction's statements anyway; the BEGIN and ROLLBACK round trips
+    around them are saved. A reader that needs its statements to agree checks that itself
+    (`hand_lines` reads the match's revision with the hands). Call it before the request's
+    first statement; a write afterwards (`begin_write`) ends it and begins a transaction.
+    SQLite, in the process, has no round trip to save and keeps its read transaction."""
+    if db.session.get_bind().dialect.name == "postgresql" and not db.session().in_transaction():
+        db.session.connection(execution_options={"isolation_level": "AUTOCOMMIT"})
+
+
+@contextmanager
+def writing() -> Iterator[None]:
+    """One write transaction (`begin_write`), committed at the end, rolled back on any
+    error."""
+    begin_write()
+    try:
+        yield
+        db.session.commit()
+    except Exception:
+        db.session.rollback()
+        raise
+
+
+def lock_match(key: str) -> Match | None:
+    """Begin a write holding this match (SQLite: the database's write lock; PostgreSQL:
+    the match's row, SELECT … FOR UPDATE) and read it afresh. Every change to a match runs
+    between this and its commit, so no two changes of one match interleave.
+
+    The seats (the players' names) are read by a statement of their own once the match is
+    held. On PostgreSQL a statement that waited for the lock sees the locked row as the
+    change it waited for left it, but every other row as it was when the statement began:
+    seats read with it would miss a rename committed meanwhile, and this change would
+    count and log its hand under the old name."""
+    begin_write()
+    return prebuilt.held_match(key)
+
+
+def match_by_key(key: str) -> Match | None:
+    """The match whose URL key this is (unguessable; ids never leave the app), with its
+    table; its seats are read when first asked for (a page answered 304 never asks)."""
+    if len(key) > 24:
+        return None
+    return prebuilt.match_by_key(key)
+
+
+def position(match: Match, hand: Hand) -> int:
+    """The hand's number as the match page shows it: its place among the hands in play."""
+    return next((i for i, h in enumerate(match.hands, start=1) if h is hand), 0)
+
+
+def log(match: Match, hand: Hand, action: str, summary: str,
+        before: dict[str, Any] | None, after: dict[str, Any] | None,
+        shown_as: int | None = None) -> None:
+    """Append to the match's log (never changed afterwards)."""
+    shown = shown_as if shown_as is not None else position(match, hand)
+    prebuilt.insert_event({
+        "match_id": match.id, "hand_id": hand.id, "position": shown, "action": action,
+        "summary": summary, "before": before, "after": after})
