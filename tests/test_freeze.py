@@ -287,3 +287,27 @@ def test_a_live_server_is_waited_for_past_the_reply_bound(frozen_postgres):
             with pytest.raises(Unreachable):
                 waiter.execute("SELECT 1")
             assert time.monotonic() - started < 0.5 + PROBE_TIMEOUT + 1.0
+
+
+@needs_postgres
+def test_a_live_server_is_waited_for_across_many_bounds_then_given_up(frozen_postgres):
+    """One round trip may carry many statements (an import's pipeline), each within the
+    statement timeout but longer together than the reply and busy bounds: a server that
+    answers the probe is asked again and waited for, up to `longest` in all."""
+    import psycopg
+
+    from tichu_scorer.database import BoundedConnection, Unreachable
+    url, _postmaster = frozen_postgres
+    with BoundedConnection.connect(url) as waiter:
+        waiter.reply_timeout, waiter.busy_timeout, waiter.longest = 0.3, 0.4, 10.0
+        started = time.monotonic()
+        assert waiter.execute("SELECT pg_sleep(1.6), 1").fetchone()[1] == 1  # four bounds
+        assert time.monotonic() - started >= 1.6
+        waiter.rollback()
+        waiter.longest = 1.1
+        started = time.monotonic()
+        with pytest.raises(Unreachable):
+            waiter.execute("SELECT pg_sleep(5)")
+        assert time.monotonic() - started < 1.1 + 0.4 + 1.0
+    with psycopg.connect(url, autocommit=True) as check:  # the server itself is fine
+        assert check.execute("SELECT 1").fetchone() == (1,)

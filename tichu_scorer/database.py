@@ -95,11 +95,12 @@ class BoundedConnection(psycopg.Connection[Any]):
     """A psycopg connection whose every wait for the server is bounded: past
     `reply_timeout` the server is asked on a new socket whether it is there at all
     (`server_answers`); a stopped one is given up at once, a live one (a lock wait, a slow
-    statement) is waited for up to `busy_timeout` more, by when its own statement timeout
-    has ended the statement."""
+    statement) is asked again every `busy_timeout` (by when a single statement's own
+    timeout has ended it), up to `longest` in all."""
 
     reply_timeout: float = 1.5
     busy_timeout: float = 6.0
+    longest: float = 20.0  # seconds a live server's reply is waited for at most
     breaker: Breaker | None = None
 
     def wait(self, gen: Any, interval: float = 0.1, timeout: float | None = None) -> Any:
@@ -108,12 +109,21 @@ class BoundedConnection(psycopg.Connection[Any]):
         try:
             result = super().wait(gen, interval=interval, timeout=self.reply_timeout)
         except _WaitTimeout:
-            if not self.server_answers():
-                self.give_up(self.reply_timeout)
-            try:  # the generator goes on where it waited (it yields its wait again)
-                result = super().wait(gen, interval=interval, timeout=self.busy_timeout)
-            except _WaitTimeout:
-                self.give_up(self.reply_timeout + self.busy_timeout)
+            # A live server is waited for while it answers the probe: one round trip may
+            # carry many statements (a pipeline, an import's executemany), each within its
+            # own statement timeout; `longest` bounds the whole wait below gunicorn's
+            # worker timeout.
+            waited = self.reply_timeout
+            while True:
+                if not self.server_answers():
+                    self.give_up(waited)
+                try:  # the generator goes on where it waited (it yields its wait again)
+                    result = super().wait(gen, interval=interval, timeout=self.busy_timeout)
+                    break
+                except _WaitTimeout:
+                    waited += self.busy_timeout
+                    if waited >= self.longest:
+                        self.give_up(waited)
         if self.breaker is not None:
             self.breaker.answered()
         return result
