@@ -185,7 +185,7 @@ def test_a_double_victory_puts_the_card_points_away(live_server, phone):
 
 @pytest.mark.parametrize("lang, words", [
     ("en", ["tap who went out first, and second for a double victory"]),
-    ("de", ["tippe, wer zuerst draußen war, bei Doppelsieg auch den Zweiten"])])
+    ("de", ["tippe, wer als Erste(r) raus war; bei Doppelsieg auch, wer als Zweite(r)"])])
 def test_the_out_order_says_which_places_count(live_server, new_context, lang, words):
     """Issue 24: "tap players as they went out" suggested tapping all four."""
     page = phone_in(new_context, lang)
