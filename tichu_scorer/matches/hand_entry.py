@@ -20,22 +20,23 @@ from .ending import ends_earlier, settle, state_of
 from .writes import Conflict, Stale, log, position
 
 
-def next_shuffler(match: Match) -> int | None:
-    """Threechu: who shuffles (and plays the dummy) in the next hand ([T3.1])."""
-    return match.game.shuffler((match.hand_count or 0) + 1)
-
-
-def layout_for(match: Match, shuffler: int | None = None) -> Layout:
-    """The scoring layout of a match with its names; for Threechu, of the hand that
-    `shuffler` shuffles (by default the next hand)."""
-    return match.game.layout(match.names, (match.hand_count or 0) + 1, shuffler)
-
-
 def facts(match: Match) -> MatchFacts:
     """What scoring the match's next hand needs of it (`answers.MatchFacts`): the server
     scores from these, and the match page hands them to the phone for scoring offline."""
     return MatchFacts(match.variant, match.names, match.target, match.hand_limit,
                       match.hand_count or 0, tuple(match.totals or ()), match.finished)
+
+
+def next_shuffler(match: Match) -> int | None:
+    """Threechu: who shuffles (and plays the dummy) in the next hand ([T3.1]), as the
+    phone's core works it out too (`MatchFacts.next_shuffler`)."""
+    return facts(match).next_shuffler()
+
+
+def layout_for(match: Match, shuffler: int | None = None) -> Layout:
+    """The scoring layout of a match with its names; for Threechu, of the hand that
+    `shuffler` shuffles (by default the next hand)."""
+    return facts(match).layout(shuffler)
 
 
 def score(match: Match, data: Mapping[str, Any], editing: Hand | None = None,
