@@ -29,6 +29,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..game.house import RULE_BOOK, HouseRules, HouseRulesError, read_house_rules
 from ..game.i18n import _
 from ..game.variants import DEFAULT, VARIANTS, Variant, find
 from .cards import (
@@ -86,6 +87,7 @@ class Question:
     strict_wish: bool = False
     phoenix_as: int | None = None  # [C9]: the reading the player names, if any
     dummy: bool = False  # Threechu: played from the dummy hand, which never owes the wish
+    house: HouseRules = RULE_BOOK  # RULES.md §10.1: the referee reads [R5] (and [R8])
 
     @property
     def game(self) -> Variant:
@@ -323,9 +325,14 @@ def parse_question(body: object) -> Question:
                                        for name in ("out_of_turn", "strict_wish", "dummy"))
     seat = _seat(body.get("seat"), "seat", _("seat must be a number."))
     phoenix_as = _rank(body, "phoenix_as")
+    try:
+        house = read_house_rules(body.get("house_rules"))
+    except HouseRulesError as exc:
+        raise QuestionError(exc.field, exc.message) from None
     return Question(play=play, trick=trick, hand=hand_cards, wish=wish, seat=seat,
                     variant=variant, decks=decks, phoenix_as=phoenix_as,
-                    out_of_turn=out_of_turn, strict_wish=strict_wish, dummy=dummy)
+                    out_of_turn=out_of_turn, strict_wish=strict_wish, dummy=dummy,
+                    house=house)
 
 
 __all__ = ["VARIANTS", "QuestionError", "TrickPlay", "Question", "question", "copies_allowed",

@@ -14,6 +14,15 @@ the wish ([W1]–[W5], [H6], [T3.3]).
 >>> v = judge(question(bomb, hand=bomb + ["8s"], wish="8"))  # leading: no W5 exemption
 >>> (v.legal, v.rule, v.fulfilling_play)
 (False, 'W2', (8s,))
+
+A lawful Dragon says what becomes of the trick it wins ([S6]); under the house rule
+`[R5]` a player who goes out with it keeps the trick:
+
+>>> judge(question(["DR"], [["Aj"]], hand=["DR", "3s"])).dragon_gift
+DragonGift(given_away=True, rule='S6')
+>>> judge(question(["DR"], [["Aj"]], hand=["DR"], house=HouseRules(
+...     dragon_kept_when_out=True))).dragon_gift
+DragonGift(given_away=False, rule='R5')
 """
 
 from __future__ import annotations
@@ -22,6 +31,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import NamedTuple
 
+from ..game.house import HouseRules
 from ..game.i18n import _
 from .budget import Budget, OutOfTime
 from .cards import DOG_CARD, DR, DRAGON, MAHJONG, MJ, PH, Card, rank_text
@@ -43,6 +53,18 @@ from .wish import wish_play
 _new = tuple.__new__
 
 
+class DragonGift(NamedTuple):
+    """What becomes of the trick a lawful Dragon wins: given to an opponent ([S6]), or kept
+    by a player who goes out with it ([R5]); `given_away` is None when that depends on
+    whether the Dragon is the player's last card (the hand was not given)."""
+
+    given_away: bool | None
+    rule: str
+
+    def as_dict(self) -> dict[str, object]:
+        return {"given_away": self.given_away, "rule": self.rule}
+
+
 class Verdict(NamedTuple):
     """The referee's answer: legal or not, the deciding rule and the reason (immutable; a
     named tuple because one is built per question)."""
@@ -53,6 +75,7 @@ class Verdict(NamedTuple):
     combination: Combination | None = None
     fulfilling_play: tuple[Card, ...] | None = None
     reading: str | None = None  # the combination described, when the reason already did
+    dragon_gift: DragonGift | None = None  # a lawful Dragon: its trick's fate ([S6], [R5])
 
     def as_dict(self) -> dict[str, object]:
         out: dict[str, object] = {
@@ -62,7 +85,28 @@ class Verdict(NamedTuple):
             out["reading"] = self.reading or self.combination.describe()
         if self.fulfilling_play is not None:
             out["fulfilling_play"] = [repr(c) for c in self.fulfilling_play]
+        if self.dragon_gift is not None:
+            out["dragon_gift"] = self.dragon_gift.as_dict()
         return out
+
+
+def _dragon_gift(q: Question) -> tuple[DragonGift, str] | None:
+    """[S6], [R5]: what becomes of the trick if this lawful Dragon wins it, and why; None
+    where no points are kept (Grand Seigneur, [GS1])."""
+    if not q.game.scored:
+        return None
+    given = _("If the Dragon wins the trick, its player gives the whole trick (its 25 "
+              "points included) to an opponent of his choice (S6).")
+    if not q.house.dragon_kept_when_out:
+        return DragonGift(True, "S6"), given
+    if q.hand is None:
+        return DragonGift(None, "R5"), given + " " + _(
+            "House rule R5: if the Dragon is his last card, he goes out and keeps the trick.")
+    if len(q.hand) == len(q.play):  # the play is the whole hand (check_cards: from it)
+        return DragonGift(False, "R5"), _(
+            "The Dragon is his last card: if it wins the trick, he goes out and keeps the "
+            "trick (house rule R5).")
+    return DragonGift(True, "S6"), given
 
 
 def _not_a_combination(cards: Sequence[Card]) -> Verdict:
@@ -300,9 +344,12 @@ def _penalty(q: Question) -> str:
     if not q.game.scored:
         return _("Missed by mistake, it costs nothing: Grand Seigneur keeps no score "
                  "(W6, GS1).")
+    if not q.house.wish_penalty:
+        return _("Missed by mistake, it costs nothing: this match charges no wish penalty "
+                 "(house rule R8).")
     return _("Missed by mistake, it costs the hand (W6, P4): the other team scores {points} "
              "card points, the offender's 0; calls still count.").format(
-                 points=q.game.layout().sweep_bonus)
+                 points=q.house.sweep_points(q.game.layout().sweep_bonus))
 
 
 def judge(q: Question, budget: Budget | None = None) -> Verdict:
@@ -319,13 +366,18 @@ def judge(q: Question, budget: Budget | None = None) -> Verdict:
         return play
     what = play.describe()
     rule, reason = _legal_rule(play, what, position.top, q)
+    gift = _dragon_gift(q) if play.kind is Kind.SINGLE and play.rank == DRAGON else None
+    fate = gift[0] if gift is not None else None
+    if gift is not None:
+        reason += " " + gift[1]
     if q.wish is None:
-        return _new(Verdict, (True, rule, reason, play, None, what))
+        return _new(Verdict, (True, rule, reason, play, None, what, fate))
     legal, wish_rule, note, must = _wish_ruling(position, play)
     if not legal:  # the reason is the wish's alone
-        return _new(Verdict, (False, wish_rule or rule, note, play, must, what))
-    return _new(Verdict, (True, wish_rule or rule, reason + " " + note, play, None, what))
+        return _new(Verdict, (False, wish_rule or rule, note, play, must, what, None))
+    return _new(Verdict, (True, wish_rule or rule, reason + " " + note, play, None, what,
+                          fate))
 
 
-__all__ = ["VARIANTS", "Budget", "OutOfTime", "Question", "QuestionError", "TrickPlay",
-           "Verdict", "copies_allowed", "judge", "parse_question", "question"]
+__all__ = ["VARIANTS", "Budget", "DragonGift", "OutOfTime", "Question", "QuestionError",
+           "TrickPlay", "Verdict", "copies_allowed", "judge", "parse_question", "question"]

@@ -1,5 +1,6 @@
 """Pure scoring of hands and matches (RULES.md §7–§9). No web or database imports."""
 
+from ..game.house import RULE_BOOK, HouseRules, HouseRulesError, read_house_rules
 from ..game.layouts import (
                    DUMMY,
                    NANKING,
@@ -9,8 +10,10 @@ from ..game.layouts import (
 )
 from ..game.variants import VARIANTS, Side, SideKind, Variant, find, variant
 from .hand import (
+                   AnyCall,
                    Call,
                    CallResult,
+                   CustomCall,
                    Derived,
                    HandInput,
                    HandResult,
@@ -23,6 +26,7 @@ from .hand import (
                    hand_problems,
                    is_sweep,
                    score_hand,
+                   victory_points,
 )
 from .match import (
                    DEFAULT_TARGET,
@@ -36,7 +40,8 @@ from .read import read_hand
 from .state import MatchState, PlayedHand, Settings
 
 __all__ = [
-    "Call", "CallResult", "call_made", "Derived", "derive", "HandInput", "HandResult",
+    "AnyCall", "Call", "CallResult", "CustomCall", "victory_points", "RULE_BOOK", "HouseRules",
+    "HouseRulesError", "read_house_rules", "call_made", "Derived", "derive", "HandInput", "HandResult",
     "InvalidHand", "Problem", "card_point_problems", "full_out_order", "hand_problems",
     "is_sweep", "score_hand", "DUMMY", "NANKING", "TIENTSIN", "Layout", "threechu",
     "DEFAULT_TARGET", "hands_problem", "leader", "target_problem", "tied_at_top", "winner",

@@ -8,6 +8,14 @@ each citing its rule id, so a player can fix the whole form in one go.
 (160, 40)
 >>> score_hand(HandInput(out_order=(1, 3), calls={}, card_points=(None, None))).team_scores
 (0, 200)
+
+House rules (RULES.md §10.1, `game.house`) come as a `HouseRules` value, the rule book by
+default: a double victory worth 100 ([R3]) with victory points ([R4]):
+
+>>> club = HouseRules(double_victory_points=100, victory_points=True)
+>>> result = score_hand(HandInput((1, 3), {}, (None, None)), rules=club)
+>>> result.team_scores, result.victory_points
+((0, 100), (0, 3))
 """
 
 from __future__ import annotations
@@ -17,6 +25,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import NamedTuple
 
+from ..game.house import RULE_BOOK, HouseRules
 from ..game.i18n import N_, _
 from ..game.layouts import NANKING, TEAM_LETTERS, Layout
 
@@ -39,6 +48,21 @@ class Call(str, Enum):
     @property
     def label(self) -> str:
         return N_("Tichu") if self is Call.TICHU else N_("Grand Tichu")
+
+
+class CustomCall(NamedTuple):
+    """[R9]: a call a match defines, with its name and value; it works like Tichu ([P3]).
+    Read like a `Call`: `value` is its name as the API writes it, `points` its worth."""
+
+    value: str
+    points: int
+
+    @property
+    def label(self) -> str:
+        return self.value
+
+
+AnyCall = Call | CustomCall
 
 
 @dataclass(frozen=True)
@@ -70,7 +94,7 @@ class HandInput:
     """
 
     out_order: tuple[int, ...]
-    calls: Mapping[int, Call]
+    calls: Mapping[int, AnyCall]
     card_points: tuple[int | None, int | None]
     wish_offender: int | None = None
     shuffler: int | None = None  # Threechu: who shuffled and played the dummy ([T3.1])
@@ -80,7 +104,7 @@ class CallResult(NamedTuple):
     """A call and its outcome ([P3]): made or failed, and the points it gave its side."""
 
     seat: int
-    call: Call
+    call: AnyCall
     made: bool
     points: int
 
@@ -98,6 +122,7 @@ class HandResult(NamedTuple):
     sweep: bool  # double victory (or triple in Tientsin)
     wish_penalty: bool
     calls: tuple[CallResult, ...] = ()
+    victory_points: tuple[int, int] | None = None  # [R4], under that house rule only
 
     def player_scores(self, layout: Layout) -> dict[int, int]:
         """[T3.4]: each seat (the Threechu dummy included) scores what its side scores."""
@@ -157,7 +182,7 @@ class Derived:
                 "card_points": list(self.card_points)}
 
 
-def derive(hand: HandInput, layout: Layout = NANKING) -> Derived:
+def derive(hand: HandInput, layout: Layout = NANKING, rules: HouseRules = RULE_BOOK) -> Derived:
     """[H7], [P1], [P2]: what the form may fill in for the players while they enter a hand.
 
     >>> derive(HandInput((0, 2), {}, (None, None))).card_points
@@ -171,8 +196,8 @@ def derive(hand: HandInput, layout: Layout = NANKING) -> Derived:
     order = full_out_order(order, layout)
     if hand.wish_offender is None and is_sweep(order, layout):
         team = layout.team_of(order[0])
-        bonus = (layout.sweep_bonus, 0) if team == 0 else (0, layout.sweep_bonus)
-        return Derived(order, team, bonus)
+        points = rules.sweep_points(layout.sweep_bonus)  # [R3]
+        return Derived(order, team, (points, 0) if team == 0 else (0, points))
     a, b = hand.card_points
     if (a is None) != (b is None):
         given = a if a is not None else b
@@ -182,8 +207,10 @@ def derive(hand: HandInput, layout: Layout = NANKING) -> Derived:
     return Derived(order, None, hand.card_points)
 
 
-def hand_problems(hand: HandInput, layout: Layout = NANKING) -> list[Problem]:
-    """Every rule the recorded hand breaks; empty when it can be scored."""
+def hand_problems(hand: HandInput, layout: Layout = NANKING,
+                  rules: HouseRules = RULE_BOOK) -> list[Problem]:
+    """Every rule the recorded hand breaks, under the house rules; empty when it can be
+    scored."""
     problems: list[Problem] = []
     seats = range(layout.seats)
     out = hand.out_order
@@ -210,13 +237,22 @@ def hand_problems(hand: HandInput, layout: Layout = NANKING) -> list[Problem]:
     for seat, call in hand.calls.items():
         if seat not in seats:
             problems.append(Problem(f"calls.{seat}", "H1", no_seat(seat)))
+        elif call is Call.GRAND and not rules.grand_tichu:
+            problems.append(Problem(f"calls.{seat}", "R2",
+                                    _("{name} may not call Grand Tichu: this match plays "
+                                      "without it (house rule).").format(
+                                          name=layout.seat_name(seat))))
         elif call is Call.GRAND and seat in layout.no_grand_seats:
             problems.append(Problem(f"calls.{seat}", layout.no_grand_rule,
                                     _("{name} may not call Grand Tichu: in Threechu neither "
                                       "the shuffler nor the dummy may.").format(
                                           name=layout.seat_name(seat))))
 
-    if hand.wish_offender is not None and hand.wish_offender not in seats:
+    if hand.wish_offender is not None and not rules.wish_penalty:
+        problems.append(Problem("wish_penalty", "R8",
+                                _("This match charges no wish penalty (house rule): a missed "
+                                  "wish is not scored.")))
+    elif hand.wish_offender is not None and hand.wish_offender not in seats:
         problems.append(Problem("wish_penalty.offender", "P4",
                                 no_seat(hand.wish_offender)))
     elif hand.wish_offender is not None and hand.wish_offender == layout.dummy:
@@ -257,21 +293,53 @@ def card_point_problems(points: tuple[int | None, int | None]) -> list[Problem]:
     return problems
 
 
-def score_hand(hand: HandInput, layout: Layout = NANKING) -> HandResult:
-    """Score a hand ([P1]–[P5]); raises `InvalidHand` listing every problem."""
-    problems = hand_problems(hand, layout)
+def score_hand(hand: HandInput, layout: Layout = NANKING,
+               rules: HouseRules = RULE_BOOK) -> HandResult:
+    """Score a hand ([P1]–[P5], and the house rules); raises `InvalidHand` listing every
+    problem."""
+    problems = hand_problems(hand, layout, rules)
     if problems:
         raise InvalidHand(problems)
-    return tally_hand(hand, layout)
+    return tally_hand(hand, layout, rules)
 
 
-def tally_hand(hand: HandInput, layout: Layout = NANKING) -> HandResult:
+def tally_hand(hand: HandInput, layout: Layout = NANKING,
+               rules: HouseRules = RULE_BOOK) -> HandResult:
     """Score a hand already read and checked (`read_hand`, `hand_problems`): a recorded
     hand, as the match state scores it without checking it again.
 
     >>> tally_hand(HandInput((1, 0), {1: Call.GRAND}, (None, 45))).team_scores
     (55, 245)
     """
+    result = _tally(hand, layout, rules.sweep_points(layout.sweep_bonus))
+    if not rules.victory_points:
+        return result
+    return result._replace(victory_points=victory_points(result, hand, layout))
+
+
+def victory_points(result: HandResult, hand: HandInput,
+                   layout: Layout = NANKING) -> tuple[int, int]:
+    """[R4]: the hand as a game of its own: 2 to the team with more points, 1 each when
+    equal; a double victory (Tientsin: the triple victory) 3 to its team, 0 to the other.
+    **Ruling**: a wish penalty, scored "as if the opponents had a double victory" ([P4]),
+    gives them 3 as well.
+
+    >>> hand = HandInput((0, 1), {}, (50, 50))
+    >>> victory_points(tally_hand(hand), hand)
+    (1, 1)
+    """
+    if hand.wish_offender is not None:
+        winner = 1 - layout.team_of(hand.wish_offender)
+    elif result.sweep:
+        winner = layout.team_of(hand.out_order[0])
+    else:
+        a, b = result.team_scores
+        return (2, 0) if a > b else (0, 2) if b > a else (1, 1)
+    return (3, 0) if winner == 0 else (0, 3)
+
+
+def _tally(hand: HandInput, layout: Layout, sweep_points: int) -> HandResult:
+    """`tally_hand` with the sweep's points as the house rules set them ([R3])."""
     out = hand.out_order
     teams = layout.teams
     first = out[:len(teams) // 2]
@@ -281,9 +349,9 @@ def tally_hand(hand: HandInput, layout: Layout = NANKING) -> HandResult:
     card: tuple[int, int]
     if hand.wish_offender is not None:  # [P4]: as if the opponents had a double victory
         offended = 1 - teams[hand.wish_offender]
-        card = (layout.sweep_bonus, 0) if offended == 0 else (0, layout.sweep_bonus)
+        card = (sweep_points, 0) if offended == 0 else (0, sweep_points)
     elif sweep:  # [P2] / [T6.6]
-        card = (layout.sweep_bonus, 0) if teams[out[0]] == 0 else (0, layout.sweep_bonus)
+        card = (sweep_points, 0) if teams[out[0]] == 0 else (0, sweep_points)
     else:  # [P1]
         a, b = hand.card_points
         if a is not None:

@@ -17,10 +17,20 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from ..game.house import RULE_BOOK, HouseRules
 from ..game.i18n import _
 from ..game.layouts import NANKING, TEAM_LETTERS, Layout
 from ..game.variants import MAX_SEATS
-from .hand import CARD_POINTS_MAX, CARD_POINTS_MIN, Call, HandInput, Problem, hand_problems
+from .hand import (
+    CARD_POINTS_MAX,
+    CARD_POINTS_MIN,
+    AnyCall,
+    Call,
+    CustomCall,
+    HandInput,
+    Problem,
+    hand_problems,
+)
 
 NUMBER_MAX = 10**6  # far beyond any seat or card points; a larger number is not quoted back
 KEY_DIGITS = 2  # a seat key's digits: no game has more than MAX_SEATS seats
@@ -88,7 +98,22 @@ def _read_out_order(data: Mapping[str, Any], problems: list[Problem],
     return tuple(seats)
 
 
-def _read_calls(data: Mapping[str, Any], problems: list[Problem]) -> dict[int, Call]:
+def _call(value: object, rules: HouseRules) -> AnyCall | None:
+    """The call a word names: "tichu", "grand", or one of the custom calls ([R9])."""
+    if isinstance(value, str):
+        if value in _BUILT_IN:
+            return _BUILT_IN[value]
+        points = rules.call_points(value)
+        if points is not None:
+            return CustomCall(value, points)
+    return None
+
+
+_BUILT_IN = {call.value: call for call in Call}
+
+
+def _read_calls(data: Mapping[str, Any], problems: list[Problem],
+                rules: HouseRules) -> dict[int, AnyCall]:
     raw = data.get("calls", {})
     if raw is None:
         raw = {}
@@ -101,7 +126,7 @@ def _read_calls(data: Mapping[str, Any], problems: list[Problem]) -> dict[int, C
                                                  "players.").format(n=len(raw),
                                                                     most=MAX_SEATS)))
         return {}
-    calls: dict[int, Call] = {}
+    calls: dict[int, AnyCall] = {}
     for key, value in raw.items():
         seat = _seat_key(key)
         name = f"calls.{seat}"
@@ -121,9 +146,16 @@ def _read_calls(data: Mapping[str, Any], problems: list[Problem]) -> dict[int, C
                 'Seat {seat}\'s call must be one word, "tichu" or "grand", not a list.').format(
                     seat=seat)))
         else:
-            try:
-                calls[seat] = Call(value)
-            except (ValueError, TypeError):
+            call = _call(value, rules)
+            if call is not None:
+                calls[seat] = call
+            elif rules.custom_calls:
+                problems.append(Problem(name, "R9", _(
+                    'Seat {seat}\'s call must be "tichu", "grand" or one of this match\'s '
+                    'calls ({names}), not {value}.').format(
+                        seat=seat, value=_shown(value),
+                        names=", ".join(f'"{n}"' for n, _v in rules.custom_calls))))
+            else:
                 problems.append(Problem(name, "P3", _(
                     'Seat {seat}\'s call must be "tichu" or "grand", not {value}.').format(
                         seat=seat, value=_shown(value))))
@@ -178,9 +210,10 @@ def _read_wish(data: Mapping[str, Any], problems: list[Problem], last: int) -> i
     return offender
 
 
-def read_hand(data: Mapping[str, Any],
-              layout: Layout = NANKING) -> tuple[HandInput | None, list[Problem]]:
-    """The hand described by `data` in the docs/API.md shape, and every problem with it.
+def read_hand(data: Mapping[str, Any], layout: Layout = NANKING,
+              rules: HouseRules = RULE_BOOK) -> tuple[HandInput | None, list[Problem]]:
+    """The hand described by `data` in the docs/API.md shape, and every problem with it
+    under the house rules (read from the body by the caller: `game.house`).
 
     The hand is None when its shape could not be read at all.
     """
@@ -189,12 +222,12 @@ def read_hand(data: Mapping[str, Any],
     shape: list[Problem] = []
     last = layout.seats - 1
     out_order = _read_out_order(data, shape, last)
-    calls = _read_calls(data, shape)
+    calls = _read_calls(data, shape, rules)
     card_points = _read_card_points(data, shape)
     offender = _read_wish(data, shape, last)
     hand = HandInput(out_order=out_order, calls=calls, card_points=card_points,
                      wish_offender=offender)
     # A field whose shape could not be read is reported once, not again for its meaning.
     unreadable = {p.field.split(".")[0] for p in shape}
-    meaning = [p for p in hand_problems(hand, layout) if p.field.split(".")[0] not in unreadable]
+    meaning = [p for p in hand_problems(hand, layout, rules) if p.field.split(".")[0] not in unreadable]
     return hand, shape + meaning

@@ -47,23 +47,34 @@ def _score_layout(body: dict[str, Any]) -> tuple[scoring.Layout | None, list[sco
         'Threechu needs the dummy\'s seat (0–%(last)s): {"dummy": seat}.', last=seats - 1))]
 
 
+def _house_rules(body: dict[str, Any]) -> scoring.HouseRules:
+    """The body's house rules (docs/API.md); a 400 naming the key that is wrong."""
+    try:
+        return scoring.read_house_rules(body.get("house_rules"))
+    except scoring.HouseRulesError as exc:
+        raise BadRequest(exc.message, exc.field) from None
+
+
 @bp.post("/score")
 def score() -> Response | tuple[Response, int]:
     """Score one hand without storing it."""
     body = json_body()
+    rules = _house_rules(body)
     layout, problems = _score_layout(body)
     if layout is None:
         return _unprocessable(problems)
-    hand, problems = scoring.read_hand(body, layout)
+    hand, problems = scoring.read_hand(body, layout, rules)
     if problems or hand is None:
         return _unprocessable(problems)
-    result = scoring.score_hand(hand, layout)
+    result = scoring.score_hand(hand, layout, rules)
     out: dict[str, Any] = {"team_scores": list(result.team_scores),
                            "card_points": list(result.card_points)}
     out[f"{'triple' if layout.team_size == 3 else 'double'}_victory"] = result.sweep
     out["calls"] = [c.as_dict() for c in result.calls]
     if layout.dummy is not None:
         out["player_scores"] = {str(s): n for s, n in result.player_scores(layout).items()}
+    if result.victory_points is not None:  # [R4]
+        out["victory_points"] = list(result.victory_points)
     return jsonify(out)
 
 

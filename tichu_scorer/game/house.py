@@ -1,0 +1,170 @@
+"""House rules (RULES.md §10.1, `[R1]`–`[R9]`) as one frozen value both cores read: scoring
+honours R2, R3, R4, R8 and R9, the referee R5. The default is the rule book.
+
+`read_house_rules` reads the docs/API.md shape (the `house_rules` object of both endpoints)
+and raises `HouseRulesError` naming the field and the rule for an unknown key, a value of
+the wrong type, or one no table plays by. Match-level rules (`[R6]`, `[R7]`) belong to a
+match, not to one hand, and are not here.
+
+>>> read_house_rules(None) == RULE_BOOK, read_house_rules({}) is RULE_BOOK
+(True, True)
+>>> club = read_house_rules({"double_victory_points": 100, "victory_points": True,
+...                          "custom_calls": {"blind": 400}})
+>>> club.sweep_points(200), club.sweep_points(300), club.call_points("blind")
+(100, 150, 400)
+>>> read_house_rules({"grand_tichu": "no"})
+Traceback (most recent call last):
+...
+tichu_scorer.game.house.HouseRulesError: house_rules.grand_tichu: must be true or false (R2).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from .i18n import _
+
+DOUBLE_VICTORY = 200  # [P2]: the rule book's double victory
+MOST_POINTS = 1000  # a double victory or a custom call worth more is no table's rule
+POINTS_STEP = 10  # [R3]: Tientsin's triple victory is 3/2 of it, still a multiple of 5
+CALL_STEP = 5  # [R9]: every score in Tichu is a multiple of 5
+MOST_CALLS = 8
+NAME_LENGTH = 30
+BUILT_IN_CALLS = ("tichu", "grand")
+
+
+class HouseRulesError(ValueError):
+    """A `house_rules` object that cannot be read: the field (`house_rules.<key>`), the rule
+    it concerns and a sentence (API 400)."""
+
+    def __init__(self, field: str, rule: str, message: str) -> None:
+        super().__init__(f"{field}: {message} ({rule}).")
+        self.field = field
+        self.rule = rule
+        self.message = f"{field}: {message} ({rule})."
+
+
+@dataclass(frozen=True, slots=True)
+class HouseRules:
+    """The house rules one hand is played by; the defaults are the rule book."""
+
+    grand_tichu: bool = True  # False: [R2], no Grand Tichu
+    double_victory_points: int = DOUBLE_VICTORY  # [R3]: 100
+    victory_points: bool = False  # [R4]: 2 / 1 / 0 per hand, a double victory 3 / 0
+    wish_penalty: bool = True  # False: [R8], a missed wish is not charged
+    custom_calls: tuple[tuple[str, int], ...] = ()  # [R9]: (name, value), like Tichu
+    dragon_kept_when_out: bool = False  # [R5]: the referee's Dragon-gift answer
+
+    def sweep_points(self, book: int) -> int:
+        """[R3]: what a sweep scores when the rule book gives it `book` (a double victory
+        200, Tientsin's triple victory 300): scaled as the double victory is (Ruling).
+
+        >>> HouseRules(double_victory_points=100).sweep_points(300)
+        150
+        """
+        if self.double_victory_points == DOUBLE_VICTORY:
+            return book
+        return book * self.double_victory_points // DOUBLE_VICTORY
+
+    def call_points(self, name: str) -> int | None:
+        """[R9]: the value of a custom call of this name, None when there is none."""
+        for call, value in self.custom_calls:
+            if call == name:
+                return value
+        return None
+
+    def as_dict(self) -> dict[str, object]:
+        """The docs/API.md shape, which `read_house_rules` reads back."""
+        return {"grand_tichu": self.grand_tichu,
+                "double_victory_points": self.double_victory_points,
+                "victory_points": self.victory_points, "wish_penalty": self.wish_penalty,
+                "custom_calls": dict(self.custom_calls),
+                "dragon_kept_when_out": self.dragon_kept_when_out}
+
+
+RULE_BOOK = HouseRules()
+
+_FLAGS = {"grand_tichu": "R2", "victory_points": "R4", "wish_penalty": "R8",
+          "dragon_kept_when_out": "R5"}
+KEYS = ("grand_tichu", "double_victory_points", "victory_points", "wish_penalty",
+        "custom_calls", "dragon_kept_when_out")
+
+
+def _whole(value: object) -> int | None:
+    """A JSON integer (100 or 100.0, as JSON Schema counts them), None for anything else."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return None
+
+
+def _points(field: str, rule: str, value: object, step: int, low: int) -> int:
+    number = _whole(value)
+    if number is None:
+        raise HouseRulesError(field, rule, _("must be a whole number"))
+    if not low <= number <= MOST_POINTS or number % step:
+        raise HouseRulesError(field, rule, _("must be a multiple of {step} from {low} to "
+                                             "{most}").format(step=step, low=low,
+                                                              most=MOST_POINTS))
+    return number
+
+
+def _custom_calls(raw: object) -> tuple[tuple[str, int], ...]:
+    field = "house_rules.custom_calls"
+    if raw is None:
+        return ()
+    if not isinstance(raw, Mapping):
+        raise HouseRulesError(field, "R9", _('must map a call\'s name to its value, e.g. '
+                                             '{{"blind": 400}}').format())
+    if len(raw) > MOST_CALLS:
+        raise HouseRulesError(field, "R9", _("may name at most {n} calls").format(
+            n=MOST_CALLS))
+    calls = []
+    for name, value in raw.items():
+        if not isinstance(name, str):
+            raise HouseRulesError(field, "R9", _("a call's name must be text"))
+        shown = name[:NAME_LENGTH]
+        if not name.strip() or len(name) > NAME_LENGTH or name != name.strip():
+            raise HouseRulesError(field, "R9", _("a call's name must be 1 to {n} characters, "
+                                                 "without spaces around it").format(
+                                                     n=NAME_LENGTH))
+        if name.lower() in BUILT_IN_CALLS:
+            raise HouseRulesError(f"{field}.{shown}", "R9", _(
+                '"tichu" and "grand" are the rule book\'s calls; give a custom call '
+                'another name'))
+        if isinstance(value, list):  # a name given twice (the API's JSON keeps both)
+            raise HouseRulesError(f"{field}.{shown}", "R9", _("names a call more than once"))
+        calls.append((name, _points(f"{field}.{shown}", "R9", value, CALL_STEP, CALL_STEP)))
+    return tuple(calls)
+
+
+def read_house_rules(raw: object) -> HouseRules:
+    """The house rules of the docs/API.md `house_rules` object (missing, null or {}: the
+    rule book); HouseRulesError naming the first field that is wrong."""
+    if raw is None:
+        return RULE_BOOK
+    if not isinstance(raw, Mapping):
+        raise HouseRulesError("house_rules", "R1", _("must be an object of house rules"))
+    if not raw:
+        return RULE_BOOK
+    for key in raw:
+        if key not in KEYS:
+            raise HouseRulesError(f"house_rules.{key[:NAME_LENGTH]}", "R1", _(
+                "is no house rule; the keys are {keys}").format(keys=", ".join(KEYS)))
+    values: dict[str, object] = {}
+    for key, rule in _FLAGS.items():
+        if key in raw:
+            if not isinstance(raw[key], bool):
+                raise HouseRulesError(f"house_rules.{key}", rule, _("must be true or false"))
+            values[key] = raw[key]
+    if "double_victory_points" in raw:
+        values["double_victory_points"] = _points("house_rules.double_victory_points", "R3",
+                                                  raw["double_victory_points"], POINTS_STEP, 0)
+    if "custom_calls" in raw:
+        values["custom_calls"] = _custom_calls(raw["custom_calls"])
+    rules = HouseRules(**values)  # type: ignore[arg-type]
+    return RULE_BOOK if rules == RULE_BOOK else rules
