@@ -18,6 +18,7 @@ the wish ([W1]–[W5], [H6], [T3.3]).
 A lawful Dragon says what becomes of the trick it wins ([S6]); under the house rule
 `[R5]` a player who goes out with it keeps the trick:
 
+>>> from tichu_scorer.game.house import HouseRules
 >>> judge(question(["DR"], [["Aj"]], hand=["DR", "3s"])).dragon_gift
 DragonGift(given_away=True, rule='S6')
 >>> judge(question(["DR"], [["Aj"]], hand=["DR"], house=HouseRules(
@@ -31,7 +32,6 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from ..game.house import HouseRules
 from ..game.i18n import _
 from .budget import Budget, OutOfTime
 from .cards import DOG_CARD, DR, DRAGON, MAHJONG, MJ, PH, Card, rank_text

@@ -40,8 +40,9 @@ from .read import read_hand
 from .state import MatchState, PlayedHand, Settings
 
 __all__ = [
-    "AnyCall", "Call", "CallResult", "CustomCall", "victory_points", "RULE_BOOK", "HouseRules",
-    "HouseRulesError", "read_house_rules", "call_made", "Derived", "derive", "HandInput", "HandResult",
+    "AnyCall", "Call", "CallResult", "CustomCall", "victory_points", "RULE_BOOK",
+    "HouseRules", "HouseRulesError", "read_house_rules", "call_made", "Derived", "derive",
+    "HandInput", "HandResult",
     "InvalidHand", "Problem", "card_point_problems", "full_out_order", "hand_problems",
     "is_sweep", "score_hand", "DUMMY", "NANKING", "TIENTSIN", "Layout", "threechu",
     "DEFAULT_TARGET", "hands_problem", "leader", "target_problem", "tied_at_top", "winner",

@@ -229,5 +229,6 @@ def read_hand(data: Mapping[str, Any], layout: Layout = NANKING,
                      wish_offender=offender)
     # A field whose shape could not be read is reported once, not again for its meaning.
     unreadable = {p.field.split(".")[0] for p in shape}
-    meaning = [p for p in hand_problems(hand, layout, rules) if p.field.split(".")[0] not in unreadable]
+    meaning = [p for p in hand_problems(hand, layout, rules)
+               if p.field.split(".")[0] not in unreadable]
     return hand, shape + meaning
