@@ -311,9 +311,48 @@ def tally_hand(hand: HandInput, layout: Layout = NANKING,
     >>> tally_hand(HandInput((1, 0), {1: Call.GRAND}, (None, 45))).team_scores
     (55, 245)
     """
-    result = _tally(hand, layout, rules.sweep_points(layout.sweep_bonus))
-    if not rules.victory_points:
-        return result
+    out = hand.out_order
+    teams = layout.teams
+    first = out[:len(teams) // 2]
+    # [P2] / [T6.6] as `is_sweep` says, on seats already checked (none repeated, [H7])
+    sweep = (hand.wish_offender is None and len(first) == len(teams) // 2
+             and len({teams[seat] for seat in first}) == 1)
+    # [R3]: the house rules' sweep (the rule book's value itself, the common case, at once)
+    sweep_points = layout.sweep_bonus if rules is RULE_BOOK else rules.sweep_points(
+        layout.sweep_bonus)
+    card: tuple[int, int]
+    if hand.wish_offender is not None:  # [P4]: as if the opponents had a double victory
+        offended = 1 - teams[hand.wish_offender]
+        card = (sweep_points, 0) if offended == 0 else (0, sweep_points)
+    elif sweep:  # [P2] / [T6.6]
+        card = (sweep_points, 0) if teams[out[0]] == 0 else (0, sweep_points)
+    else:  # [P1]
+        a, b = hand.card_points
+        if a is not None:
+            card = (a, CARD_POINTS_TOTAL - a)
+        elif b is not None:
+            card = (CARD_POINTS_TOTAL - b, b)
+        else:  # hand_problems refuses a counted hand with neither
+            raise InvalidHand(card_point_problems(hand.card_points))
+
+    if not hand.calls:
+        result = HandResult(card, card, sweep, hand.wish_offender is not None)
+        return result if not rules.victory_points else _with_victory_points(
+            result, hand, layout)
+    results = []
+    totals = list(card)
+    for seat in sorted(hand.calls):  # [P3]: only the caller's own first place counts
+        call = hand.calls[seat]
+        made = call_made(seat, out)
+        points = call.points if made else -call.points
+        totals[teams[seat]] += points
+        results.append(CallResult(seat, call, made, points))
+    result = HandResult((totals[0], totals[1]), card, sweep, hand.wish_offender is not None,
+                        tuple(results))
+    return result if not rules.victory_points else _with_victory_points(result, hand, layout)
+
+
+def _with_victory_points(result: HandResult, hand: HandInput, layout: Layout) -> HandResult:
     return result._replace(victory_points=victory_points(result, hand, layout))
 
 
@@ -336,40 +375,3 @@ def victory_points(result: HandResult, hand: HandInput,
         a, b = result.team_scores
         return (2, 0) if a > b else (0, 2) if b > a else (1, 1)
     return (3, 0) if winner == 0 else (0, 3)
-
-
-def _tally(hand: HandInput, layout: Layout, sweep_points: int) -> HandResult:
-    """`tally_hand` with the sweep's points as the house rules set them ([R3])."""
-    out = hand.out_order
-    teams = layout.teams
-    first = out[:len(teams) // 2]
-    # [P2] / [T6.6] as `is_sweep` says, on seats already checked (none repeated, [H7])
-    sweep = (hand.wish_offender is None and len(first) == len(teams) // 2
-             and len({teams[seat] for seat in first}) == 1)
-    card: tuple[int, int]
-    if hand.wish_offender is not None:  # [P4]: as if the opponents had a double victory
-        offended = 1 - teams[hand.wish_offender]
-        card = (sweep_points, 0) if offended == 0 else (0, sweep_points)
-    elif sweep:  # [P2] / [T6.6]
-        card = (sweep_points, 0) if teams[out[0]] == 0 else (0, sweep_points)
-    else:  # [P1]
-        a, b = hand.card_points
-        if a is not None:
-            card = (a, CARD_POINTS_TOTAL - a)
-        elif b is not None:
-            card = (CARD_POINTS_TOTAL - b, b)
-        else:  # hand_problems refuses a counted hand with neither
-            raise InvalidHand(card_point_problems(hand.card_points))
-
-    if not hand.calls:
-        return HandResult(card, card, sweep, hand.wish_offender is not None)
-    results = []
-    totals = list(card)
-    for seat in sorted(hand.calls):  # [P3]: only the caller's own first place counts
-        call = hand.calls[seat]
-        made = call_made(seat, out)
-        points = call.points if made else -call.points
-        totals[teams[seat]] += points
-        results.append(CallResult(seat, call, made, points))
-    return HandResult((totals[0], totals[1]), card, sweep, hand.wish_offender is not None,
-                      tuple(results))
