@@ -4,9 +4,15 @@ unknown key or a value of the wrong type; the rule book when missing or empty.""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
+from tichu_scorer import answers
+from tichu_scorer.game import i18n
 
 SCORE, REFEREE = "/api/v1/score", "/api/v1/referee/check"
 HAND = {"out_order": [0, 1, 2, 3], "calls": {"0": "tichu"}, "card_points": [60, None]}
@@ -192,3 +198,21 @@ def test_with_the_rule_book_the_score_answers_as_without_house_rules(client, bod
     house = client.post(SCORE, json=body | {"house_rules": rules})
     assert (house.status_code, house.get_json()) == (plain.status_code, plain.get_json())
     assert plain.status_code in (200, 422)
+
+
+# --- the phone: the same function answers ------------------------------------------------------
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+@pytest.mark.parametrize("body", [
+    DRAGON | {"house_rules": {"dragon_kept_when_out": True}},
+    {"trick": [{"cards": ["4j"]}], "play": [], "hand": ["8s"], "wish": "8",
+     "house_rules": {"wish_penalty": False}},
+    DRAGON | {"house_rules": {"dragon_kept": True}},
+])
+def test_the_phone_judges_house_rules_as_the_server_does(client, body, lang, monkeypatch):
+    monkeypatch.setattr(i18n, "_translator", i18n._translator)  # the phone's language after
+    locales = str(Path(answers.__file__).parent / "translations")
+    phone = json.loads(answers.phone(json.dumps({"op": "judge", "body": body, "lang": lang}),
+                                     locales, None))["ok"]
+    server = client.post(REFEREE, json=body, headers={"Accept-Language": lang})
+    assert phone == [server.get_json(), server.status_code]
