@@ -245,3 +245,33 @@ def test_the_phone_judges_every_question_as_the_server(table):
     assert len(verdicts) >= 500
     # legal plays, illegal ones and questions that cannot be judged, each in numbers
     assert min(verdicts.count(True), verdicts.count(False), verdicts.count(None)) >= 50
+
+
+HOUSE_QUESTIONS = [
+    {"trick": [{"cards": ["Aj"]}], "play": ["DR"], "hand": ["DR"],
+     "house_rules": {"dragon_kept_when_out": True}},
+    {"trick": [{"cards": ["Aj"]}], "play": ["DR"], "house_rules": {"dragon_kept_when_out": True}},
+    {"trick": [{"cards": ["Aj"]}], "play": ["DR"], "hand": ["DR", "2s"]},
+    {"trick": [{"cards": ["4j"]}], "play": [], "hand": ["8s"], "wish": "8",
+     "house_rules": {"wish_penalty": False}},
+    {"trick": [{"cards": ["4j"]}], "play": [], "hand": ["8s"], "wish": "8",
+     "house_rules": {"double_victory_points": 100}},
+    {"play": ["DR"], "house_rules": {"dragon_kept": True}},
+    {"play": ["DR"], "house_rules": {"custom_calls": {"tichu": 400}}},
+]
+
+
+def test_the_phone_judges_house_rules_as_the_server(table):
+    """RULES.md §10.1 under Pyodide: the Dragon's gift ([R5]), the wish's cost ([R3],
+    [R8]) and a house_rules object the API refuses, answered as the server does."""
+    _app, client, _urls, page = table
+    asked, served = [], []
+    for body in HOUSE_QUESTIONS:
+        for lang in ("en", "de"):
+            answer = client.post("/api/v1/referee/check", json=body,
+                                 headers={"Accept-Language": lang})
+            served.append([answer.get_json(), answer.status_code])
+            asked.append({"op": "judge", "body": body, "lang": lang})
+    assert phone(page, asked) == served
+    assert served[0][0]["dragon_gift"] == {"given_away": False, "rule": "R5"}
+    assert [status for _answer, status in served[-4:]] == [400] * 4
