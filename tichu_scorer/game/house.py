@@ -21,7 +21,8 @@ tichu_scorer.game.house.HouseRulesError: house_rules.grand_tichu: must be true o
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Any
 
 from .i18n import _
 
@@ -155,7 +156,7 @@ def read_house_rules(raw: object) -> HouseRules:
         if key not in KEYS:
             raise HouseRulesError(f"house_rules.{key[:NAME_LENGTH]}", "R1", _(
                 "is no house rule; the keys are {keys}").format(keys=", ".join(KEYS)))
-    values: dict[str, object] = {}
+    values: dict[str, Any] = {}  # each checked below
     for key, rule in _FLAGS.items():
         if key in raw:
             if not isinstance(raw[key], bool):
@@ -166,5 +167,5 @@ def read_house_rules(raw: object) -> HouseRules:
                                                   raw["double_victory_points"], POINTS_STEP, 0)
     if "custom_calls" in raw:
         values["custom_calls"] = _custom_calls(raw["custom_calls"])
-    rules = HouseRules(**values)  # type: ignore[arg-type]
+    rules = replace(RULE_BOOK, **values)
     return RULE_BOOK if rules == RULE_BOOK else rules
