@@ -91,14 +91,14 @@ class Verdict(NamedTuple):
 
 
 def _dragon_gift(q: Question) -> tuple[DragonGift, str] | None:
-    """[S6], [R5]: what becomes of the trick if this lawful Dragon wins it, and why; None
-    where no points are kept (Grand Seigneur, [GS1])."""
+    """[S6], [R5]: under house rule R5, what becomes of the trick if this lawful Dragon wins
+    it, and why; None under the rule book and where no points are kept ([GS1])."""
     if not q.game.scored:
+        return None
+    if not q.house.dragon_kept_when_out:  # the rule book's verdicts stay as they were
         return None
     given = _("If the Dragon wins the trick, its player gives the whole trick (its 25 "
               "points included) to an opponent of his choice (S6).")
-    if not q.house.dragon_kept_when_out:
-        return DragonGift(True, "S6"), given
     if q.hand is None:
         return DragonGift(None, "R5"), given + " " + _(
             "House rule R5: if the Dragon is his last card, he goes out and keeps the trick.")
