@@ -15,7 +15,7 @@ checking them again. Pure: no I/O.
 ...     HandInput((1, 0, 3), {}, (None, 35))])
 >>> state.running, state.winner, [c.made for c in state.hands[0].calls]
 (((300, 0), (365, 35)), None, [True])
->>> state.with_hand(HandInput((2, 0), {}, (None, None))).winner_names
+>>> state.with_hands([HandInput((2, 0), {}, (None, None))]).winner_names
 ('Ann', 'Cy')
 >>> MatchState.of(Settings(THREECHU, ("Ann", "Bob", "Cy", "Dummy"), None, 3), []).next_shuffler
 0
@@ -113,14 +113,10 @@ class MatchState:
         """The state after these hands in play, in order."""
         return cls(settings, (), (0,) * settings.game.sides(settings.seats)).with_hands(hands)
 
-    def with_hand(self, hand: HandInput) -> MatchState:
-        """The state with one more hand (a preview and a save ask the same): the hands
-        before are not scored again."""
-        return self.with_hands((hand,))
-
     def with_hands(self, hands: Iterable[HandInput], start: int | None = None) -> MatchState:
-        """The state with these hands played after the ones in it (after hand `start` when
-        the hands before are not known, only their totals: see `next_hand`)."""
+        """The state with these hands played after the ones in it, which are not scored
+        again (after hand `start` when the hands before are not known, only their totals:
+        see `next_hand`)."""
         settings = self.settings
         game, variant, seats, rules = (settings.game, settings.variant, settings.seats,
                                        settings.rules)
