@@ -52,6 +52,8 @@ from .hand import Derived, HandInput, HandResult, Problem, derive, full_out_orde
 from .match import DEFAULT_TARGET, winner
 from .read import read_hand
 
+_new = tuple.__new__
+
 
 class Scored(NamedTuple):
     """What one recorded hand scores (the match state spreads it into its `PlayedHand`)."""
@@ -174,12 +176,13 @@ class PointsGame(Game):
         return derive(hand, self.layout(shuffler))
 
     def score(self, hand: HandInput, seats: int, shuffler: int | None) -> Scored:
-        layout = self.layout(shuffler)
+        layout = self._layouts.get(shuffler) or self.layout(shuffler)
         result = tally_hand(hand, layout)
         teams = layout.teams
         scores = result.team_scores if self.variant.teams else tuple(
             map(result.team_scores.__getitem__, teams))
-        return Scored(result, full_out_order(hand.out_order, layout), scores, teams)
+        # built as a tuple: a named tuple's __new__ is a Python call, once per hand
+        return _new(Scored, (result, full_out_order(hand.out_order, layout), scores, teams))
 
     def end(self, before: End, totals: tuple[int, ...], played: int, rules: Rules) -> End:
         """[E1], [E2]: the first hand after which one side reached the target alone decides

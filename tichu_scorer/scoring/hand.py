@@ -26,6 +26,9 @@ CARD_POINTS_MAX = 125  # [P1]: a team holding everything but the Phoenix
 CARD_POINTS_STEP = 5  # [P1]
 
 
+TICHU_POINTS, GRAND_POINTS = 100, 200  # [P3]: what a made call gives, a failed one takes
+
+
 class Call(str, Enum):
     """A player's call before or during a hand ([P3])."""
 
@@ -34,7 +37,7 @@ class Call(str, Enum):
 
     @property
     def points(self) -> int:
-        return 100 if self is Call.TICHU else 200
+        return TICHU_POINTS if self is Call.TICHU else GRAND_POINTS
 
     @property
     def label(self) -> str:
@@ -265,6 +268,12 @@ def score_hand(hand: HandInput, layout: Layout = NANKING) -> HandResult:
     return tally_hand(hand, layout)
 
 
+_TICHU = Call.TICHU
+# named tuples built as tuples: their generated __new__ is a Python call each, and the match
+# state scores every hand of a long match (benchmarks/bench_match_state.py)
+_new = tuple.__new__
+
+
 def tally_hand(hand: HandInput, layout: Layout = NANKING) -> HandResult:
     """Score a hand already read and checked (`read_hand`, `hand_problems`): a recorded
     hand, as the match state scores it without checking it again.
@@ -294,14 +303,18 @@ def tally_hand(hand: HandInput, layout: Layout = NANKING) -> HandResult:
             raise InvalidHand(card_point_problems(hand.card_points))
 
     if not hand.calls:
-        return HandResult(card, card, sweep, hand.wish_offender is not None)
+        return _new(HandResult, (card, card, sweep, hand.wish_offender is not None, ()))
     results = []
     totals = list(card)
-    for seat in sorted(hand.calls):  # [P3]: only the caller's own first place counts
-        call = hand.calls[seat]
+    calls = hand.calls
+    for seat in sorted(calls):  # [P3]: only the caller's own first place counts
+        call = calls[seat]
         made = call_made(seat, out)
-        points = call.points if made else -call.points
+        # `Call.points`, without a property's call per call: a long match has hundreds
+        points = TICHU_POINTS if call is _TICHU else GRAND_POINTS
+        if not made:
+            points = -points
         totals[teams[seat]] += points
-        results.append(CallResult(seat, call, made, points))
-    return HandResult((totals[0], totals[1]), card, sweep, hand.wish_offender is not None,
-                      tuple(results))
+        results.append(_new(CallResult, (seat, call, made, points)))
+    return _new(HandResult, ((totals[0], totals[1]), card, sweep,
+                             hand.wish_offender is not None, tuple(results)))

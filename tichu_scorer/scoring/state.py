@@ -121,6 +121,8 @@ class MatchState:
         game, variant, seats, rules = (settings.game, settings.variant, settings.seats,
                                        settings.rules)
         score, ends, shuffler_of = game.score, game.end, variant.shuffler
+        # a named tuple built as a tuple: its generated __new__ is a Python call a hand
+        new = tuple.__new__
         shuffles = variant.has_dummy  # only Threechu records who shuffled ([T3.1])
         played = list(self.hands)
         totals, end = self.totals, self.end
@@ -134,8 +136,8 @@ class MatchState:
             if scores:
                 totals = tuple(map(add, totals, scores))  # as many: both per side
                 end = ends(end, totals, number, rules)
-            played.append(PlayedHand(number, hand, shuffler, result, order, scores, teams,
-                                     totals))
+            played.append(new(PlayedHand, (number, hand, shuffler, result, order, scores,
+                                           teams, totals)))
         return MatchState(settings, tuple(played), totals, end)
 
     def replacing(self, number: int, hand: HandInput) -> MatchState:
