@@ -158,14 +158,13 @@ def preview_answer(preview: Preview | None, problems: Sequence[Problem],
 
 def derive_next(facts: MatchFacts, body: Any) -> dict[str, Any] | None:
     """What follows from the next hand entered so far ([H7], [P1], [P2]), said in words;
-    None for a ranked game."""
-    if facts.game.ranked:
+    None for a game that derives nothing (the game's `derive`)."""
+    game, shuffler = facts.settings.game, facts.next_shuffler()
+    hand_input, _problems = game.read(body, facts.names, shuffler)
+    derived = game.derive(hand_input, shuffler) if hand_input is not None else None
+    if derived is None:
         return None
-    layout = facts.layout()
-    hand_input, _problems = scoring.read_hand(body, layout)
-    if hand_input is None:
-        return None
-    return derived_note(facts.game, layout, scoring.derive(hand_input, layout), body)
+    return derived_note(facts.game, facts.layout(), derived, body)
 
 
 def preview(facts: MatchFacts, body: Any) -> tuple[dict[str, Any], int]:
@@ -197,18 +196,15 @@ def waiting(facts: MatchFacts, bodies: Sequence[Any]) -> dict[str, Any]:
         result, problems, row = score_next(facts, body)
         answer, status = preview_answer(result, problems, None)
         hands.append(answer | {"status": status})
-        if status == 200 and result is not None and not facts.game.ranked:
+        if status == 200 and result is not None:
             last = row["out_order"]
             facts = _after(facts, tuple(result.totals), result.finished)
-        elif status == 200:
-            facts = _after(facts, facts.totals, facts.finished)
-    shuffler = shuffles_next(facts.game, facts.hand_count, last) \
-        if last is not None or facts.game.has_dummy else None
+    shuffler = shuffles_next(facts.game, facts.hand_count, last)
     # the page's words for what it shows only then, in the reader's language (not sent
     # with every page: they would weigh on its first load)
     words = {"row": _("Waiting to be sent"),
              "shuffles": _("%(name)s shuffles and plays the dummy this hand")
-             if facts.game.has_dummy else _("%(name)s shuffles next"),
+             if facts.settings.game.plays_dummy(shuffler) else _("%(name)s shuffles next"),
              "ends": _("With these hands the match is over; the server confirms it when "
                        "they are sent.")}
     return {"hands": hands, "facts": facts.as_dict(), "shuffler": shuffler,
@@ -245,7 +241,7 @@ def question(fields: Mapping[str, Any]) -> dict[str, Any]:
                             "strict_wish": bool(fields.get("strict_wish"))}
     if rest:
         body["hand"] = play + rest
-    if variant == variants.SEIGNEUR.key:
+    if (game := variants.find(variant)) is not None and game.big_deck:
         body["decks"] = int(fields.get("decks") or 2) if str(fields.get("decks") or "2") \
             in ("1", "2") else 2
     if fields.get("dummy"):

@@ -29,6 +29,7 @@ from .game.i18n import N_
 from .game.variants import DEFAULT, MAX_SEATS, SEIGNEUR, find
 from .models import NAME_MAX, Player
 from .scoring import DEFAULT_TARGET, VARIANTS, Problem, Variant, hands_problem, target_problem
+from .scoring.games import game_of
 
 TARGET_CHOICES = [SelectChoice("1000"), SelectChoice("500"), SelectChoice("custom", N_("Custom"))]
 CALL_CHOICES = [SelectChoice("", N_("No call")), SelectChoice("tichu", N_("Tichu")),
@@ -118,7 +119,7 @@ class NewMatchForm(ProblemsMixin, Form):
 
     @property
     def target_value(self) -> int | None:
-        if self.game.ranked or self.by_hands:
+        if not game_of(self.game).has_target or self.by_hands:
             return None  # [GS7]: no points; or a number of hands
         if self.target.data == "custom":
             return int(self.custom_target.data or 0)
@@ -153,7 +154,7 @@ class NewMatchForm(ProblemsMixin, Form):
             why = hands_problem(self.hands.data)
             if why:
                 self.add_problem("target", Problem("hands", "T3.5", why))
-        elif not self.game.ranked:
+        elif game_of(self.game).has_target:
             if self.target.data == "custom" and self.custom_target.data is None:
                 self.add_problem("target", Problem("custom_target", "E1",
                                                    gettext("Enter the custom target score.")))
@@ -188,7 +189,7 @@ class MatchSettingsForm(ProblemsMixin, Form):
         self.validate()
         self.shape_problems({f"seat_{s}": ("players", "H1") for s in range(self.seats)}
                             | {"target": ("target", "E1")})
-        if not game.ranked and hand_limit is None:
+        if game_of(game).has_target and hand_limit is None:
             why = target_problem(self.target.data)
             if why:
                 self.add_problem("target", Problem("target", "E1", why))

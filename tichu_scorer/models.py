@@ -121,9 +121,8 @@ class Match(db.Model):  # type: ignore[name-defined,misc]
                                                          default=None)
     rematch_of_id: Mapped[int | None] = mapped_column(ForeignKey("match.id"), default=None)
     # Sharing without accounts (`codes`): the viewer code opens the match read-only; the
-    # score code makes a phone a scorer of the table and opens the match. A match stored
-    # before score codes holds a random key here, never shown, until its Share page gives
-    # it a code (`views.sharing`). `revision` counts changes, for live views.
+    # score code makes a phone a scorer of the table and opens the match (`views.sharing`).
+    # `revision` counts changes, for live views.
     code: Mapped[str] = mapped_column(String(8), unique=True, default=lambda: new_code(8))
     scorer_key: Mapped[str] = mapped_column(String(32), unique=True,
                                             default=lambda: new_code(SCORE_LENGTH))

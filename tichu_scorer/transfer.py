@@ -37,6 +37,7 @@ from .models import (
     new_code,
     utcnow,
 )
+from .scoring.games import game_of
 from .transfer_checks import (
     MAX_IMPORT_HANDS,
     MAX_IMPORT_MATCHES,
@@ -226,7 +227,7 @@ def _check_length(raw: Mapping[str, Any], game: scoring.Variant, where: Spot
         raise refuse(where, f"{why} (E1)")
     if limit is not None and (why := scoring.hands_problem(limit)):
         raise refuse(where, f"{why} (T3.5)")
-    if game.ranked and (target is not None or limit is not None):
+    if not game_of(game).has_target and (target is not None or limit is not None):
         raise refuse(where, _("Grand Seigneur has no target and no number of hands. (GS7)"))
     if game.lasts_hands and (target is None) == (limit is None):
         raise refuse(where, _("A Threechu match lasts either a number of hands or to a "
@@ -243,8 +244,8 @@ def _check_players(players: object, game: scoring.Variant, where: Spot) -> list[
     fewest, most = game.players
     if not isinstance(players, list):
         players = None
-    elif game.has_dummy and len(players) == fewest + 1 and players[-1] is None:
-        players = players[:-1]
+    elif len(players) == game.seat_count(fewest) > fewest and players[-1] is None:
+        players = players[:-1]  # the dummy's seat, after the players' ([T3.1])
     if players is None or not fewest <= len(players) <= most:
         need = str(fewest) if fewest == most else f"{fewest}–{most}"
         raise refuse(where, _("players must be a list of {need} names.").format(need=need))
@@ -281,9 +282,10 @@ def _check_hand(match: Match, raw: object, where: Spot, state: _Import) -> Hand:
         raise refuse(where, _("every hand needs its number (a whole number from 1)."))
     spot = Spot(where.match, hand=raw["number"])
     shuffler = raw.get("shuffler")
-    if match.game.has_dummy and not whole(shuffler, 0, match.game.fewest - 1):
+    records_shuffler = game_of(match.game).records_shuffler
+    if records_shuffler and not whole(shuffler, 0, match.game.fewest - 1):
         raise refuse(spot, _("a Threechu hand names its shuffler (0–2). (T3.1)"))
-    if not match.game.has_dummy and shuffler is not None:
+    if not records_shuffler and shuffler is not None:
         raise refuse(spot, _("only a Threechu hand has a shuffler. (T3.1)"))
     data = {"out_order": raw.get("out_order"), "calls": raw.get("calls") or {},
             "card_points": raw.get("card_points") or [None, None],

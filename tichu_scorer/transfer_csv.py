@@ -15,6 +15,7 @@ from . import scoring
 from .game.variants import VARIANTS
 from .matches import match_view
 from .models import Match
+from .scoring.games import game_of
 from .transfer import _batches, _load
 
 # The most sides a match keeps: Threechu's three players and its dummy.
@@ -77,9 +78,10 @@ def _write_rows(writer: Any, matches: Iterable[Match], number: int) -> int:
         names = match.names
         page = match_view.match_page(match)
         sides = _padded([" & ".join(side.names) for side in match.game.sides(names)])
+        asks_points = "card_points" in game_of(match.game).asks
         for row in page.rows:
             hand = row.hand
-            points = list(hand.card_points) if match.game.scored else []
+            points = list(hand.card_points) if asks_points else []
             writer.writerow(sheet_cell(cell) for cell in [
                 number, match.variant, match.started_at.strftime("%Y-%m-%d %H:%M"),
                 row.position, " / ".join(names), " > ".join(names[s] for s in hand.out_order),

@@ -207,7 +207,7 @@ def test_a_new_hand_previews_as_the_stored_totals_did(match, data):
     if before.over:
         return
     hand = data.draw(points_hand(setup.variant, len(hands) + 1, False))
-    after = before.with_hand(hand)
+    after = before.with_hands((hand,))
     assert after == MatchState.of(setup, [*hands, hand])
     limit = setup.hand_limit if setup.variant.lasts_hands else None
     quick = result_after(after.totals, len(hands) + 1, setup.target, limit)
@@ -294,11 +294,11 @@ def test_threechu_lasts_its_hands_and_passes_the_shuffle():
     shufflers = []
     for _ in range(3):
         shufflers.append(state.next_shuffler)
-        state = state.with_hand(HandInput((0, 1), {}, (50, None)))
+        state = state.with_hands((HandInput((0, 1), {}, (50, None)),))
     assert shufflers == [0, 1, 2] and [h.shuffler for h in state.hands] == [0, 1, 2]  # [T3.1]
     assert state.finished and state.end_rule == "T3.5"
     assert state.winner == state.ranking()[0] or state.winner is None
-    more = state.with_hand(HandInput((0, 1), {}, (50, None)))
+    more = state.with_hands((HandInput((0, 1), {}, (50, None)),))
     assert more.hands_after_the_end == 1
 
 

@@ -2,7 +2,6 @@
 code, and both land on the match they were shared from; the older links keep working."""
 
 import re
-import secrets
 
 import pytest
 
@@ -102,19 +101,6 @@ def test_the_old_links_keep_working(app, client, url):
     assert r.status_code == 303 and "/tables/" in r.headers["Location"]
     assert post_hand(scorer, url, hand_form([1, 0], a=40)).status_code == 303
     assert app.test_client().get(f"/v/{watch}").status_code == 200
-
-
-def test_a_match_from_before_score_codes_gets_one_on_its_share_page(app, client, url):
-    old = secrets.token_urlsafe(16)  # what a match stored before score codes holds
-    with app.app_context():
-        db.session.get(Match, match_id(url)).scorer_key = old
-        db.session.commit()
-    assert app.test_client().get("/join", query_string={"code": old}).status_code == 404
-    code = shared(client.get(url + "/share?to=score").get_data(as_text=True))[0]
-    assert codes.is_code(code, codes.SCORE_LENGTH) and stored(app, url)[1] == code
-    assert shared(client.get(url + "/share?to=score").get_data(as_text=True))[0] == code
-    r = app.test_client().get("/join", query_string={"code": code})
-    assert r.status_code == 303 and r.headers["Location"] == url
 
 
 def test_new_codes_end_the_score_codes(app, client, url):

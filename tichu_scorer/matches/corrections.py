@@ -16,6 +16,7 @@ from ..game.i18n import N_
 from ..game.layouts import TEAM_LETTERS
 from ..models import Hand, HandEvent, Match, utcnow
 from ..scoring import Call, Problem, call_made
+from ..scoring.games import game_of
 from . import settings
 from .ending import after_the_end, recompute
 from .hand_entry import score
@@ -35,7 +36,7 @@ def describe_change(match: Match, before: Mapping[str, Any], after: Mapping[str,
     """What an edit changed, in words a player reads, in the reader's language: names,
     calls, card points, wish. The log stores what changed (before and after) and says it
     in words when it is read."""
-    names = match.names
+    names, game = match.names, game_of(match.game)
     parts = []
 
     def order(seats: list[int]) -> str:
@@ -43,9 +44,7 @@ def describe_change(match: Match, before: Mapping[str, Any], after: Mapping[str,
 
     old_order, new_order = before.get("out_order", []), after.get("out_order", [])
     if list(old_order) != list(new_order):
-        parts.append(gettext("finishing order %(before)s → %(after)s", before=order(old_order),
-                             after=order(new_order)) if match.game.ranked else
-                     gettext("out-order %(before)s → %(after)s", before=order(old_order),
+        parts.append(gettext(game.order_change, before=order(old_order),
                              after=order(new_order)))
     calls_before, calls_after = before.get("calls") or {}, after.get("calls") or {}
     for seat in sorted({*calls_before, *calls_after}, key=int):
@@ -53,7 +52,7 @@ def describe_change(match: Match, before: Mapping[str, Any], after: Mapping[str,
             parts.append(gettext("%(name)s's call %(before)s → %(after)s", name=names[int(seat)],
                                  before=_call_label(calls_before.get(seat)),
                                  after=_call_label(calls_after.get(seat))))
-    if match.game.scored:
+    if "card_points" in game.asks:
         # compare the points as counted (an edit may enter the other team's figure)
         old_points = before.get("counted_points") or before.get("card_points") or [None, None]
         new_points = after.get("counted_points") or after.get("card_points") or [None, None]

@@ -14,6 +14,7 @@ from ..answers import MatchFacts, Preview
 from ..extensions import db
 from ..models import Hand, Match
 from ..scoring import Layout, Problem
+from ..scoring.games import game_of
 from ..scoring.state import next_hand, stored_values
 from . import prebuilt
 from .ending import ends_earlier, settle, state_of
@@ -33,10 +34,13 @@ def next_shuffler(match: Match) -> int | None:
     return facts(match).next_shuffler()
 
 
-def layout_for(match: Match, shuffler: int | None = None) -> Layout:
+def layout_for(match: Match, shuffler: int | None = None) -> Layout | None:
     """The scoring layout of a match with its names; for Threechu, of the hand that
-    `shuffler` shuffles (by default the next hand)."""
-    return facts(match).layout(shuffler)
+    `shuffler` shuffles (by default the next hand); None in a game that scores no seat's
+    points (the game's `layout`)."""
+    layout = game_of(match.game).layout(shuffler if shuffler is not None
+                                        else next_shuffler(match))
+    return layout.named(match.names) if layout is not None else None
 
 
 def score(match: Match, data: Mapping[str, Any], editing: Hand | None = None,

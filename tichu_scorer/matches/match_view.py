@@ -86,6 +86,7 @@ class MatchPage:
     rows: list[HandRow]
     next_shuffler: str | None
     dummy_partner: str | None = None  # Threechu: who plays the dummy next hand
+    notes_below: bool = False  # a total per player: a hand's notes take a row of their own
     ranking: list[Total] = field(default_factory=list)
     titles: list[tuple[str, str]] = field(default_factory=list)  # (title, name), next seating
     pushes: list[seigneur.Push] = field(default_factory=list)
@@ -129,11 +130,13 @@ def _points_page(match: Match, names: tuple[str, ...], hands: list[HandLine],
                             notes=words.notes(names, hand, played)))
     shuffler = state.next_shuffler
     dealer = names[shuffler] if shuffler is not None else None
-    if match.game.has_dummy:
+    partner = dealer if state.settings.game.plays_dummy(shuffler) else None
+    if not sides[0].side.is_team:  # players' totals: ranked at the end ([T3.5])
         ranking = sorted(sides, key=lambda s: -s.total)
-        return MatchPage(match, sides, rows, dealer, dummy_partner=dealer, ranking=ranking)
+        return MatchPage(match, sides, rows, dealer, dummy_partner=partner, ranking=ranking,
+                         notes_below=True)
     tied = None if match.finished else state.tied_at
-    return MatchPage(match, sides, rows, dealer, tied_at=tied)
+    return MatchPage(match, sides, rows, dealer, dummy_partner=partner, tied_at=tied)
 
 
 def _seigneur_page(match: Match, names: tuple[str, ...], hands: list[HandLine],

@@ -8,19 +8,30 @@ branches on `ranked`, `has_dummy` or `teams`:
 
 - `asks`: what a hand form asks (the fields of the docs/API.md hand);
 - `has_target`: whether a match plays to a target score (its settings may change it);
+- `order_change`: how the match's log says an edited order;
 - `read(data, names, shuffler)`: how a hand reads, with every problem;
 - `derive(hand, shuffler)`: what the form may fill in while a hand is entered;
 - `score(hand, seats, shuffler)`: what one recorded hand scores;
 - `sides(seats)`: how many totals a match keeps;
 - `end(before, totals, played, rules)`: the match's end after one more hand;
 - `dealer(number, last)`: who shuffles the hand of this number (`last`: the out-order of
-  the hand before).
+  the hand before);
+- `layout(shuffler)`: the scoring seating of a hand (None where nothing is scored by seat);
+- `plays_dummy(shuffler)`: whether the shuffler also plays the dummy's hand;
+- `records_shuffler`: whether a hand stores who shuffled it (the seating follows it);
+- `titles(seats)`: the titles of the seats, best first (none in the points game).
 
 >>> from tichu_scorer.game.variants import NANKING, SEIGNEUR, THREECHU
 >>> game_of(NANKING).asks, game_of(SEIGNEUR).asks
 (('out_order', 'calls', 'card_points', 'wish_penalty'), ('out_order',))
 >>> game_of(NANKING).has_target, game_of(SEIGNEUR).has_target
 (True, False)
+>>> game_of(THREECHU).records_shuffler, game_of(NANKING).records_shuffler
+(True, False)
+>>> game_of(THREECHU).plays_dummy(2), game_of(NANKING).plays_dummy(2)
+(True, False)
+>>> game_of(NANKING).titles(4), game_of(SEIGNEUR).titles(5)[0], game_of(SEIGNEUR).layout(0)
+((), 'Great Lord', None)
 >>> game_of(THREECHU).score(HandInput((0, 1, 2, 3), {}, (60, 40)), 4, 1).scores
 (40, 60, 40, 60)
 >>> game_of(SEIGNEUR).score(HandInput((2, 0, 4, 1), {}, (None, None)), 5, None).order
@@ -33,12 +44,15 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any, NamedTuple
 
+from ..game.i18n import N_
 from ..game.layouts import Layout
 from ..game.variants import VARIANTS, Variant
 from . import seigneur
 from .hand import Derived, HandInput, HandResult, Problem, derive, full_out_order, tally_hand
 from .match import DEFAULT_TARGET, winner
 from .read import read_hand
+
+_new = tuple.__new__
 
 
 class Scored(NamedTuple):
@@ -76,6 +90,7 @@ class Game:
 
     asks: tuple[str, ...] = ()
     has_target = False
+    order_change = ""  # message id: the log's words for an edited order
 
     def __init__(self, variant: Variant) -> None:
         self.variant = variant
@@ -104,12 +119,31 @@ class Game:
         """Who shuffles hand `number`, given the hand before it (None: anyone may)."""
         return None
 
+    def layout(self, shuffler: int | None) -> Layout | None:
+        """The scoring seating of a hand; None in a game that scores no seat's points."""
+        return None
+
+    def plays_dummy(self, shuffler: int | None) -> bool:
+        """Whether the shuffler of a hand also plays the dummy's hand ([T3.1])."""
+        return False
+
+    @property
+    def records_shuffler(self) -> bool:
+        """Whether each hand stores who shuffled it: the seating it is scored in follows
+        the shuffler ([T3.1])."""
+        return False
+
+    def titles(self, seats: int) -> tuple[str, ...]:
+        """The titles a hand's finishing order gives, best first (message ids)."""
+        return ()
+
 
 class PointsGame(Game):
     """Nanking, Threechu and Tientsin: card points, calls and a target or a fixed length."""
 
     asks = ("out_order", "calls", "card_points", "wish_penalty")
     has_target = True
+    order_change = N_("out-order %(before)s → %(after)s")
 
     def __init__(self, variant: Variant) -> None:
         super().__init__(variant)
@@ -124,6 +158,13 @@ class PointsGame(Game):
             self._layouts[shuffler] = layout
         return layout
 
+    @property
+    def records_shuffler(self) -> bool:
+        return self.variant.has_dummy
+
+    def plays_dummy(self, shuffler: int | None) -> bool:
+        return shuffler is not None and self.layout(shuffler).dummy is not None
+
     def read(self, data: Mapping[str, Any], names: tuple[str, ...],
              shuffler: int | None) -> tuple[HandInput | None, list[Problem]]:
         hand, problems = read_hand(data, self.layout(shuffler).named(names))
@@ -135,12 +176,13 @@ class PointsGame(Game):
         return derive(hand, self.layout(shuffler))
 
     def score(self, hand: HandInput, seats: int, shuffler: int | None) -> Scored:
-        layout = self.layout(shuffler)
+        layout = self._layouts.get(shuffler) or self.layout(shuffler)
         result = tally_hand(hand, layout)
         teams = layout.teams
         scores = result.team_scores if self.variant.teams else tuple(
             map(result.team_scores.__getitem__, teams))
-        return Scored(result, full_out_order(hand.out_order, layout), scores, teams)
+        # built as a tuple: a named tuple's __new__ is a Python call, once per hand
+        return _new(Scored, (result, full_out_order(hand.out_order, layout), scores, teams))
 
     def end(self, before: End, totals: tuple[int, ...], played: int, rules: Rules) -> End:
         """[E1], [E2]: the first hand after which one side reached the target alone decides
@@ -168,6 +210,7 @@ class RankingGame(Game):
     """Grand Seigneur: each hand is a finishing order; titles and pushes follow from it."""
 
     asks = ("out_order",)
+    order_change = N_("finishing order %(before)s → %(after)s")
 
     def read(self, data: Mapping[str, Any], names: tuple[str, ...],
              shuffler: int | None) -> tuple[HandInput | None, list[Problem]]:
@@ -180,6 +223,9 @@ class RankingGame(Game):
 
     def score(self, hand: HandInput, seats: int, shuffler: int | None) -> Scored:
         return Scored(None, seigneur.full_ranking(hand.out_order, seats), (), ())
+
+    def titles(self, seats: int) -> tuple[str, ...]:
+        return seigneur.titles(seats)
 
 
 GAMES: dict[str, Game] = {key: RankingGame(v) if v.ranked else PointsGame(v)

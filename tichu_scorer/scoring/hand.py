@@ -35,6 +35,9 @@ CARD_POINTS_MAX = 125  # [P1]: a team holding everything but the Phoenix
 CARD_POINTS_STEP = 5  # [P1]
 
 
+TICHU_POINTS, GRAND_POINTS = 100, 200  # [P3]: what a made call gives, a failed one takes
+
+
 class Call(str, Enum):
     """A player's call before or during a hand ([P3])."""
 
@@ -43,7 +46,7 @@ class Call(str, Enum):
 
     @property
     def points(self) -> int:
-        return 100 if self is Call.TICHU else 200
+        return TICHU_POINTS if self is Call.TICHU else GRAND_POINTS
 
     @property
     def label(self) -> str:
@@ -303,6 +306,12 @@ def score_hand(hand: HandInput, layout: Layout = NANKING,
     return tally_hand(hand, layout, rules)
 
 
+_TICHU, _GRAND = Call.TICHU, Call.GRAND
+# named tuples built as tuples: their generated __new__ is a Python call each, and the match
+# state scores every hand of a long match (benchmarks/bench_match_state.py)
+_new = tuple.__new__
+
+
 def tally_hand(hand: HandInput, layout: Layout = NANKING,
                rules: HouseRules = RULE_BOOK) -> HandResult:
     """Score a hand already read and checked (`read_hand`, `hand_problems`): a recorded
@@ -336,19 +345,26 @@ def tally_hand(hand: HandInput, layout: Layout = NANKING,
             raise InvalidHand(card_point_problems(hand.card_points))
 
     if not hand.calls:
-        result = HandResult(card, card, sweep, hand.wish_offender is not None)
+        result = _new(HandResult, (card, card, sweep, hand.wish_offender is not None, (),
+                                   None))
         return result if not rules.victory_points else _with_victory_points(
             result, hand, layout)
     results = []
     totals = list(card)
-    for seat in sorted(hand.calls):  # [P3]: only the caller's own first place counts
-        call = hand.calls[seat]
+    calls = hand.calls
+    for seat in sorted(calls):  # [P3]: only the caller's own first place counts
+        call = calls[seat]
         made = call_made(seat, out)
-        points = call.points if made else -call.points
+        # `Call.points` without a property's call for the two common calls: a long match
+        # has hundreds ([R9]'s custom calls carry their own)
+        points = (TICHU_POINTS if call is _TICHU else GRAND_POINTS if call is _GRAND
+                  else call.points)
+        if not made:
+            points = -points
         totals[teams[seat]] += points
-        results.append(CallResult(seat, call, made, points))
-    result = HandResult((totals[0], totals[1]), card, sweep, hand.wish_offender is not None,
-                        tuple(results))
+        results.append(_new(CallResult, (seat, call, made, points)))
+    result = _new(HandResult, ((totals[0], totals[1]), card, sweep,
+                               hand.wish_offender is not None, tuple(results), None))
     return result if not rules.victory_points else _with_victory_points(result, hand, layout)
 
 

@@ -15,7 +15,7 @@ checking them again. Pure: no I/O.
 ...     HandInput((1, 0, 3), {}, (None, 35))])
 >>> state.running, state.winner, [c.made for c in state.hands[0].calls]
 (((300, 0), (365, 35)), None, [True])
->>> state.with_hand(HandInput((2, 0), {}, (None, None))).winner_names
+>>> state.with_hands([HandInput((2, 0), {}, (None, None))]).winner_names
 ('Ann', 'Cy')
 >>> MatchState.of(Settings(THREECHU, ("Ann", "Bob", "Cy", "Dummy"), None, 3), []).next_shuffler
 0
@@ -113,18 +113,16 @@ class MatchState:
         """The state after these hands in play, in order."""
         return cls(settings, (), (0,) * settings.game.sides(settings.seats)).with_hands(hands)
 
-    def with_hand(self, hand: HandInput) -> MatchState:
-        """The state with one more hand (a preview and a save ask the same): the hands
-        before are not scored again."""
-        return self.with_hands((hand,))
-
     def with_hands(self, hands: Iterable[HandInput], start: int | None = None) -> MatchState:
-        """The state with these hands played after the ones in it (after hand `start` when
-        the hands before are not known, only their totals: see `next_hand`)."""
+        """The state with these hands played after the ones in it, which are not scored
+        again (after hand `start` when the hands before are not known, only their totals:
+        see `next_hand`)."""
         settings = self.settings
         game, variant, seats, rules = (settings.game, settings.variant, settings.seats,
                                        settings.rules)
         score, ends, shuffler_of = game.score, game.end, variant.shuffler
+        # a named tuple built as a tuple: its generated __new__ is a Python call a hand
+        new = tuple.__new__
         shuffles = variant.has_dummy  # only Threechu records who shuffled ([T3.1])
         played = list(self.hands)
         totals, end = self.totals, self.end
@@ -138,8 +136,8 @@ class MatchState:
             if scores:
                 totals = tuple(map(add, totals, scores))  # as many: both per side
                 end = ends(end, totals, number, rules)
-            played.append(PlayedHand(number, hand, shuffler, result, order, scores, teams,
-                                     totals))
+            played.append(new(PlayedHand, (number, hand, shuffler, result, order, scores,
+                                           teams, totals)))
         return MatchState(settings, tuple(played), totals, end)
 
     def replacing(self, number: int, hand: HandInput) -> MatchState:

@@ -10,12 +10,12 @@ from werkzeug.wrappers import Response
 
 from .. import access, answers
 from ..extensions import csrf, db, limit_reads, limit_writes
-from ..forms import hand_form_class, ranking_form_class
 from ..game.layouts import TEAM_LETTERS
 from ..matches import corrections, ending, hand_entry, match_log, match_view, writes
 from ..models import CLIENT_ID, Hand, Match
-from ..scoring import seigneur
+from ..scoring.games import game_of
 from ..scoring.hand import CARD_POINTS_MAX, CARD_POINTS_MIN, CARD_POINTS_STEP
+from . import game_pages
 from .errors import form_value, wants_json
 from .jsonbody import json_body
 from .matches import page_showing, visible
@@ -62,7 +62,7 @@ CARD_POINTS = {"min": CARD_POINTS_MIN, "max": CARD_POINTS_MAX, "step": CARD_POIN
 
 def _form(match: Match, hand: Hand | None = None) -> Any:
     seats = len(match.seats)
-    cls = ranking_form_class(seats) if match.game.ranked else hand_form_class(seats)
+    cls = game_pages.pages_of(match).form_class(seats)
     form = cls(names=match.names)
     if hand is not None and not form.is_submitted():
         form.fill(hand.recorded())
@@ -81,9 +81,9 @@ def _page(match: Match, form: Any, status: int, hand: Hand | None = None,
           ) -> tuple[str, int]:
     shuffler = hand.shuffler if hand is not None else hand_entry.next_shuffler(match)
     shown = writes.position(match, hand) if hand is not None else match.hand_count + 1
-    template = "hands/ranking.html" if match.game.ranked else "hands/new.html"
-    titles = seigneur.titles(len(match.seats)) if match.game.ranked else ()
-    layout = hand_entry.layout_for(match, shuffler) if match.game.scored else None
+    template = game_pages.pages_of(match).hand_template
+    titles = game_of(match.game).titles(len(match.seats))
+    layout = hand_entry.layout_for(match, shuffler)
     theirs, yours, summaries = _versions(match, form, hand, conflict)
     body = render_template(template, form=form, match=match, number=shown, titles=titles,
                            back=page_showing(match, shown) if hand is not None else url_for(
@@ -326,9 +326,9 @@ def preview(match_id: str) -> Response | tuple[Response, int]:
     result, problems, _row = hand_entry.score(match, body, editing, correction=True)
     derived = hand_entry.derive(match, body, editing)
     layout = hand_entry.layout_for(match, editing.shuffler)
-    answer, status = answers.preview_answer(result, problems, None if derived is None else
-                                            answers.derived_note(match.game, layout, derived,
-                                                                 body))
+    answer, status = answers.preview_answer(
+        result, problems, None if derived is None or layout is None else
+        answers.derived_note(match.game, layout, derived, body))
     return jsonify(answer), status
 
 

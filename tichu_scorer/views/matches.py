@@ -34,6 +34,7 @@ from ..matches import (
 )
 from ..matches.rows import hand_rows
 from ..models import Match
+from . import game_pages
 
 bp = Blueprint("matches", __name__)
 bp.record_once(lambda state: kept_pages.remember_build(state.app))
@@ -122,7 +123,8 @@ def _show(match: Match, viewer: bool, every: bool = False) -> Response:
     else the page around the body kept for this revision, language and role, rendered
     when none is kept yet. `every`: a row for every hand, not only the `LATEST`."""
     scorer = not viewer and access.can_score(match)
-    template = "matches/seigneur.html" if match.game.ranked else "matches/show.html"
+    pages = game_pages.pages_of(match)
+    template = pages.match_template
     key = kept_pages.page_key(match, scorer, template, every)
     messages = kept_pages.messages_waiting()
     unchanged = kept_pages.not_modified(kept_pages.etag(key))
@@ -144,9 +146,9 @@ def _show(match: Match, viewer: bool, every: bool = False) -> Response:
         kept = kept_pages.keep_body(key, ", ".join(match.names), render_template(
             template, page=page, sides=page.sides, can_score=scorer, shown=shown, every=every,
             hidden=hidden, every_url=every_url,
-            chart=chart.match_chart(page) if match.game.scored else None,
-            rows=None if match.game.ranked else hand_rows(shown, edit, match.game.has_dummy,
-                                                          anchored=every),
+            chart=chart.match_chart(page) if pages.hands_table else None,
+            rows=hand_rows(shown, edit, page.notes_below, anchored=every)
+            if pages.hands_table else None,
             csrf_token=lambda: kept_pages.stand_in(current_app)))
     response = make_response(render_template("matches/page.html", body=kept.body,
                                              title=kept.title))

@@ -90,7 +90,7 @@ def share(match_id: str) -> str:
     scorer = access.can_score(match)
     chosen = SCORE if scorer and request.args.get("to") == SCORE else WATCH
     if chosen == SCORE:
-        code = score_code(match)
+        code = match.scorer_key  # every match holds one (migration f3a9c2d18b47)
         link = public.link("matches.join", code=code)
     else:
         code = match.code
@@ -98,20 +98,6 @@ def share(match_id: str) -> str:
     return render_template("matches/share.html", match=match, scorer=scorer, chosen=chosen,
                            code=code, shown_code=codes.shown(code), link=link,
                            qr=qr_svg(link))
-
-
-def score_code(match: Match) -> str:
-    """The match's score code; made now for a match stored before score codes."""
-    if codes.is_code(match.scorer_key, codes.SCORE_LENGTH):
-        return match.scorer_key
-    with writes.writing():
-        held = writes.lock_match(match.key)
-        if held is None:
-            abort(404)
-        if not codes.is_code(held.scorer_key, codes.SCORE_LENGTH):
-            held.scorer_key = codes.new_code(codes.SCORE_LENGTH)
-        code = held.scorer_key
-    return code
 
 
 @bp.app_template_filter("code")
