@@ -299,6 +299,7 @@ def _rounds(players: Sequence[str], index: dict[str, int], rounds: int,
                 byes[i] += 1
     drawn: list[Round] = []
     for _round in range(rounds):
+        allowance.check()
         tie = [rng.random() for _ in range(n)]
         order = sorted(range(n), key=lambda i: (byes[i], -played[i], tie[i]))
         resting = sorted(order[:n % 4])

@@ -90,8 +90,9 @@ def _round(value: Any, field: str) -> Round:
     if not isinstance(tables, list):
         raise BadShape(_("%(field)s must be a list of tables, each a list of four names.")
                        % {"field": f"{field}.tables"}, f"{field}.tables")
+    byes = body.get("byes")
     return Round(tuple(_names(t, f"{field}.tables[{j}]") for j, t in enumerate(tables)),
-                 _names(body.get("byes") or [], f"{field}.byes"))
+                 () if byes is None else _names(byes, f"{field}.byes"))
 
 
 def _shape(body: Any) -> DrawRequest:
