@@ -146,11 +146,12 @@ class _Table:
                 grid[y][x] += 1
 
 
-def _pick(rest: list[int], cost: Callable[[int], int]) -> int:
-    """Take from `rest` the first player who costs nothing, else the cheapest."""
+def _pick(rest: list[int], partners: list[list[int]], opponents: list[list[int]]) -> int:
+    """Take from `rest` the first player who has met none of `partners` as partner and none
+    of `opponents` as opponent (rows of the counts), else the one who met them least."""
     best, best_cost = 0, -1
     for i, x in enumerate(rest):
-        c = cost(x)
+        c = PARTNER_WEIGHT * sum(row[x] for row in partners) + sum(row[x] for row in opponents)
         if c == 0:
             best = i
             break
@@ -166,9 +167,9 @@ def _greedy(players: list[int], grid: _Table, rng: random.Random) -> list[int]:
     flat: list[int] = []
     while rest:
         a = rest.pop(0)
-        c = _pick(rest, lambda x: p[a][x])
-        b = _pick(rest, lambda x: o[a][x] + o[c][x])
-        d = _pick(rest, lambda x: PARTNER_WEIGHT * p[b][x] + o[a][x] + o[c][x])
+        c = _pick(rest, [p[a]], [])
+        b = _pick(rest, [], [o[a], o[c]])
+        d = _pick(rest, [p[b]], [o[a], o[c]])
         flat += [a, b, c, d]
     return flat
 
@@ -246,21 +247,25 @@ def draw(players: Sequence[str], rounds: int, seed: int = 0,
     now and then (a CPU allowance raising when spent); the work is bounded without it.
     While partners meet again who need not, the whole draw is made afresh (up to
     DRAWS times) and the best kept: fewest partner repeats, then opponent repeats."""
-    rng = random.Random(seed)
+    rng = random.Random(seed)  # nosec B311: a reproducible draw, not a secret
     index = {key(name): i for i, name in enumerate(players)}
     old_partners, _old = met(history)
     forced = _forced(players, history, rounds)
-    best: Draw | None = None
     allowance = _Allowance(check)
-    for _attempt in range(DRAWS):
+
+    def attempt() -> Draw:
         drawn = _rounds(players, index, rounds, history, rng, allowance)
         partners, opponents = met([*history, *drawn])
-        score = (repeats(partners), repeats(opponents))
-        if best is None or score < (best.partner_repeats, best.opponent_repeats):
-            best = Draw(tuple(drawn), *score)
+        return Draw(tuple(drawn), repeats(partners), repeats(opponents))
+
+    best = attempt()
+    for _again in range(DRAWS - 1):
         if best.partner_repeats == repeats(old_partners) or forced or not allowance.left:
             break
-    assert best is not None
+        made = attempt()
+        if (made.partner_repeats, made.opponent_repeats) < (best.partner_repeats,
+                                                            best.opponent_repeats):
+            best = made
     count = best.partner_repeats - repeats(old_partners)
     if count <= 0:
         return best
@@ -284,11 +289,11 @@ def _rounds(players: Sequence[str], index: dict[str, int], rounds: int,
     byes, played = [0] * n, [0] * n
     for old in history:
         for table in old.tables:
-            seated = [index.get(key(name)) for name in table]
-            for i in seated:
+            at = [index.get(key(name)) for name in table]
+            for i in at:
                 if i is not None:
                     played[i] += 1
-            mates, rivals = pairs(seated)
+            mates, rivals = pairs(at)
             for (x, y), counts in [(m, grid.partner) for m in mates] + [
                     (r, grid.opponent) for r in rivals]:
                 if x is not None and y is not None:

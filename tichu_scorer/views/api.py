@@ -16,7 +16,8 @@ from ..assets import REVALIDATE
 from ..engine.budget import Budget, OutOfTime
 from ..extensions import csrf, limit_draw, limit_referee
 from ..game import variants
-from ..tournaments import draw, request as draw_request
+from ..tournaments import draw
+from ..tournaments import request as draw_request
 from .jsonbody import BadRequest, json_body
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
