@@ -185,3 +185,16 @@ def test_a_check_that_raises_stops_the_draw():
 
     with pytest.raises(Spent):
         draw(names(12), 20, 1, check=spent)
+
+
+def test_a_repeat_the_search_could_have_avoided_is_reported_as_such(monkeypatch):
+    """16 players have 15 partners each: 15 rounds without a partner repeat exist, and the
+    draw finds them; without its swaps (the greedy seating alone) it does not, and says
+    that it found no such seating rather than that none exists."""
+    assert draw(names(16), 15, 0).partner_repeats == 0
+    monkeypatch.setattr(module, "MAX_STEPS", 0)
+    made = draw(names(16), 15, 0)
+    assert made.partner_repeats > 0
+    [unmet] = made.unmet
+    assert unmet.rule == "TN1" and unmet.message.startswith("The draw found no seating")
+    assert f"{made.partner_repeats} pairs partner again" in unmet.message

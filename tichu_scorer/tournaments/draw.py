@@ -323,12 +323,14 @@ def _rounds(players: Sequence[str], index: dict[str, int], rounds: int,
 
 def _forced(players: Sequence[str], history: Sequence[Round], rounds: int) -> bool:
     """Whether partners must meet again: some player has more new rounds to play than
-    players left whom they have not partnered (byes counted as evenly spread)."""
-    names = [key(p) for p in players]
+    players left whom they have not partnered (byes counted as evenly spread).
+
+    >>> _forced(["A", "B", "C", "D"], [], 3), _forced(["A", "B", "C", "D"], [], 4)
+    (False, True)
+    """
+    names = {key(p) for p in players}
     old, _opponents = met(history)
+    partnered = Counter(name for pair in old for name in pair
+                        if pair[0] in names and pair[1] in names)
     plays = rounds + (-rounds * (len(names) % 4)) // len(names)  # the fewest anyone plays
-    for name in names:
-        partnered = sum(1 for other in names if other != name and old[_pair(name, other)])
-        if plays > len(names) - 1 - partnered:
-            return True
-    return False
+    return any(plays > len(names) - 1 - partnered[name] for name in names)
