@@ -88,6 +88,8 @@ def defaults(instance_path: str) -> dict[str, object]:
         "MAX_FORM_PARTS": 200,
         # the import alone may be larger: a long history's own export
         "IMPORT_MAX_BYTES": int(os.environ.get("IMPORT_MAX_BYTES", 4 * 1024 * 1024)),
+        # and a tournament draw: 20 rounds of history of 256 names
+        "DRAW_MAX_BYTES": int(os.environ.get("DRAW_MAX_BYTES", 512 * 1024)),
         "WTF_CSRF_TIME_LIMIT": None,  # a match lasts all evening; the session cookie bounds it
         "WTF_CSRF_SSL_STRICT": secure,
         "SESSION_COOKIE_HTTPONLY": True,

@@ -4,6 +4,8 @@ endpoint's defences (no CSRF token needed, its own rate limit, a CPU allowance).
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from tests.conftest import make_app
@@ -163,3 +165,19 @@ def test_draws_are_rate_limited_per_client_on_their_own(tmp_path):
                        ).status_code == 200
     assert client.post("/api/v1/referee/check", json={"play": ["2j"]},
                        environ_base=one).status_code == 200  # the referee's budget is its own
+
+
+def test_the_largest_request_with_a_full_history_is_drawn(client):
+    """256 players and 20 rounds of history are larger than the 64 KiB other bodies may be."""
+    players = [f"Player number {i:03d}" for i in range(256)]
+    history = post(client, {"players": players, "rounds": 20, "seed": 1})[1]["rounds"]
+    body = json.dumps({"players": players, "rounds": 20, "seed": 2, "history": history})
+    assert len(body) > 64 * 1024
+    r = client.post(API, data=body, content_type="application/json")
+    assert r.status_code == 200
+    assert r.get_json()["repeats"] == {"partners": 0, "opponents": 0}
+
+
+def test_a_body_past_the_draws_limit_is_a_413(client):
+    r = client.post(API, data=b" " * (512 * 1024 + 1), content_type="application/json")
+    assert r.status_code == 413 and set(r.get_json()) == {"error", "field"}

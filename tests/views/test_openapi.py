@@ -225,7 +225,7 @@ def documented_response(path: str, method: str, status: int) -> dict:
     ("post", SCORE, {"data": b"not json", "content_type": "application/json"}, 400),
     ("post", REFEREE, {"data": b"[]", "content_type": "application/json"}, 400),
     ("get", DRAW, {}, 405),
-    ("post", DRAW, {"data": b"[" * 70_000, "content_type": "application/json"}, 413),
+    ("post", DRAW, {"data": b"[" * 600_000, "content_type": "application/json"}, 413),
     ("post", DRAW, {"json": {"players": "ABCD", "rounds": 1}}, 400),
     ("post", DRAW, {"json": {"players": ["A"], "rounds": 1}}, 422),
 ])

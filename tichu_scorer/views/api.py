@@ -18,11 +18,15 @@ from ..extensions import csrf, limit_draw, limit_referee
 from ..game import variants
 from ..tournaments import draw
 from ..tournaments import request as draw_request
+from .errors import body_limit
 from .jsonbody import BadRequest, json_body
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 csrf.exempt(bp)
 SPEC = Path(__file__).resolve().parents[2] / "docs" / "openapi.json"  # written by hand
+# A draw's history of 20 rounds of 256 names is larger than any hand (MAX_CONTENT_LENGTH,
+# 64 KiB): the draw alone takes up to DRAW_MAX_BYTES.
+DRAW_MAX_BYTES = 512 * 1024
 
 
 def _unprocessable(problems: list[scoring.Problem]) -> tuple[Response, int]:
@@ -82,6 +86,7 @@ def referee_check() -> Response | tuple[Response, int]:
 
 
 @bp.post("/tournaments/draw")
+@body_limit("DRAW_MAX_BYTES", DRAW_MAX_BYTES)
 @limit_draw
 def tournament_draw() -> Response | tuple[Response, int]:
     """Draw the rounds of an individual tournament without storing them."""
