@@ -13,7 +13,7 @@ from tichu_scorer.tournaments.request import BadShape, read
 JSON = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=5),
     lambda inner: st.lists(inner, max_size=5) | st.dictionaries(
-        st.sampled_from(["players", "rounds", "seed", "history", "tables", "byes", "x"]),
+        st.sampled_from(["players", "rounds", "seed", "history", "tables", "byes", "x", ""]),
         inner, max_size=4),
     max_leaves=30)
 NAMES = st.lists(st.text(max_size=4), max_size=8)

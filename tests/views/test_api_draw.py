@@ -69,6 +69,8 @@ def test_more_rounds_than_partners_is_drawn_and_says_so(client):
     ({"players": PLAYERS, "rounds": 2, "seed": "x"}, "seed"),
     ({"players": PLAYERS, "rounds": 2, "seed": 1.5}, "seed"),
     ({"players": PLAYERS, "rounds": 2, "tables": 3}, "tables"),
+    ({"": []}, "body"),  # an empty name: the field is where it stands
+    ({"players": PLAYERS, "rounds": 2, "history": [{"tables": [], "": 1}]}, "history[0]"),
     ({"players": PLAYERS, "rounds": 2, "history": {}}, "history"),
     ({"players": PLAYERS, "rounds": 2, "history": [[]]}, "history[0]"),
     ({"players": PLAYERS, "rounds": 2, "history": [{}]}, "history[0].tables"),

@@ -58,7 +58,7 @@ def _fields(body: Any, allowed: tuple[str, ...], where: str) -> Mapping[str, Any
     if not isinstance(body, Mapping):
         raise BadShape(_("%(field)s must be a JSON object.") % {"field": where}, where)
     for name, value in body.items():
-        field = f"{where}.{name}" if where != "body" else name
+        field = (f"{where}.{name}" if where != "body" else name) if name else where
         if name not in allowed:
             raise BadShape(_("“%(field)s” is not a field of a draw request.") % {
                 "field": _quoted(field)}, _quoted(field))
