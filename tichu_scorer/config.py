@@ -88,6 +88,8 @@ def defaults(instance_path: str) -> dict[str, object]:
         "MAX_FORM_PARTS": 200,
         # the import alone may be larger: a long history's own export
         "IMPORT_MAX_BYTES": int(os.environ.get("IMPORT_MAX_BYTES", 4 * 1024 * 1024)),
+        # and a tournament draw: 20 rounds of history of 256 names
+        "DRAW_MAX_BYTES": int(os.environ.get("DRAW_MAX_BYTES", 512 * 1024)),
         "WTF_CSRF_TIME_LIMIT": None,  # a match lasts all evening; the session cookie bounds it
         "WTF_CSRF_SSL_STRICT": secure,
         "SESSION_COOKIE_HTTPONLY": True,
@@ -119,6 +121,11 @@ def defaults(instance_path: str) -> dict[str, object]:
         # defence: the search is bounded far below it; docs/security-referee.md).
         "REFEREE_RATE_LIMIT": os.environ.get("REFEREE_RATE_LIMIT", "120 per minute"),
         "REFEREE_CPU_BUDGET": float(os.environ.get("REFEREE_CPU_BUDGET", "0.5")),
+        # Tournament draws (POST /api/v1/tournaments/draw) per client address, and the CPU
+        # seconds one draw may take before it is answered 503 (the draw's own work is
+        # bounded well below it: tournaments/draw.py, MAX_STEPS; docs/PERFORMANCE.md).
+        "DRAW_RATE_LIMIT": os.environ.get("DRAW_RATE_LIMIT", "30 per minute"),
+        "DRAW_CPU_BUDGET": float(os.environ.get("DRAW_CPU_BUDGET", "5")),
         # One table for every device: a self-hosted instance for one group (see README).
         "SINGLE_TABLE": os.environ.get("SINGLE_TABLE", "").lower() in ("1", "true", "yes"),
         # Rights live in the session cookie: kept a year, valid across key rotations.

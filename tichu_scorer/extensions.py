@@ -173,3 +173,7 @@ def referee_limit() -> str:
 
 # one budget shared by every route that judges a question: the API, the page, its verdicts
 limit_referee = limiter.shared_limit(referee_limit, scope="referee")
+
+
+# tournament draws per client address (DRAW_RATE_LIMIT): each one costs CPU
+limit_draw = limiter.shared_limit(lambda: _config("DRAW_RATE_LIMIT"), scope="draw")

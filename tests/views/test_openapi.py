@@ -18,7 +18,7 @@ DOCS = Path(__file__).resolve().parents[2] / "docs"
 SPEC = json.loads((DOCS / "openapi.json").read_text(encoding="utf-8"))
 API_MD = (DOCS / "API.md").read_text(encoding="utf-8")
 URL = "/api/v1/openapi.json"
-SCORE, REFEREE = "/api/v1/score", "/api/v1/referee/check"
+SCORE, REFEREE, DRAW = "/api/v1/score", "/api/v1/referee/check", "/api/v1/tournaments/draw"
 
 
 def schema(name: str) -> dict:
@@ -119,7 +119,7 @@ def specified_operations() -> set[str]:
 
 
 def test_the_document_has_every_endpoint_of_api_md():
-    assert documented_operations() >= {f"POST {SCORE}", f"POST {REFEREE}"}
+    assert documented_operations() >= {f"POST {SCORE}", f"POST {REFEREE}", f"POST {DRAW}"}
     assert specified_operations() == documented_operations() | {f"GET {URL}"}
     assert URL in API_MD  # where to find it
 
@@ -131,7 +131,8 @@ def test_the_document_has_every_api_route_of_the_app(app):
     assert routes == specified_operations()
 
 
-@pytest.mark.parametrize("endpoint, request_schema", [(SCORE, "Hand"), (REFEREE, "Question")])
+@pytest.mark.parametrize("endpoint, request_schema", [(SCORE, "Hand"), (REFEREE, "Question"),
+                                                      (DRAW, "DrawRequest")])
 def test_every_documented_request_field_is_specified(endpoint, request_schema):
     fields = table(section(endpoint), "Request")
     assert fields and set(fields) <= set(schema(request_schema)["properties"])
@@ -167,6 +168,18 @@ def test_the_errors_are_as_documented():
     assert example_keys(section(REFEREE), "Response 400:") == schema("Error")["required"]
     assert example_keys(section(SCORE), "Response 422:") == ["errors", *schema("Problem")[
         "required"]]
+    assert example_keys(section(DRAW), "Response 422:") == ["errors", *schema("Problem")[
+        "required"]]
+    assert example_keys(section(DRAW), "Response 400:") == schema("Error")["required"]
+
+
+def test_the_draw_is_as_documented():
+    text = section(DRAW)
+    keys = example_keys(text, "Response 200:")
+    assert [k for k in keys if k in schema("Draw")["properties"]] == ["rounds", "repeats"]
+    assert set(keys) >= {"tables", "byes", "partners", "opponents"}
+    for added in ("seed", "unmet"):  # the fields the project adds, named on the page
+        assert f'`"{added}"' in text and added in schema("Draw")["properties"]
 
 
 @pytest.mark.parametrize("url, body, name", [
@@ -179,6 +192,10 @@ def test_the_errors_are_as_documented():
                "wish": "8", "seat": 2}, "Verdict"),
     (REFEREE, {"play": ["4j", "5s", "PH", "7t", "8t"]}, "Verdict"),
     (REFEREE, {"play": ["5j", "5x"]}, "Error"),
+    (DRAW, {"players": list("ABCDEFG"), "rounds": 3, "seed": 1}, "Draw"),
+    (DRAW, {"players": list("ABCD"), "rounds": 5, "seed": 1}, "Draw"),
+    (DRAW, {"players": ["A", "a"], "rounds": 0}, "Problems"),
+    (DRAW, {"players": list("ABCD"), "rounds": 1, "table": 1}, "Error"),
 ])
 def test_answers_match_the_document_in_its_order(client, url, body, name):
     answer = client.post(url, json=body).get_json()
@@ -207,6 +224,10 @@ def documented_response(path: str, method: str, status: int) -> dict:
     ("post", REFEREE, {"data": b"x" * 70_000, "content_type": "application/json"}, 413),
     ("post", SCORE, {"data": b"not json", "content_type": "application/json"}, 400),
     ("post", REFEREE, {"data": b"[]", "content_type": "application/json"}, 400),
+    ("get", DRAW, {}, 405),
+    ("post", DRAW, {"data": b"[" * 600_000, "content_type": "application/json"}, 413),
+    ("post", DRAW, {"json": {"players": "ABCD", "rounds": 1}}, 400),
+    ("post", DRAW, {"json": {"players": ["A"], "rounds": 1}}, 422),
 ])
 def test_error_answers_are_documented(client, method, path, kwargs, status):
     r = getattr(client, method)(path, **kwargs)

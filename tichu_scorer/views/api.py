@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -12,13 +13,20 @@ from werkzeug.wrappers import Response
 
 from .. import answers, scoring
 from ..assets import REVALIDATE
-from ..extensions import csrf, limit_referee
+from ..engine.budget import Budget, OutOfTime
+from ..extensions import csrf, limit_draw, limit_referee
 from ..game import variants
+from ..tournaments import draw
+from ..tournaments import request as draw_request
+from .errors import body_limit
 from .jsonbody import BadRequest, json_body
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 csrf.exempt(bp)
 SPEC = Path(__file__).resolve().parents[2] / "docs" / "openapi.json"  # written by hand
+# A draw's history of 20 rounds of 256 names is larger than any hand (MAX_CONTENT_LENGTH,
+# 64 KiB): the draw alone takes up to DRAW_MAX_BYTES.
+DRAW_MAX_BYTES = 512 * 1024
 
 
 def _unprocessable(problems: list[scoring.Problem]) -> tuple[Response, int]:
@@ -86,6 +94,30 @@ def referee_check() -> Response | tuple[Response, int]:
     if status != 200:
         raise BadRequest(answer["error"], answer["field"])
     return jsonify(answer)
+
+
+@bp.post("/tournaments/draw")
+@body_limit("DRAW_MAX_BYTES", DRAW_MAX_BYTES)
+@limit_draw
+def tournament_draw() -> Response | tuple[Response, int]:
+    """Draw the rounds of an individual tournament without storing them."""
+    try:
+        wanted, problems = draw_request.read(json_body())
+    except draw_request.BadShape as exc:
+        raise BadRequest(exc.message, exc.field) from None
+    if problems:
+        return _unprocessable(problems)
+    seed = wanted.seed if wanted.seed is not None else random.SystemRandom().getrandbits(32)
+    try:
+        made = draw.draw(wanted.players, wanted.rounds, seed, wanted.history,
+                         Budget(current_app.config["DRAW_CPU_BUDGET"]).check)
+    except OutOfTime as exc:  # a second line of defence: the draw's work is bounded
+        current_app.logger.warning("Draw over its %g s CPU budget", exc.seconds)
+        response = jsonify(error=gettext("Drawing took too long and stopped. Try again in a "
+                                         "moment."), field="server")
+        response.headers["Retry-After"] = "5"
+        return response, 503
+    return jsonify(made.as_dict() | {"seed": seed})
 
 
 @cache
