@@ -9,6 +9,7 @@
   const CORE_TIMEOUT = 30000; // ms: a first start on a slow phone takes seconds
   let worker = null;
   let calls = 0;
+  let started = null; // how the worker's start went (core-worker.js), for benchmarks
   const pending = new Map();
   function dropWorker(reason) {
     pending.forEach((p) => p.reject(new Error(reason)));
@@ -25,6 +26,7 @@
         const call = pending.get(event.data.id);
         if (!call) return;
         pending.delete(event.data.id);
+        if (event.data.steps) started = event.data.steps;
         if (event.data.error || event.data.outOfTime) call.reject(new Error(event.data.error || "out of time"));
         else call.resolve(event.data.answer);
       };
@@ -38,6 +40,25 @@
       // a slow start is not a crash: this call gives up, the worker goes on starting
       setTimeout(() => { if (pending.delete(id)) reject(new Error("no answer in time")); }, CORE_TIMEOUT);
     });
+  }
+  // Once per bundle, with signal and while the page is idle: start the core and stop it
+  // again once it kept its memory snapshot (core-worker.js), so that its first start
+  // without signal begins from the snapshot (about a second, not several). Waits until the
+  // service worker kept the core's files (the lock file comes last); nothing while a
+  // worker already runs on this page.
+  async function warm() {
+    const el = document.querySelector("[data-core]");
+    if (!el || !el.dataset.core || worker || !self.caches || typeof Worker === "undefined") return "no";
+    const cache = await caches.open("tichu-core");
+    const search = new URL(el.dataset.core.split(" ")[0], location.href).search;
+    if (await cache.match("/core/snapshot" + search)) return "kept";
+    if (!(await cache.keys()).some((r) => r.url.endsWith("/pyodide-lock.json"))) return "later";
+    await core({ op: "batch", items: [] });
+    for (let i = 0; i < 100 && !(await cache.match("/core/snapshot" + search)); i += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    if (!pending.size) dropWorker("warmed"); // a call of the page keeps it running
+    return "warmed";
   }
   const factsOf = () => {
     const el = document.querySelector("[data-facts]");
@@ -128,5 +149,5 @@
     });
   }
 
-  window.tichuCore = { ask: core, factsOf, waitingBodies, provisional };
+  window.tichuCore = { ask: core, factsOf, waitingBodies, provisional, warm, steps: () => started };
 })();

@@ -125,6 +125,9 @@
     const el = document.querySelector("[data-core]");
     return el ? el.dataset.core.split(" ") : [];
   };
+  // with signal, on an idle moment: the core keeps its snapshot (core-client.js, warm)
+  const warm = (n) => requestIdleCallback(() => coreClient().then((c) => c.warm())
+    .then((r) => { if (r === "later" && n < 30) setTimeout(() => warm(n + 1), 4000); }, () => {}));
   function coreClient() {
     if (!client && coreUrls()[1]) {
       client = new Promise((resolve, reject) => {
@@ -431,6 +434,7 @@
     const controller = navigator.serviceWorker && navigator.serviceWorker.controller;
     if (controller && coreUrls()[0]) controller.postMessage({ core: true });
     if (navigator.onLine === false) coreClient().then((c) => c.ask({ op: "batch", items: [] })).catch(() => {});
+    else if (coreUrls()[0] && self.requestIdleCallback) warm(0);
     remember();
     handedBack().then(show).then(flush);
   });

@@ -130,3 +130,28 @@ def test_the_referee_judges_without_signal(live_server, phone):
     page.wait_for_selector("#verdict.legal .here")
     assert "The single Q beats the single 7." in page.locator("#verdict .reason").text_content()
     shot(page, "core-offline-referee")
+
+
+SNAPSHOT_KEPT = """async () => (await (await caches.open('tichu-core')).keys())
+  .some((r) => r.url.includes('/core/snapshot?v='))"""
+
+
+def test_with_signal_the_page_keeps_the_cores_snapshot_for_a_fast_start(live_server, phone):
+    """The scorer's match page, idle with signal, starts the core once so that it keeps its
+    memory snapshot; the hand form opened later without signal starts from it."""
+    page = phone
+    match_url = controlled_match(page, live_server)
+    core_kept(page)
+    for _ in range(600):  # the page itself, idle: nobody asked for the core
+        if page.evaluate(SNAPSHOT_KEPT):
+            break
+        page.wait_for_timeout(100)
+    else:
+        raise AssertionError("the match page never had the core keep its snapshot")
+    page.context.set_offline(True)
+    page.goto(match_url + "/hands/new")
+    tap_hand(page, 0, 2, "75")
+    page.wait_for_selector(".preview .scored-here", timeout=60000)
+    assert "+200" in page.locator(".preview").text_content()
+    steps = page.evaluate("window.tichuCore.steps()")
+    assert steps["snapshot"] > 1_000_000 and "imported" not in steps  # no import: the heap had it
