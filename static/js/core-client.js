@@ -77,8 +77,10 @@
     // hands arrive: the phone's copy of the core scores them in turn. Without it (no
     // bundle, an old browser), the scores each hand's preview showed count, as before.
     const facts = factsOf();
-    const state = facts ? await core({ op: "waiting", facts: facts, bodies: mine.map((i) => i.body || null) })
+    const chart = document.querySelector("figure.chart") ? await chartInputs() : null;
+    const state = facts ? await core({ op: "waiting", facts: facts, bodies: mine.map((i) => i.body || null), chart })
       .catch(() => null) : null;
+    if (state) drawChart(state.chart, state.words);
     const scores = mine.map((item, k) => {
       if (!state) return item.scores || null;
       const hand = state.hands[k];
@@ -115,6 +117,49 @@
       note.hidden = false;
       note.textContent = parts.join(" ");
     }
+  }
+
+  // The stored hands the chart is drawn from (the server's chart.json, kept by the
+  // service worker with the match page: offline.js), from the network or the phone's copy
+  async function chartInputs() {
+    const url = location.pathname.replace(/\/every-hand$/, "") + "/chart.json";
+    const kept = () => caches.match(url).then((r) => (r ? r.json() : null));
+    return fetch(url, { credentials: "same-origin" }).then((r) => (r.ok ? r.json() : kept()))
+      .catch(kept).catch(() => null);
+  }
+
+  // The chart with the waiting hands, as the server's template (_partials/chart.html) draws
+  // the geometry the core gives (progression.py); marked provisional until they are sent
+  function drawChart(g, words) {
+    const figure = document.querySelector("figure.chart");
+    if (!figure || !g) return;
+    const NS = "http://www.w3.org/2000/svg";
+    const el = (name, attrs, text) => {
+      const node = document.createElementNS(NS, name);
+      Object.entries(attrs).forEach(([k, v]) => node.setAttribute(k, String(v)));
+      if (text !== undefined) node.textContent = String(text);
+      return node;
+    };
+    const right = g.width - 28;
+    const svg = el("svg", { viewBox: `0 0 ${g.width} ${g.height}`, role: "img", "aria-labelledby": "chart-title chart-desc" });
+    svg.append(el("title", { id: "chart-title" }, words.chart_title), el("desc", { id: "chart-desc" }, words.chart_desc));
+    g.y_labels.forEach(([y, v]) => svg.append(el("line", { class: "grid", x1: g.left, x2: right, y1: y, y2: y }),
+      el("text", { class: "axis", x: g.left - 4, y: y + 3, "text-anchor": "end" }, v)));
+    g.x_labels.forEach(([x, i]) => svg.append(el("text", { class: "axis", x, y: g.height - 10, "text-anchor": "middle" }, i)));
+    svg.append(el("line", { class: "zero", x1: g.left, x2: right, y1: g.zero_y, y2: g.zero_y }));
+    if (g.target_y !== null) svg.append(el("line", { class: "target", x1: g.left, x2: right, y1: g.target_y, y2: g.target_y }));
+    g.paths.forEach(([css, d], k) => svg.append(el("path", { class: `line ${css} side-${k}`, d })));
+    g.markers.forEach(([x, y, made, label, corner]) => {
+      const mark = made ? el("circle", { class: "call made", cx: x, cy: y, r: 5 })
+        : el("path", { class: "call failed", d: `M${corner}l8 8m-8 0 8-8` });
+      mark.append(el("title", {}, label));
+      svg.append(mark);
+    });
+    const old = figure.querySelector("svg");
+    if (old) old.replaceWith(svg);
+    else figure.prepend(svg);
+    figure.hidden = false;
+    figure.classList.add("provisional");
   }
 
   // The waiting hands at the top of the list, marked as waiting, with what each gives

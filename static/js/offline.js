@@ -402,7 +402,8 @@
     const controller = navigator.serviceWorker && navigator.serviceWorker.controller;
     if (!controller) return;
     // the page of every hand is named by the match page (opened, it is kept as it is)
-    const urls = [url, live.dataset.handUrl, live.dataset.everyUrl].filter(Boolean);
+    // and what its chart is drawn from with hands waiting on the phone (core-client.js)
+    const urls = [url, live.dataset.handUrl, live.dataset.everyUrl, live.dataset.core && url + "/chart.json"].filter(Boolean);
     const kept = await Promise.all(urls.map((u) => caches.match(u).catch(() => undefined)));
     if (known && known.state === state && kept.every(Boolean)) return;
     controller.postMessage({ cache: urls });

@@ -6,6 +6,7 @@ loses nothing. (The bundle is fetched by the set-up: missing in CI, these tests 
 from __future__ import annotations
 
 import os
+import re
 
 import pytest
 
@@ -155,3 +156,63 @@ def test_with_signal_the_page_keeps_the_cores_snapshot_for_a_fast_start(live_ser
     assert "+200" in page.locator(".preview").text_content()
     steps = page.evaluate("window.tichuCore.steps()")
     assert steps["snapshot"] > 1_000_000 and "imported" not in steps  # no import: the heap had it
+
+
+CHART = """() => {
+  const f = document.querySelector('figure.chart');
+  if (!f || f.hidden) return null;
+  const at = (e, name) => e.getAttribute(name);
+  return { provisional: f.classList.contains('provisional'),
+    paths: Array.from(f.querySelectorAll('path.line'), (p) => at(p, 'class') + ' ' + at(p, 'd')),
+    marks: Array.from(f.querySelectorAll('.call'), (m) => [at(m, 'class'),
+      at(m, 'cx') === null ? at(m, 'd') : [Number(at(m, 'cx')), Number(at(m, 'cy'))],
+      m.querySelector('title').textContent]),
+    labels: Array.from(f.querySelectorAll('text.axis'),
+      (t) => [Number(at(t, 'x')), Number(at(t, 'y')), t.textContent]),
+    title: f.querySelector('svg title').textContent };
+}"""
+
+
+def called(page, match_url, caller, hand):
+    """Enter a hand without signal in which `caller` called Tichu; save it once the phone
+    scored it."""
+    page.goto(match_url + "/hands/new")
+    page.locator(".call-row").nth(caller).locator("label").filter(
+        has_text=re.compile(r"^Tichu$")).tap()
+    tap_hand(page, *hand)
+    page.wait_for_selector(".preview .scored-here", timeout=60000)
+    page.tap("button[type=submit]")
+    page.wait_for_url(match_url + "*")
+
+
+def test_without_signal_the_chart_moves_as_the_server_will_draw_it(live_server, phone):
+    page = phone
+    match_url = controlled_match(page, live_server)
+    core_kept(page)
+    page.goto(match_url + "/hands/new")  # one hand stored: the page has a chart
+    tap_hand(page, 1, 0, "25")
+    page.tap("button[type=submit]")
+    page.wait_for_url(match_url + "*")
+    stored = page.evaluate(CHART)
+    assert stored and not stored["provisional"]
+    page.wait_for_timeout(500)  # the page asks the service worker to keep its copies
+    page.context.set_offline(True)
+
+    called(page, match_url, 0, (0, 2, "75"))  # Ann calls Tichu and goes out first: made
+    called(page, match_url, 1, (2, 0, "50"))  # Bob calls Tichu, Cy goes out first: failed
+    page.wait_for_selector("tr.waiting >> nth=1")
+    page.wait_for_selector("figure.chart.provisional")
+    offline = page.evaluate(CHART)
+    assert offline["paths"] != stored["paths"] and len(offline["marks"]) == 2
+    assert offline["marks"][0][2] == "hand 2: Ann: Tichu made"
+    assert offline["marks"][1][0] == "call failed"
+    shot(page, "core-offline-chart")
+
+    page.context.set_offline(False)
+    send_waiting(page)
+    page.wait_for_selector("#outbox", state="hidden")
+    page.goto(match_url)
+    served = page.evaluate(CHART)
+    assert not served["provisional"]
+    offline["provisional"] = False
+    assert offline == served  # the phone drew what the server draws
