@@ -435,7 +435,7 @@
     const controller = navigator.serviceWorker && navigator.serviceWorker.controller;
     if (controller && coreUrls()[0]) controller.postMessage({ core: true });
     if (navigator.onLine === false) coreClient().then((c) => c.ask({ op: "batch", items: [] })).catch(() => {});
-    else if (coreUrls()[0] && self.requestIdleCallback) warm(0);
+    else if (controller && coreUrls()[0] && self.requestIdleCallback) warm(0);
     remember();
     handedBack().then(show).then(flush);
   });
