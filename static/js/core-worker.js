@@ -27,19 +27,27 @@ async function keptSnapshot() {
 
 async function start() {
   const began = performance.now();
-  const [{ loadPyodide }, snapshot] = await Promise.all([
+  const [{ loadPyodide }, kept] = await Promise.all([
     import(BUNDLE.index + "pyodide.mjs"), keptSnapshot()]);
-  steps.snapshot = snapshot ? snapshot.length : 0;
-  const options = { indexURL: BUNDLE.index, lockFileURL: BUNDLE.index + "pyodide-lock.json" };
-  if (snapshot) options._loadSnapshot = snapshot;
-  else options._makeSnapshot = true;
+  const load = (snapshot) => loadPyodide(Object.assign(
+    { indexURL: BUNDLE.index, lockFileURL: BUNDLE.index + "pyodide-lock.json" },
+    snapshot ? { _loadSnapshot: snapshot } : { _makeSnapshot: true }));
+  let snapshot = kept;
   const [pyodide, archive] = await Promise.all([
-    loadPyodide(options),
+    // a snapshot that does not start (cut short, or a browser that changed) is dropped,
+    // and the start goes on from nothing (which keeps a new one)
+    load(snapshot).catch(async (err) => {
+      if (!snapshot) throw err;
+      snapshot = null;
+      await caches.open("tichu-core").then((cache) => cache.delete(SNAPSHOT)).catch(() => {});
+      return load(null);
+    }),
     fetch(BUNDLE.core).then((r) => {
       if (!r.ok) throw new Error("core archive: " + r.status);
       return r.arrayBuffer();
     }),
   ]);
+  steps.snapshot = snapshot ? snapshot.length : 0;
   steps.load = performance.now() - began;
   // the catalogs are read from the file system (a snapshot holds the heap, not the files)
   pyodide.unpackArchive(archive, "zip", { extractDir: "/core" });

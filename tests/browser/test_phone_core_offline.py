@@ -11,7 +11,7 @@ import re
 import pytest
 
 from tests.browser.conftest import shot
-from tests.browser.test_phone_offline import controlled_match, send_waiting
+from tests.browser.test_phone_offline import controlled_match, kept, send_waiting
 from tichu_scorer.views import core as core_view
 
 BUNDLE = core_view._runtime_folder  # noqa: SLF001 (the set-up's folder, found as the app finds it)
@@ -195,7 +195,7 @@ def test_without_signal_the_chart_moves_as_the_server_will_draw_it(live_server, 
     page.wait_for_url(match_url + "*")
     stored = page.evaluate(CHART)
     assert stored and not stored["provisional"]
-    page.wait_for_timeout(500)  # the page asks the service worker to keep its copies
+    kept(page, match_url + "/chart.json", "[[25,75]]")  # kept with the page: hand 1's totals
     page.context.set_offline(True)
 
     called(page, match_url, 0, (0, 2, "75"))  # Ann calls Tichu and goes out first: made
@@ -216,3 +216,33 @@ def test_without_signal_the_chart_moves_as_the_server_will_draw_it(live_server, 
     assert not served["provisional"]
     offline["provisional"] = False
     assert offline == served  # the phone drew what the server draws
+
+
+def test_a_broken_snapshot_is_dropped_and_the_core_starts_from_nothing(live_server, phone):
+    page = phone
+    match_url = controlled_match(page, live_server)
+    core_kept(page)
+    for _ in range(600):  # the page keeps a snapshot by itself; it is then spoiled
+        if page.evaluate(SNAPSHOT_KEPT):
+            break
+        page.wait_for_timeout(100)
+    page.evaluate("""async () => {
+      const cache = await caches.open('tichu-core');
+      const key = (await cache.keys()).find((r) => r.url.includes('/core/snapshot?v='));
+      await cache.put(key, new Response(new Uint8Array(4096)));  // cut short: zeros
+    }""")
+    page.context.set_offline(True)
+    page.goto(match_url + "/hands/new")
+    tap_hand(page, 0, 2, "75")
+    page.wait_for_selector(".preview .scored-here", timeout=60000)
+    assert "+200" in page.locator(".preview").text_content()
+    assert page.evaluate("window.tichuCore.steps()")["snapshot"] == 0  # started from nothing
+    for _ in range(300):  # and kept a good snapshot again
+        if page.evaluate("""async () => {
+              const cache = await caches.open('tichu-core');
+              const key = (await cache.keys()).find((r) => r.url.includes('/core/snapshot?v='));
+              return key ? (await (await cache.match(key)).arrayBuffer()).byteLength : 0;
+            }""") > 1_000_000:
+            return
+        page.wait_for_timeout(100)
+    raise AssertionError("no good snapshot was kept again")
