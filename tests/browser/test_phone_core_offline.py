@@ -207,6 +207,9 @@ def test_without_signal_the_chart_moves_as_the_server_will_draw_it(live_server, 
     assert offline["marks"][0][2] == "hand 2: Ann: Tichu made"
     assert offline["marks"][1][0] == "call failed"
     shot(page, "core-offline-chart")
+    page.emulate_media(color_scheme="dark")
+    shot(page, "core-offline-chart-dark")
+    page.emulate_media(color_scheme="light")
 
     page.context.set_offline(False)
     send_waiting(page)
