@@ -4,13 +4,15 @@ phone without signal waits for its first offline score and for every later previ
     python benchmarks/phone_core.py [--rates 1 4] [--previews 30]
 
 Debian's Chromium through Playwright against the app on loopback. A phone at 360×640
-opens a match as its scorer, lets the service worker keep the core, loses its signal and
-opens the hand form from its copy; then, at each CPU slowdown (Chromium's DevTools
-Emulation.setCPUThrottlingRate: 4 stands for a mid phone), the page asks for a preview as
-the hand form does (core-client.js): the first answer includes starting Pyodide from
-the phone's copy; the later ones are single previews after a waiting hand. The slowdown
-is set on the page's target; whether Chromium applies it to the worker's thread too shows
-in the later previews (pure work in the worker), printed for each rate side by side.
+opens a match as its scorer, lets the service worker keep the core and the page keep the
+core's memory snapshot, loses its signal and opens the hand form from its copy, at a CPU
+slowdown (Chromium's DevTools Emulation.setCPUThrottlingRate: 4 stands for a mid phone).
+The first offline score is timed from the start of that navigation to the first preview's
+answer (asked as soon as the form shows, as the hand form asks: core-client.js); the later
+ones are single previews after a waiting hand. Each rate runs twice: from the snapshot,
+and with the snapshot dropped (a start from nothing, as before the snapshot, which then
+takes one: the worker's steps say how long each part took). Whether the slowdown reaches
+the worker's thread shows in the later previews (pure work in the worker).
 """
 
 from __future__ import annotations
