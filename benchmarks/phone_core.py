@@ -4,13 +4,15 @@ phone without signal waits for its first offline score and for every later previ
     python benchmarks/phone_core.py [--rates 1 4] [--previews 30]
 
 Debian's Chromium through Playwright against the app on loopback. A phone at 360×640
-opens a match as its scorer, lets the service worker keep the core, loses its signal and
-opens the hand form from its copy; then, at each CPU slowdown (Chromium's DevTools
-Emulation.setCPUThrottlingRate: 4 stands for a mid phone), the page asks for a preview as
-the hand form does (core-client.js): the first answer includes starting Pyodide from
-the phone's copy; the later ones are single previews after a waiting hand. The slowdown
-is set on the page's target; whether Chromium applies it to the worker's thread too shows
-in the later previews (pure work in the worker), printed for each rate side by side.
+opens a match as its scorer, lets the service worker keep the core and the page keep the
+core's memory snapshot, loses its signal and opens the hand form from its copy, at a CPU
+slowdown (Chromium's DevTools Emulation.setCPUThrottlingRate: 4 stands for a mid phone).
+The first offline score is timed from the start of that navigation to the first preview's
+answer (asked as soon as the form shows, as the hand form asks: core-client.js); the later
+ones are single previews after a waiting hand. Each rate runs twice: from the snapshot,
+and with the snapshot dropped (a start from nothing, as before the snapshot, which then
+takes one: the worker's steps say how long each part took). Whether the slowdown reaches
+the worker's thread shows in the later previews (pure work in the worker).
 """
 
 from __future__ import annotations
@@ -30,6 +32,8 @@ from tests.browser.test_phone_offline import controlled_match  # noqa: E402
 from tichu_scorer.views import core  # noqa: E402
 
 BODY = {"out_order": [0, 1], "calls": {"0": "tichu"}, "card_points": [75, None]}
+# the first answer is timed from the page's start (its navigation): the hand form opened
+# without signal starts the worker at once (offline.js), then the player taps
 ASK = """async ([body, times]) => {
   const core = await window.tichuOutbox.coreClient();
   const facts = core.factsOf();
@@ -38,10 +42,17 @@ ASK = """async ([body, times]) => {
   for (let i = 0; i < times; i += 1) {
     const started = performance.now();
     const [answer, status] = await core.ask({ op: "preview", facts, waiting, body });
-    took.push(performance.now() - started);
+    took.push(times === 1 ? performance.now() : performance.now() - started);
     if (status !== 200) throw new Error(JSON.stringify(answer));
   }
-  return took;
+  return [took, core.steps()];
+}"""
+WARM = """async () => (await window.tichuOutbox.coreClient()).warm()"""
+SNAPSHOTS = """async (drop) => {
+  const cache = await caches.open('tichu-core');
+  const found = (await cache.keys()).filter((r) => r.url.includes('/core/snapshot'));
+  if (drop) await Promise.all(found.map((r) => cache.delete(r)));
+  return found.length;
 }"""
 
 
@@ -57,7 +68,10 @@ def bundle_bytes(app) -> dict[str, int]:
     return sizes
 
 
-def run(rate: int, previews: int) -> dict[str, object]:
+def run(rate: int, previews: int, snapshot: bool) -> dict[str, object]:
+    """One phone: with `snapshot`, it kept the core's snapshot while it had signal;
+    without, its first start without signal is from nothing (as before the snapshot, plus
+    taking one: steps "imported" to "ready")."""
     from playwright.sync_api import sync_playwright
     app = browser_app(Path(tempfile.mkdtemp()))
     with serving(app) as base, sync_playwright() as p:
@@ -66,15 +80,29 @@ def run(rate: int, previews: int) -> dict[str, object]:
         page = context.new_page()
         match_url = controlled_match(page, base)
         core_kept(page)
+        # with signal, the page keeps the core's snapshot (offline.js, core-client.js);
+        # the phone "as before" drops it again
+        page.evaluate(WARM)
+        for _ in range(300):
+            if page.evaluate(SNAPSHOTS, False):
+                break
+            page.wait_for_timeout(100)
+        else:
+            raise SystemExit("the worker kept no snapshot")
+        if not snapshot:
+            page.goto(base + "/")  # no page that starts the core, then no snapshot
+            page.evaluate(SNAPSHOTS, True)
         context.set_offline(True)
+        context.new_cdp_session(page).send("Emulation.setCPUThrottlingRate", {"rate": rate})
         page.goto(match_url + "/hands/new")
         page.wait_for_selector(".out-buttons:not([hidden])")
-        context.new_cdp_session(page).send("Emulation.setCPUThrottlingRate", {"rate": rate})
-        first = page.evaluate(ASK, [BODY, 1])[0]
-        later = page.evaluate(ASK, [BODY, previews])
+        [first], steps = page.evaluate(ASK, [BODY, 1])
+        later, _ = page.evaluate(ASK, [BODY, previews])
         browser.close()
-    return {"rate": rate, "first_ms": round(first), "later_median_ms": round(
-        statistics.median(later), 1), "later_max_ms": round(max(later), 1)}
+    return {"rate": rate, "snapshot": snapshot, "first_ms": round(first),
+            "steps_ms": {k: round(v) for k, v in (steps or {}).items()},
+            "later_median_ms": round(statistics.median(later), 1),
+            "later_max_ms": round(max(later), 1)}
 
 
 def main() -> None:
@@ -89,7 +117,8 @@ def main() -> None:
         sizes = bundle_bytes(app)
     print(json.dumps({"bundle_bytes": sizes, "bundle_total": sum(sizes.values())}))
     for rate in args.rates:
-        print(json.dumps(run(rate, args.previews)))
+        for snapshot in (False, True):  # as before this work, and from the snapshot
+            print(json.dumps(run(rate, args.previews, snapshot)), flush=True)
 
 
 if __name__ == "__main__":

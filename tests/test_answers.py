@@ -36,3 +36,33 @@ def test_threechu_passes_the_shuffle_to_the_left_with_each_waiting_hand():
 def test_no_waiting_hand_changes_nothing():
     state = answers.waiting(NANKING, [])
     assert state["facts"] == NANKING.as_dict() and state["shuffler"] is None
+
+
+STORED = {"running": [[200, 0], [300, 100]],  # the server's chart.json: two hands stored
+          "hands": [[{"0": "tichu"}, [0, 2]], [{}, [1, 0]]]}
+
+
+def test_the_chart_goes_on_from_the_stored_hands_with_the_waiting_ones():
+    state = answers.waiting(NANKING, [{"out_order": [1, 3], "calls": {"1": "tichu"}},
+                                      {"out_order": [9]}], STORED)  # the refused one: not drawn
+    chart = state["chart"]
+    assert [label for *_, label, _corner in chart["markers"]] == [
+        "hand 1: Ann: Tichu made", "hand 3: Bob: Tichu made"]
+    assert [i for _x, i in chart["x_labels"]] == [0, 1, 2, 3]  # three hands drawn
+    ys = {v: y for y, v in chart["y_labels"]}
+    team_b = chart["paths"][1][1]
+    assert state["facts"]["totals"][1] == 400 and ys[400] is not None
+    assert team_b.startswith("M") and chart["target_y"] is not None  # to 500: on the chart
+    assert answers.waiting(NANKING, [{"out_order": [1, 3]}])["chart"] is None  # no inputs
+
+
+def test_the_charts_words_come_in_the_readers_language():
+    import json
+    from pathlib import Path
+    locales = str(Path(answers.__file__).parent / "translations")
+    request = {"op": "waiting", "lang": "de", "facts": NANKING.as_list(), "chart": STORED,
+               "bodies": [{"out_order": [1, 3], "calls": {"1": "tichu"}}]}
+    state = json.loads(answers.phone(json.dumps(request), locales, None))["ok"]
+    label = state["chart"]["markers"][-1][3]
+    assert "Bob" in label and label != "hand 3: Bob: Tichu made"
+    assert state["words"]["chart_title"] != "Score progression"

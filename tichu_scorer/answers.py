@@ -22,7 +22,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from . import engine, scoring
+from . import engine, progression, scoring
 from .game import variants
 from .game.i18n import _, set_translator
 from .scoring import Layout, Problem, Variant
@@ -180,7 +180,8 @@ def shuffles_next(game: Variant, hand_count: int,
                                 else None)
 
 
-def waiting(facts: MatchFacts, bodies: Sequence[Any]) -> dict[str, Any]:
+def waiting(facts: MatchFacts, bodies: Sequence[Any],
+            chart: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """The match as it stands with hands waiting on the phone to be sent, scored in turn as
     the server will score them when they arrive: each hand's answer (`preview`; None for a
     hand the phone kept no body of), then the match's facts after them and who shuffles
@@ -188,6 +189,7 @@ def waiting(facts: MatchFacts, bodies: Sequence[Any]) -> dict[str, Any]:
     and is stored only once fixed); a hand without a body still takes its number."""
     hands: list[dict[str, Any] | None] = []
     last: Sequence[int] | None = None
+    drawn = _chart_hands(chart)  # the stored hands' running totals and calls, if given
     for body in bodies:
         if body is None:
             hands.append(None)
@@ -199,6 +201,9 @@ def waiting(facts: MatchFacts, bodies: Sequence[Any]) -> dict[str, Any]:
         if status == 200 and result is not None:
             last = row["out_order"]
             facts = _after(facts, tuple(result.totals), result.finished)
+            if drawn is not None:
+                drawn[0].append(list(result.totals))
+                drawn[1].append((row["calls"], row["out_order"]))
     shuffler = shuffles_next(facts.game, facts.hand_count, last)
     # the page's words for what it shows only then, in the reader's language (not sent
     # with every page: they would weigh on its first load)
@@ -206,10 +211,37 @@ def waiting(facts: MatchFacts, bodies: Sequence[Any]) -> dict[str, Any]:
              "shuffles": _("%(name)s shuffles and plays the dummy this hand")
              if facts.settings.game.plays_dummy(shuffler) else _("%(name)s shuffles next"),
              "ends": _("With these hands the match is over; the server confirms it when "
-                       "they are sent.")}
+                       "they are sent."),
+             "chart_title": _("Score progression"),
+             "chart_desc": _("Running totals after each hand; circles mark calls made, "
+                             "crosses calls failed.")}
     return {"hands": hands, "facts": facts.as_dict(), "shuffler": shuffler,
             "shuffler_name": facts.names[shuffler] if shuffler is not None else None,
-            "words": words}
+            "words": words, "chart": _chart(facts, drawn)}
+
+
+def _chart_hands(chart: Mapping[str, Any] | None) -> tuple[list[Any], list[Any]] | None:
+    """The stored hands a match page's chart shows (views: chart_inputs), to go on from."""
+    if not isinstance(chart, Mapping):
+        return None
+    return list(chart.get("running") or []), list(chart.get("hands") or [])
+
+
+def _chart(facts: MatchFacts, drawn: tuple[list[Any], list[Any]] | None) -> Any:
+    """The match page's chart with the waiting hands scored, as the server draws it
+    (matches/chart.py: the same words, the same geometry)."""
+    if drawn is None or not facts.game.scored:
+        return None
+    running, hands = drawn
+    names = facts.names
+    sides = facts.game.sides(names)
+    side_of = {seat: side.index for side in sides for seat in side.seats}
+    outcome = {True: _("%(name)s: %(call)s made"), False: _("%(name)s: %(call)s failed")}
+    said = {c.value: _(c.label) for c in scoring.Call}
+    calls = progression.call_marks(side_of, names, hands, outcome, said)
+    return progression.geometry(progression.build(
+        running, [side.css for side in sides], facts.target or None, calls,
+        _("hand %(n)s: %(what)s")))
 
 
 def _after(facts: MatchFacts, totals: tuple[int, ...], finished: bool) -> MatchFacts:
@@ -292,7 +324,8 @@ def _answer(request: Mapping[str, Any], seconds: float | None, locales: str) -> 
             facts = MatchFacts.from_dict(waiting(facts, request["waiting"])["facts"])
         return preview(facts, request.get("body"))
     if op == "waiting":
-        return waiting(MatchFacts.from_dict(request["facts"]), request.get("bodies", []))
+        return waiting(MatchFacts.from_dict(request["facts"]), request.get("bodies", []),
+                       request.get("chart"))
     if op == "judge":
         return judge(request.get("body"), seconds, time.perf_counter)
     if op == "judge_fields":  # the referee page's fields, as its form reads them

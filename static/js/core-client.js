@@ -9,6 +9,7 @@
   const CORE_TIMEOUT = 30000; // ms: a first start on a slow phone takes seconds
   let worker = null;
   let calls = 0;
+  let started = null; // how the worker's start went (core-worker.js), for benchmarks
   const pending = new Map();
   function dropWorker(reason) {
     pending.forEach((p) => p.reject(new Error(reason)));
@@ -25,6 +26,7 @@
         const call = pending.get(event.data.id);
         if (!call) return;
         pending.delete(event.data.id);
+        if (event.data.steps) started = event.data.steps;
         if (event.data.error || event.data.outOfTime) call.reject(new Error(event.data.error || "out of time"));
         else call.resolve(event.data.answer);
       };
@@ -38,6 +40,25 @@
       // a slow start is not a crash: this call gives up, the worker goes on starting
       setTimeout(() => { if (pending.delete(id)) reject(new Error("no answer in time")); }, CORE_TIMEOUT);
     });
+  }
+  // Once per bundle, with signal and while the page is idle: start the core and stop it
+  // again once it kept its memory snapshot (core-worker.js), so that its first start
+  // without signal begins from the snapshot (about a second, not several). Waits until the
+  // service worker kept the core's files (the lock file comes last); nothing while a
+  // worker already runs on this page.
+  async function warm() {
+    const el = document.querySelector("[data-core]");
+    if (!el || !el.dataset.core || worker || !self.caches || typeof Worker === "undefined") return "no";
+    const cache = await caches.open("tichu-core");
+    const search = new URL(el.dataset.core.split(" ")[0], location.href).search;
+    if (await cache.match("/core/snapshot" + search)) return "kept";
+    if (!(await cache.keys()).some((r) => r.url.endsWith("/pyodide-lock.json"))) return "later";
+    await core({ op: "batch", items: [] });
+    for (let i = 0; i < 100 && !(await cache.match("/core/snapshot" + search)); i += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    if (!pending.size) dropWorker("warmed"); // a call of the page keeps it running
+    return "warmed";
   }
   const factsOf = () => {
     const el = document.querySelector("[data-facts]");
@@ -56,8 +77,10 @@
     // hands arrive: the phone's copy of the core scores them in turn. Without it (no
     // bundle, an old browser), the scores each hand's preview showed count, as before.
     const facts = factsOf();
-    const state = facts ? await core({ op: "waiting", facts: facts, bodies: mine.map((i) => i.body || null) })
+    const chart = document.querySelector("figure.chart") ? await chartInputs() : null;
+    const state = facts ? await core({ op: "waiting", facts: facts, bodies: mine.map((i) => i.body || null), chart })
       .catch(() => null) : null;
+    if (state) drawChart(state.chart, state.words);
     const scores = mine.map((item, k) => {
       if (!state) return item.scores || null;
       const hand = state.hands[k];
@@ -96,6 +119,49 @@
     }
   }
 
+  // The stored hands the chart is drawn from (the server's chart.json, kept by the
+  // service worker with the match page: offline.js), from the network or the phone's copy
+  async function chartInputs() {
+    const url = location.pathname.replace(/\/every-hand$/, "") + "/chart.json";
+    const kept = () => caches.match(url).then((r) => (r ? r.json() : null));
+    return fetch(url, { credentials: "same-origin" }).then((r) => (r.ok ? r.json() : kept()))
+      .catch(kept).catch(() => null);
+  }
+
+  // The chart with the waiting hands, as the server's template (_partials/chart.html) draws
+  // the geometry the core gives (progression.py); marked provisional until they are sent
+  function drawChart(g, words) {
+    const figure = document.querySelector("figure.chart");
+    if (!figure || !g) return;
+    const NS = "http://www.w3.org/2000/svg";
+    const el = (name, attrs, text) => {
+      const node = document.createElementNS(NS, name);
+      Object.entries(attrs).forEach(([k, v]) => node.setAttribute(k, String(v)));
+      if (text !== undefined) node.textContent = String(text);
+      return node;
+    };
+    const right = g.width - 28;
+    const svg = el("svg", { viewBox: `0 0 ${g.width} ${g.height}`, role: "img", "aria-labelledby": "chart-title chart-desc" });
+    svg.append(el("title", { id: "chart-title" }, words.chart_title), el("desc", { id: "chart-desc" }, words.chart_desc));
+    g.y_labels.forEach(([y, v]) => svg.append(el("line", { class: "grid", x1: g.left, x2: right, y1: y, y2: y }),
+      el("text", { class: "axis", x: g.left - 4, y: y + 3, "text-anchor": "end" }, v)));
+    g.x_labels.forEach(([x, i]) => svg.append(el("text", { class: "axis", x, y: g.height - 10, "text-anchor": "middle" }, i)));
+    svg.append(el("line", { class: "zero", x1: g.left, x2: right, y1: g.zero_y, y2: g.zero_y }));
+    if (g.target_y !== null) svg.append(el("line", { class: "target", x1: g.left, x2: right, y1: g.target_y, y2: g.target_y }));
+    g.paths.forEach(([css, d], k) => svg.append(el("path", { class: `line ${css} side-${k}`, d })));
+    g.markers.forEach(([x, y, made, label, corner]) => {
+      const mark = made ? el("circle", { class: "call made", cx: x, cy: y, r: 5 })
+        : el("path", { class: "call failed", d: `M${corner}l8 8m-8 0 8-8` });
+      mark.append(el("title", {}, label));
+      svg.append(mark);
+    });
+    const old = figure.querySelector("svg");
+    if (old) old.replaceWith(svg);
+    else figure.prepend(svg);
+    figure.hidden = false;
+    figure.classList.add("provisional");
+  }
+
   // The waiting hands at the top of the list, marked as waiting, with what each gives
   function waitingRows(mine, scores, words) {
     const body = document.querySelector("table.hands tbody");
@@ -128,5 +194,5 @@
     });
   }
 
-  window.tichuCore = { ask: core, factsOf, waitingBodies, provisional };
+  window.tichuCore = { ask: core, factsOf, waitingBodies, provisional, warm, steps: () => started };
 })();

@@ -6,20 +6,62 @@
 // { id, answer } (the JSON the server's route would give) or
 // { id, error }. BUNDLE is prepended by the server (views/core.py): where the runtime and
 // the core's archive are, and the referee's allowance.
+// A start from nothing (compiling the interpreter, starting Python, importing the core)
+// takes seconds on a phone; so the first start keeps a memory snapshot of Pyodide right
+// after the core's import (Pyodide's _makeSnapshot), and later starts begin from it
+// (_loadSnapshot): no interpreter start-up, no import. The snapshot is kept in the
+// service worker's cache of the core under this worker's URL (its hash names the
+// runtime, the core's archive and this script), so a new bundle makes a new one.
 let ready = null;
+const SNAPSHOT = "/core/snapshot" + self.location.search;
+const steps = {};  // how long each part of the start took (ms), told with the first answer
+
+async function keptSnapshot() {
+  try {
+    const found = await (await caches.open("tichu-core")).match(SNAPSHOT);
+    return found ? new Uint8Array(await found.arrayBuffer()) : null;
+  } catch (err) {
+    return null;  // no Cache Storage here: start from nothing
+  }
+}
 
 async function start() {
-  const { loadPyodide } = await import(BUNDLE.index + "pyodide.mjs");
+  const began = performance.now();
+  const [{ loadPyodide }, kept] = await Promise.all([
+    import(BUNDLE.index + "pyodide.mjs"), keptSnapshot()]);
+  const load = (snapshot) => loadPyodide(Object.assign(
+    { indexURL: BUNDLE.index, lockFileURL: BUNDLE.index + "pyodide-lock.json" },
+    snapshot ? { _loadSnapshot: snapshot } : { _makeSnapshot: true }));
+  let snapshot = kept;
   const [pyodide, archive] = await Promise.all([
-    loadPyodide({ indexURL: BUNDLE.index, lockFileURL: BUNDLE.index + "pyodide-lock.json" }),
+    // a snapshot that does not start (cut short, or a browser that changed) is dropped,
+    // and the start goes on from nothing (which keeps a new one)
+    load(snapshot).catch(async (err) => {
+      if (!snapshot) throw err;
+      snapshot = null;
+      await caches.open("tichu-core").then((cache) => cache.delete(SNAPSHOT)).catch(() => {});
+      return load(null);
+    }),
     fetch(BUNDLE.core).then((r) => {
       if (!r.ok) throw new Error("core archive: " + r.status);
       return r.arrayBuffer();
     }),
   ]);
+  steps.snapshot = snapshot ? snapshot.length : 0;
+  steps.load = performance.now() - began;
+  // the catalogs are read from the file system (a snapshot holds the heap, not the files)
   pyodide.unpackArchive(archive, "zip", { extractDir: "/core" });
-  pyodide.runPython("import sys; sys.path.insert(0, '/core'); import tichu_scorer.answers");
+  if (!snapshot) {
+    pyodide.runPython("import sys; sys.path.insert(0, '/core'); import tichu_scorer.answers");
+    steps.imported = performance.now() - began;
+    // taken before any JavaScript object is handed to Python; kept after the first answer
+    const made = pyodide.makeMemorySnapshot();
+    ready.then(() => caches.open("tichu-core"))
+      .then((cache) => cache.put(SNAPSHOT, new Response(made, { headers: { "Content-Type": "application/octet-stream" } })))
+      .catch(() => {});
+  }
   const answers = pyodide.pyimport("tichu_scorer.answers");
+  steps.ready = performance.now() - began;
   return (text) => answers.phone(text, BUNDLE.locales, BUNDLE.seconds);
 }
 
@@ -31,7 +73,7 @@ self.onmessage = async (event) => {
     const started = performance.now();
     const out = JSON.parse(call(text || JSON.stringify(request)));
     self.postMessage({ id, answer: out.ok, outOfTime: Boolean(out.out_of_time),
-                       ms: performance.now() - started });
+                       ms: performance.now() - started, steps });
   } catch (err) {
     // a failed start is tried again on the next message (the bundle may arrive later)
     if (ready) ready.catch(() => { ready = null; });

@@ -125,6 +125,9 @@
     const el = document.querySelector("[data-core]");
     return el ? el.dataset.core.split(" ") : [];
   };
+  // with signal, on an idle moment: the core keeps its snapshot (core-client.js, warm)
+  const warm = (n) => requestIdleCallback(() => coreClient().then((c) => c.warm())
+    .then((r) => { if (r === "later" && n < 30) setTimeout(() => warm(n + 1), 4000); }, () => {}));
   function coreClient() {
     if (!client && coreUrls()[1]) {
       client = new Promise((resolve, reject) => {
@@ -399,7 +402,8 @@
     const controller = navigator.serviceWorker && navigator.serviceWorker.controller;
     if (!controller) return;
     // the page of every hand is named by the match page (opened, it is kept as it is)
-    const urls = [url, live.dataset.handUrl, live.dataset.everyUrl].filter(Boolean);
+    // and what its chart is drawn from with hands waiting on the phone (core-client.js)
+    const urls = [url, live.dataset.handUrl, live.dataset.everyUrl, live.dataset.core && url + "/chart.json"].filter(Boolean);
     const kept = await Promise.all(urls.map((u) => caches.match(u).catch(() => undefined)));
     if (known && known.state === state && kept.every(Boolean)) return;
     controller.postMessage({ cache: urls });
@@ -431,6 +435,7 @@
     const controller = navigator.serviceWorker && navigator.serviceWorker.controller;
     if (controller && coreUrls()[0]) controller.postMessage({ core: true });
     if (navigator.onLine === false) coreClient().then((c) => c.ask({ op: "batch", items: [] })).catch(() => {});
+    else if (controller && coreUrls()[0] && self.requestIdleCallback) warm(0);
     remember();
     handedBack().then(show).then(flush);
   });

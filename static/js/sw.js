@@ -65,7 +65,10 @@ async function takeOver() {
     if (key === CORE) {  // files of an older bundle go; the current ones stay
       const core = await caches.open(CORE);
       for (const request of await core.keys()) {
-        if (!BUILD.core.includes(new URL(request.url).pathname + new URL(request.url).search)) await core.delete(request);
+        const { pathname, search } = new URL(request.url);
+        // the worker's memory snapshot (core-worker.js) goes with its worker
+        const of = pathname === "/core/snapshot" ? "/core/worker.js" : pathname;
+        if (!BUILD.core.includes(of + search)) await core.delete(request);
       }
       continue;
     }

@@ -6,11 +6,12 @@ loses nothing. (The bundle is fetched by the set-up: missing in CI, these tests 
 from __future__ import annotations
 
 import os
+import re
 
 import pytest
 
 from tests.browser.conftest import shot
-from tests.browser.test_phone_offline import controlled_match, send_waiting
+from tests.browser.test_phone_offline import controlled_match, kept, send_waiting
 from tichu_scorer.views import core as core_view
 
 BUNDLE = core_view._runtime_folder  # noqa: SLF001 (the set-up's folder, found as the app finds it)
@@ -130,3 +131,121 @@ def test_the_referee_judges_without_signal(live_server, phone):
     page.wait_for_selector("#verdict.legal .here")
     assert "The single Q beats the single 7." in page.locator("#verdict .reason").text_content()
     shot(page, "core-offline-referee")
+
+
+SNAPSHOT_KEPT = """async () => (await (await caches.open('tichu-core')).keys())
+  .some((r) => r.url.includes('/core/snapshot?v='))"""
+
+
+def test_with_signal_the_page_keeps_the_cores_snapshot_for_a_fast_start(live_server, phone):
+    """The scorer's match page, idle with signal, starts the core once so that it keeps its
+    memory snapshot; the hand form opened later without signal starts from it."""
+    page = phone
+    match_url = controlled_match(page, live_server)
+    core_kept(page)
+    for _ in range(600):  # the page itself, idle: nobody asked for the core
+        if page.evaluate(SNAPSHOT_KEPT):
+            break
+        page.wait_for_timeout(100)
+    else:
+        raise AssertionError("the match page never had the core keep its snapshot")
+    page.context.set_offline(True)
+    page.goto(match_url + "/hands/new")
+    tap_hand(page, 0, 2, "75")
+    page.wait_for_selector(".preview .scored-here", timeout=60000)
+    assert "+200" in page.locator(".preview").text_content()
+    steps = page.evaluate("window.tichuCore.steps()")
+    assert steps["snapshot"] > 1_000_000 and "imported" not in steps  # no import: the heap had it
+
+
+CHART = """() => {
+  const f = document.querySelector('figure.chart');
+  if (!f || f.hidden) return null;
+  const at = (e, name) => e.getAttribute(name);
+  return { provisional: f.classList.contains('provisional'),
+    paths: Array.from(f.querySelectorAll('path.line'), (p) => at(p, 'class') + ' ' + at(p, 'd')),
+    marks: Array.from(f.querySelectorAll('.call'), (m) => [at(m, 'class'),
+      at(m, 'cx') === null ? at(m, 'd') : [Number(at(m, 'cx')), Number(at(m, 'cy'))],
+      m.querySelector('title').textContent]),
+    labels: Array.from(f.querySelectorAll('text.axis'),
+      (t) => [Number(at(t, 'x')), Number(at(t, 'y')), t.textContent]),
+    title: f.querySelector('svg title').textContent };
+}"""
+
+
+def called(page, match_url, caller, hand):
+    """Enter a hand without signal in which `caller` called Tichu; save it once the phone
+    scored it."""
+    page.goto(match_url + "/hands/new")
+    page.locator(".call-row").nth(caller).locator("label").filter(
+        has_text=re.compile(r"^Tichu$")).tap()
+    tap_hand(page, *hand)
+    page.wait_for_selector(".preview .scored-here", timeout=60000)
+    page.tap("button[type=submit]")
+    page.wait_for_url(match_url + "*")
+
+
+def test_without_signal_the_chart_moves_as_the_server_will_draw_it(live_server, phone):
+    page = phone
+    match_url = controlled_match(page, live_server)
+    core_kept(page)
+    page.goto(match_url + "/hands/new")  # one hand stored: the page has a chart
+    tap_hand(page, 1, 0, "25")
+    page.tap("button[type=submit]")
+    page.wait_for_url(match_url + "*")
+    stored = page.evaluate(CHART)
+    assert stored and not stored["provisional"]
+    kept(page, match_url + "/chart.json", "[[25,75]]")  # kept with the page: hand 1's totals
+    page.context.set_offline(True)
+
+    called(page, match_url, 0, (0, 2, "75"))  # Ann calls Tichu and goes out first: made
+    called(page, match_url, 1, (2, 0, "50"))  # Bob calls Tichu, Cy goes out first: failed
+    page.wait_for_selector("tr.waiting >> nth=1")
+    page.wait_for_selector("figure.chart.provisional")
+    offline = page.evaluate(CHART)
+    assert offline["paths"] != stored["paths"] and len(offline["marks"]) == 2
+    assert offline["marks"][0][2] == "hand 2: Ann: Tichu made"
+    assert offline["marks"][1][0] == "call failed"
+    shot(page, "core-offline-chart")
+    page.emulate_media(color_scheme="dark")
+    shot(page, "core-offline-chart-dark")
+    page.emulate_media(color_scheme="light")
+
+    page.context.set_offline(False)
+    send_waiting(page)
+    page.wait_for_selector("#outbox", state="hidden")
+    page.goto(match_url)
+    served = page.evaluate(CHART)
+    assert not served["provisional"]
+    offline["provisional"] = False
+    assert offline == served  # the phone drew what the server draws
+
+
+def test_a_broken_snapshot_is_dropped_and_the_core_starts_from_nothing(live_server, phone):
+    page = phone
+    match_url = controlled_match(page, live_server)
+    core_kept(page)
+    for _ in range(600):  # the page keeps a snapshot by itself; it is then spoiled
+        if page.evaluate(SNAPSHOT_KEPT):
+            break
+        page.wait_for_timeout(100)
+    page.evaluate("""async () => {
+      const cache = await caches.open('tichu-core');
+      const key = (await cache.keys()).find((r) => r.url.includes('/core/snapshot?v='));
+      await cache.put(key, new Response(new Uint8Array(4096)));  // cut short: zeros
+    }""")
+    page.context.set_offline(True)
+    page.goto(match_url + "/hands/new")
+    tap_hand(page, 0, 2, "75")
+    page.wait_for_selector(".preview .scored-here", timeout=60000)
+    assert "+200" in page.locator(".preview").text_content()
+    assert page.evaluate("window.tichuCore.steps()")["snapshot"] == 0  # started from nothing
+    for _ in range(300):  # and kept a good snapshot again
+        if page.evaluate("""async () => {
+              const cache = await caches.open('tichu-core');
+              const key = (await cache.keys()).find((r) => r.url.includes('/core/snapshot?v='));
+              return key ? (await (await cache.match(key)).arrayBuffer()).byteLength : 0;
+            }""") > 1_000_000:
+            return
+        page.wait_for_timeout(100)
+    raise AssertionError("no good snapshot was kept again")

@@ -26,7 +26,7 @@ bp = Blueprint("core", __name__)
 PACKAGE = Path(__file__).resolve().parent.parent
 ROOT = PACKAGE.parent
 # What the phone runs: the pure core (tests/test_purity.py) and the compiled catalogs
-CORE = ("answers.py", "game", "scoring", "engine")
+CORE = ("answers.py", "progression.py", "game", "scoring", "engine")
 CATALOGS = "translations"
 # tools/fetch_pyodide.py keeps these, each beside its .gz and, where smaller, its .br
 RUNTIME = {"pyodide.mjs": "text/javascript", "pyodide.asm.mjs": "text/javascript",

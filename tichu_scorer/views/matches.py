@@ -191,6 +191,21 @@ def show_every(match_id: str) -> Response:
     return _show(visible(match_id), viewer=False, every=True)
 
 
+@bp.get("/matches/<match_id>/chart.json")
+@limit_reads
+def chart_data(match_id: str) -> Response:
+    """The stored hands the match page's chart is drawn from (running totals and calls),
+    for the phone's copy of the core to draw it again with the hands waiting on the phone
+    (docs/OFFLINE_CORE.md). Kept by the service worker with the match page, never part of
+    the page's first load; empty for a game without a chart."""
+    writes.reading()
+    match = visible(match_id)
+    found = chart.chart_inputs(_page(match)) if match.game.scored else {}
+    response = make_response(found)
+    response.headers["Cache-Control"] = "private, no-cache"
+    return response
+
+
 @bp.get("/matches/<match_id>/board")
 @limit_reads
 def board(match_id: str) -> str:
