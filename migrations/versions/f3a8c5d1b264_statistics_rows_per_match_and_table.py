@@ -85,11 +85,10 @@ def _fill():
         session.close()
     for start in range(0, len(rows), CHUNK * 10):
         bind.execute(sa.insert(tally), rows[start:start + CHUNK * 10])
-    sums = ", ".join(f"sum(t.{c})" for c in COUNTS)
-    bind.execute(sa.text(
-        f"INSERT INTO table_tally (group_id, variant, side, who, {', '.join(COUNTS)}) "  # nosec B608
-        f"SELECT m.group_id, m.variant, t.side, t.who, {sums} FROM match_tally t "
-        'JOIN "match" m ON m.id = t.match_id GROUP BY m.group_id, m.variant, t.side, t.who'))
+    names, sums = ", ".join(COUNTS), ", ".join(f"sum(t.{c})" for c in COUNTS)
+    # only the column names above are put in
+    sql = f"INSERT INTO table_tally (group_id, variant, side, who, {names}) SELECT m.group_id, m.variant, t.side, t.who, {sums} FROM match_tally t JOIN \"match\" m ON m.id = t.match_id GROUP BY m.group_id, m.variant, t.side, t.who"  # noqa: E501  # nosec B608
+    bind.execute(sa.text(sql))
 
 
 def _row(match_id, key, counts):

@@ -64,8 +64,9 @@ def rows(tallies: MatchTallies | None) -> Rows:
     """A match's counts as the rows that store them (none for a game without points)."""
     if tallies is None:
         return {}
-    found = {**tallies.players, **tallies.pairs}
-    return {who(key): [getattr(t, c) for c in COUNTS] for key, t in found.items()}
+    found: list[tuple[str | tuple[str, ...], Tally]] = [*tallies.players.items(),
+                                                         *tallies.pairs.items()]
+    return {who(key): [getattr(t, c) for c in COUNTS] for key, t in found}
 
 
 def _key(side: int, name: str) -> str | tuple[str, ...]:
