@@ -172,14 +172,14 @@ def percentiles(times: list[float]) -> str:
 CPU: dict[str, list[float]] = {}  # the process's CPU time per request, by path
 
 
-def timed(client, path: str, how: str = "") -> float:
+def timed(client, path: str, name: str = "") -> float:
     """Wall time of one request; its CPU time goes to CPU (on a busy machine the wall time
     includes waiting for a core, the CPU time does not)."""
     start, cpu = time.perf_counter(), time.process_time()
     response = client.get(path)
     response.get_data()
     elapsed = time.perf_counter() - start
-    CPU.setdefault(f"{path} {how}".strip(), []).append(time.process_time() - cpu)
+    CPU.setdefault(name or path, []).append(time.process_time() - cpu)
     assert response.status_code == 200, (path, response.status_code)
     return elapsed
 
@@ -255,7 +255,7 @@ def main() -> int:
     import tichu_scorer
     print(f"code: {Path(tichu_scorer.__file__).parent}; database: {url.split(':')[0]}")
     print(f"device sees {seen} matches; load average {os.getloadavg()}")
-    first = timed(client, "/stats")
+    first = timed(client, "/stats", "first /stats")
     print(f"first /stats after start: {first * 1000:.0f} ms")
     rng = random.Random(5)
     results: dict[str, list[float]] = {"/stats": [], "/stats after save": [],
@@ -268,18 +268,21 @@ def main() -> int:
     for _ in range(args.requests):
         results["/stats"].append(timed(client, "/stats"))
         results["/"].append(timed(client, "/"))
-        results["/matches/<200 hands>"].append(timed(client, f"/matches/{long_key}"))
+        results["/matches/<200 hands>"].append(timed(client, f"/matches/{long_key}",
+                                                     "/matches/<200 hands>"))
         save(app, rng, current)
-        results["/stats after save"].append(timed(client, "/stats"))
+        results["/stats after save"].append(timed(client, "/stats", "/stats after save"))
         start, cpu = time.perf_counter(), time.process_time()
         save(app, rng, archived)
         results["save (archive)"].append(time.perf_counter() - start)
         CPU.setdefault("save (archive)", []).append(time.process_time() - cpu)
-        results["/stats after archive save"].append(timed(client, "/stats"))
+        results["/stats after archive save"].append(timed(client, "/stats",
+                                                          "/stats after archive save"))
         results["/stats?period=month"].append(timed(client, "/stats?period=month"))
         if by_rows is not None:
             with by_rows():
-                results["/stats by GROUP BY"].append(timed(client, "/stats", "GROUP BY"))
+                results["/stats by GROUP BY"].append(timed(client, "/stats",
+                                                           "/stats by GROUP BY"))
     print(f"{'request':26} {'p50':>7} {'p95':>7} {'max':>7}  (wall ms, {args.requests} each)")
     for name, times in results.items():
         print(f"{name:26} {percentiles(times)}")
