@@ -236,7 +236,7 @@ def main() -> int:
     if not _seeded(app, path, bool(args.url)):
         start = time.perf_counter()
         seed(app, random.Random(12))
-        print(f"seeded {path} in {time.perf_counter() - start:.0f} s")
+        print(f"seeded {args.url or path} in {time.perf_counter() - start:.0f} s")
     client = app.test_client()
     with app.test_request_context():
         groups = list(db.session.execute(db.select(Group).order_by(Group.id)).scalars())

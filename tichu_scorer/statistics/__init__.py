@@ -7,7 +7,7 @@ The domain code calls this small interface and nothing else of it:
   hands imported); count it again from its hands and write its counts, in the caller's
   transaction.
 - `record_hand(match, hand)`: a hand was added; add that hand to the match's counts
-  without reading the hands before it.
+  without reading the hands before it or the counts kept.
 - `record_imported(matches)`: matches an import has just inserted (ids known).
 - `forget(match)`: the match is about to be deleted.
 - `for_tables(groups, since=None)`: what the statistics page shows for these tables, over
@@ -51,16 +51,13 @@ def record(match: Match, state: MatchState | None = None) -> None:
 
 def record_hand(match: Match, hand: Hand) -> None:
     """`hand` was just added to the match, its result already settled on the match: add
-    the hand to the counts stored, without reading the hands before it (a match with none
-    stored yet is counted whole)."""
+    the hand to the counts stored, without reading them or the hands before it. No hand
+    follows the end of a match ([E1]), so before this one nobody had won it, and the
+    players are those of its rows. A match whose rows are missing is counted whole."""
     if not match.game.scored:
         return
-    earlier = store.read(match.id)
-    if not earlier:
+    if not store.add(match, counting.rows(counting.counted_hand(match, hand))):
         record(match, MatchState.of(match.settings, [h.input for h in store.hands(match)]))
-        return
-    tallies = counting.counted_after(match, hand, counting.from_rows(match.variant, earlier))
-    store.replace(match, counting.rows(tallies), earlier)
 
 
 def record_imported(matches: Sequence[Match]) -> None:

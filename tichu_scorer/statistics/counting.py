@@ -47,10 +47,13 @@ def counted(match: Match, state: MatchState | None = None) -> MatchTallies | Non
     return tally_match(match_facts(match, state=state)) if match.game.scored else None
 
 
-def counted_after(match: Match, hand: Hand, earlier: MatchTallies) -> MatchTallies:
-    """The counts of the match with `hand` added to `earlier` (those of the hands before
-    it); who won is read afresh."""
-    return tally_match(match_facts(match, [hand]), earlier)
+def counted_hand(match: Match, hand: Hand) -> MatchTallies:
+    """What `hand`, just added, adds to the match's counts: its own counts, and who won
+    when it ended the match (no match counted again: `matches` is 0)."""
+    tallies = tally_match(match_facts(match, [hand]))
+    for tally in (*tallies.players.values(), *tallies.pairs.values()):
+        tally.matches = 0
+    return tallies
 
 
 def who(key: str | tuple[str, ...]) -> Key:

@@ -15,7 +15,7 @@ from datetime import datetime
 from functools import cache
 from typing import Any
 
-from sqlalchemy import bindparam, delete, func, insert
+from sqlalchemy import bindparam, delete, func, insert, update
 from sqlalchemy.dialects import postgresql, sqlite
 
 from ..extensions import db
@@ -29,6 +29,10 @@ _READ = db.select(_MATCH.c.side, _MATCH.c.who, *(_MATCH.c[c] for c in COUNTS)).w
     _MATCH.c.match_id == bindparam("match"))
 _DELETE = delete(_MATCH).where(_MATCH.c.match_id == bindparam("match"))
 _INSERT = insert(_MATCH)
+_ADD_TO_MATCH = update(_MATCH).where(
+    _MATCH.c.match_id == bindparam("match"), _MATCH.c.side == bindparam("row_side"),
+    _MATCH.c.who == bindparam("row_who")).values(
+    {c: _MATCH.c[c] + bindparam(f"add_{c}") for c in COUNTS})
 
 
 def _run(statement: Any, values: Any) -> Any:
@@ -62,6 +66,20 @@ def replace(match: Match, new: Rows, old: Rows | None = None) -> None:
                                                strict=True)]
                   for key in new.keys() | old.keys()}
     _add(match.group_id, match.variant, difference)
+
+
+def add(match: Match, difference: Rows) -> bool:
+    """Add `difference` to the match's rows and its table's sums, the rows it names being
+    there already (a hand added changes no player): False, with nothing added to the
+    sums, when one is missing."""
+    found = _run(_ADD_TO_MATCH, [
+        {"match": match.id, "row_side": side, "row_who": who,
+         **{f"add_{c}": n for c, n in zip(COUNTS, counts, strict=True)}}
+        for (side, who), counts in sorted(difference.items())])
+    if found.rowcount != len(difference):
+        return False
+    _add(match.group_id, match.variant, difference)
+    return True
 
 
 def insert_new(counted: Sequence[tuple[Match, Rows]]) -> None:
