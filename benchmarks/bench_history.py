@@ -1,8 +1,10 @@
 """A long history: statistics, the match list and a long match page, measured on the server.
 
-Usage: python benchmarks/bench_history.py [--db FILE] [--requests N] [--reseed]
+Usage: python benchmarks/bench_history.py [--db FILE | --url postgresql://…] [--requests N]
+                                         [--reseed]
 
-Seeds a SQLite file (once; --reseed starts again) through the app's own import: 200 tables
+Seeds a SQLite file or a PostgreSQL database (once; --reseed starts again) through the
+app's own import: 200 tables
 with a match of 50 hands each (this week), one archive table with 10,000 older matches of
 3 hands each among ten regular players (four-, three- and six-player games mixed) and one
 match of 200 hands. The device measured has joined the archive table and 4 of the current
@@ -13,11 +15,18 @@ Measured with the Flask test client in this process (the time from the request t
 byte of the response, no network): N requests each of
   /stats            nothing changed since the last request (what a reload sees)
   /stats after save a hand was saved at one of the device's small tables just before
-  /stats after archive save   ... at the 10,000-match table (its sum is stale: every stored
-                    tally of its matches is added up again)
+  /stats after archive save   ... at the 10,000-match table
+  /stats?period=month   the matches started this month (the saves' rematches)
+  /stats by GROUP BY    all matches summed from the matches' rows at each request (the
+                    design measured against the tables' sums; only where
+                    `tichu_scorer.statistics` exists)
   /                 the home page (first page of the match list)
   /matches/<200>    the 200-hand match page
-and reported as p50 / p95 / max in milliseconds, with the machine's load average.
+  save              a hand saved at the 10,000-match table (`hand_entry.add_hand`)
+and reported as p50 / p95 / max in milliseconds, wall time and this process's CPU time,
+with the machine's load average. The same script runs against an older tree (put its
+folder first: PYTHONPATH=old python old/benchmarks/bench_history.py), so old and new are
+measured side by side in one run.
 """
 
 from __future__ import annotations
@@ -163,35 +172,71 @@ def percentiles(times: list[float]) -> str:
 CPU: dict[str, list[float]] = {}  # the process's CPU time per request, by path
 
 
-def timed(client, path: str) -> float:
+def timed(client, path: str, name: str = "") -> float:
     """Wall time of one request; its CPU time goes to CPU (on a busy machine the wall time
     includes waiting for a core, the CPU time does not)."""
     start, cpu = time.perf_counter(), time.process_time()
     response = client.get(path)
     response.get_data()
     elapsed = time.perf_counter() - start
-    CPU.setdefault(path, []).append(time.process_time() - cpu)
+    CPU.setdefault(name or path, []).append(time.process_time() - cpu)
     assert response.status_code == 200, (path, response.status_code)
     return elapsed
+
+
+def _seeded(app, path: Path, postgres: bool) -> bool:
+    if not postgres:
+        return path.exists()
+    with app.app_context():
+        return db.inspect(db.engine).has_table("match")
+
+
+def _summed_by_rows():
+    """Where the statistics keep rows per match: a context in which /stats over all matches
+    sums those rows with GROUP BY at each request, as the design without the tables' sums
+    would (None for an older tree)."""
+    try:
+        from tichu_scorer.statistics import store
+    except ImportError:
+        return None
+    from contextlib import contextmanager
+    from datetime import datetime
+
+    @contextmanager
+    def by_rows():
+        kept = store.table_sums
+        store.table_sums = lambda ids: store.period_sums(ids, datetime(1970, 1, 1))
+        try:
+            yield
+        finally:
+            store.table_sums = kept
+    return by_rows
 
 
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--db", default="/tmp/tichu-bench-history.sqlite3")
+    parser.add_argument("--url", default="", help="a PostgreSQL database instead (emptied "
+                        "by --reseed)")
     parser.add_argument("--requests", type=int, default=200)
     parser.add_argument("--reseed", action="store_true")
     args = parser.parse_args()
     path = Path(args.db)
-    if args.reseed:
+    url = ("postgresql+psycopg://" + args.url.split("://", 1)[1]) if args.url \
+        else f"sqlite:///{path}"
+    if args.reseed and not args.url:
         for suffix in ("", "-wal", "-shm"):
             Path(str(path) + suffix).unlink(missing_ok=True)
-    app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}", "SECRET_KEY": "bench",
+    app = create_app({"SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": "bench",
                       "RATELIMIT_ENABLED": False, "WTF_CSRF_ENABLED": False},
                      instance_path=str(path.parent / "tichu-bench-instance"))
-    if not path.exists():
+    if args.url and args.reseed:
+        with app.app_context():
+            db.drop_all()
+    if not _seeded(app, path, bool(args.url)):
         start = time.perf_counter()
         seed(app, random.Random(12))
-        print(f"seeded {path} in {time.perf_counter() - start:.0f} s")
+        print(f"seeded {args.url or path} in {time.perf_counter() - start:.0f} s")
     client = app.test_client()
     with app.test_request_context():
         groups = list(db.session.execute(db.select(Group).order_by(Group.id)).scalars())
@@ -207,21 +252,37 @@ def main() -> int:
             Match.group_id.in_([int(i) for i in tables]))).scalar_one()
     with client.session_transaction() as session:
         session["tables"] = tables
+    import tichu_scorer
+    print(f"code: {Path(tichu_scorer.__file__).parent}; database: {url.split(':')[0]}")
     print(f"device sees {seen} matches; load average {os.getloadavg()}")
-    first = timed(client, "/stats")
+    first = timed(client, "/stats", "first /stats")
     print(f"first /stats after start: {first * 1000:.0f} ms")
     rng = random.Random(5)
     results: dict[str, list[float]] = {"/stats": [], "/stats after save": [],
-                                       "/stats after archive save": [], "/": [],
-                                       "/matches/<200 hands>": []}
+                                       "/stats after archive save": [],
+                                       "/stats?period=month": [], "/": [],
+                                       "/matches/<200 hands>": [], "save (archive)": []}
+    by_rows = _summed_by_rows()
+    if by_rows is not None:
+        results["/stats by GROUP BY"] = []
     for _ in range(args.requests):
         results["/stats"].append(timed(client, "/stats"))
         results["/"].append(timed(client, "/"))
-        results["/matches/<200 hands>"].append(timed(client, f"/matches/{long_key}"))
+        results["/matches/<200 hands>"].append(timed(client, f"/matches/{long_key}",
+                                                     "/matches/<200 hands>"))
         save(app, rng, current)
-        results["/stats after save"].append(timed(client, "/stats"))
+        results["/stats after save"].append(timed(client, "/stats", "/stats after save"))
+        start, cpu = time.perf_counter(), time.process_time()
         save(app, rng, archived)
-        results["/stats after archive save"].append(timed(client, "/stats"))
+        results["save (archive)"].append(time.perf_counter() - start)
+        CPU.setdefault("save (archive)", []).append(time.process_time() - cpu)
+        results["/stats after archive save"].append(timed(client, "/stats",
+                                                          "/stats after archive save"))
+        results["/stats?period=month"].append(timed(client, "/stats?period=month"))
+        if by_rows is not None:
+            with by_rows():
+                results["/stats by GROUP BY"].append(timed(client, "/stats",
+                                                           "/stats by GROUP BY"))
     print(f"{'request':26} {'p50':>7} {'p95':>7} {'max':>7}  (wall ms, {args.requests} each)")
     for name, times in results.items():
         print(f"{name:26} {percentiles(times)}")

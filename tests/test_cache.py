@@ -1,6 +1,5 @@
-"""The per-process caches drop the entry used longest ago when full, not all of them: the
-match pages, the statistics pages and the tables' sums; and threads sharing one cache leave
-it consistent."""
+"""The per-process caches drop the entry used longest ago when full, not all of them (the
+match pages); and threads sharing one cache leave it consistent."""
 
 from __future__ import annotations
 
@@ -9,13 +8,8 @@ import sys
 import threading
 
 from tests.conftest import make_app
-from tichu_scorer import tallies
 from tichu_scorer.cache import LRU, lru
-from tichu_scorer.extensions import db
-from tichu_scorer.game import variants
-from tichu_scorer.matches import creation, kept_pages, roster
-from tichu_scorer.models import Group
-from tichu_scorer.views import stats
+from tichu_scorer.matches import kept_pages
 
 
 def test_the_entry_past_the_bound_evicts_exactly_the_least_recently_used():
@@ -92,51 +86,3 @@ def test_the_129th_match_page_evicts_only_the_least_recently_used(app):
         kept_pages.keep_body(keys[128], "m128", "<p>m128</p>")
         missing = [key.match for key in keys if kept_pages.kept_body(key) is None]
     assert missing == ["m1"]
-
-
-def test_a_statistics_page_past_the_bound_evicts_only_the_least_recently_used(
-        app, client, monkeypatch):
-    """Each state of the tables (their checksums) has its cards kept; the bound is
-    PAGES_KEPT states."""
-    monkeypatch.setattr(stats, "PAGES_KEPT", 3)
-    state = {"marks": {}}
-    rendered: list[dict] = []
-    monkeypatch.setattr(stats.access, "groups", lambda: ["a table"])
-    monkeypatch.setattr(tallies, "checksums", lambda groups: state["marks"])
-
-    def cards(groups, marks):
-        rendered.append(marks)
-        return [], marks
-    monkeypatch.setattr(stats.insights, "stats_as_of", cards)
-
-    def view(n: int) -> None:
-        state["marks"] = {1: (n, 0, 0, 0)}
-        assert client.get("/stats").status_code == 200
-    for n in (0, 1, 2, 0, 3):  # 0 read again before 3 comes: 1 goes
-        view(n)
-    assert len(rendered) == 4
-    for n in (0, 2, 3):
-        view(n)
-    assert len(rendered) == 4  # all three still kept
-    view(1)
-    assert len(rendered) == 5
-
-
-def test_sums_of_more_tables_than_kept_evict_only_the_least_recently_read(app, monkeypatch):
-    monkeypatch.setattr(tallies, "CACHE_SIZE", 3)
-    with app.test_request_context():
-        groups = []
-        for n in range(4):
-            group = roster.create_group(f"T{n}")
-            creation.create_match(group, ["A", "B", "C", "D"], 500, variants.NANKING, None)
-            groups.append(group.id)
-        tables = [db.session.get(Group, g) for g in groups]
-        for table in tables[:3]:
-            tallies.summed([table])
-        tallies.summed([tables[0]])  # read again: recently used
-        tallies.summed([tables[3]])
-        kept = app.extensions["tichu_stats_cache"]
-        assert sorted(kept.keys()) == sorted([groups[0], groups[2], groups[3]])
-        # a request over more tables than are kept still sums every one of them
-        tallies_all, read = tallies.summed(tables)
-        assert set(read) == set(groups) and len(kept) == 3

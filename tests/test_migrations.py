@@ -105,3 +105,54 @@ def test_a_match_from_before_score_codes_gets_one(tmp_path):
     assert code in client.get(old_url + "/share?to=score").get_data(as_text=True)
     r = app.test_client().get("/join", query_string={"code": code})
     assert r.status_code == 303 and r.headers["Location"] == old_url
+    with app.app_context():  # the statistics were counted from the hands (no stats kept)
+        with db.engine.connect() as conn:
+            rows = conn.execute(text("SELECT match_id, side, who, matches, hands, points "
+                                     "FROM match_tally ORDER BY match_id, side, who")).all()
+            sums = conn.execute(text("SELECT who, matches, hands, points FROM table_tally "
+                                     "WHERE side = 0 ORDER BY who")).all()
+    assert [(r.match_id, r.side, r.who) for r in rows[:6]] == [
+        (1, 0, "Ann"), (1, 0, "Bob"), (1, 0, "Cy"), (1, 0, "Dee"),
+        (1, 1, '["Ann","Cy"]'), (1, 1, '["Bob","Dee"]')]
+    assert [tuple(s) for s in sums] == [("Ann", 2, 2, 120), ("Bob", 2, 2, 80),
+                                        ("Cy", 2, 2, 120), ("Dee", 2, 2, 80)]
+    stats = app.test_client().get("/stats").get_data(as_text=True)
+    assert "Ann" in stats and "Bob" in stats
+
+
+def test_upgrading_reads_the_statistics_kept_on_each_match(tmp_path):
+    """A match whose statistics were kept on its row (`match.stats`, before the rows per
+    match) has them moved into its rows as kept, and into its table's sums; the column
+    goes. (The numbers here are not a recount of any hand: they can only come from it.)"""
+    import json
+
+    from sqlalchemy import text
+
+    app = make_app(tmp_path)
+    kept = {"variant": "nanking",
+            "players": [[n, [1, 1, 7, 310, 2, 1, 1, 1, 0, 0]] for n in ("Ann", "Cy")]
+            + [[n, [1, 0, 7, -10, 0, 0, 0, 0, 1, 0]] for n in ("Bob", "Dee")],
+            "pairs": [[["Ann", "Cy"], [1, 1, 7, 310, 3, 1, 1, 1, 0, 0]],
+                      [["Bob", "Dee"], [1, 0, 7, -10, 0, 0, 0, 0, 1, 0]]]}
+    with app.app_context():
+        upgrade(revision="e5b1d7a3c920")
+        with db.engine.begin() as conn:
+            conn.execute(text("INSERT INTO tichu_group (id, key, name, invite_code, scorer_key, "
+                              "generation, created_at) VALUES (1, 'K', 'T', 'INV', 'SK', 1, "
+                              "'2026-01-01')"))
+            for mid in (1, 2):
+                conn.execute(text(
+                    "INSERT INTO match (id, key, group_id, variant, target, started_at, totals, "
+                    "hand_count, code, scorer_key, revision, stats) VALUES (:i, :k, 1, "
+                    "'nanking', 1000, '2026-01-01', '[0, 0]', 7, :c, :s, 0, :st)"),
+                    {"i": mid, "k": f"KEY{mid}", "c": f"CODE{mid}", "s": f"S{mid}",
+                     "st": json.dumps(kept)})
+        upgrade()
+        with db.engine.connect() as conn:
+            rows = conn.execute(text("SELECT count(*) FROM match_tally")).scalar()
+            sums = dict(conn.execute(text("SELECT who, points FROM table_tally")).all())
+            columns = [c["name"] for c in inspect(conn).get_columns("match")]
+    assert rows == 12
+    assert sums == {"Ann": 620, "Cy": 620, "Bob": -20, "Dee": -20,
+                    '["Ann","Cy"]': 620, '["Bob","Dee"]': -20}
+    assert "stats" not in columns

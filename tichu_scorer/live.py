@@ -8,7 +8,7 @@ hundreds of questions a second cost it a few reads.
 A page names what it watches in a signed path (`url`): `/live/m/<match key>/<sig>` for a
 match (its `revision`, raised in the transaction of every change, and its hand count),
 `/live/t/<table key>.<table key>…/<sig>` for tables (the checksum the statistics keep of
-a table's matches, `tallies.checksum`: count, sum of revisions, newest id, sum of stamps).
+a table's matches: count, sum of revisions, newest id, sum of stamps, `tables`).
 The signature is an HMAC under the secret key, given only inside a page that the access
 rules let the reader see; so the path is the right to ask, and no session, limiter or
 template is needed to answer it. What it tells is how often a match changed and its number
@@ -199,8 +199,8 @@ class Middleware:
 
 
 def _tables_sql(n: int) -> str:
-    """The checksum of the matches of n tables named by their keys (as `tallies.checksums`
-    keeps per table, over every match), and how many of the tables exist."""
+    """The version of the matches of n tables named by their keys (count, sum of
+    revisions, newest id, sum of stamps), and how many of the tables exist."""
     marks = ", ".join("?" for _ in range(n))
     return ('SELECT count(m.id), sum(m.revision), max(m.id), sum(m.stamp), count(DISTINCT g.id) '
             'FROM tichu_group g LEFT JOIN "match" m ON m.group_id = g.id '

@@ -12,7 +12,7 @@ import secrets
 from datetime import datetime, timezone
 from typing import Any
 
-from sqlalchemy import JSON, ForeignKey, Index, String, UniqueConstraint
+from sqlalchemy import JSON, ForeignKey, Index, SmallInteger, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from . import scoring
@@ -24,6 +24,7 @@ from .scoring import HandInput, Variant
 from .scoring.state import Settings, stored_hand
 
 NAME_MAX = 40
+TALLY_WHO_MAX = 300  # a partnership: up to three names as a JSON list
 # What a phone may send as a hand's client id (the form and the import check it alike).
 CLIENT_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 def utcnow() -> datetime:
@@ -96,9 +97,9 @@ class Match(db.Model):  # type: ignore[name-defined,misc]
     __table_args__ = (
         # a page of a table's match list, newest first, read from the index alone
         Index("ix_match_listing", "group_id", "started_at", "id"),
-        # the statistics' checksum and revisions of a table's matches, from the index alone
+        # a table's version for live pages (`live`), from the index alone
         Index("ix_match_revisions", "group_id", "variant", "revision", "stamp"),
-        # the matches of a table changed since a stamp: what the statistics read again
+        # the table's highest stamp, for the next (`prebuilt.next_stamp`)
         Index("ix_match_stamps", "group_id", "stamp"),
     )
 
@@ -115,10 +116,6 @@ class Match(db.Model):  # type: ignore[name-defined,misc]
     # Derived from the hands, kept so the history lists totals without loading every hand.
     totals: Mapped[list[int]] = mapped_column(JSON, default=list)
     hand_count: Mapped[int] = mapped_column(default=0)
-    # The match's statistics (per player and partnership, `tallies`), kept with every change
-    # of its hands so that /stats never reads hands; None: not counted yet (older rows).
-    stats: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True),
-                                                         default=None)
     rematch_of_id: Mapped[int | None] = mapped_column(ForeignKey("match.id"), default=None)
     # Sharing without accounts (`codes`): the viewer code opens the match read-only; the
     # score code makes a phone a scorer of the table and opens the match (`views.sharing`).
@@ -128,8 +125,9 @@ class Match(db.Model):  # type: ignore[name-defined,misc]
                                             default=lambda: new_code(SCORE_LENGTH))
     revision: Mapped[int] = mapped_column(default=0)
     # Given when the match is stored and with every change, one past the highest of the
-    # table's matches (`prebuilt.next_stamp`), so that a table's statistics read again only
-    # the matches stamped since they last looked (`tallies`). None: stored before stamps.
+    # table's matches (`prebuilt.next_stamp`), so that a table's version (`live`: count,
+    # revisions, newest id, stamps) changes even when a deleted match's id is taken again.
+    # None: stored before stamps.
     stamp: Mapped[int | None] = mapped_column(default=None)
 
     group: Mapped[Group] = relationship(lazy="joined", innerjoin=True)
@@ -173,6 +171,48 @@ class Match(db.Model):  # type: ignore[name-defined,misc]
     def settings(self) -> Settings:
         """What the match is played as, as its pure state reads it (`scoring.state`)."""
         return Settings(self.game, self.names, self.target, self.hand_limit)
+
+
+class _Counts:
+    """What statistics count of a player or a partnership (`scoring.stats.COUNTS`)."""
+
+    matches: Mapped[int] = mapped_column(default=0)
+    won: Mapped[int] = mapped_column(default=0)
+    hands: Mapped[int] = mapped_column(default=0)
+    points: Mapped[int] = mapped_column(default=0)
+    first_out: Mapped[int] = mapped_column(default=0)
+    double_victories: Mapped[int] = mapped_column(default=0)
+    tichu_called: Mapped[int] = mapped_column(default=0)
+    tichu_made: Mapped[int] = mapped_column(default=0)
+    grand_called: Mapped[int] = mapped_column(default=0)
+    grand_made: Mapped[int] = mapped_column(default=0)
+
+
+class MatchTally(_Counts, db.Model):  # type: ignore[name-defined,misc]
+    """One match's counts of one player (`side` 0, `who` the name) or one partnership
+    (`side` 1, `who` the sorted names as a JSON list), written in the transaction of every
+    change of the match (`statistics`). A game without points has none."""
+
+    __tablename__ = "match_tally"
+
+    match_id: Mapped[int] = mapped_column(ForeignKey("match.id", ondelete="CASCADE"),
+                                          primary_key=True)
+    side: Mapped[int] = mapped_column(SmallInteger, primary_key=True)
+    who: Mapped[str] = mapped_column(String(TALLY_WHO_MAX), primary_key=True)
+
+
+class TableTally(_Counts, db.Model):  # type: ignore[name-defined,misc]
+    """The sum of the `MatchTally` rows of a table's matches of one variant, per player or
+    partnership: changed by the difference in the same transaction as they (`statistics`),
+    so that /stats reads a few hundred rows, however long the history."""
+
+    __tablename__ = "table_tally"
+
+    group_id: Mapped[int] = mapped_column(ForeignKey("tichu_group.id", ondelete="CASCADE"),
+                                          primary_key=True)
+    variant: Mapped[str] = mapped_column(String(16), primary_key=True)
+    side: Mapped[int] = mapped_column(SmallInteger, primary_key=True)
+    who: Mapped[str] = mapped_column(String(TALLY_WHO_MAX), primary_key=True)
 
 
 class MatchSeat(db.Model):  # type: ignore[name-defined,misc]

@@ -21,7 +21,7 @@ from sqlalchemy import insert
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import selectinload
 
-from . import scoring, transfer_known
+from . import scoring, statistics, transfer_known
 from .extensions import db
 from .game.i18n import _
 from .matches import ending, hand_entry, prebuilt, roster, writes
@@ -326,7 +326,7 @@ def _rows(objects: Iterable[Any], columns: Sequence[str], **extra: Any) -> list[
 
 
 MATCH_COLUMNS = ("variant", "target", "hand_limit", "started_at", "finished_at",
-                 "winner_team", "totals", "hand_count", "revision", "stats")
+                 "winner_team", "totals", "hand_count", "revision")
 HAND_COLUMNS = ("number", "version", "deleted_at", "client_id", "out_order", "calls",
                 "card_points_entered", "wish_offender", "shuffler", "card_points",
                 "team_scores", "player_scores", "sweep", "created_at")
@@ -382,6 +382,7 @@ def _store(checked: list[_Checked], state: _Import, group: Group | None,
                    if hand is not None else None, **fields}
                   for item in checked for hand, fields in item.events]
         _insert(HandEvent, events)
+        statistics.record_imported(matches)
         _stamp(group.id, list(ids.values()))
         db.session.commit()
     except IntegrityError:  # a player, client id or code stored by another request meanwhile

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.matches.conftest import LEVEL, add, new_match
+from tichu_scorer import statistics
 from tichu_scorer.extensions import db
 from tichu_scorer.game import variants
 from tichu_scorer.matches import creation, writes
@@ -16,7 +17,10 @@ def test_a_new_match_starts_at_zero_with_its_seats_and_tallies(ctx):
     again = writes.match_by_key(match.key)
     assert list(again.player_names) == ["Ann", "Bob", "Cy", "Dee"]
     assert (again.totals, again.target, again.hand_count or 0) == ([0, 0], 500, 0)
-    assert again.stats is not None and again.stamp >= 1
+    assert again.stamp >= 1
+    counted = statistics.for_tables([again.group])[0]  # played, though no hand yet
+    assert [(name, t.matches, t.hands) for name, t in counted.players] == [
+        (name, 1, 0) for name in ("Ann", "Bob", "Cy", "Dee")]
 
 
 def test_a_rematch_keeps_players_and_settings_and_names_the_match_it_follows(ctx):

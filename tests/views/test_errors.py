@@ -9,7 +9,7 @@ import pytest
 import sqlalchemy.exc
 
 from tests.conftest import make_app
-from tichu_scorer import insights, scoring
+from tichu_scorer import scoring, statistics
 from tichu_scorer.extensions import db
 
 SECRET = "internal detail 7f3a"  # in the exception: it must not reach the client
@@ -25,7 +25,7 @@ def buggy(tmp_path, monkeypatch):
 
     def bug(*_args, **_kwargs):
         raise RuntimeError(SECRET)
-    monkeypatch.setattr(insights, "stats_as_of", bug)
+    monkeypatch.setattr(statistics, "for_tables", bug)
     monkeypatch.setattr(scoring, "score_hand", bug)
     yield app.test_client()
     with app.app_context():
@@ -75,7 +75,7 @@ def test_no_connection_to_be_had_is_an_outage_not_a_bug(tmp_path, monkeypatch, o
 
     def down(*_args, **_kwargs):
         raise outage()
-    monkeypatch.setattr(insights, "stats_as_of", down)
+    monkeypatch.setattr(statistics, "for_tables", down)
     r = app.test_client().get("/stats")
     assert r.status_code == 503 and r.headers["Retry-After"]
     with app.app_context():

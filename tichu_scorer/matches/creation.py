@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .. import tallies
+from .. import statistics
 from ..extensions import db
 from ..game import variants
 from ..models import Group, Match
@@ -28,8 +28,8 @@ def create_match(group: Group, names: Sequence[str], target: int | None,
                       stamp=prebuilt.next_stamp(group.id))
         match.seats = seat_rows(game, [player_named(group.id, name) for name in names])
         match.totals = [0] * match.sides
-        match.stats = tallies.counted(match)  # a match without hands still counts as played
         db.session.add(match)
+        statistics.record(match)  # a match without hands still counts as played
     return match
 
 
@@ -49,6 +49,7 @@ def delete_match(match: Match) -> None:
             prebuilt.keep_stamp(match.group_id, match.stamp or 0)
         # a rematch of it stays, as a match of its own
         prebuilt.unlink_rematches(match.id)
+        statistics.forget(match)
         db.session.delete(match)
         db.session.commit()
     except Exception:

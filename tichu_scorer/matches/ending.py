@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from sqlalchemy import inspect
 
-from .. import tallies
+from .. import statistics
 from ..game.i18n import _
 from ..models import Hand, Match, utcnow
 from ..scoring import HandInput, Problem
@@ -57,7 +57,7 @@ def recompute(match: Match, was_after_the_end: int | None = None) -> None:
     if was_after_the_end is not None and state.hands_after_the_end > was_after_the_end:
         raise AfterTheEnd(end_problem(match, state))
     settle(match, list(state.totals), match.hand_count, state.winner, state.over, counted=True)
-    tallies.refresh(match, state)
+    statistics.record(match, state)
 
 
 def after_the_end(match: Match) -> int:

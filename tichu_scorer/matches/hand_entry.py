@@ -9,7 +9,7 @@ from typing import Any, NamedTuple
 
 from sqlalchemy.exc import IntegrityError
 
-from .. import answers, scoring, tallies
+from .. import answers, scoring, statistics
 from ..answers import MatchFacts, Preview
 from ..extensions import db
 from ..models import Hand, Match
@@ -126,7 +126,7 @@ def add_hand(match: Match, data: Mapping[str, Any], number: int,
         # from the preview: the stored totals plus this hand (none in a ranked game)
         settle(match, preview.totals, (match.hand_count or 0) + 1, preview.winner,
                 preview.finished)
-        tallies.added(match, hand)
+        statistics.record_hand(match, hand)
         prebuilt.store_match(match)
         log(match, hand, "added", "", None, hand.recorded(), shown_as=match.hand_count)
         db.session.commit()

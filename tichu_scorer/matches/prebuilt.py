@@ -1,6 +1,6 @@
 """The performance machinery of the match feature, behind the few functions the domain
 modules call: statements built once, run on the session's connection without the ORM's
-unit of work, and the stamps the statistics' checksums follow (`tallies`).
+unit of work, and the stamps a table's version for live pages follows (`live`).
 
 Building a statement (its options, its cache key) costs about as much CPU as the round trip
 to the database, and the ORM's unit of work about twice the CPU of the three rows a save
@@ -71,7 +71,7 @@ _NEXT_NUMBER = _NEXT_ENTRY.scalar_subquery()
 _INSERT_HAND = (Hand.__table__.insert().values(number=_NEXT_NUMBER)
                 .returning(Hand.__table__.c.id, Hand.__table__.c.number))
 _INSERT_EVENT = HandEvent.__table__.insert()
-DERIVED = ("hand_count", "revision", "totals", "winner_team", "finished_at", "stats")
+DERIVED = ("hand_count", "revision", "totals", "winner_team", "finished_at")
 _STAMPED = Match.__table__.alias("stamped")
 _TABLE = Group.__table__
 
@@ -96,7 +96,7 @@ def next_stamp(group_id: Any) -> Any:
     """The stamp of a new match of this table or of a change of one (the table's id, or a
     parameter naming it), found by the write itself: one past the highest of the table's
     matches and of those it deleted (`creation.delete_match`). On PostgreSQL two writers at
-    a table may take the same one; the statistics' checksum tells (`tallies`)."""
+    a table may take the same one (the version sums them with the revisions, `live`)."""
     held = union_all(
         db.select(func.max(_STAMPED.c.stamp).label("stamp"))
         .where(_STAMPED.c.group_id == group_id),
@@ -111,7 +111,7 @@ _UPDATE_MATCH = (Match.__table__.update().where(Match.__table__.c.id == bindpara
 
 def store_match(match: Match) -> None:
     """Write the match's derived columns as changed in memory (`ending.settle`,
-    `ending.changed`, `tallies.added`), and leave the ORM nothing of them to write again."""
+    `ending.changed`), and leave the ORM nothing of them to write again."""
     values = {name: getattr(match, name) for name in DERIVED}
     stamp = core(_UPDATE_MATCH, values | {"match_id": match.id,
                                           "stamped": match.group_id}).scalar_one()

@@ -13,9 +13,8 @@ each seat in each hand, the hands (out-order, calls, per-seat scores) and the wi
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 from ..game.variants import Variant
 from .hand import call_made
@@ -89,65 +88,18 @@ def percent(part: int, whole: int) -> int | None:
 @dataclass
 class MatchTallies:
     """The tallies of one match (or a sum of matches of one variant): per player name and
-    per partnership. Stored with its match, so statistics add these up instead of reading
-    every hand; `as_json`/`from_json` give the stored form."""
+    per partnership. Stored with its match as rows (`tichu_scorer.statistics`), so
+    statistics add these up instead of reading every hand."""
 
     variant: str
     players: dict[str, Tally] = field(default_factory=dict)
     pairs: dict[tuple[str, ...], Tally] = field(default_factory=dict)
-
-    def as_json(self) -> dict[str, object]:
-        return {"variant": self.variant,
-                "players": [[name, _counts(t)] for name, t in self.players.items()],
-                "pairs": [[list(names), _counts(t)] for names, t in self.pairs.items()]}
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> MatchTallies:
-        variant = str(data["variant"])
-        players, pairs = data.get("players") or [], data.get("pairs") or []
-        return cls(variant, {str(n): _tally(c, variant) for n, c in players},
-                   {tuple(n): _tally(c, variant) for n, c in pairs})
 
     def add(self, other: MatchTallies) -> None:
         """Add another match's (or sum's) tallies to these."""
         for mine, theirs in ((self.players, other.players), (self.pairs, other.pairs)):
             for key, tally in theirs.items():
                 _merge(mine.setdefault(key, Tally()), tally)  # type: ignore[arg-type]
-
-
-Counts = dict[str, dict[Any, list[int]]]  # "players"/"pairs" -> key -> COUNTS in order
-
-
-def add_stored(into: dict[str, Counts], stored: Iterable[Mapping[str, Any]],
-               sign: int = 1) -> None:
-    """Add stored tallies (`MatchTallies.as_json`) into plain per-variant sums (or take them
-    out again, `sign=-1`): a loop over lists of numbers, the fast way to add up thousands of
-    matches."""
-    for data in stored:
-        sums = into.setdefault(data["variant"], {"players": {}, "pairs": {}})
-        for part in ("players", "pairs"):
-            table = sums[part]
-            for key, counts in data[part]:
-                key = tuple(key) if isinstance(key, list) else key
-                held = table.get(key) or [0] * len(counts)
-                table[key] = [a + sign * b for a, b in zip(held, counts, strict=True)]
-
-
-def merged(parts: Iterable[dict[str, Counts]]) -> dict[str, Counts]:
-    """Plain sums of several tables added up."""
-    out: dict[str, Counts] = {}
-    for part in parts:
-        add_stored(out, ({"variant": variant, "players": list(sums["players"].items()),
-                          "pairs": list(sums["pairs"].items())}
-                         for variant, sums in part.items()))
-    return out
-
-
-def as_tallies(variant: str, sums: Counts) -> MatchTallies:
-    """Plain sums as tallies; a player or partnership left with no match is left out."""
-    return MatchTallies(variant,
-                        {k: _tally(c, variant) for k, c in sums["players"].items() if c[0]},
-                        {k: _tally(c, variant) for k, c in sums["pairs"].items() if c[0]})
 
 
 def tally_match(match: MatchFacts, earlier: MatchTallies | None = None) -> MatchTallies:
@@ -173,14 +125,6 @@ def tally_match(match: MatchFacts, earlier: MatchTallies | None = None) -> Match
             for hand in match.hands:
                 _count_hand(tally, hand, side.seats)
     return out
-
-
-def _counts(tally: Tally) -> list[int]:
-    return [getattr(tally, name) for name in COUNTS]
-
-
-def _tally(counts: Sequence[int], variant: str) -> Tally:
-    return Tally(**dict(zip(COUNTS, counts, strict=True)), variants={variant})
 
 
 def _merge(into: Tally, other: Tally) -> None:

@@ -3,19 +3,15 @@
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import Any
 
 from flask import Blueprint, render_template, request
-from flask_babel import get_locale, gettext
-from markupsafe import Markup
+from flask_babel import gettext
 
-from .. import access, insights, tallies
-from ..cache import LRU, lru
+from .. import access, statistics
 from ..extensions import limit_reads
 from ..models import utcnow
 
 bp = Blueprint("stats", __name__)
-PAGES_KEPT = 256  # rendered statistics an app process keeps
 # "Tonight" is the matches started in the last 12 hours: an evening's play, however late
 # it ends, without knowing the table's time zone (times are stored in UTC).
 TONIGHT = timedelta(hours=12)
@@ -37,32 +33,16 @@ def _since(period: str) -> datetime | None:
 @limit_reads
 def index() -> str:
     """Per variant, per player and per partnership: matches, wins, calls, first out, double
-    victories; as a table (one row per player) or as cards. All matches: the cards are
-    rendered again only when one of the tables changed (their checksums) or for another
-    language, and kept under the checksums of what they show (a change that came in
-    between the request's checksums and the sums is in the cards: they must not be shown
-    for the checksums read before it). A period (?period=tonight, month) is summed afresh
-    from its matches' tallies. An unknown period or view is the default."""
+    victories; as a table (one row per player) or as cards; over all matches of the
+    device's tables or a period's (?period=tonight, month). An unknown period or view is
+    the default."""
     period = request.args.get("period", "all")
     period = period if period in PERIODS else "all"
     view = request.args.get("view", "table")
     view = view if view in VIEWS else "table"
-    groups = access.groups()
-    since = _since(period)
-    if since is not None:
-        return render_template("stats/index.html", period=period, view=view, cards=Markup(  # nosec B704
-            render_template("stats/_cards.html", words=_words(), view=view,
-                            variants=insights.stats_since(groups, since))))
-    marks = tallies.checksums(groups) if groups else {}
-    locale = str(get_locale())
-    pages: LRU[Any, Markup] = lru("tichu_stats_pages", PAGES_KEPT)
-    kept = pages.get((locale, view, tuple(sorted(marks.items()))))
-    if kept is None:
-        variants, read = insights.stats_as_of(groups, marks)
-        kept = Markup(render_template(  # nosec B704: our own template, autoescaped
-            "stats/_cards.html", words=_words(), variants=variants, view=view))
-        pages.put((locale, view, tuple(sorted(read.items()))), kept)
-    return render_template("stats/index.html", cards=kept, period=period, view=view)
+    variants = statistics.for_tables(access.groups(), _since(period))
+    return render_template("stats/index.html", period=period, view=view,
+                           variants=variants, words=_words())
 
 
 def _words() -> dict[str, str]:
