@@ -39,6 +39,7 @@ from typing import Any
 from flask import Flask, current_app
 
 PREFIX = "/live/"
+STREAM = "s/"  # /live/s/m|t/…: the same signed path, pushed (`tichu_scorer/stream.py`)
 MAX_TABLES = 20  # a history page watches the tables this phone joined, at most these
 SIG_LENGTH = 16
 KEY = re.compile(r"[A-Za-z0-9_-]{1,24}")
@@ -105,15 +106,12 @@ class Middleware:
 
     def answer(self, rest: str, if_none_match: str) -> tuple[str, bytes, str | None]:
         """(status, JSON body, version) for the path after /live/."""
-        kind, _, rest = rest.partition("/")
-        keys, _, sig = rest.partition("/")
-        names = keys.split(".")
-        if (kind not in ("m", "t") or not sig or len(names) > MAX_TABLES
-                or (kind == "m" and len(names) != 1)
-                or not all(KEY.fullmatch(n) for n in names)
-                or not hmac.compare_digest(sig.encode(), _sign(_secret(self.app), kind,
-                                                              keys).encode())):
+        if rest.startswith(STREAM):  # no live process in front (`make run`): poll instead
+            return "204 No Content", b"", None
+        named = parse(self.app, rest)
+        if named is None:
             return "404 Not Found", b'{"error": "not found"}', None
+        kind, names = named
         try:
             found = self._match(names[0], if_none_match) if kind == "m" else self._tables(names)
         except Exception:  # the database is away or stalled: the page asks again later
@@ -127,32 +125,9 @@ class Middleware:
         return "200 OK", json.dumps({"tag": tag} | data).encode(), tag
 
     def _read(self, sql: str, params: list[Any]) -> list[tuple[Any, ...]]:
-        """Rows of one statement, on a pooled connection, outside a transaction."""
         if self.engine is None:
-            from .extensions import db
-            with self.app.app_context():
-                self.engine = db.engine
-        dialect = self.engine.dialect
-        if dialect.paramstyle in ("format", "pyformat"):
-            sql = sql.replace("?", "%s")
-        connection = self.engine.raw_connection()
-        try:
-            raw = connection.driver_connection
-            postgres = dialect.name == "postgresql"
-            if postgres:
-                raw.autocommit = True  # no BEGIN and ROLLBACK round trips around one read
-            try:
-                cursor = raw.cursor()
-                try:
-                    cursor.execute(sql, params)
-                    return list(cursor.fetchall())
-                finally:
-                    cursor.close()
-            finally:
-                if postgres:
-                    raw.autocommit = False
-        finally:
-            connection.close()
+            self.engine = engine(self.app)
+        return read(self.engine, sql, params)
 
     def _versions(self, key: str) -> tuple[int, int | None, int] | None:
         """(id, revision, hand count) of the match `key`, as read at most `FRESH` seconds
@@ -170,9 +145,7 @@ class Middleware:
                 keys.append(key)
             for gone in [k for k, at in self.asked.items() if now - at >= ASKED_LATELY]:
                 del self.asked[gone]
-            marks = ", ".join("?" for _ in keys)
-            rows = self._read('SELECT key, id, revision, hand_count FROM "match" '
-                              f"WHERE key IN ({marks})", keys)  # nosec B608: "?" only
+            rows = self._read(_matches_sql(len(keys)), keys)
             self.versions = {row[0]: (row[1], row[2], row[3]) for row in rows}
             self.read_keys = set(keys)
             self.read_at = now
@@ -186,16 +159,117 @@ class Middleware:
         tag = match_tag(revision, hands)
         data: dict[str, Any] = {"revision": revision or 0, "hands": hands}
         if not _matches(if_none_match, tag):  # changed: what changed, for the note
-            last = self._read("SELECT action, position FROM hand_event WHERE match_id = ? "
-                              "ORDER BY id DESC LIMIT 1", [match_id])
-            data["last"] = {"action": last[0][0], "hand": last[0][1]} if last else None
+            data["last"] = self.last(match_id)
         return tag, data
+
+    def last(self, match_id: int) -> dict[str, Any] | None:
+        last = self._read("SELECT action, position FROM hand_event WHERE match_id = ? "
+                          "ORDER BY id DESC LIMIT 1", [match_id])
+        return {"action": last[0][0], "hand": last[0][1]} if last else None
 
     def _tables(self, keys: list[str]) -> tuple[str, dict[str, Any]] | None:
         row = self._read(_tables_sql(len(keys)), keys)[0]
         if not row[-1]:  # none of the tables is left
             return None
         return _tables_tag(row), {"matches": row[0]}
+
+
+def parse(app: Flask, rest: str) -> tuple[str, list[str]] | None:
+    """(kind, keys) of a signed path after /live/ (or /live/s/), None for a wrong one: the
+    signature is checked here, before the database is asked anything."""
+    kind, _, rest = rest.partition("/")
+    keys, _, sig = rest.partition("/")
+    names = keys.split(".")
+    if (kind not in ("m", "t") or not sig or len(names) > MAX_TABLES
+            or (kind == "m" and len(names) != 1)
+            or not all(KEY.fullmatch(n) for n in names)
+            or not hmac.compare_digest(sig.encode(), _sign(_secret(app), kind, keys).encode())):
+        return None
+    return kind, names
+
+
+def engine(app: Flask) -> Any:
+    """The app's database engine (its pool), for reads outside a request."""
+    from .extensions import db
+    with app.app_context():
+        return db.engine
+
+
+def read(engine: Any, sql: str, params: list[Any]) -> list[tuple[Any, ...]]:
+    """Rows of one statement ("?" marks), on a pooled connection, outside a transaction."""
+    dialect = engine.dialect
+    if dialect.paramstyle in ("format", "pyformat"):
+        sql = sql.replace("?", "%s")
+    connection = engine.raw_connection()
+    try:
+        raw = connection.driver_connection
+        postgres = dialect.name == "postgresql"
+        if postgres:
+            raw.autocommit = True  # no BEGIN and ROLLBACK round trips around one read
+        try:
+            cursor = raw.cursor()
+            try:
+                cursor.execute(sql, params)
+                return list(cursor.fetchall())
+            finally:
+                cursor.close()
+        finally:
+            if postgres:
+                raw.autocommit = False
+    finally:
+        connection.close()
+
+
+def versions(engine: Any, keys: list[str]) -> dict[str, tuple[int, int | None, int]]:
+    """(id, revision, hand count) of each of these matches that exists, in one statement."""
+    found: dict[str, tuple[int, int | None, int]] = {}
+    for at in range(0, len(keys), MAX_READ):
+        part = keys[at:at + MAX_READ]
+        rows = read(engine, _matches_sql(len(part)), part)
+        found |= {row[0]: (row[1], row[2], row[3]) for row in rows}
+    return found
+
+
+def _matches_sql(n: int) -> str:
+    marks = ", ".join("?" for _ in range(n))
+    return f'SELECT key, id, revision, hand_count FROM "match" WHERE key IN ({marks})'  # nosec B608
+
+
+def last_entries(engine: Any, ids: list[int]) -> dict[int, dict[str, Any]]:
+    """The latest entry of each of these matches' logs, for the note, in one statement."""
+    if not ids:
+        return {}
+    marks = ", ".join("?" for _ in ids)
+    rows = read(engine, "SELECT match_id, action, position FROM hand_event WHERE id IN "
+                f"(SELECT max(id) FROM hand_event WHERE match_id IN ({marks}) "
+                "GROUP BY match_id)", ids)  # nosec B608: "?" only
+    return {row[0]: {"action": row[1], "hand": row[2]} for row in rows}
+
+
+def table_sums(engine: Any, keys: list[str]) -> dict[str, tuple[Any, ...]]:
+    """Per table (of those that exist) what `_tables_sql` sums over several: its matches'
+    count, sum of revisions, newest id and sum of stamps, in one statement."""
+    found: dict[str, tuple[Any, ...]] = {}
+    for at in range(0, len(keys), MAX_READ):
+        part = keys[at:at + MAX_READ]
+        marks = ", ".join("?" for _ in part)
+        rows = read(engine, "SELECT g.key, count(m.id), sum(m.revision), max(m.id), "
+                    'sum(m.stamp) FROM tichu_group g LEFT JOIN "match" m '
+                    f"ON m.group_id = g.id WHERE g.key IN ({marks}) GROUP BY g.key",
+                    part)  # nosec B608: "?" only
+        found |= {row[0]: tuple(row[1:]) for row in rows}
+    return found
+
+
+def tables_tag(sums: dict[str, tuple[Any, ...]], keys: list[str]) -> str | None:
+    """The version of several tables, from `table_sums` (as `_tables_sql` reads it at once);
+    None when none of them is left."""
+    rows = [sums[k] for k in dict.fromkeys(keys) if k in sums]
+    if not rows:
+        return None
+    newest = [r[2] for r in rows if r[2] is not None]
+    return _tables_tag((sum(r[0] for r in rows), sum(r[1] or 0 for r in rows),
+                        max(newest, default=0), sum(r[3] or 0 for r in rows), len(rows)))
 
 
 def _tables_sql(n: int) -> str:
