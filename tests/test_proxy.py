@@ -103,6 +103,9 @@ def test_the_sample_caddyfiles_are_valid_and_proxy_to_make_serve(name, site, int
     servers = config["apps"]["http"]["servers"]
     text = json.dumps(servers)
     assert '"dial": "127.0.0.1:8000"' in text and f'"host": ["{site}"]' in text
+    # the live pages' streams go to the live process, never buffered
+    assert '"path": ["/live/s/*"]' in text and '"dial": "127.0.0.1:8001"' in text
+    assert '"flush_interval": -1' in text
     assert ('"module": "internal"' in json.dumps(config["apps"].get("tls", {}))) == internal
     assert '"logs"' not in text  # no access log keeping scorer keys (see the sample)
     deploy = (ROOT / "docs" / "DEPLOY.md").read_text()
