@@ -180,6 +180,7 @@ class Stream:
         self.hub = Hub(app, tick)
         self.heartbeat = heartbeat
         self.task: asyncio.Task[None] | None = None
+        self.loop: asyncio.AbstractEventLoop | None = None
 
     async def __call__(self, scope: dict[str, Any], receive: Receive, send: Send) -> None:
         if scope["type"] == "lifespan":
@@ -201,7 +202,17 @@ class Stream:
 
     def start(self) -> None:
         if self.task is None:
-            self.task = asyncio.get_running_loop().create_task(self.hub.run())
+            self.loop = asyncio.get_running_loop()
+            self.task = self.loop.create_task(self.hub.run())
+
+    def close(self) -> None:
+        """Ends every stream (the process stops: the browsers open theirs again, elsewhere
+        or after the restart). From any thread."""
+        def end() -> None:
+            for watch in list(self.hub.watches):
+                watch.queue.put_nowait(None)
+        if self.loop is not None:
+            self.loop.call_soon_threadsafe(end)
 
     async def http(self, scope: dict[str, Any], receive: Receive, send: Send) -> None:
         if scope["method"] not in ("GET", "HEAD"):
@@ -261,11 +272,17 @@ def main() -> None:
 
     from . import create_app
 
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig: int, frame: Any) -> None:
+            app.close()  # the streams end now, so that the process stops at once
+            super().handle_exit(sig, frame)
+
     host, _, port = os.environ.get("LIVE_BIND", "127.0.0.1:8001").rpartition(":")
     logging.basicConfig(level=logging.WARNING)
-    uvicorn.run(Stream(create_app()), host=host or "127.0.0.1", port=int(port),
-                log_level="warning", access_log=False, lifespan="on",
-                timeout_graceful_shutdown=2, proxy_headers=False)
+    app = Stream(create_app())
+    Server(uvicorn.Config(app, host=host or "127.0.0.1", port=int(port), log_level="warning",
+                          access_log=False, lifespan="on", timeout_graceful_shutdown=2,
+                          proxy_headers=False)).run()
 
 
 if __name__ == "__main__":
