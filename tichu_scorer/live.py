@@ -253,10 +253,10 @@ def table_sums(engine: Any, keys: list[str]) -> dict[str, tuple[Any, ...]]:
     for at in range(0, len(keys), MAX_READ):
         part = keys[at:at + MAX_READ]
         marks = ", ".join("?" for _ in part)
-        rows = read(engine, "SELECT g.key, count(m.id), sum(m.revision), max(m.id), "
-                    'sum(m.stamp) FROM tichu_group g LEFT JOIN "match" m '
-                    f"ON m.group_id = g.id WHERE g.key IN ({marks}) GROUP BY g.key",
-                    part)  # nosec B608: "?" only
+        sql = ("SELECT g.key, count(m.id), sum(m.revision), max(m.id), sum(m.stamp) "
+               'FROM tichu_group g LEFT JOIN "match" m ON m.group_id = g.id '
+               f"WHERE g.key IN ({marks}) GROUP BY g.key")  # nosec B608: "?" only
+        rows = read(engine, sql, part)
         found |= {row[0]: tuple(row[1:]) for row in rows}
     return found
 

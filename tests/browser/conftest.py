@@ -133,6 +133,7 @@ def streamed_server(tmp_path):
         pytest.skip("no caddy: apt-get install caddy (.ci/run does)")
     import socket
     import subprocess  # nosec B404
+
     from tests.conftest import free_port
     app = browser_app(tmp_path)
     with serving(app) as base, pushing(app) as live:

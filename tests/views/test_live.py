@@ -29,17 +29,6 @@ def watched(page: str) -> tuple[str, str]:
     return found.group(1), found.group(2)
 
 
-@pytest.fixture()
-def two_phones(app, client):
-    """A match scored from `client`, and a second phone that joined its table as a scorer."""
-    url = new_match(client)
-    with app.app_context():
-        key = db.session.get(Match, match_id(url)).group.scorer_key
-    other = app.test_client()
-    assert other.get(f"/join?key={key}").status_code == 303
-    return url, other
-
-
 def ask(client, path, tag=None):
     headers = {"If-None-Match": f'"{tag}"'} if tag else {}
     return client.get(path, headers=headers)

@@ -13,7 +13,7 @@ import re
 import pytest
 
 from tests.conftest import hand_form, match_id, new_match, post_hand
-from tests.views.test_live import two_phones, watched  # noqa: F401 (a fixture)
+from tests.views.test_live import watched
 from tichu_scorer import create_app, live, stream
 from tichu_scorer.extensions import db
 from tichu_scorer.models import Match
@@ -73,7 +73,7 @@ def stream_path(path: str) -> str:
     return path.replace(live.PREFIX, stream.PATH, 1)
 
 
-def test_an_event_on_a_change_and_nothing_without(client, two_phones):  # noqa: F811
+def test_an_event_on_a_change_and_nothing_without(client, two_phones):
     url, other = two_phones
     path, tag = watched(client.get(url).get_data(as_text=True))
 
@@ -107,7 +107,7 @@ def test_an_event_on_a_change_and_nothing_without(client, two_phones):  # noqa: 
     asyncio.run(scenario())
 
 
-def test_a_reconnect_with_the_version_it_saw_hears_only_what_is_newer(client, two_phones):  # noqa: F811
+def test_a_reconnect_with_the_version_it_saw_hears_only_what_is_newer(client, two_phones):
     url, other = two_phones
     path, tag = watched(client.get(url).get_data(as_text=True))
     post_hand(other, url, hand_form([0, 1], a=60))
@@ -128,7 +128,7 @@ def test_a_reconnect_with_the_version_it_saw_hears_only_what_is_newer(client, tw
     asyncio.run(scenario())
 
 
-def test_a_wrong_signature_is_404_before_the_database_is_asked(client, two_phones,  # noqa: F811
+def test_a_wrong_signature_is_404_before_the_database_is_asked(client, two_phones,
                                                                monkeypatch):
     url, _other = two_phones
     path, tag = watched(client.get(url).get_data(as_text=True))
@@ -161,7 +161,7 @@ def test_a_wrong_signature_is_404_before_the_database_is_asked(client, two_phone
     asyncio.run(scenario())
 
 
-def test_a_heartbeat_keeps_an_idle_stream_and_a_client_that_leaves_is_dropped(client,  # noqa: F811
+def test_a_heartbeat_keeps_an_idle_stream_and_a_client_that_leaves_is_dropped(client,
                                                                               two_phones):
     url, _other = two_phones
     path, tag = watched(client.get(url).get_data(as_text=True))
@@ -184,7 +184,7 @@ def test_a_heartbeat_keeps_an_idle_stream_and_a_client_that_leaves_is_dropped(cl
     asyncio.run(scenario())
 
 
-def test_tables_are_pushed_and_a_deleted_match_ends_its_stream(app, client, two_phones):  # noqa: F811
+def test_tables_are_pushed_and_a_deleted_match_ends_its_stream(app, client, two_phones):
     url, other = two_phones
     history = client.get("/").get_data(as_text=True)
     path, tag = watched(history)
@@ -226,7 +226,7 @@ def elsewhere(app, tmp_path):
         db.engine.dispose()
 
 
-def test_two_app_servers_and_two_live_processes_agree(app, client, two_phones,  # noqa: F811
+def test_two_app_servers_and_two_live_processes_agree(app, client, two_phones,
                                                       elsewhere):
     """A save through app server B is pushed by the live process beside A and by the one
     beside B, to pages that either server signed."""
@@ -254,7 +254,7 @@ def test_two_app_servers_and_two_live_processes_agree(app, client, two_phones,  
     asyncio.run(scenario())
 
 
-def test_without_a_live_process_the_app_says_204_and_the_page_polls(client, two_phones):  # noqa: F811
+def test_without_a_live_process_the_app_says_204_and_the_page_polls(client, two_phones):
     """`make run`: the Flask app answers the stream path 204 (a browser's EventSource then
     stops, and live.js polls), without reading anything."""
     url, _other = two_phones
