@@ -168,10 +168,11 @@ class Middleware:
         return {"action": last[0][0], "hand": last[0][1]} if last else None
 
     def _tables(self, keys: list[str]) -> tuple[str, dict[str, Any]] | None:
-        row = self._read(_tables_sql(len(keys)), keys)[0]
-        if not row[-1]:  # none of the tables is left
+        sums = _sums(self._read(_sums_sql(len(keys)), keys))
+        tag = tables_tag(self.app, sums, keys)
+        if tag is None:  # none of the tables is left
             return None
-        return _tables_tag(row), {"matches": row[0]}
+        return tag, {"matches": matches_of(sums, keys)}
 
 
 def parse(app: Flask, rest: str) -> tuple[str, list[str]] | None:
@@ -246,44 +247,45 @@ def last_entries(engine: Any, ids: list[int]) -> dict[int, dict[str, Any]]:
     return {row[0]: {"action": row[1], "hand": row[2]} for row in rows}
 
 
+def _sums_sql(n: int) -> str:
+    """Per table (of n named by their keys, those that exist): its name and its matches'
+    count, sum of revisions, newest id and sum of stamps (the checksum `tallies.checksums`
+    keeps per table)."""
+    marks = ", ".join("?" for _ in range(n))
+    return ("SELECT g.key, g.name, count(m.id), sum(m.revision), max(m.id), sum(m.stamp) "
+            'FROM tichu_group g LEFT JOIN "match" m ON m.group_id = g.id '
+            f"WHERE g.key IN ({marks}) GROUP BY g.key, g.name")  # nosec B608: "?" only
+
+
+def _sums(rows: Iterable[Any]) -> dict[str, tuple[Any, ...]]:
+    return {row[0]: tuple(row[1:]) for row in rows}
+
+
 def table_sums(engine: Any, keys: list[str]) -> dict[str, tuple[Any, ...]]:
-    """Per table (of those that exist) what `_tables_sql` sums over several: its matches'
-    count, sum of revisions, newest id and sum of stamps, in one statement."""
+    """`_sums_sql` for any number of tables, in one statement per `MAX_READ`."""
     found: dict[str, tuple[Any, ...]] = {}
     for at in range(0, len(keys), MAX_READ):
         part = keys[at:at + MAX_READ]
-        marks = ", ".join("?" for _ in part)
-        sql = ("SELECT g.key, count(m.id), sum(m.revision), max(m.id), sum(m.stamp) "
-               'FROM tichu_group g LEFT JOIN "match" m ON m.group_id = g.id '
-               f"WHERE g.key IN ({marks}) GROUP BY g.key")  # nosec B608: "?" only
-        rows = read(engine, sql, part)
-        found |= {row[0]: tuple(row[1:]) for row in rows}
+        found |= _sums(read(engine, _sums_sql(len(part)), part))
     return found
 
 
-def tables_tag(sums: dict[str, tuple[Any, ...]], keys: list[str]) -> str | None:
-    """The version of several tables, from `table_sums` (as `_tables_sql` reads it at once);
-    None when none of them is left."""
+def tables_tag(app: Flask, sums: dict[str, tuple[Any, ...]], keys: list[str]) -> str | None:
+    """The version of several tables from their `table_sums` (None when none is left): the
+    sums of their matches' checksums, and a keyed mark of their names (a rename changes
+    the version; the mark tells nothing of the name)."""
     rows = [sums[k] for k in dict.fromkeys(keys) if k in sums]
     if not rows:
         return None
-    newest = [r[2] for r in rows if r[2] is not None]
-    return _tables_tag((sum(r[0] for r in rows), sum(r[1] or 0 for r in rows),
-                        max(newest, default=0), sum(r[3] or 0 for r in rows), len(rows)))
+    named = hmac.new(_secret(app), "\0".join(r[0] for r in rows).encode(), hashlib.sha256)
+    newest = max((r[3] for r in rows if r[3] is not None), default=0)
+    return (f"t{sum(r[1] for r in rows)}.{sum(r[2] or 0 for r in rows)}.{newest}."
+            f"{sum(r[4] or 0 for r in rows)}.{named.hexdigest()[:6]}")
 
 
-def _tables_sql(n: int) -> str:
-    """The checksum of the matches of n tables named by their keys (as `tallies.checksums`
-    keeps per table, over every match), and how many of the tables exist."""
-    marks = ", ".join("?" for _ in range(n))
-    return ('SELECT count(m.id), sum(m.revision), max(m.id), sum(m.stamp), count(DISTINCT g.id) '
-            'FROM tichu_group g LEFT JOIN "match" m ON m.group_id = g.id '
-            f"WHERE g.key IN ({marks})")  # nosec B608: only "?" marks are put in
-
-
-def _tables_tag(row: tuple[Any, ...]) -> str:
-    count, revisions, newest, stamps, _tables = row
-    return f"t{count}.{revisions or 0}.{newest or 0}.{stamps or 0}"
+def matches_of(sums: dict[str, tuple[Any, ...]], keys: list[str]) -> int:
+    """How many matches these tables hold, from their `table_sums`."""
+    return sum(sums[k][1] for k in dict.fromkeys(keys) if k in sums)
 
 
 def tables(keys: list[str]) -> dict[str, str] | None:
@@ -294,11 +296,12 @@ def tables(keys: list[str]) -> dict[str, str] | None:
     if not keys:
         return None
     connection = db.session.connection()
-    sql = _tables_sql(len(keys))
+    sql = _sums_sql(len(keys))
     if connection.dialect.paramstyle in ("format", "pyformat"):
         sql = sql.replace("?", "%s")
-    row = connection.exec_driver_sql(sql, tuple(keys)).one()
-    return {"url": url("t", keys), "tag": _tables_tag(tuple(row))}
+    sums = _sums(connection.exec_driver_sql(sql, tuple(keys)).all())
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    return {"url": url("t", keys), "tag": tables_tag(app, sums, keys) or "t"}
 
 
 def _matches(if_none_match: str, tag: str) -> bool:

@@ -111,12 +111,11 @@ class Hub:
                 data: dict[str, Any] = {"revision": version[1] or 0, "hands": version[2],
                                         "id": version[0]}
             else:
-                tag = live.tables_tag(sums, watch.names) or ""
+                tag = live.tables_tag(self.app, sums, watch.names) or ""
                 if not tag:
                     gone.append(watch)
                     continue
-                data = {"matches": sum(sums[n][0] for n in dict.fromkeys(watch.names)
-                                       if n in sums)}
+                data = {"matches": live.matches_of(sums, watch.names)}
             if tag != watch.tag:
                 changed.append((watch, tag, data))
         ids = sorted({d["id"] for w, _t, d in changed if w.kind == "m"})

@@ -114,6 +114,7 @@
         credentials: "same-origin", headers: { "X-Tichu-Prefetch": "1" } });
       if (!response.ok) throw new Error("live: page " + response.status);
       const fresh = new DOMParser().parseFromString(await response.text(), "text/html");
+      if (fresh.title) document.title = fresh.title; // a table renamed
       parts.forEach((part) => {
         const other = fresh.querySelector('[data-live-part="' + part.dataset.livePart + '"]');
         if (!other) return;

@@ -92,6 +92,15 @@ def test_tables_and_history_change_with_a_new_match_or_hand(app, client, two_pho
     new_match(other)
     again = ask(client, path, tag)
     assert again.status_code == 200 and again.get_json()["matches"] == 2
+    # a rename changes the version too (the table page shows the name), and is shown
+    key = table_url.removeprefix("/tables/")
+    table_tag = watched(client.get(table_url).get_data(as_text=True))[1]
+    assert other.post(f"/tables/{key}/rename", data={"name": "Friday night"}).status_code == 303
+    renamed = ask(client, table_path, table_tag)
+    assert renamed.status_code == 200 and renamed.get_json()["matches"] == 2
+    page = client.get(table_url, headers={"X-Tichu-Prefetch": "1"}).get_data(as_text=True)
+    assert re.search(r'data-live-part="head">\s*<h1>Friday night</h1>', page)
+    assert watched(page)[1] == renamed.get_json()["tag"]
 
 
 def test_a_wrong_signature_or_path_is_404_without_reading(client, two_phones):

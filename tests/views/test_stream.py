@@ -202,6 +202,16 @@ def test_tables_are_pushed_and_a_deleted_match_ends_its_stream(app, client, two_
         [event] = tables.events()
         assert event["matches"] == 2
         assert client.get(path, headers={"If-None-Match": f'"{tag}"'}).get_json() == event
+        # a rename on the other phone: told too (the table page shows the name)
+        table_key = re.search(r'href="/tables/([^"/]+)"', history).group(1)
+        assert other.post(f"/tables/{table_key}/rename",
+                          data={"name": "Friday night"}).status_code == 303
+        assert await pushes.hub.check() == 1
+        await settle()
+        renamed = tables.events()[-1]
+        assert renamed["matches"] == 2 and renamed["tag"] != event["tag"]
+        assert watched(client.get("/").get_data(as_text=True))[1] == renamed["tag"]
+        assert "Friday night" not in renamed["tag"]
         with app.app_context():
             db.session.delete(db.session.get(Match, match_id(url)))
             db.session.commit()
