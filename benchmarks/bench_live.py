@@ -57,6 +57,7 @@ from benchmarks.load import (  # noqa: E402
 
 LIVE = re.compile(rb'data-live="([^"]+)" data-live-tag="([^"]+)"')
 WARMUP = 12.0
+SPREAD = 0.5  # s: live.js fetches the page this much after an event at most (random)
 KEEPALIVE = 4.0  # s: gunicorn.conf.py keeps an idle connection 5 s
 
 
@@ -214,6 +215,7 @@ def streamer(table: Table, n: int, every: float, start: float, until: float,
                 continue
             event, data = json.loads(data), ""
             told = time.monotonic()
+            time.sleep(rng.uniform(0, SPREAD))  # as live.js: the phones a little apart
             if told - used > KEEPALIVE:
                 session.close()  # gunicorn closed it meanwhile; a browser opens a new one
             status, page, page_tag = refetch(session, table, page_tag)

@@ -14,6 +14,7 @@
   const HIDDEN = 60000;    // ms while it is hidden (asked at once when shown again)
   const LONGEST = 30000;   // ms between questions after failures
   const HELLO = 5000;      // ms a stream has to say hello before the page asks instead
+  const SPREAD = 500;      // ms over which the phones told of one change fetch the page
   const live = () => document.querySelector("[data-live]");
   const first = live();
   if (!first || !window.fetch) return;
@@ -60,8 +61,11 @@
       let data;
       try { data = JSON.parse(event.data); } catch (err) { return; }
       status(true);
-      // one change at a time; a change that could not be shown is asked about again
-      shown = shown.then(() => (data.tag !== tag ? changed(data) : null)).catch(() => later(EVERY));
+      // every phone watching hears of a change at the same moment: each fetches the page a
+      // little apart; one change at a time; a change that could not be shown is asked again
+      setTimeout(() => {
+        shown = shown.then(() => (data.tag !== tag ? changed(data) : null)).catch(() => later(EVERY));
+      }, Math.random() * SPREAD);
     });
     opened.addEventListener("gone", () => { quit(false); stopped = true; });
     opened.onerror = () => {
