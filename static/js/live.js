@@ -78,7 +78,7 @@
     if (source) source.close();
     source = null;
     streaming = false;
-    if (poll) later(EVERY);
+    if (poll) later(0); // ask at once: what changed meanwhile shows now
   }
   function start() {
     failures = 0;

@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from tests.browser.conftest import PHONE, shot, start_match
+from tests.browser.conftest import PHONE, browser_app, serving, shot, start_match
 from tests.browser.test_phone_companion import add, totals
 
 SOON = 2000  # ms: the goal for another phone's change to show
@@ -133,3 +133,38 @@ def test_the_list_of_matches_and_the_board_follow(streamed_server, phone, new_co
     board.wait_for_selector(".board-hands li:has-text('Hand 1')", timeout=SOON + 1000)
     assert board.locator(".board-side strong").all_text_contents() == ["75", "25"]
     assert other.errors == []
+
+
+@pytest.fixture()
+def held_back_server(tmp_path):
+    """A proxy that holds the stream back (buffers it): the stream's headers come, its
+    events never do."""
+    app = browser_app(tmp_path)
+    inner = app.wsgi_app
+
+    def holding(environ, start_response):
+        if not environ["PATH_INFO"].startswith("/live/s/"):
+            return inner(environ, start_response)
+        start_response("200 OK", [("Content-Type", "text/event-stream")])
+
+        def nothing():
+            yield b""
+            time.sleep(12)
+        return nothing()
+    app.wsgi_app = holding
+    with serving(app) as base:
+        yield base
+
+
+def test_a_stream_held_back_gives_way_to_questions(held_back_server, phone, new_context):
+    page = phone
+    match_url = start_match(page, held_back_server)
+    other = second_phone(page, new_context)
+    other.wait_for_selector("text=Add hand 1")
+    other.wait_for_timeout(8000)  # live.js after 1 s, then 5 s for the stream's hello
+    assert [u for u in other.asked if "/live/m/" in u], "the page did not ask instead"
+    add(page, 0, 1, "75")
+    other.wait_for_selector("#live-note:has-text('Hand 1 saved on another phone.')",
+                            timeout=SOON)
+    assert totals(other) == [75, 25] and other.errors == []
+    assert match_url in other.url
