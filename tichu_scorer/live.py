@@ -1,4 +1,6 @@
-"""Live pages: has what this page shows changed? Asked every second or so by every open
+"""Live pages: has what this page shows changed? Pushed over a stream by the live process
+where one runs (`tichu_scorer/stream.py`, on the same signed paths under `/live/s/`, with
+the versions and notes read here); else asked every second or so by every open
 match page, hand form, board, table page and history (`static/js/live.js`), so it must
 cost next to nothing: it is answered in front of Flask (`Middleware`), from numbers the
 database keeps anyway, and says 304 while nothing changed. A process reads the matches it
@@ -8,7 +10,8 @@ hundreds of questions a second cost it a few reads.
 A page names what it watches in a signed path (`url`): `/live/m/<match key>/<sig>` for a
 match (its `revision`, raised in the transaction of every change, and its hand count),
 `/live/t/<table key>.<table key>…/<sig>` for tables (the checksum the statistics keep of
-a table's matches, `tallies.checksum`: count, sum of revisions, newest id, sum of stamps).
+a table's matches, `tallies.checksum`: count, sum of revisions, newest id, sum of stamps;
+and a keyed mark of the tables' names, so that a rename shows).
 The signature is an HMAC under the secret key, given only inside a page that the access
 rules let the reader see; so the path is the right to ask, and no session, limiter or
 template is needed to answer it. What it tells is how often a match changed and its number
