@@ -69,8 +69,11 @@ run: $(STAMP) $(MO) pyodide
 	@$(BIN)/flask --app wsgi run --host $(HOST) --port $(PORT)
 
 # Production: gunicorn (set TICHU_ENV=production, SECRET_KEY and, for PostgreSQL, DATABASE_URL).
+# The live process (live pages' streams, the proxy sends /live/s/ to it) runs beside it on
+# LIVE_BIND; LIVE_BIND= (empty) leaves it out, and the pages ask gunicorn instead.
+LIVE_BIND ?= 127.0.0.1:8001
 serve: db $(MO) pyodide
-	$(BIN)/gunicorn -c gunicorn.conf.py wsgi:app
+	LIVE_BIND=$(LIVE_BIND) $(BIN)/gunicorn -c gunicorn.conf.py wsgi:app
 
 # Tests run on TEST_WORKERS parallel workers (pytest-xdist; 0 runs them in this process);
 # PYTEST_ARGS adds options (CI adds coverage). Compiled modules are kept in __pycache__

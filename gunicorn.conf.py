@@ -71,6 +71,47 @@ loglevel = os.environ.get("LOG_LEVEL", "info")
 forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
 
 
+# The live process (`tichu_scorer/stream.py`: the live pages' Server-Sent Events streams,
+# /live/s/…, which the proxy sends to it) runs beside gunicorn when LIVE_BIND names its
+# address (`make serve`: 127.0.0.1:8001); gunicorn starts it, starts it again if it stops,
+# and stops it with itself. Without it the pages ask gunicorn every 1.5 s instead.
+LIVE_BIND = os.environ.get("LIVE_BIND", "").strip()
+_live: dict = {}
+
+
+def _keep_live(log) -> None:  # noqa: ANN001 (gunicorn's logger)
+    """Runs the live process, and again (after a second) whenever it stops."""
+    import subprocess  # nosec B404: our own module, no shell
+    import sys
+    import time
+    while not _live.get("exiting"):
+        process = subprocess.Popen([sys.executable, "-m", "tichu_scorer.stream"],  # nosec B603
+                                   env=os.environ | {"LIVE_BIND": LIVE_BIND})
+        _live["process"] = process
+        log.info("Live process on %s (pid %d)", LIVE_BIND, process.pid)
+        code = process.wait()
+        if not _live.get("exiting"):
+            log.warning("Live process stopped (%s); started again", code)
+            time.sleep(1)
+
+
+def when_ready(server):  # noqa: ANN001, ANN201 (gunicorn's hook signature)
+    if LIVE_BIND:
+        import threading
+        threading.Thread(target=_keep_live, args=(server.log,), daemon=True).start()
+
+
+def on_exit(server):  # noqa: ANN001, ANN201, ARG001 (gunicorn's hook signature)
+    _live["exiting"] = True
+    process = _live.get("process")
+    if process is not None and process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(timeout=5)
+        except Exception:  # noqa: BLE001 (it did not stop in time: killed)
+            process.kill()
+
+
 def on_starting(server):  # noqa: ARG001 (gunicorn's hook signature)
     limits_on = os.environ.get("RATELIMIT_ENABLED", "true").lower() != "false"
     if workers > 1 and limits_on and not SHARED_LIMITS:

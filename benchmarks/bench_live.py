@@ -1,10 +1,16 @@
 """Live pages under load: what phones watching matches cost the server, and whether the
 scorers' saves feel it. gunicorn as `gunicorn.conf.py` runs it (with Redis: two
-single-threaded workers per core and two more), on loopback.
+single-threaded workers per core and two more), and the live process
+(`python -m tichu_scorer.stream`, as `make serve` runs it beside gunicorn), on loopback.
 
     DATABASE_URL=postgresql://… REDIS_URL=redis://… python benchmarks/bench_live.py \
-        [--matches 100] [--watchers 4] [--every 1.5] [--hand-every 30] [--seconds 30] \
-        [--rounds 2] [--servers 1] [--watch PID ...]
+        [--mode both|stream|poll] [--matches 100] [--watchers 4] [--every 1.5] \
+        [--hand-every 30] [--seconds 30] [--rounds 2] [--servers 1] [--watch PID ...]
+
+Phase B comes in two kinds (--mode both runs A, B stream, A, B poll in each round): "stream",
+the watchers hold a Server-Sent Events stream each to the live process and, on an event,
+fetch the page again through gunicorn, as `static/js/live.js` does; "poll", the watchers ask
+gunicorn's `/live/…` every --every seconds, as live.js does where no stream gets through.
 
 Each match has a scorer who saves a hand now and then (uniformly 0 to 2 x --hand-every
 seconds apart). Phases alternate, A (the scorers alone) and B (the scorers and --watchers
@@ -23,12 +29,15 @@ limits are on, counted in Redis, each table behind a pretend proxy with its own 
 from __future__ import annotations
 
 import argparse
+import http.client
 import json
 import multiprocessing
 import os
 import random
 import re
+import socket
 import statistics
+import subprocess
 import sys
 import threading
 import time
@@ -48,6 +57,7 @@ from benchmarks.load import (  # noqa: E402
 
 LIVE = re.compile(rb'data-live="([^"]+)" data-live-tag="([^"]+)"')
 WARMUP = 12.0
+SPREAD = 0.5  # s: live.js fetches the page this much after an event at most (random)
 KEEPALIVE = 4.0  # s: gunicorn.conf.py keeps an idle connection 5 s
 
 
@@ -55,9 +65,9 @@ class Table:
     """One match as the benchmark knows it (picklable: handed to each phase's processes)."""
 
     def __init__(self, seed: int, base: str, watch_base: str, path: str, cookie: str,
-                 live: str) -> None:
+                 live: str, stream: str = "") -> None:
         self.seed, self.base, self.watch_base = seed, base, watch_base
-        self.path, self.cookie, self.live = path, cookie, live
+        self.path, self.cookie, self.live, self.stream = path, cookie, live, stream
 
 
 def phone(base: str, table: Table) -> Session:
@@ -154,20 +164,96 @@ def watcher(table: Table, n: int, every: float, start: float, until: float,
     session.close()
 
 
-def run_part(tables: list[Table], watchers: int, every: float, hand_every: float,
+def refetch(session: Session, table: Table, page_tag: str) -> tuple[int, bytes, str]:
+    """The page fetched again in the background, with its ETag, as live.js does."""
+    session.headers |= {"X-Tichu-Prefetch": "1", "If-None-Match": page_tag}
+    status, page, headers = session.request("GET", table.path)
+    session.headers.pop("X-Tichu-Prefetch", None)
+    session.headers.pop("If-None-Match", None)
+    return status, page, headers.get("etag", page_tag)
+
+
+def streamer(table: Table, n: int, every: float, start: float, until: float,
+             saved_at: dict[tuple[str, int], float], out: dict[str, list[float]],
+             lock: threading.Lock) -> None:
+    """A phone showing the match page that holds its stream to the live process; on an
+    event fetches the page again through gunicorn (as live.js does)."""
+    rng = random.Random(table.seed * 100 + n)
+    session = phone(table.watch_base, table)
+    time.sleep(rng.uniform(0, WARMUP - 1))
+    status, page, headers = session.request("GET", table.path)
+    found = LIVE.search(page)
+    if status != 200 or not found:
+        raise RuntimeError(f"no live page at {table.path} ({status})")
+    live, tag = found.group(1).decode(), found.group(2).decode()
+    page_tag = headers.get("etag", "")
+    used = time.monotonic()
+    host, port = table.stream.removeprefix("http://").rsplit(":", 1)
+    connection = http.client.HTTPConnection(host, int(port), timeout=60)
+    try:
+        connection.request("GET", live.replace("/live/", "/live/s/", 1) + "?tag=" + tag,
+                           headers={"Accept": "text/event-stream"})
+        response = connection.getresponse()
+        if response.status != 200:
+            raise RuntimeError(f"stream refused: {response.status}")
+        data = ""
+        while time.monotonic() < until:
+            connection.sock.settimeout(max(0.05, until - time.monotonic()))
+            try:
+                line = response.readline()
+            except (TimeoutError, socket.timeout):
+                break
+            if not line:
+                raise OSError("stream ended")
+            line = line.rstrip(b"\r\n")
+            if line.startswith(b"data: "):
+                data = line[6:].decode()
+                continue
+            if line or not data or data == "{}":
+                if not line:
+                    data = ""
+                continue
+            event, data = json.loads(data), ""
+            told = time.monotonic()
+            time.sleep(rng.uniform(0, SPREAD))  # as live.js: the phones a little apart
+            if told - used > KEEPALIVE:
+                session.close()  # gunicorn closed it meanwhile; a browser opens a new one
+            status, page, page_tag = refetch(session, table, page_tag)
+            seen = used = time.monotonic()
+            with lock:
+                if told >= start:
+                    out["event"].append(1.0)
+                    out["refresh"].append(1.0)
+                at = saved_at.get((table.path, event["hands"]))
+                if at is not None and at >= start:
+                    out["seen after"].append((seen - at) * 1000)
+    except (OSError, ValueError, RuntimeError, http.client.HTTPException) as exc:
+        with lock:
+            out["errors"].append(0.0)
+            out["error statuses"].append(-1.0)
+            if len(out["error statuses"]) < 3:
+                print("streamer:", repr(exc), file=sys.stderr)
+    finally:
+        connection.close()
+        session.close()
+
+
+def run_part(tables: list[Table], kind: str, watchers: int, every: float, hand_every: float,
              seconds: float, queue: multiprocessing.Queue) -> None:  # type: ignore[type-arg]
     """One load process: the scorers of its tables, and their watchers in phase B."""
     out: dict[str, list[float]] = {k: [] for k in ("save", "errors", "poll 304", "poll 200",
-                                                   "refresh", "seen after", "error statuses")}
+                                                   "refresh", "seen after", "error statuses",
+                                                   "event")}
     saved_at: dict[tuple[str, int], float] = {}
     lock = threading.Lock()
     start = time.monotonic() + WARMUP
     until = start + seconds
     threads = [threading.Thread(target=scorer, args=(t, hand_every, start, until, saved_at,
                                                      out, lock)) for t in tables]
-    threads += [threading.Thread(target=watcher, args=(t, n, every, start, until, saved_at,
-                                                       out, lock))
-                for t in tables for n in range(watchers)]
+    watch = streamer if kind == "stream" else watcher
+    threads += [threading.Thread(target=watch, args=(t, n, every, start, until, saved_at,
+                                                     out, lock))
+                for t in tables for n in range(watchers if kind != "A" else 0)]
     cpu = [time.process_time()]
     for thread in threads:
         thread.start()
@@ -178,11 +264,12 @@ def run_part(tables: list[Table], watchers: int, every: float, hand_every: float
     queue.put((out, time.process_time() - cpu[1]))
 
 
-def phase(tables: list[Table], watchers: int, args: argparse.Namespace, groups: list[int],
+def phase(tables: list[Table], kind: str, args: argparse.Namespace, groups: list[int],
           ) -> dict[str, object]:
     queue: multiprocessing.Queue = multiprocessing.Queue()  # type: ignore[type-arg]
     procs = [multiprocessing.Process(target=run_part, args=(
-        tables[i::args.procs], watchers, args.every, args.hand_every, args.seconds, queue))
+        tables[i::args.procs], kind, args.watchers, args.every, args.hand_every,
+        args.seconds, queue))
         for i in range(args.procs)]
     for proc in procs:
         proc.start()
@@ -205,90 +292,123 @@ def phase(tables: list[Table], watchers: int, args: argparse.Namespace, groups: 
             "generator": generator, "load": os.getloadavg()}
 
 
+def start_live(env: dict[str, str], port: int) -> subprocess.Popen[bytes]:
+    """The live process as `make serve` runs it; waits until it answers."""
+    proc = subprocess.Popen([sys.executable, "-m", "tichu_scorer.stream"],
+                            cwd=Path(__file__).resolve().parent.parent,
+                            env=os.environ | env | {"LIVE_BIND": f"127.0.0.1:{port}"},
+                            stdout=subprocess.DEVNULL, start_new_session=True)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return proc
+        except OSError:
+            time.sleep(0.2)
+    kill(proc)
+    raise RuntimeError("the live process did not start")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
+    parser.add_argument("--mode", choices=("both", "stream", "poll"), default="both",
+                        help="what phase B's watchers do (both: a B phase of each per round)")
     parser.add_argument("--matches", type=int, default=100)
     parser.add_argument("--watchers", type=int, default=4, help="phones watching each match")
     parser.add_argument("--every", type=float, default=1.5, help="seconds between questions")
     parser.add_argument("--hand-every", type=float, default=30.0,
                         help="mean seconds between a table's saves")
     parser.add_argument("--seconds", type=float, default=30)
-    parser.add_argument("--rounds", type=int, default=2, help="pairs of phases A, B")
+    parser.add_argument("--rounds", type=int, default=2, help="rounds of phases A, B")
     parser.add_argument("--servers", type=int, default=1)
     parser.add_argument("--workers", type=int, default=PROCESSES)
     parser.add_argument("--procs", type=int, default=4, help="load-generating processes")
     parser.add_argument("--watch", type=int, action="append", default=[],
                         help="a process (with its children) whose CPU time counts too")
     args = parser.parse_args()
+    kinds = ["stream", "poll"] if args.mode == "both" else [args.mode]
 
     _folder, url, env = empty_database("live")
 
     speed = probe_ms()
-    servers, bases = [], []
-    for _ in range(args.servers):
-        port = free_port()
-        servers.append(start_gunicorn(env, port, args.workers, 1))
-        bases.append(f"http://127.0.0.1:{port}")
+    servers, bases, lives = [], [], []
     try:
+        for _ in range(args.servers):
+            port = free_port()
+            servers.append(start_gunicorn(env, port, args.workers, 1))
+            bases.append(f"http://127.0.0.1:{port}")
+        if "stream" in kinds:  # one live process, whichever server the page came from
+            port = free_port()
+            lives.append(start_live(env, port))
+            live_base = f"http://127.0.0.1:{port}"
+        else:
+            live_base = ""
         tables = []
         for seed in range(args.matches):
             base = bases[seed % len(bases)]
-            table = Table(seed, base, bases[(seed + 1) % len(bases)], "", "", "")
+            table = Table(seed, base, bases[(seed + 1) % len(bases)], "", "", "", live_base)
             session = phone(base, table)
             table.path = session.new_match([f"T{seed}a", f"T{seed}b", f"T{seed}c",
                                             f"T{seed}d"])
             table.cookie = session.cookie or ""
             session.close()
             tables.append(table)
-        groups = [server.pid for server in servers]
+        groups = [proc.pid for proc in servers + lives]
         phases = []
         for _ in range(args.rounds):
-            for watchers in (0, args.watchers):
-                phases.append((watchers, phase(tables, watchers, args, groups)))
+            for kind in kinds:
+                phases.append(("A", phase(tables, "A", args, groups)))
+                phases.append((kind, phase(tables, kind, args, groups)))
     finally:
-        for server in servers:
-            kill(server)
+        for proc in servers + lives:
+            kill(proc)
 
     cores = os.cpu_count() or 1
     print(f"{args.matches} matches, a hand every {args.hand_every:.0f} s on average at each; "
-          f"phase B: {args.watchers} phones per match asking every {args.every} s; "
+          f"phase B: {args.watchers} phones per match (stream: a Server-Sent Events stream "
+          f"each to the live process; poll: a question every {args.every} s); "
           f"{args.servers} x gunicorn {args.workers} workers x 1 thread, "
           f"{url.split(':')[0]}, rate limits {'in Redis' if env.get('REDIS_URL') else 'off'}; "
           f"{args.seconds:.0f} s per phase; speed probe {speed:.1f} ms; {cores} cores")
-    print(f"{'phase':<6} {'load 1m':>7} {'saves':>6} {'save p50':>9} {'save p95':>9} "
-          f"{'polls/s':>8} {'304 %':>6} {'poll p95':>9} {'pages/s':>8} {'seen p50':>9} "
+    print(f"{'phase':<9} {'load 1m':>7} {'saves':>6} {'save p50':>9} {'save p95':>9} "
+          f"{'polls/s':>8} {'304 %':>6} {'events/s':>9} {'pages/s':>8} {'seen p50':>9} "
           f"{'seen p95':>9} {'server cores':>13} {'gen cores':>10} {'errors':>7}")
-    by: dict[int, list[dict[str, object]]] = {}
-    for watchers, found in phases:
+    by: dict[str, list[dict[str, object]]] = {}
+    for kind, found in phases:
         r = found["results"]
         wall = float(found["wall"])  # type: ignore[arg-type]
         polls = len(r["poll 304"]) + len(r["poll 200"])
         busy = (float(found["servers"]) + float(found["watched"])) / wall  # type: ignore[arg-type]
         found["busy"] = busy
-        by.setdefault(watchers, []).append(found)
+        by.setdefault(kind, []).append(found)
         seen = r["seen after"]
-        print(f"{'B' if watchers else 'A':<6} {found['load'][0]:>7.2f} {len(r['save']):>6} "  # type: ignore[index]
+        name = "A" if kind == "A" else f"B {kind}"
+        print(f"{name:<9} {found['load'][0]:>7.2f} {len(r['save']):>6} "  # type: ignore[index]
               f"{statistics.median(r['save']) if r['save'] else 0:>9.1f} "
               f"{percentile(r['save'], 0.95):>9.1f} {polls / wall:>8.0f} "
               f"{100 * len(r['poll 304']) / max(polls, 1):>6.1f} "
-              f"{percentile(r['poll 304'] + r['poll 200'], 0.95):>9.1f} "
-              f"{len(r['refresh']) / wall:>8.1f} "
+              f"{len(r['event']) / wall:>9.1f} {len(r['refresh']) / wall:>8.1f} "
               f"{statistics.median(seen) if seen else 0:>9.0f} {percentile(seen, 0.95):>9.0f} "
               f"{busy:>13.3f} {float(found['generator']) / wall:>10.3f} "  # type: ignore[arg-type]
               f"{len(r['errors']):>7}")
         if r["error statuses"]:
-            print("       errors by status (-1: no answer):",
+            print("          errors by status (-1: no answer):",
                   dict(Counter(int(v) for v in r["error statuses"])))
-    if 0 in by and args.watchers in by:
-        a = statistics.mean(float(p["busy"]) for p in by[0])  # type: ignore[arg-type]
-        b = statistics.mean(float(p["busy"]) for p in by[args.watchers])  # type: ignore[arg-type]
-        saves_a = [v for p in by[0] for v in p["results"]["save"]]  # type: ignore[index]
-        saves_b = [v for p in by[args.watchers] for v in p["results"]["save"]]  # type: ignore[index]
-        seen = [v for p in by[args.watchers] for v in p["results"]["seen after"]]  # type: ignore[index]
-        print(f"watchers cost {b - a:.3f} cores = {100 * (b - a) / cores:.1f} % of the machine "
-              f"(server CPU, B less A); save p95 {percentile(saves_a, 0.95):.1f} ms alone, "
-              f"{percentile(saves_b, 0.95):.1f} ms watched ({len(saves_a)} / {len(saves_b)} "
-              f"saves); a save seen by its watchers after p50 "
+    if "A" not in by:
+        return
+    a = statistics.mean(float(p["busy"]) for p in by["A"])  # type: ignore[arg-type]
+    saves_a = [v for p in by["A"] for v in p["results"]["save"]]  # type: ignore[index]
+    print(f"A (scorers alone): {a:.3f} cores; save p50 {statistics.median(saves_a):.1f} / "
+          f"p95 {percentile(saves_a, 0.95):.1f} ms ({len(saves_a)} saves)")
+    for kind in kinds:
+        b = statistics.mean(float(p["busy"]) for p in by[kind])  # type: ignore[arg-type]
+        saves_b = [v for p in by[kind] for v in p["results"]["save"]]  # type: ignore[index]
+        seen = [v for p in by[kind] for v in p["results"]["seen after"]]  # type: ignore[index]
+        print(f"B {kind}: watchers cost {b - a:.3f} cores = {100 * (b - a) / cores:.1f} % of "
+              f"the machine (server CPU, B less A); save p50 {statistics.median(saves_b):.1f} / "
+              f"p95 {percentile(saves_b, 0.95):.1f} ms ({len(saves_b)} saves, p95 "
+              f"{100 * (percentile(saves_b, 0.95) / percentile(saves_a, 0.95) - 1):+.0f} %); "
+              f"a save seen by its watchers after p50 "
               f"{statistics.median(seen) if seen else 0:.0f} / p95 {percentile(seen, 0.95):.0f} ms")
 
 

@@ -4,12 +4,15 @@ trusted (the default) X-Forwarded-For is ignored, so a forged one buys no new bu
 
 from __future__ import annotations
 
+import http.client
 import json
 import os
+import re
 import runpy
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -103,7 +106,51 @@ def test_the_sample_caddyfiles_are_valid_and_proxy_to_make_serve(name, site, int
     servers = config["apps"]["http"]["servers"]
     text = json.dumps(servers)
     assert '"dial": "127.0.0.1:8000"' in text and f'"host": ["{site}"]' in text
+    # the live pages' streams go to the live process, never buffered
+    assert '"path": ["/live/s/*"]' in text and '"dial": "127.0.0.1:8001"' in text
+    assert '"flush_interval": -1' in text
     assert ('"module": "internal"' in json.dumps(config["apps"].get("tls", {}))) == internal
     assert '"logs"' not in text  # no access log keeping scorer keys (see the sample)
     deploy = (ROOT / "docs" / "DEPLOY.md").read_text()
     assert f"deploy/{name}" in deploy
+
+
+@pytest.mark.skipif(shutil.which("gunicorn", path=os.path.dirname(sys.executable)) is None,
+                    reason="gunicorn is installed with the app")
+def test_gunicorn_runs_the_live_process_beside_itself_and_stops_it(tmp_path):
+    """`make serve` (LIVE_BIND): gunicorn's master starts the live process, which holds a
+    page's stream on the path the page names, and stops it with itself."""
+    live_port = free_port()
+    server, port = gunicorn_on_a_new_database(
+        tmp_path, {"SECRET_KEY": "beside", "LIVE_BIND": f"127.0.0.1:{live_port}",
+                   "REDIS_URL": "", "RATELIMIT_STORAGE_URI": "memory://"}, threads=2)
+    try:
+        phone = Session(f"http://127.0.0.1:{port}")
+        page = phone.get(phone.new_match(["Ann", "Bob", "Cy", "Dee"]))[1].decode()
+        phone.close()
+        path, tag = re.search(r'data-live="([^"]+)" data-live-tag="([^"]+)"', page).groups()
+        deadline = time.monotonic() + 60  # the live process starts beside the workers
+        while True:
+            try:
+                stream = http.client.HTTPConnection("127.0.0.1", live_port, timeout=10)
+                stream.request("GET", path.replace("/live/", "/live/s/", 1) + f"?tag={tag}")
+                break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.3)
+        answer = stream.getresponse()
+        assert answer.status == 200
+        assert answer.getheader("Content-Type").startswith("text/event-stream")
+        assert answer.readline() == b"retry: 2000\n" and answer.readline() == b"event: hello\n"
+        stream.close()
+        live = [int(p) for p in subprocess.run(["pgrep", "-f", "tichu_scorer.stream", "-P",
+                                                str(server.pid)], capture_output=True,
+                                               text=True, check=False).stdout.split()]
+        assert len(live) == 1
+    finally:
+        stop_server(server)
+    deadline = time.monotonic() + 10
+    while os.path.exists(f"/proc/{live[0]}") and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not os.path.exists(f"/proc/{live[0]}"), "the live process outlived gunicorn"

@@ -1,4 +1,6 @@
-"""Live pages: has what this page shows changed? Asked every second or so by every open
+"""Live pages: has what this page shows changed? Pushed over a stream by the live process
+where one runs (`tichu_scorer/stream.py`, on the same signed paths under `/live/s/`, with
+the versions and notes read here); else asked every second or so by every open
 match page, hand form, board, table page and history (`static/js/live.js`), so it must
 cost next to nothing: it is answered in front of Flask (`Middleware`), from numbers the
 database keeps anyway, and says 304 while nothing changed. A process reads the matches it
@@ -8,7 +10,8 @@ hundreds of questions a second cost it a few reads.
 A page names what it watches in a signed path (`url`): `/live/m/<match key>/<sig>` for a
 match (its `revision`, raised in the transaction of every change, and its hand count),
 `/live/t/<table key>.<table key>…/<sig>` for tables (the checksum the statistics keep of
-a table's matches: count, sum of revisions, newest id, sum of stamps, `tables`).
+a table's matches: count, sum of revisions, newest id, sum of stamps;
+and a keyed mark of the tables' names, so that a rename shows).
 The signature is an HMAC under the secret key, given only inside a page that the access
 rules let the reader see; so the path is the right to ask, and no session, limiter or
 template is needed to answer it. What it tells is how often a match changed and its number
@@ -39,6 +42,7 @@ from typing import Any
 from flask import Flask, current_app
 
 PREFIX = "/live/"
+STREAM = "s/"  # /live/s/m|t/…: the same signed path, pushed (`tichu_scorer/stream.py`)
 MAX_TABLES = 20  # a history page watches the tables this phone joined, at most these
 SIG_LENGTH = 16
 KEY = re.compile(r"[A-Za-z0-9_-]{1,24}")
@@ -105,15 +109,12 @@ class Middleware:
 
     def answer(self, rest: str, if_none_match: str) -> tuple[str, bytes, str | None]:
         """(status, JSON body, version) for the path after /live/."""
-        kind, _, rest = rest.partition("/")
-        keys, _, sig = rest.partition("/")
-        names = keys.split(".")
-        if (kind not in ("m", "t") or not sig or len(names) > MAX_TABLES
-                or (kind == "m" and len(names) != 1)
-                or not all(KEY.fullmatch(n) for n in names)
-                or not hmac.compare_digest(sig.encode(), _sign(_secret(self.app), kind,
-                                                              keys).encode())):
+        if rest.startswith(STREAM):  # no live process in front (`make run`): poll instead
+            return "204 No Content", b"", None
+        named = parse(self.app, rest)
+        if named is None:
             return "404 Not Found", b'{"error": "not found"}', None
+        kind, names = named
         try:
             found = self._match(names[0], if_none_match) if kind == "m" else self._tables(names)
         except Exception:  # the database is away or stalled: the page asks again later
@@ -127,32 +128,9 @@ class Middleware:
         return "200 OK", json.dumps({"tag": tag} | data).encode(), tag
 
     def _read(self, sql: str, params: list[Any]) -> list[tuple[Any, ...]]:
-        """Rows of one statement, on a pooled connection, outside a transaction."""
         if self.engine is None:
-            from .extensions import db
-            with self.app.app_context():
-                self.engine = db.engine
-        dialect = self.engine.dialect
-        if dialect.paramstyle in ("format", "pyformat"):
-            sql = sql.replace("?", "%s")
-        connection = self.engine.raw_connection()
-        try:
-            raw = connection.driver_connection
-            postgres = dialect.name == "postgresql"
-            if postgres:
-                raw.autocommit = True  # no BEGIN and ROLLBACK round trips around one read
-            try:
-                cursor = raw.cursor()
-                try:
-                    cursor.execute(sql, params)
-                    return list(cursor.fetchall())
-                finally:
-                    cursor.close()
-            finally:
-                if postgres:
-                    raw.autocommit = False
-        finally:
-            connection.close()
+            self.engine = engine(self.app)
+        return read(self.engine, sql, params)
 
     def _versions(self, key: str) -> tuple[int, int | None, int] | None:
         """(id, revision, hand count) of the match `key`, as read at most `FRESH` seconds
@@ -170,9 +148,7 @@ class Middleware:
                 keys.append(key)
             for gone in [k for k, at in self.asked.items() if now - at >= ASKED_LATELY]:
                 del self.asked[gone]
-            marks = ", ".join("?" for _ in keys)
-            rows = self._read('SELECT key, id, revision, hand_count FROM "match" '
-                              f"WHERE key IN ({marks})", keys)  # nosec B608: "?" only
+            rows = self._read(_matches_sql(len(keys)), keys)
             self.versions = {row[0]: (row[1], row[2], row[3]) for row in rows}
             self.read_keys = set(keys)
             self.read_at = now
@@ -186,30 +162,133 @@ class Middleware:
         tag = match_tag(revision, hands)
         data: dict[str, Any] = {"revision": revision or 0, "hands": hands}
         if not _matches(if_none_match, tag):  # changed: what changed, for the note
-            last = self._read("SELECT action, position FROM hand_event WHERE match_id = ? "
-                              "ORDER BY id DESC LIMIT 1", [match_id])
-            data["last"] = {"action": last[0][0], "hand": last[0][1]} if last else None
+            data["last"] = self.last(match_id)
         return tag, data
 
+    def last(self, match_id: int) -> dict[str, Any] | None:
+        last = self._read("SELECT action, position FROM hand_event WHERE match_id = ? "
+                          "ORDER BY id DESC LIMIT 1", [match_id])
+        return {"action": last[0][0], "hand": last[0][1]} if last else None
+
     def _tables(self, keys: list[str]) -> tuple[str, dict[str, Any]] | None:
-        row = self._read(_tables_sql(len(keys)), keys)[0]
-        if not row[-1]:  # none of the tables is left
+        sums = _sums(self._read(_sums_sql(len(keys)), keys))
+        tag = tables_tag(self.app, sums, keys)
+        if tag is None:  # none of the tables is left
             return None
-        return _tables_tag(row), {"matches": row[0]}
+        return tag, {"matches": matches_of(sums, keys)}
 
 
-def _tables_sql(n: int) -> str:
-    """The version of the matches of n tables named by their keys (count, sum of
-    revisions, newest id, sum of stamps), and how many of the tables exist."""
+def parse(app: Flask, rest: str) -> tuple[str, list[str]] | None:
+    """(kind, keys) of a signed path after /live/ (or /live/s/), None for a wrong one: the
+    signature is checked here, before the database is asked anything."""
+    kind, _, rest = rest.partition("/")
+    keys, _, sig = rest.partition("/")
+    names = keys.split(".")
+    if (kind not in ("m", "t") or not sig or len(names) > MAX_TABLES
+            or (kind == "m" and len(names) != 1)
+            or not all(KEY.fullmatch(n) for n in names)
+            or not hmac.compare_digest(sig.encode(), _sign(_secret(app), kind, keys).encode())):
+        return None
+    return kind, names
+
+
+def engine(app: Flask) -> Any:
+    """The app's database engine (its pool), for reads outside a request."""
+    from .extensions import db
+    with app.app_context():
+        return db.engine
+
+
+def read(engine: Any, sql: str, params: list[Any]) -> list[tuple[Any, ...]]:
+    """Rows of one statement ("?" marks), on a pooled connection, outside a transaction."""
+    dialect = engine.dialect
+    if dialect.paramstyle in ("format", "pyformat"):
+        sql = sql.replace("?", "%s")
+    connection = engine.raw_connection()
+    try:
+        raw = connection.driver_connection
+        postgres = dialect.name == "postgresql"
+        if postgres:
+            raw.autocommit = True  # no BEGIN and ROLLBACK round trips around one read
+        try:
+            cursor = raw.cursor()
+            try:
+                cursor.execute(sql, params)
+                return list(cursor.fetchall())
+            finally:
+                cursor.close()
+        finally:
+            if postgres:
+                raw.autocommit = False
+    finally:
+        connection.close()
+
+
+def versions(engine: Any, keys: list[str]) -> dict[str, tuple[int, int | None, int]]:
+    """(id, revision, hand count) of each of these matches that exists, in one statement."""
+    found: dict[str, tuple[int, int | None, int]] = {}
+    for at in range(0, len(keys), MAX_READ):
+        part = keys[at:at + MAX_READ]
+        rows = read(engine, _matches_sql(len(part)), part)
+        found |= {row[0]: (row[1], row[2], row[3]) for row in rows}
+    return found
+
+
+def _matches_sql(n: int) -> str:
     marks = ", ".join("?" for _ in range(n))
-    return ('SELECT count(m.id), sum(m.revision), max(m.id), sum(m.stamp), count(DISTINCT g.id) '
+    return f'SELECT key, id, revision, hand_count FROM "match" WHERE key IN ({marks})'  # nosec B608
+
+
+def last_entries(engine: Any, ids: list[int]) -> dict[int, dict[str, Any]]:
+    """The latest entry of each of these matches' logs, for the note, in one statement."""
+    if not ids:
+        return {}
+    marks = ", ".join("?" for _ in ids)
+    rows = read(engine, "SELECT match_id, action, position FROM hand_event WHERE id IN "
+                f"(SELECT max(id) FROM hand_event WHERE match_id IN ({marks}) "
+                "GROUP BY match_id)", ids)  # nosec B608: "?" only
+    return {row[0]: {"action": row[1], "hand": row[2]} for row in rows}
+
+
+def _sums_sql(n: int) -> str:
+    """Per table (of n named by their keys, those that exist): its name and its matches'
+    count, sum of revisions, newest id and sum of stamps: the tables' version live pages
+    compare."""
+    marks = ", ".join("?" for _ in range(n))
+    return ("SELECT g.key, g.name, count(m.id), sum(m.revision), max(m.id), sum(m.stamp) "
             'FROM tichu_group g LEFT JOIN "match" m ON m.group_id = g.id '
-            f"WHERE g.key IN ({marks})")  # nosec B608: only "?" marks are put in
+            f"WHERE g.key IN ({marks}) GROUP BY g.key, g.name")  # nosec B608: "?" only
 
 
-def _tables_tag(row: tuple[Any, ...]) -> str:
-    count, revisions, newest, stamps, _tables = row
-    return f"t{count}.{revisions or 0}.{newest or 0}.{stamps or 0}"
+def _sums(rows: Iterable[Any]) -> dict[str, tuple[Any, ...]]:
+    return {row[0]: tuple(row[1:]) for row in rows}
+
+
+def table_sums(engine: Any, keys: list[str]) -> dict[str, tuple[Any, ...]]:
+    """`_sums_sql` for any number of tables, in one statement per `MAX_READ`."""
+    found: dict[str, tuple[Any, ...]] = {}
+    for at in range(0, len(keys), MAX_READ):
+        part = keys[at:at + MAX_READ]
+        found |= _sums(read(engine, _sums_sql(len(part)), part))
+    return found
+
+
+def tables_tag(app: Flask, sums: dict[str, tuple[Any, ...]], keys: list[str]) -> str | None:
+    """The version of several tables from their `table_sums` (None when none is left): the
+    sums of their matches' checksums, and a keyed mark of their names (a rename changes
+    the version; the mark tells nothing of the name)."""
+    rows = [sums[k] for k in dict.fromkeys(keys) if k in sums]
+    if not rows:
+        return None
+    named = hmac.new(_secret(app), "\0".join(r[0] for r in rows).encode(), hashlib.sha256)
+    newest = max((r[3] for r in rows if r[3] is not None), default=0)
+    return (f"t{sum(r[1] for r in rows)}.{sum(r[2] or 0 for r in rows)}.{newest}."
+            f"{sum(r[4] or 0 for r in rows)}.{named.hexdigest()[:6]}")
+
+
+def matches_of(sums: dict[str, tuple[Any, ...]], keys: list[str]) -> int:
+    """How many matches these tables hold, from their `table_sums`."""
+    return sum(sums[k][1] for k in dict.fromkeys(keys) if k in sums)
 
 
 def tables(keys: list[str]) -> dict[str, str] | None:
@@ -220,11 +299,12 @@ def tables(keys: list[str]) -> dict[str, str] | None:
     if not keys:
         return None
     connection = db.session.connection()
-    sql = _tables_sql(len(keys))
+    sql = _sums_sql(len(keys))
     if connection.dialect.paramstyle in ("format", "pyformat"):
         sql = sql.replace("?", "%s")
-    row = connection.exec_driver_sql(sql, tuple(keys)).one()
-    return {"url": url("t", keys), "tag": _tables_tag(tuple(row))}
+    sums = _sums(connection.exec_driver_sql(sql, tuple(keys)).all())
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    return {"url": url("t", keys), "tag": tables_tag(app, sums, keys) or "t"}
 
 
 def _matches(if_none_match: str, tag: str) -> bool:

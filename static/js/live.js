@@ -1,25 +1,33 @@
-// Live pages: the match page, the hand form, the board, a table's page and the history ask
-// the server every second or so whether what they show changed ([data-live]: a signed path
-// and the version shown). The question is conditional (If-None-Match): 304 while nothing
-// changed, the new version when something did (tichu_scorer/live.py). Then the parts of the
-// page ([data-live-part]) are fetched once and put in place, nothing else is touched, and a
-// short note says what happened. A hand form is never touched: it says so when another phone
-// took its hand's number. Hidden, it asks rarely; offline or when the server does not answer
-// it waits longer each time, quietly, and asks at once when the phone is back.
+// Live pages: the match page, the hand form, the board, a table's page and the history hear
+// from the server when what they show changed ([data-live]: a signed path and the version
+// shown). The server pushes it over a stream (Server-Sent Events on /live/s/…, one process
+// holding every phone's stream: tichu_scorer/stream.py). Where the stream does not get
+// through (no live process, as with `make run`; an old browser; a proxy that holds it back)
+// the page asks instead every second or so, conditionally (If-None-Match: 304 while nothing
+// changed, tichu_scorer/live.py). On a change the parts of the page ([data-live-part]) are
+// fetched once and put in place, nothing else is touched, and a short note says what
+// happened. A hand form is never touched: it says so when another phone took its hand's
+// number. Offline it stops, quietly, and starts again when the phone is back.
 (function () {
   "use strict";
   const EVERY = 1500;      // ms between questions while the page is shown (a change shows within 2 s)
   const HIDDEN = 60000;    // ms while it is hidden (asked at once when shown again)
   const LONGEST = 30000;   // ms between questions after failures
+  const HELLO = 5000;      // ms a stream has to say hello before the page asks instead
+  const SPREAD = 500;      // ms over which the phones told of one change fetch the page
   const live = () => document.querySelector("[data-live]");
   const first = live();
   if (!first || !window.fetch) return;
   const url = first.dataset.live;
+  const streamed = url.replace(/\/live\/(?=[mt]\/[^/]+\/[^/]+$)/, "/live/s/");
   let tag = first.dataset.liveTag;
   let timer = null;
   let asking = false;
   let failures = 0;
   let stopped = false;
+  let source = null;       // the open stream, if any
+  let streaming = false;   // the stream said hello: no questions while it holds
+  let shown = Promise.resolve();
 
   function later(ms) {
     clearTimeout(timer);
@@ -34,6 +42,47 @@
     if (!line) return;
     line.textContent = ok ? line.dataset.checked.replace("{time}", new Date().toLocaleTimeString())
       : line.dataset.offline;
+  }
+
+  // The stream: each event is what a question would have answered with 200.
+  function listen() {
+    if (stopped || source || !window.EventSource || navigator.onLine === false) return false;
+    clearTimeout(timer);
+    source = new EventSource(streamed + "?tag=" + encodeURIComponent(tag));
+    const opened = source;
+    const hello = setTimeout(() => { if (!streaming) quit(true); }, HELLO);
+    opened.addEventListener("hello", () => {
+      clearTimeout(hello);
+      streaming = true;
+      failures = 0;
+      status(true);
+    });
+    opened.addEventListener("message", (event) => {
+      let data;
+      try { data = JSON.parse(event.data); } catch (err) { return; }
+      status(true);
+      // every phone watching hears of a change at the same moment: each fetches the page a
+      // little apart; one change at a time; a change that could not be shown is asked again
+      setTimeout(() => {
+        shown = shown.then(() => (data.tag !== tag ? changed(data) : null)).catch(() => later(EVERY));
+      }, Math.random() * SPREAD);
+    });
+    opened.addEventListener("gone", () => { quit(false); stopped = true; });
+    opened.onerror = () => {
+      // CONNECTING: the browser opens it again by itself; CLOSED: refused (no live process)
+      if (opened.readyState === 2) { clearTimeout(hello); quit(true); }
+    };
+    return true;
+  }
+  function quit(poll) {
+    if (source) source.close();
+    source = null;
+    streaming = false;
+    if (poll) later(0); // ask at once: what changed meanwhile shows now
+  }
+  function start() {
+    failures = 0;
+    if (!listen()) later(0);
   }
 
   async function ask() {
@@ -57,7 +106,7 @@
       status(false);
     } finally {
       asking = false;
-      later(next());
+      if (!streaming || failures) later(next()); // with the stream, one question was enough
     }
   }
 
@@ -69,6 +118,7 @@
         credentials: "same-origin", headers: { "X-Tichu-Prefetch": "1" } });
       if (!response.ok) throw new Error("live: page " + response.status);
       const fresh = new DOMParser().parseFromString(await response.text(), "text/html");
+      if (fresh.title) document.title = fresh.title; // a table renamed
       parts.forEach((part) => {
         const other = fresh.querySelector('[data-live-part="' + part.dataset.livePart + '"]');
         if (!other) return;
@@ -135,8 +185,11 @@
     }
   }
 
-  document.addEventListener("visibilitychange", () => { if (!document.hidden) later(0); });
-  window.addEventListener("online", () => { failures = 0; later(0); });
-  window.addEventListener("offline", () => { clearTimeout(timer); status(false); });
-  later(EVERY);
+  document.addEventListener("visibilitychange", () => {
+    if (document.hidden) return;
+    if (source) status(true); else later(0);
+  });
+  window.addEventListener("online", () => { if (!source) start(); });
+  window.addEventListener("offline", () => { quit(false); clearTimeout(timer); status(false); });
+  if (!listen()) later(EVERY);
 })();

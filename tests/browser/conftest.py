@@ -76,6 +76,96 @@ def live_server(tmp_path):
         yield base
 
 
+CADDY = shutil.which("caddy")
+CADDYFILE = """{{
+	admin off
+	auto_https off
+	grace_period 1s
+	http_port {port}
+	storage file_system {data}
+}}
+http://127.0.0.1:{port} {{
+	handle /live/s/* {{
+		reverse_proxy 127.0.0.1:{live} {{
+			flush_interval -1
+		}}
+	}}
+	handle {{
+		reverse_proxy 127.0.0.1:{app}
+	}}
+}}
+"""
+
+
+@contextmanager
+def pushing(app) -> Iterator[int]:
+    """The live process's app (`tichu_scorer.stream`) for `app`, under uvicorn in a thread on
+    a free loopback port; yields the port."""
+    import socket
+
+    import uvicorn
+
+    from tichu_scorer.stream import Stream
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    pushes = Stream(app)
+    server = uvicorn.Server(uvicorn.Config(pushes, log_level="warning", access_log=False,
+                                           lifespan="on", timeout_graceful_shutdown=1))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [listener]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started and time.monotonic() < deadline:
+        time.sleep(0.05)
+    try:
+        yield listener.getsockname()[1]
+    finally:
+        pushes.close()  # as the live process does when told to stop
+        server.should_exit = True
+        thread.join(10)
+        listener.close()
+
+
+@pytest.fixture()
+def streamed_server(tmp_path):
+    """As production runs it: the app (here the development server) and the live process
+    behind Caddy, which sends /live/s/ to the live process unbuffered (deploy/Caddyfile)."""
+    if CADDY is None:
+        pytest.skip("no caddy: apt-get install caddy (.ci/run does)")
+    import socket
+    import subprocess  # nosec B404
+
+    from tests.conftest import free_port
+    app = browser_app(tmp_path)
+    with serving(app) as base, pushing(app) as live:
+        home, port = tmp_path / "caddy", free_port()
+        home.mkdir()
+        (home / "Caddyfile").write_text(CADDYFILE.format(
+            port=port, data=home / "data", live=live, app=base.rsplit(":", 1)[1]))
+        caddy = subprocess.Popen(  # nosec B603
+            [CADDY, "run", "--adapter", "caddyfile", "--config", str(home / "Caddyfile")],
+            env=os.environ | {"HOME": str(home), "XDG_DATA_HOME": str(home / "xdg"),
+                              "XDG_CONFIG_HOME": str(home / "xdg")},
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            deadline = time.monotonic() + 20
+            while True:
+                try:
+                    socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                    break
+                except OSError:
+                    if time.monotonic() > deadline or caddy.poll() is not None:
+                        raise
+                    time.sleep(0.1)
+            yield f"http://127.0.0.1:{port}"
+        finally:
+            caddy.terminate()  # a stream still open ends after its grace period
+            try:
+                caddy.wait(10)
+            except subprocess.TimeoutExpired:
+                caddy.kill()
+                caddy.wait(10)
+
+
 def start_match(page, base: str, names=("Ann", "Bob", "Cy", "Dee")) -> str:
     """Start a four-player match through the form; returns the match page's URL."""
     page.goto(base + "/matches/new")

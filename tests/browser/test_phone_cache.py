@@ -51,10 +51,12 @@ def test_a_repeat_view_of_the_match_page_is_one_request(counted_server, phone):
     page.context.on("request", lambda request: seen.append(request.url))
     page.goto(match_url)
     settle(page)
-    # the page, and then only the questions whether it changed (live.js, every 1.5 s)
-    live = [path for path in counter.paths if path.startswith("/live/m/")]
+    # the page, and then only live.js's: its stream (refused here: no live process) and
+    # the questions whether it changed (every 1.5 s) instead
+    live = [path for path in counter.paths if path.startswith("/live/")]
     assert counter.paths[:1] == [match_url.removeprefix(base)], (counter.paths, seen)
-    assert counter.paths[1:] == live and len(live) <= 2, (counter.paths, seen)
+    assert counter.paths[1:] == live and len(live) <= 3, (counter.paths, seen)
+    assert [p for p in live if p.startswith("/live/s/")] == live[:1], (counter.paths, seen)
     assert page.locator("a[data-next-hand]").is_visible()
     assert not page.errors
 

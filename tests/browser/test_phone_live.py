@@ -1,6 +1,8 @@
 """Live at the table: two phones on one match. A hand saved on one shows on the other within
 2 s, in place, with a note; a hand form open on the other for that number says so before
-Save; offline, the other phone stops asking, quietly, and catches up when back."""
+Save; offline, the other phone stops listening, quietly, and catches up when back. Pushed
+over the live process's stream behind Caddy as in production, and asked by polling where
+no live process answers (the development server alone, `make run`)."""
 
 from __future__ import annotations
 
@@ -8,7 +10,7 @@ import time
 
 import pytest
 
-from tests.browser.conftest import PHONE, shot, start_match
+from tests.browser.conftest import PHONE, browser_app, serving, shot, start_match
 from tests.browser.test_phone_companion import add, totals
 
 SOON = 2000  # ms: the goal for another phone's change to show
@@ -22,6 +24,7 @@ def second_phone(page, new_context, **options):
     link = page.get_attribute("a[data-scorer-link]", "href")
     page.goto(match_url)
     other = new_context(**PHONE, **options).new_page()
+    other.asked = watching(other)
     errors: list[str] = []
     other.on("pageerror", lambda exc: errors.append(str(exc)))
     other.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
@@ -38,16 +41,22 @@ def watching(page) -> list[str]:
     return asked
 
 
-def test_a_save_shows_on_the_other_phone_and_its_open_form(live_server, phone, new_context):
+@pytest.mark.parametrize("server", ["streamed_server", "live_server"])
+def test_a_save_shows_on_the_other_phone_and_its_open_form(server, phone, new_context,
+                                                           request):
+    """Over the stream (the live process behind Caddy), and, where the stream is refused
+    (the development server answers its path 204), by asking every 1.5 s."""
+    streamed = server == "streamed_server"
+    base = request.getfixturevalue(server)
     page = phone
-    match_url = start_match(page, live_server)
+    match_url = start_match(page, base)
     other = second_phone(page, new_context)
     other.wait_for_selector("text=Add hand 1")
     form = other.context.new_page()  # the same phone, entering hand 1 in another tab
     form.goto(match_url + "/hands/new")
     form.wait_for_selector(".out-buttons:not([hidden])")
     form.tap(".out-btn[data-seat='2']")  # half entered: must stay so
-    asked = watching(other)
+    asked = other.asked
 
     add(page, 0, 1, "75")
     saved = time.monotonic()
@@ -57,14 +66,21 @@ def test_a_save_shows_on_the_other_phone_and_its_open_form(live_server, phone, n
     assert other.locator("table.hands tbody tr").count() == 1
     assert other.locator("figure.chart svg path.line").count() == 2
     assert other.locator("text=Add hand 2").count() == 1
-    assert asked, "the page asked nothing"
+    streams = [u for u in other.asked if "/live/s/" in u]
+    polls = [u for u in other.asked if "/live/m/" in u]
+    assert streams, "the page tried no stream"
+    if streamed:
+        assert polls == [], "the stream held, yet the page asked"
+    else:
+        assert polls, "the stream was refused, and the page did not ask instead"
     form.wait_for_selector("#live-taken:has-text('Hand 1 was just saved on another phone')",
                            timeout=SOON)
     assert form.get_attribute(".out-btn[data-seat='2']", "aria-pressed") == "true"
     assert form.url.endswith("/hands/new")
-    print(f"shown on the other phone {shown_after:.2f} s after the save returned")
-    shot(other, "live-note")
-    shot(form, "live-taken")
+    print(f"{server}: shown on the other phone {shown_after:.2f} s after the save returned")
+    if streamed:
+        shot(other, "live-note")
+        shot(form, "live-taken")
 
     # offline: the other phone asks nothing, says nothing, and catches up when back
     other.context.set_offline(True)
@@ -103,11 +119,11 @@ def test_the_notes_in_light_and_dark_english_and_german(live_server, phone, new_
     assert other.errors == []
 
 
-def test_the_list_of_matches_and_the_board_follow(live_server, phone, new_context):
+def test_the_list_of_matches_and_the_board_follow(streamed_server, phone, new_context):
     page = phone
-    match_url = start_match(page, live_server)
+    match_url = start_match(page, streamed_server)
     other = second_phone(page, new_context)
-    other.goto(live_server + "/")
+    other.goto(streamed_server + "/")
     other.wait_for_selector(".match-item:has-text('0 hands')")
     board = other.context.new_page()
     board.goto(match_url + "/board")
@@ -117,3 +133,38 @@ def test_the_list_of_matches_and_the_board_follow(live_server, phone, new_contex
     board.wait_for_selector(".board-hands li:has-text('Hand 1')", timeout=SOON + 1000)
     assert board.locator(".board-side strong").all_text_contents() == ["75", "25"]
     assert other.errors == []
+
+
+@pytest.fixture()
+def held_back_server(tmp_path):
+    """A proxy that holds the stream back (buffers it): the stream's headers come, its
+    events never do."""
+    app = browser_app(tmp_path)
+    inner = app.wsgi_app
+
+    def holding(environ, start_response):
+        if not environ["PATH_INFO"].startswith("/live/s/"):
+            return inner(environ, start_response)
+        start_response("200 OK", [("Content-Type", "text/event-stream")])
+
+        def nothing():
+            yield b""
+            time.sleep(12)
+        return nothing()
+    app.wsgi_app = holding
+    with serving(app) as base:
+        yield base
+
+
+def test_a_stream_held_back_gives_way_to_questions(held_back_server, phone, new_context):
+    page = phone
+    match_url = start_match(page, held_back_server)
+    other = second_phone(page, new_context)
+    other.wait_for_selector("text=Add hand 1")
+    other.wait_for_timeout(8000)  # live.js after 1 s, then 5 s for the stream's hello
+    assert [u for u in other.asked if "/live/m/" in u], "the page did not ask instead"
+    add(page, 0, 1, "75")
+    other.wait_for_selector("#live-note:has-text('Hand 1 saved on another phone.')",
+                            timeout=SOON)
+    assert totals(other) == [75, 25] and other.errors == []
+    assert match_url in other.url

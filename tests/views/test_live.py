@@ -29,17 +29,6 @@ def watched(page: str) -> tuple[str, str]:
     return found.group(1), found.group(2)
 
 
-@pytest.fixture()
-def two_phones(app, client):
-    """A match scored from `client`, and a second phone that joined its table as a scorer."""
-    url = new_match(client)
-    with app.app_context():
-        key = db.session.get(Match, match_id(url)).group.scorer_key
-    other = app.test_client()
-    assert other.get(f"/join?key={key}").status_code == 303
-    return url, other
-
-
 def ask(client, path, tag=None):
     headers = {"If-None-Match": f'"{tag}"'} if tag else {}
     return client.get(path, headers=headers)
@@ -103,6 +92,15 @@ def test_tables_and_history_change_with_a_new_match_or_hand(app, client, two_pho
     new_match(other)
     again = ask(client, path, tag)
     assert again.status_code == 200 and again.get_json()["matches"] == 2
+    # a rename changes the version too (the table page shows the name), and is shown
+    key = table_url.removeprefix("/tables/")
+    table_tag = watched(client.get(table_url).get_data(as_text=True))[1]
+    assert other.post(f"/tables/{key}/rename", data={"name": "Friday night"}).status_code == 303
+    renamed = ask(client, table_path, table_tag)
+    assert renamed.status_code == 200 and renamed.get_json()["matches"] == 2
+    page = client.get(table_url, headers={"X-Tichu-Prefetch": "1"}).get_data(as_text=True)
+    assert re.search(r'data-live-part="head">\s*<h1>Friday night</h1>', page)
+    assert watched(page)[1] == renamed.get_json()["tag"]
 
 
 def test_a_wrong_signature_or_path_is_404_without_reading(client, two_phones):
