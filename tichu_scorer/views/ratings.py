@@ -1,0 +1,85 @@
+"""Ratings: each player's OpenSkill rating per variant over the finished matches of the
+tables this phone joined (the statistics' scope), recomputed from history on every view."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from flask import Blueprint, render_template
+
+from .. import access, ratings
+from ..extensions import limit_reads
+from ..game.variants import VARIANTS, Variant
+from ..matches import hand_reads, listing
+from ..matches.chart import relative_path
+from ..models import Group
+from ..scoring.state import MatchState
+
+bp = Blueprint("ratings", __name__)
+SPARK_W, SPARK_H, SPARK_PAD = 120, 32, 3  # a player's history: a small line, no axes
+
+
+@dataclass(frozen=True)
+class VariantRatings:
+    variant: Variant
+    matches: int  # rated
+    players: list[ratings.PlayerRating]
+
+
+def outcomes(groups: Sequence[Group]) -> dict[str, list[ratings.Outcome | None]]:
+    """Per variant, the rated outcome of each match of these tables, oldest first: a points
+    match once it is over (won, or played out), a Grand Seigneur match (which has no end)
+    with the hands played so far. Read through the match list's own read; a Grand Seigneur
+    match's hands through the match page's."""
+    out: dict[str, list[ratings.Outcome | None]] = {}
+    for match in reversed(listing.history(groups, limit=None)):
+        settings = match.settings
+        if settings.variant.ranked:
+            lines = hand_reads.hand_lines(match)
+            if not lines:
+                continue
+            state = MatchState.of(settings, [line.input for line in lines])
+            outcome = ratings.outcome_of_state(state, match.key)
+        elif match.finished:
+            outcome = ratings.outcome_of(settings, match.totals, match.winner_team, (),
+                                         match.key)
+        else:
+            continue
+        out.setdefault(settings.variant.key, []).append(outcome)
+    return out
+
+
+def spark(history: Sequence[tuple[int, float]], low: float, high: float) -> str:
+    """A player's ordinal after each of their matches as an SVG path, on a shared scale
+    (`low`..`high`) so that two players' lines compare."""
+    if not history:
+        return ""
+    span = max(high - low, 1.0)
+    steps = max(len(history) - 1, 1)
+    points = [(SPARK_PAD + (SPARK_W - 2 * SPARK_PAD) * i / steps,
+               SPARK_H - SPARK_PAD - (SPARK_H - 2 * SPARK_PAD) * (v - low) / span)
+              for i, (_n, v) in enumerate(history)]
+    if len(points) == 1:
+        points.append((SPARK_W - SPARK_PAD, points[0][1]))
+    return relative_path(points)
+
+
+@bp.get("/stats/ratings")
+@limit_reads
+def index() -> str:
+    """The ranked list per variant: rating (ordinal), mu ± sigma, matches, the change in
+    the player's last match and a small chart of its history."""
+    found = outcomes(access.groups())
+    variants = []
+    for key, variant in VARIANTS.items():
+        rated = ratings.rate(found.get(key, []))
+        if rated:
+            variants.append(VariantRatings(variant, sum(1 for o in found[key] if o), rated))
+    charts = {}
+    for v in variants:
+        values = [value for p in v.players for _n, value in p.history] + [0.0]
+        low, high = min(values), max(values)
+        charts[v.variant.key] = {p.name: spark(p.history, low, high) for p in v.players}
+    return render_template("ratings/index.html", variants=variants, charts=charts,
+                           width=SPARK_W, height=SPARK_H)
