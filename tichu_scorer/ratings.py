@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from openskill.models import PlackettLuce
+from openskill.models import PlackettLuce, PlackettLuceRating
 
 from .scoring import seigneur
 from .scoring.state import MatchState, Settings
@@ -57,8 +57,9 @@ def outcome_of(settings: Settings, totals: Sequence[int], winner: int | None,
         played = [r for r in records if r.hands]
         return Outcome(key, tuple((settings.names[r.seat],) for r in played),
                        _places([-r.average_rank for r in played]))
-    sides = [s for s in variant.sides(settings.names) if not s.is_dummy]
-    if len(sides) < 2 or len(totals) < len(variant.sides(settings.names)):
+    every = variant.sides(settings.names)
+    sides = [s for s in every if not s.is_dummy]
+    if len(sides) < 2 or len(totals) < len(every):
         return None
     scores = [float(totals[s.index]) for s in sides]
     if winner is not None:  # the stored result decides first place ([E1], [E2])
@@ -101,13 +102,14 @@ def rate(outcomes: Iterable[Outcome | None]) -> list[PlayerRating]:
     first (then the name). A player appearing twice in one match is rated once (their first
     side); a match with fewer than two sides left is skipped."""
     skill = model()
-    current: dict[str, object] = {}  # name -> openskill rating
+    current: dict[str, PlackettLuceRating] = {}
     out: dict[str, PlayerRating] = {}
     for number, outcome in enumerate(outcomes, start=1):
         if outcome is None:
             continue
         seen: set[str] = set()
-        teams, places = [], []
+        teams: list[list[str]] = []
+        places: list[float] = []
         for names, place in zip(outcome.sides, outcome.places, strict=True):
             team = [n for n in names if n not in seen]
             seen.update(team)

@@ -1,23 +1,33 @@
 """Ratings: each player's OpenSkill rating per variant over the finished matches of the
-tables this phone joined (the statistics' scope), recomputed from history on every view."""
+tables this phone joined (the statistics' scope), recomputed from the whole history whenever
+one of those tables' matches changed.
+
+The recompute reads every match (about half a second of CPU per 1,000 matches, most of it
+loading the matches; docs/PERFORMANCE.md), so its result is kept per app process under a
+checksum of the tables' matches (count, sum of revisions, highest id, sum of stamps: every
+new, changed, corrected or deleted match changes it), read in one query from the index."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from flask import Blueprint, render_template
+from sqlalchemy import func
 
 from .. import access, ratings
-from ..extensions import limit_reads
+from ..cache import LRU, lru
+from ..extensions import db, limit_reads
 from ..game.variants import VARIANTS, Variant
 from ..matches import hand_reads, listing
 from ..matches.chart import relative_path
-from ..models import Group
+from ..models import Group, Match
 from ..scoring.state import MatchState
 
 bp = Blueprint("ratings", __name__)
 SPARK_W, SPARK_H, SPARK_PAD = 120, 32, 3  # a player's history: a small line, no axes
+KEPT = 64  # rated scopes an app process keeps
 
 
 @dataclass(frozen=True)
@@ -65,21 +75,51 @@ def spark(history: Sequence[tuple[int, float]], low: float, high: float) -> str:
     return relative_path(points)
 
 
-@bp.get("/stats/ratings")
-@limit_reads
-def index() -> str:
-    """The ranked list per variant: rating (ordinal), mu ± sigma, matches, the change in
-    the player's last match and a small chart of its history."""
-    found = outcomes(access.groups())
+Rated = tuple[list[VariantRatings], dict[str, dict[str, str]]]  # per variant; their charts
+
+
+def checksum(groups: Sequence[Group]) -> tuple[Any, ...]:
+    """A value that changes whenever a match of these tables is added, changed (every change
+    raises its revision and gives it a new stamp) or deleted."""
+    ids = sorted(g.id for g in groups)
+    row = db.session.execute(db.select(
+        func.count(Match.id), func.coalesce(func.sum(Match.revision), 0),
+        func.coalesce(func.max(Match.id), 0), func.coalesce(func.sum(Match.stamp), 0))
+        .where(Match.group_id.in_(ids))).one()
+    return (tuple(ids), *row)
+
+
+def rated(groups: Sequence[Group]) -> Rated:
+    """Per variant, the players rated over these tables' history, and each one's history
+    chart: recomputed when the tables' checksum changed (read before the matches, so a
+    change that comes in meanwhile is in a result kept under the older checksum, which
+    never comes back)."""
+    kept: LRU[tuple[Any, ...], Rated] = lru("tichu_ratings", KEPT)
+    key = checksum(groups) if groups else ()
+    found = kept.get(key)
+    if found is not None:
+        return found
+    read = outcomes(groups)
     variants = []
-    for key, variant in VARIANTS.items():
-        rated = ratings.rate(found.get(key, []))
-        if rated:
-            variants.append(VariantRatings(variant, sum(1 for o in found[key] if o), rated))
+    for variant_key, variant in VARIANTS.items():
+        players = ratings.rate(read.get(variant_key, []))
+        if players:
+            variants.append(VariantRatings(variant, sum(1 for o in read[variant_key] if o),
+                                           players))
     charts = {}
     for v in variants:
         values = [value for p in v.players for _n, value in p.history] + [0.0]
         low, high = min(values), max(values)
         charts[v.variant.key] = {p.name: spark(p.history, low, high) for p in v.players}
+    kept.put(key, (variants, charts))
+    return variants, charts
+
+
+@bp.get("/stats/ratings")
+@limit_reads
+def index() -> str:
+    """The ranked list per variant: rating (ordinal), mu ± sigma, matches, the change in
+    the player's last match and a small chart of its history."""
+    variants, charts = rated(access.groups())
     return render_template("ratings/index.html", variants=variants, charts=charts,
                            width=SPARK_W, height=SPARK_H)
