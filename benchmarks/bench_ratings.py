@@ -2,7 +2,7 @@
 view of the ratings page does, over 10,000 matches by default.
 
 Usage: python benchmarks/bench_ratings.py [matches] [players] [seed] [repeats]
-       python benchmarks/bench_ratings.py --page [matches] [requests]
+       python benchmarks/bench_ratings.py --page [matches] [requests] [sqlite file]
 
 A seeded club of `players` players plays `matches` matches: 70 % Nanking (two random
 pairs, a random winner, totals to 1000), 10 % each Tientsin, Threechu (three players and
@@ -15,7 +15,8 @@ fastest run counts (and the median is shown). The load average is printed before
 --page: the whole page, `/stats/ratings`, with the Flask test client on a SQLite file in a
 temporary folder, seeded through the app's import with `matches` finished Nanking matches
 of four hands among 40 players (the device has joined their table); p50 and max over
-`requests` requests, wall and CPU time: the first recomputes, the others find it kept.
+`requests` requests, wall and CPU time: the first recomputes, the others find it kept. A
+SQLite file named that exists already is used as it is (seeding 10,000 takes minutes).
 """
 
 from __future__ import annotations
@@ -118,26 +119,34 @@ def main() -> None:
     print("load after:", " ".join(f"{v:.2f}" for v in os.getloadavg()))
 
 
-def page(matches: int, requests: int) -> None:
+def page(matches: int, requests: int, path: str | None = None) -> None:
     import tempfile
 
     from tichu_scorer import create_app, transfer
     from tichu_scorer.extensions import db
     from tichu_scorer.matches import roster
+    from tichu_scorer.models import Group, Match
 
     rng = random.Random(3)
     names = [f"Player {i}" for i in range(40)]
     win = {"out_order": [0, 2], "calls": {"0": "tichu"}, "card_points": [None, None],
            "wish_offender": None, "shuffler": None}
     folder = tempfile.mkdtemp(prefix="bench-ratings-")
-    app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder}/r.sqlite3",
+    path = path or f"{folder}/r.sqlite3"
+    seeded = Path(path).exists()
+    app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}",
                       "SECRET_KEY": "bench", "RATELIMIT_ENABLED": False},
                      instance_path=f"{folder}/instance")
     start = time.perf_counter()
     with app.test_request_context():
         db.create_all()
-        table = roster.create_group("Club")
-        for first in range(0, matches, 1000):
+        if seeded:
+            table = db.session.execute(db.select(Group)).scalars().first()
+            assert table is not None
+            matches = db.session.execute(db.select(db.func.count(Match.id))).scalar_one()
+        else:
+            table = roster.create_group("Club")
+        for first in range(0, 0 if seeded else matches, 1000):
             batch = [{"variant": "nanking", "players": rng.sample(names, 4), "target": 1000,
                       "started_at": f"2026-01-01T{n % 24:02d}:00:00", "log": [],
                       "hands": [win | {"number": h} for h in range(1, 5)]}
@@ -145,17 +154,29 @@ def page(matches: int, requests: int) -> None:
             transfer.import_json({"format": transfer.FORMAT, "version": transfer.VERSION,
                                   "matches": batch}, table)
         joined = {table.key: ["member", table.generation]}
-    print(f"seeded {matches} matches in {time.perf_counter() - start:.0f} s")
+    print(f"{'found' if seeded else 'seeded'} {matches} matches in "
+          f"{time.perf_counter() - start:.0f} s")
     client = app.test_client()
     with client.session_transaction() as session:
         session["tables"] = joined
     print("load before:", " ".join(f"{v:.2f}" for v in os.getloadavg()))
+    from tichu_scorer.matches import listing
+    from tichu_scorer.ratings import outcome_of as outcome
+    from tichu_scorer.views.ratings import outcomes
+    with app.test_request_context():
+        groups = list(db.session.execute(db.select(Group)).scalars())
+        for name, read in (
+                ("old read: the match list's objects (listing.history)", lambda: [
+                    outcome(m.settings, m.totals, m.winner_team, (), m.key)
+                    for m in reversed(listing.history(groups, limit=None)) if m.finished]),
+                ("new read: columns, three queries (views.ratings.outcomes)",
+                 lambda: outcomes(groups))):
+            db.session.expunge_all()
+            wall, cpu = time.perf_counter(), time.process_time()
+            read()
+            print(f"{name}: wall {(time.perf_counter() - wall) * 1000:.0f} ms, CPU "
+                  f"{(time.process_time() - cpu) * 1000:.0f} ms")
     walls, cpus = [], []
-    if os.environ.get("PROFILE"):
-        import cProfile
-        import pstats
-        cProfile.runctx("client.get('/stats/ratings')", globals(), locals(), "/tmp/rp.prof")
-        pstats.Stats("/tmp/rp.prof").sort_stats("cumtime").print_stats(25)
     for _ in range(requests):
         wall, cpu = time.perf_counter(), time.process_time()
         response = client.get("/stats/ratings")
@@ -173,6 +194,7 @@ def page(matches: int, requests: int) -> None:
 if __name__ == "__main__":
     if sys.argv[1:2] == ["--page"]:
         page(int(sys.argv[2]) if len(sys.argv) > 2 else 2000,
-             int(sys.argv[3]) if len(sys.argv) > 3 else 5)
+             int(sys.argv[3]) if len(sys.argv) > 3 else 5,
+             sys.argv[4] if len(sys.argv) > 4 else None)
     else:
         main()

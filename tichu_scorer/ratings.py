@@ -97,6 +97,9 @@ def model() -> PlackettLuce:
     return PlackettLuce()
 
 
+START = model().mu - 3 * model().sigma  # a new player's ordinal: 0
+
+
 def rate(outcomes: Iterable[Outcome | None]) -> list[PlayerRating]:
     """Every player's rating after these matches in order (oldest first), the best ordinal
     first (then the name). A player appearing twice in one match is rated once (their first

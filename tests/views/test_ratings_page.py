@@ -17,7 +17,7 @@ def won_match(client, names=("Ann", "Bob", "Cy", "Dee")):
 def ranked_names(page):
     table = page[page.index('<table class="stat-table ratings">'):]
     table = table[:table.index("</table>")]
-    return re.findall(r'<th scope="row">([^<]+)<', table)
+    return re.findall(r'<th scope="row"><span class="rank">\d+\.</span> ([^<]+)<', table)
 
 
 def test_winners_rank_above_losers_and_the_page_explains(client):

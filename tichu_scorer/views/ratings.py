@@ -20,10 +20,10 @@ from .. import access, ratings
 from ..cache import LRU, lru
 from ..extensions import db, limit_reads
 from ..game.variants import VARIANTS, Variant
-from ..matches import hand_reads, listing
 from ..matches.chart import relative_path
-from ..models import Group, Match
-from ..scoring.state import MatchState
+from ..models import Group, Hand, Match, MatchSeat, Player
+from ..scoring.hand import HandInput
+from ..scoring.state import MatchState, Settings
 
 bp = Blueprint("ratings", __name__)
 SPARK_W, SPARK_H, SPARK_PAD = 120, 32, 3  # a player's history: a small line, no axes
@@ -40,23 +40,47 @@ class VariantRatings:
 def outcomes(groups: Sequence[Group]) -> dict[str, list[ratings.Outcome | None]]:
     """Per variant, the rated outcome of each match of these tables, oldest first: a points
     match once it is over (won, or played out), a Grand Seigneur match (which has no end)
-    with the hands played so far. Read through the match list's own read; a Grand Seigneur
-    match's hands through the match page's."""
+    with the hands played so far. Read as columns in three queries (the matches, their
+    seats' names, Grand Seigneur's finishing orders), not as objects: loading 10,000
+    matches through the match list's read (`listing.history`, each with its seats and
+    players) took 6 s of CPU, this a fraction of it (docs/PERFORMANCE.md)."""
+    ids = [g.id for g in groups]
+    if not ids:
+        return {}
+    ranked = [v.key for v in VARIANTS.values() if v.ranked]
+    mine = Match.group_id.in_(ids)
+    rated = mine & (Match.finished_at.is_not(None) | Match.variant.in_(ranked))
+    rows = db.session.execute(db.select(
+        Match.id, Match.key, Match.variant, Match.target, Match.hand_limit, Match.totals,
+        Match.winner_team).where(rated).order_by(Match.started_at, Match.id)).all()
+    names: dict[int, list[str]] = {}
+    for match_id, name in db.session.execute(db.select(MatchSeat.match_id, Player.name)
+            .join(Match, Match.id == MatchSeat.match_id)
+            .outerjoin(Player, Player.id == MatchSeat.player_id)
+            .where(rated).order_by(MatchSeat.match_id, MatchSeat.seat)):
+        names.setdefault(match_id, []).append(name if name is not None else "Dummy")
+    orders: dict[int, list[tuple[int, ...]]] = {}
+    for match_id, order in db.session.execute(db.select(Hand.match_id, Hand.out_order)
+            .join(Match, Match.id == Hand.match_id)
+            .where(mine, Match.variant.in_(ranked), Hand.deleted_at.is_(None))
+            .order_by(Hand.match_id, Hand.number)):
+        orders.setdefault(match_id, []).append(tuple(order))
     out: dict[str, list[ratings.Outcome | None]] = {}
-    for match in reversed(listing.history(groups, limit=None)):
-        settings = match.settings
-        if settings.variant.ranked:
-            lines = hand_reads.hand_lines(match)
-            if not lines:
-                continue
-            state = MatchState.of(settings, [line.input for line in lines])
-            outcome = ratings.outcome_of_state(state, match.key)
-        elif match.finished:
-            outcome = ratings.outcome_of(settings, match.totals, match.winner_team, (),
-                                         match.key)
-        else:
+    for match_id, key, variant_key, target, hand_limit, totals, winner in rows:
+        variant = VARIANTS.get(variant_key)
+        if variant is None or match_id not in names:
             continue
-        out.setdefault(settings.variant.key, []).append(outcome)
+        settings = Settings(variant, tuple(names[match_id]), target, hand_limit)
+        if variant.ranked:
+            # each hand's whole ranking, as the match state completes it ([GS1])
+            found = orders.get(match_id)
+            if not found:
+                continue
+            state = MatchState.of(settings, [HandInput(o, {}, (None, None)) for o in found])
+            outcome = ratings.outcome_of_state(state, key)
+        else:
+            outcome = ratings.outcome_of(settings, totals or (), winner, (), key)
+        out.setdefault(variant_key, []).append(outcome)
     return out
 
 
@@ -110,7 +134,9 @@ def rated(groups: Sequence[Group]) -> Rated:
     for v in variants:
         values = [value for p in v.players for _n, value in p.history] + [0.0]
         low, high = min(values), max(values)
-        charts[v.variant.key] = {p.name: spark(p.history, low, high) for p in v.players}
+        # each line starts where every player starts (an ordinal of 0)
+        charts[v.variant.key] = {p.name: spark([(0, ratings.START), *p.history], low, high)
+                                 for p in v.players}
     kept.put(key, (variants, charts))
     return variants, charts
 
