@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.conftest import serving, shot
+from tests.browser.conftest import PHONE, serving, shot
+from tests.browser.test_accessibility import THEMES, violations
 from tests.conftest import hand_form, make_app, new_match, post_hand
 from tichu_scorer.extensions import db
 
@@ -42,3 +43,11 @@ def test_ratings_fit_a_phone(club, phone, language, theme):
     assert width <= 360, f"the page is {width}px wide"
     shot(page, f"ratings-{language}-{theme}")
     assert not page.errors
+
+
+def test_ratings_have_no_accessibility_violation(club, new_context):
+    page = new_context(**PHONE, bypass_csp=True).new_page()
+    for language in ("en", "de"):
+        page.context.add_cookies([{"name": "lang", "value": language, "url": club}])
+        page.goto(club + "/stats/ratings")
+        assert violations(page) == {theme: [] for theme in THEMES}, language
