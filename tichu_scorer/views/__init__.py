@@ -14,6 +14,7 @@ def register(app: Flask) -> None:
         health,
         matches,
         pages,
+        ratings,
         referee,
         settings,
         sharing,  # noqa: F401 (its routes are the matches blueprint's: imported to add them)
@@ -29,6 +30,7 @@ def register(app: Flask) -> None:
     app.register_blueprint(pages.bp)
     app.register_blueprint(referee.bp)
     app.register_blueprint(stats.bp)
+    app.register_blueprint(ratings.bp)
     app.register_blueprint(transfer.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(core.bp)

@@ -1,0 +1,77 @@
+"""The ratings page: per variant, over the finished matches of the tables this phone joined."""
+
+import re
+
+from tests.conftest import hand_form, new_match, post_hand
+from tests.views.test_variants import start
+
+
+def won_match(client, names=("Ann", "Bob", "Cy", "Dee")):
+    """A Nanking match to 1000 won by seats 0 and 2 (four double victories with a Tichu)."""
+    url = new_match(client, list(names))
+    for _ in range(4):
+        assert post_hand(client, url, hand_form([0, 2], {"0": "tichu"})).status_code == 303
+    return url
+
+
+def ranked_names(page):
+    table = page[page.index('<table class="stat-table ratings">'):]
+    table = table[:table.index("</table>")]
+    return re.findall(r'<th scope="row"><span class="rank">\d+\.</span> ([^<]+)<', table)
+
+
+def test_winners_rank_above_losers_and_the_page_explains(client):
+    won_match(client)
+    r = client.get("/stats/ratings")
+    assert r.status_code == 200
+    page = r.get_data(as_text=True)
+    names = ranked_names(page)
+    assert set(names[:2]) == {"Ann", "Cy"} and set(names[2:]) == {"Bob", "Dee"}
+    assert "What the numbers mean" in page and "μ − 3σ" in page
+    assert page.count('<svg class="spark"') == 4
+    assert 'href="/stats/ratings"' in client.get("/stats").get_data(as_text=True)
+
+
+def test_an_unfinished_match_is_not_rated(client):
+    url = new_match(client)
+    post_hand(client, url, hand_form([0, 2], {"0": "tichu"}))
+    page = client.get("/stats/ratings").get_data(as_text=True)
+    assert "Finish a match to see ratings here." in page and "<table" not in page
+
+
+def test_a_correction_changes_the_ratings(client):
+    url = won_match(client)
+    won_match(client)
+    before = client.get("/stats/ratings").get_data(as_text=True)
+    # the first match's last hand corrected: it now goes on, unfinished, and is not rated
+    r = client.post(url + "/hands/4/edit", data=hand_form([1, 3], a=None) | {"version": "1"})
+    assert r.status_code == 303, r.get_data(as_text=True)
+    after = client.get("/stats/ratings").get_data(as_text=True)
+    assert "2 matches" in before and "1 match<" in after and before != after
+
+
+def test_only_the_tables_this_phone_joined(app, client):
+    won_match(client)
+    stranger = app.test_client()
+    page = stranger.get("/stats/ratings").get_data(as_text=True)
+    assert "Ann" not in page and "Finish a match" in page
+
+
+def test_grand_seigneur_counts_its_hands_and_threechu_never_the_dummy(client):
+    url = start(client, "seigneur", ["G1", "G2", "G3", "G4", "G5"])
+    post_hand(client, url, {f"place_{i + 1}": str(s) for i, s in enumerate([4, 3, 2, 1])})
+    page = client.get("/stats/ratings").get_data(as_text=True)
+    assert ranked_names(page) == ["G5", "G4", "G3", "G2", "G1"]
+    three = start(client, "threechu", ["Ann", "Bob", "Cy"], length="hands", hands="3")
+    for _ in range(3):
+        r = post_hand(client, three, hand_form([0, 1], a=60))
+        assert r.status_code == 303, r.get_data(as_text=True)
+    page = client.get("/stats/ratings").get_data(as_text=True)
+    assert "Threechu" in page and "Dummy" not in page
+
+
+def test_german(client):
+    won_match(client)
+    client.set_cookie("lang", "de")
+    page = client.get("/stats/ratings").get_data(as_text=True)
+    assert "Wertungen" in page and "Was die Zahlen bedeuten" in page and "4 Partien" not in page
