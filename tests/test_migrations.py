@@ -2,7 +2,7 @@
 
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from flask_migrate import upgrade
+from flask_migrate import downgrade, upgrade
 from sqlalchemy import inspect
 
 from tests.conftest import make_app
@@ -71,40 +71,6 @@ def test_upgrading_an_existing_history_keeps_it_in_one_table(tmp_path):
     assert sorted(h.match_id for h in hands) == [1, 2]  # rebuilding `match` deleted no hand
     page = app.test_client().get(f"/matches/{keys[0][0]}").get_data(as_text=True)
     assert "Ann" in page and "Dee" in page
-
-
-def test_a_match_from_before_score_codes_gets_one(tmp_path):
-    """A match stored before score codes held a random key no phone can type: the migration
-    gives it a score code, which its share page shows and which opens it; a match with a
-    code keeps its own."""
-    import secrets
-
-    from sqlalchemy import text
-
-    from tests.conftest import new_match
-    from tichu_scorer import codes
-
-    app = make_app(tmp_path)
-    with app.app_context():
-        upgrade(revision="e5b1d7a3c920")
-    client = app.test_client()
-    old_url, kept_url = new_match(client), new_match(client)
-    old = secrets.token_urlsafe(16)  # what a match stored before score codes holds
-    with app.app_context(), db.engine.begin() as conn:
-        conn.execute(text("UPDATE match SET scorer_key = :k WHERE key = :m"),
-                     {"k": old, "m": old_url.rsplit("/", 1)[1]})
-        kept = conn.execute(text("SELECT scorer_key FROM match WHERE key = :m"),
-                            {"m": kept_url.rsplit("/", 1)[1]}).scalar_one()
-    with app.app_context():
-        upgrade()
-        with db.engine.connect() as conn:
-            keys = dict(conn.execute(text("SELECT key, scorer_key FROM match")).all())
-    code = keys[old_url.rsplit("/", 1)[1]]
-    assert codes.is_code(code, codes.SCORE_LENGTH) and code != old
-    assert keys[kept_url.rsplit("/", 1)[1]] == kept
-    assert code in client.get(old_url + "/share?to=score").get_data(as_text=True)
-    r = app.test_client().get("/join", query_string={"code": code})
-    assert r.status_code == 303 and r.headers["Location"] == old_url
     with app.app_context():  # the statistics were counted from the hands (no stats kept)
         with db.engine.connect() as conn:
             rows = conn.execute(text("SELECT match_id, side, who, matches, hands, points "
@@ -118,6 +84,41 @@ def test_a_match_from_before_score_codes_gets_one(tmp_path):
                                         ("Cy", 2, 2, 120), ("Dee", 2, 2, 80)]
     stats = app.test_client().get("/stats").get_data(as_text=True)
     assert "Ann" in stats and "Bob" in stats
+
+
+def test_a_match_from_before_score_codes_gets_one(tmp_path):
+    """A match stored before score codes held a random key no phone can type: the migration
+    gives it a score code, which its share page shows and which opens it; a match with a
+    code keeps its own."""
+    import secrets
+
+    from sqlalchemy import text
+
+    from tests.conftest import new_match
+    from tichu_scorer import codes
+
+    app = make_app(tmp_path)  # two matches made by the app, then the schema taken back to
+    client = app.test_client()  # before score codes, one match holding such an old key
+    with app.app_context():
+        upgrade()
+    old_url, kept_url = new_match(client), new_match(client)
+    old = secrets.token_urlsafe(16)  # what a match stored before score codes holds
+    with app.app_context():
+        downgrade(revision="e5b1d7a3c920")
+        with db.engine.begin() as conn:
+            conn.execute(text("UPDATE match SET scorer_key = :k WHERE key = :m"),
+                         {"k": old, "m": old_url.rsplit("/", 1)[1]})
+            kept = conn.execute(text("SELECT scorer_key FROM match WHERE key = :m"),
+                                {"m": kept_url.rsplit("/", 1)[1]}).scalar_one()
+        upgrade()
+        with db.engine.connect() as conn:
+            keys = dict(conn.execute(text("SELECT key, scorer_key FROM match")).all())
+    code = keys[old_url.rsplit("/", 1)[1]]
+    assert codes.is_code(code, codes.SCORE_LENGTH) and code != old
+    assert keys[kept_url.rsplit("/", 1)[1]] == kept
+    assert code in client.get(old_url + "/share?to=score").get_data(as_text=True)
+    r = app.test_client().get("/join", query_string={"code": code})
+    assert r.status_code == 303 and r.headers["Location"] == old_url
 
 
 def test_upgrading_reads_the_statistics_kept_on_each_match(tmp_path):
