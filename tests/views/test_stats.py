@@ -186,3 +186,48 @@ def test_a_call_marker_sits_on_its_own_sides_line_when_lines_are_drawn_apart():
                                                    for side, point in expected]
     # Tom and the dummy both stand at 100 after hand 2: Tom's marker is on his line only
     assert chart.markers[1].y != chart.lines[3][1][2][1]
+
+
+def test_a_repeat_view_of_unchanged_statistics_is_answered_304(client):
+    """The browser's copy of /stats is revalidated by its ETag: 304 while nothing at the
+    phone's tables changed, the page again after a hand is saved, per view, period and
+    language; "tonight" (a window that moves with the clock) is never answered 304."""
+    url = new_match(client)
+    post_hand(client, url, hand_form([0, 2], a=40))
+    shown = client.get("/stats")  # shows the one-time "Hand 1 saved.": no validator then
+    assert shown.status_code == 200 and "ETag" not in shown.headers
+    first = client.get("/stats")
+    tag = first.headers["ETag"].strip('"')
+    assert first.status_code == 200 and "Ann" in first.get_data(as_text=True)
+    assert "no-cache" in first.headers["Cache-Control"]
+    again = client.get("/stats", headers={"If-None-Match": f'"{tag}"'})
+    assert again.status_code == 304 and again.get_data() == b""
+    cards = client.get("/stats?view=cards", headers={"If-None-Match": f'"{tag}"'})
+    assert cards.status_code == 200  # another view is another page
+    german = client.get("/stats", headers={"If-None-Match": f'"{tag}"',
+                                           "Accept-Language": "de"})
+    assert german.status_code == 200 and german.headers["ETag"].strip('"') != tag
+    post_hand(client, url, hand_form([1, 3], a=70))
+    client.get(url)  # the one-time message shown
+    after = client.get("/stats", headers={"If-None-Match": f'"{tag}"'})
+    assert after.status_code == 200 and after.headers["ETag"].strip('"') != tag
+    tonight = client.get("/stats?period=tonight")
+    assert tonight.status_code == 200 and "ETag" not in tonight.headers
+
+
+def test_a_change_made_elsewhere_is_seen_on_revalidation(client, app):
+    """A change made through another process (here: a write straight to the database, as
+    another server's would be) changes the validator: the version is read from the tables'
+    matches in the database on every request, nothing is kept by this process."""
+    from sqlalchemy import text
+
+    from tichu_scorer.extensions import db
+
+    url = new_match(client)
+    post_hand(client, url, hand_form([0, 2], a=40))
+    client.get(url)  # the one-time message shown
+    tag = client.get("/stats").headers["ETag"]
+    assert client.get("/stats", headers={"If-None-Match": tag}).status_code == 304
+    with app.app_context(), db.engine.begin() as conn:
+        conn.execute(text("UPDATE match SET revision = revision + 1"))
+    assert client.get("/stats", headers={"If-None-Match": tag}).status_code == 200

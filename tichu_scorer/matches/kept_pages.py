@@ -100,8 +100,9 @@ def messages_waiting() -> bool:
     return bool(session.get(FLASHES))
 
 
-def etag(key: PageKey) -> str:
-    """The validator of the page `key` as this session sees it. The session's raw CSRF
+def etag(key: PageKey | tuple[Any, ...]) -> str:
+    """The validator of the page `key` (a match page's, or what another page depends on,
+    such as the statistics') as this session sees it. The session's raw CSRF
     secret is part of it (a copy with a token the session no longer accepts is never
     revalidated), and it is an HMAC under the CSRF key, so it reveals nothing and changes
     when the key does."""

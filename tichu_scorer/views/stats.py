@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from flask import Blueprint, render_template, request
-from flask_babel import gettext
+from flask import Blueprint, current_app, render_template, request
+from flask_babel import get_locale, gettext
+from werkzeug.wrappers import Response
 
-from .. import access, statistics
-from ..extensions import limit_reads
-from ..models import utcnow
+from .. import access, live, statistics
+from ..extensions import db, limit_reads
+from ..matches import kept_pages
+from ..models import Group, utcnow
 
 bp = Blueprint("stats", __name__)
 # "Tonight" is the matches started in the last 12 hours: an evening's play, however late
@@ -31,18 +33,47 @@ def _since(period: str) -> datetime | None:
 
 @bp.get("/stats")
 @limit_reads
-def index() -> str:
+def index() -> Response | str:
     """Per variant, per player and per partnership: matches, wins, calls, first out, double
     victories; as a table (one row per player) or as cards; over all matches of the
     device's tables or a period's (?period=tonight, month). An unknown period or view is
-    the default."""
+    the default. A repeat view of an unchanged page is answered 304 (`_validator`)."""
     period = request.args.get("period", "all")
     period = period if period in PERIODS else "all"
     view = request.args.get("view", "table")
     view = view if view in VIEWS else "table"
-    variants = statistics.for_tables(access.groups(), _since(period))
-    return render_template("stats/index.html", period=period, view=view,
-                           variants=variants, words=_words())
+    groups = access.groups()
+    since = _since(period)
+    tag = _validator(groups, period, view, since)
+    unchanged = kept_pages.not_modified(tag) if tag else None
+    if unchanged is not None:
+        return unchanged
+    messages = kept_pages.messages_waiting()
+    response = current_app.make_response(render_template(
+        "stats/index.html", period=period, view=view,
+        variants=statistics.for_tables(groups, since), words=_words()))
+    response.headers["Cache-Control"] = kept_pages.CACHE_CONTROL
+    if tag and not messages:
+        response.set_etag(tag)
+    return response
+
+
+def _validator(groups: list[Group], period: str, view: str,
+               since: datetime | None) -> str | None:
+    """The validator of the page as this session would see it: the version of its tables'
+    matches (the one live pages compare: count, revisions, newest id and change stamps of
+    their matches, and their names; every change of a match raises its revision in its
+    transaction), the period, the view and the language, with the app's build and the
+    session's CSRF secret (`kept_pages.etag`). None for "tonight", whose window moves with
+    the clock, and for a phone that joined no table."""
+    keys = [g.key for g in groups]
+    if not keys or period == "tonight":
+        return None
+    version = live.tables_tag(current_app, live.table_sums(db.engine, keys), keys)
+    if version is None:
+        return None
+    return kept_pages.etag(("stats", version, tuple(keys), period, view, str(get_locale()),
+                            since.isoformat() if since else None))
 
 
 def _words() -> dict[str, str]:
