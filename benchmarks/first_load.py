@@ -77,6 +77,10 @@ def match_with_hands(base: str, hands: int, varied: bool = False) -> tuple[Sessi
         if status != 303:
             print(re.findall(rb'class="[^"]*err[^"]*"[^>]*>([^<]+)', _))
             raise RuntimeError(f"hand {number}: {status} {fields}")
+    # a phone follows each save to the match page, which shows and clears its note ("Hand
+    # 12 saved."); unread, 200 of them would be kept in the session and shown on the page
+    # measured, with a new session cookie, as no phone ever gets it
+    phone.get(match)
     return phone, match
 
 
