@@ -15,11 +15,11 @@ from __future__ import annotations
 
 import gzip
 import hashlib
-from urllib.parse import quote
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import brotli
 import rcssmin
