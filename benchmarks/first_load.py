@@ -77,6 +77,10 @@ def match_with_hands(base: str, hands: int, varied: bool = False) -> tuple[Sessi
         if status != 303:
             print(re.findall(rb'class="[^"]*err[^"]*"[^>]*>([^<]+)', _))
             raise RuntimeError(f"hand {number}: {status} {fields}")
+    # a phone follows each save to the match page, which shows and clears its note ("Hand
+    # 12 saved."); unread, 200 of them would be kept in the session and shown on the page
+    # measured, with a new session cookie, as no phone ever gets it
+    phone.get(match)
     return phone, match
 
 
@@ -102,7 +106,8 @@ def over_the_network(context, page, url: str) -> list[tuple[str, int]]:
     return [(url_, size) for url_, size in done if size > 0]
 
 
-def measure(browser, base: str, phone: Session, match: str, log: Path) -> dict[str, object]:
+def measure(browser, base: str, phone: Session, match: str, log: Path,
+            install: bool = True) -> dict[str, object]:
     name, _, value = (phone.cookie or "").partition("=")
     cookie = [{"name": name, "value": value, "url": base}]
     phone_like = {"viewport": {"width": 360, "height": 640}, "is_mobile": True}
@@ -112,6 +117,8 @@ def measure(browser, base: str, phone: Session, match: str, log: Path) -> dict[s
     page = context.new_page()
     loaded = over_the_network(context, page, base + match)
     context.close()
+    if not install:
+        return {"page": loaded}
 
     context = browser.new_context(**phone_like)
     context.add_cookies(cookie)
@@ -136,6 +143,10 @@ def main() -> None:
     parser.add_argument("--hands", type=int, nargs="+", default=[50, 200])
     parser.add_argument("--varied", action="store_true",
                         help="hands as tables play them, not the same hand again and again")
+    parser.add_argument("--first-load-only", action="store_true",
+                        help="without the service worker's install and the second visit")
+    parser.add_argument("--port", type=int, default=0,
+                        help="the port for gunicorn (default: any free one)")
     args = parser.parse_args()
     if not CHROMIUM:
         sys.exit("needs Debian's chromium (apt-get install chromium)")
@@ -151,7 +162,7 @@ def main() -> None:
     with create_app(instance_path=str(folder)).app_context():
         upgrade()
     log = folder / "access.log"
-    port = free_port()
+    port = args.port or free_port()
     server = start_gunicorn(env | {"ACCESS_LOG": str(log)}, port, workers=1, threads=4)
     base = f"http://127.0.0.1:{port}"
     try:
@@ -161,13 +172,16 @@ def main() -> None:
             for hands in args.hands:
                 phone, match = match_with_hands(base, hands, args.varied)
                 time.sleep(0.2)
-                result = measure(browser, base, phone, match, log)
+                result = measure(browser, base, phone, match, log,
+                                 install=not args.first_load_only)
                 page = result["page"]
                 total = sum(size for _, size in page)  # type: ignore[misc]
                 print(f"match page with {hands} hands, first load: {len(page)} requests, "
                       f"{total / 1024:.1f} KiB ({total} bytes) transferred")
                 for url_, size in page:  # type: ignore[misc]
                     print(f"  {size:6d} bytes  {url_.removeprefix(base)}")
+                if args.first_load_only:
+                    continue
                 print(f"  with the service worker's install: "
                       f"{result['with service worker install'] / 1024:.1f} KiB in all")  # type: ignore[operator]
                 print(f"  second visit, requests the server saw: {result['second visit']}")

@@ -160,3 +160,46 @@ def test_stylesheets_and_scripts_are_shipped_minified_and_the_source_is_kept(cli
     assert shipped(ROOT / "static" / name).decode() == body
     if name.endswith(".js"):
         assert not re.search(r"^\s*//", body, re.M)
+
+
+# What the server in front (gunicorn) adds to every response, as a phone receives it: the
+# status line, `Server`, `Date`, `Connection`, and each header's separators. Counted on
+# the generous side: Chromium measured 290 to 340 bytes of headers per static file.
+SERVER_HEADERS = len("HTTP/1.1 200 OK\r\nServer: gunicorn\r\n"
+                     "Date: Fri, 27 Nov 2026 03:40:00 GMT\r\nConnection: keep-alive\r\n\r\n")
+FIRST_LOAD_BUDGET = 15 * 1024  # issue 23: a match page of 200 hands, opened the first time
+# what the page asks for as it opens: stylesheets, scripts, images (not the manifest and
+# the touch icon, which a browser fetches only to install; not live.js, loaded later)
+FETCHED = re.compile(r'<(?:link rel="(?:stylesheet|icon)" href|script src|img src)="(/[^"]+)"')
+
+
+def sent_bytes(response) -> int:
+    headers = sum(len(name) + 2 + len(value) + 2 for name, value in response.headers.items())
+    return SERVER_HEADERS + headers + len(response.get_data())
+
+
+def test_a_match_page_of_200_hands_first_loads_in_15_kib(client):
+    """What a phone downloads to open a match of 200 varied hands for the first time (as
+    benchmarks/first_load.py measures it in Chromium): the page and the files it asks for,
+    brotli-compressed, headers included. Bytes, unlike time, do not vary from run to run
+    but by a few bytes (the match's random key and tokens)."""
+    import random
+
+    from benchmarks.first_load import hand_fields
+
+    url = new_match(client, target="custom", custom="10000")
+    dice, totals = random.Random(200), [0, 0]
+    for number in range(1, 201):
+        fields = {"number": str(number)} | hand_fields(number, dice, totals)
+        assert client.post(url + "/hands/new", data=fields).status_code == 303
+    client.get(url)  # the page the last save leads to: its notes are read
+    brotli_only = {"Accept-Encoding": "gzip, deflate, br, zstd"}
+    page = client.get(url, headers=brotli_only)
+    assert page.headers["Content-Encoding"] == "br" and "Set-Cookie" not in page.headers
+    html = brotli.decompress(page.get_data()).decode()
+    assert html.count('<tr><th scope="row">') == 50 and "Show all 200 hands" in html
+    wanted = dict.fromkeys(url.replace("&amp;", "&") for url in FETCHED.findall(html))
+    assert any("app.css" in url for url in wanted) and any("offline.js" in url for url in wanted)
+    sizes = {"page": sent_bytes(page)} | {
+        url: sent_bytes(client.get(url, headers=brotli_only)) for url in wanted}
+    assert sum(sizes.values()) <= FIRST_LOAD_BUDGET, sizes

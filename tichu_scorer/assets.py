@@ -19,11 +19,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import brotli
 import rcssmin
 import rjsmin
 from flask import Flask, current_app, request
+from markupsafe import Markup
 from werkzeug.wrappers import Response
 
 IMMUTABLE = "public, max-age=31536000, immutable"
@@ -167,9 +169,33 @@ def compression_defaults() -> dict[str, object]:
     }
 
 
+ICON = "icons/icon.svg"
+
+
+def data_uri(svg: bytes) -> Markup:
+    """An SVG as a `data:` URL to write into a double-quoted attribute: the page's icon (the
+    tab's and the top bar's) comes with the page instead of as a request of its own, which
+    would cost a first load its headers (about 0.3 KiB) for a file of 0.2 KiB. The page's
+    CSP allows `img-src data:`.
+
+    Only what the attribute or the URL would misread is escaped (`"`, `&`, `#`, `%`): a
+    browser's URL parser takes `<`, `>` and spaces in a data URL as they are, and the page
+    stays smaller than with every character escaped.
+
+    >>> data_uri(b'<svg a="1" fill="#fff"><text>&amp;</text></svg>')
+    Markup("data:image/svg+xml,<svg a='1' fill='%23fff'><text>%26amp;</text></svg>")
+    """
+    text = svg.decode().strip().replace('"', "'")
+    # our own static file, with no " or & left to end the attribute or start an entity
+    return Markup("data:image/svg+xml," + quote(text, safe="/=:'(),.-; <>"))  # nosec B704
+
+
 def init_app(app: Flask) -> None:
     """After Flask-Compress is bound: the hooks registered later run first."""
-    app.extensions["tichu_assets"] = scan(Path(app.static_folder or "static"))
+    folder = Path(app.static_folder or "static")
+    app.extensions["tichu_assets"] = scan(folder)
+    icon = data_uri((folder / ICON).read_bytes())
+    app.jinja_env.globals["inline_icon"] = lambda: icon
     app.extensions["tichu_compressed"] = {}
     app.url_defaults(_add_hash)
     app.after_request(_cache_control)

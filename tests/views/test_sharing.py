@@ -71,7 +71,8 @@ def test_board_and_revision(client, shared):
     url, _code, _key = shared
     board = client.get(url + "/board").get_data(as_text=True)
     assert 'data-live="/live/m/' in board and "live.js" in board and ">60<" in board
-    assert '<link rel="icon" href="/static/icons/icon.svg?v=' in board  # no /favicon.ico 404
+    # the icon comes with the page (no request of its own, no /favicon.ico 404)
+    assert '<link rel="icon" href="data:image/svg+xml,<svg ' in board
     before = client.get(url + "/revision").get_json()
     post_hand(client, url, hand_form([1, 0], a=40))
     after = client.get(url + "/revision").get_json()
