@@ -23,7 +23,12 @@ def client_address() -> str:
     """The client's address as the rate limits count it: an IPv4 address exactly (also
     when written IPv4-mapped, ::ffff:a.b.c.d), an IPv6 address by its /64. Behind
     PROXY_COUNT trusted proxies this is the address the last one saw (ProxyFix)."""
-    raw = request.remote_addr or ""
+    return counted(request.remote_addr or "")
+
+
+def counted(raw: str) -> str:
+    """An address as the limits count it (see `client_address`); also used by the live
+    process (`stream.py`), which has no Flask request."""
     try:
         address = ipaddress.ip_address(raw.partition("%")[0])  # without a zone (fe80::1%eth0)
     except ValueError:

@@ -35,11 +35,16 @@ from urllib.parse import parse_qs
 from flask import Flask
 
 from . import live
+from .budgets import counted
 
 TICK = 0.75  # s between reads of the watched versions (a change shows within ~1 s)
 HEARTBEAT = 20.0  # s between comments on an idle stream (proxies close after 30–60 s)
 RETRY_MS = 2000  # the browser's wait before it opens a dropped stream again
 MAX_STREAMS = 20000
+# Streams one client address may hold open (an IPv6 client counted by its /64, as the rate
+# limits count it): a club's room of phones behind one router, each with a page or two
+# open, stays far below; a script opening streams by the thousand does not take them all.
+MAX_PER_CLIENT = 200
 PATH = live.PREFIX + live.STREAM
 TAG = 64  # longest version taken from a client
 
@@ -51,10 +56,10 @@ log = logging.getLogger(__name__)
 class Watch:
     """One open stream: what it watches, the version its page shows, its outbox."""
 
-    __slots__ = ("kind", "names", "tag", "queue")
+    __slots__ = ("kind", "names", "tag", "client", "queue")
 
-    def __init__(self, kind: str, names: list[str], tag: str) -> None:
-        self.kind, self.names, self.tag = kind, names, tag
+    def __init__(self, kind: str, names: list[str], tag: str, client: str = "") -> None:
+        self.kind, self.names, self.tag, self.client = kind, names, tag, client
         self.queue: asyncio.Queue[bytes | None] = asyncio.Queue()
 
 
@@ -65,17 +70,25 @@ class Hub:
         self.app = app
         self.tick = tick
         self.watches: set[Watch] = set()
+        self.clients: dict[str, int] = {}  # open streams per client address
         self.engine: Any = None
         self.reads = 0  # statements run (for tests and the benchmark)
         self.woken: asyncio.Event | None = None
 
     def add(self, watch: Watch) -> None:
         self.watches.add(watch)
+        self.clients[watch.client] = self.clients.get(watch.client, 0) + 1
         if self.woken is not None:
             self.woken.set()
 
     def drop(self, watch: Watch) -> None:
-        self.watches.discard(watch)
+        if watch in self.watches:
+            self.watches.discard(watch)
+            left = self.clients.get(watch.client, 1) - 1
+            if left > 0:
+                self.clients[watch.client] = left
+            else:
+                self.clients.pop(watch.client, None)
 
     def _read(self, matches: list[str], tables: list[str],
               ) -> tuple[dict[str, tuple[int, int | None, int]], dict[str, tuple[Any, ...]]]:
@@ -213,20 +226,38 @@ class Stream:
         if self.loop is not None:
             self.loop.call_soon_threadsafe(end)
 
+    def client(self, scope: dict[str, Any]) -> str:
+        """The client's address as the app's rate limits count it: behind PROXY_COUNT
+        trusted proxies the one the last of them saw (X-Forwarded-For, as the app's
+        ProxyFix reads it), else the connection's."""
+        hops = int(self.app.config.get("PROXY_COUNT") or 0)
+        if hops > 0:
+            chain = [a.strip() for a in _header(scope, b"x-forwarded-for").split(",")]
+            if len(chain) >= hops and chain[-hops]:
+                return counted(chain[-hops])
+        peer = scope.get("client") or ("", 0)
+        return counted(str(peer[0]))
+
     async def http(self, scope: dict[str, Any], receive: Receive, send: Send) -> None:
         if scope["method"] not in ("GET", "HEAD"):
             await _plain(send, 405, b"", [(b"allow", b"GET, HEAD")])
             return
         path = scope["path"]
         named = live.parse(self.app, path[len(PATH):]) if path.startswith(PATH) else None
-        if named is None or len(self.hub.watches) >= MAX_STREAMS:
-            await _plain(send, 404 if named is None else 503, b'{"error": "not found"}'
-                         if named is None else b'{"error": "try again"}')
+        if named is None:
+            await _plain(send, 404, b'{"error": "not found"}')
+            return
+        client = self.client(scope)
+        if (len(self.hub.watches) >= MAX_STREAMS
+                or self.hub.clients.get(client, 0) >= MAX_PER_CLIENT):
+            # the page polls instead (live.js), until a stream is free again
+            await _plain(send, 503 if len(self.hub.watches) >= MAX_STREAMS else 429,
+                         b'{"error": "try again"}', [(b"retry-after", b"60")])
             return
         self.start()
         query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
         tag = (_header(scope, b"last-event-id") or query.get("tag", [""])[0])[:TAG]
-        watch = Watch(named[0], named[1], tag)
+        watch = Watch(named[0], named[1], tag, client)
         await send({"type": "http.response.start", "status": 200, "headers": [
             (b"content-type", b"text/event-stream; charset=utf-8"),
             (b"cache-control", b"no-store"), (b"x-accel-buffering", b"no"),

@@ -271,3 +271,43 @@ def test_without_a_live_process_the_app_says_204_and_the_page_polls(client, two_
     path, _tag = watched(client.get(url).get_data(as_text=True))
     r = client.get(stream_path(path))
     assert r.status_code == 204 and r.get_data() == b""
+
+
+def test_one_client_address_holds_at_most_its_share_of_streams(client, two_phones,
+                                                               monkeypatch):
+    """A client address (an IPv6 client by its /64, behind a trusted proxy the address it
+    saw) may hold MAX_PER_CLIENT streams; one more is refused 429 with Retry-After (the
+    page polls instead), another address is not held back, and a stream that ends frees
+    its place."""
+    monkeypatch.setattr(stream, "MAX_PER_CLIENT", 2)
+    url, _other = two_phones
+    path, tag = watched(client.get(url).get_data(as_text=True))
+    client.application.config["PROXY_COUNT"] = 1
+
+    def via(address: str) -> list[tuple[bytes, bytes]]:
+        return [(b"x-forwarded-for", f"203.0.113.9, {address}".encode())]
+
+    async def scenario() -> None:
+        app = pushed(client.application)
+        first = Phone(app, stream_path(path), tag, via("2001:db8:1:2::5"))
+        second = Phone(app, stream_path(path), tag, via("2001:db8:1:2::77"))  # the same /64
+        await settle()
+        refused = Phone(app, stream_path(path), tag, via("2001:db8:1:2::9"))
+        await settle()
+        assert (first.status, second.status, refused.status) == (200, 200, 429)
+        assert (b"retry-after", b"60") in next(
+            m["headers"] for m in refused.messages if m["type"] == "http.response.start")
+        elsewhere = Phone(app, stream_path(path), tag, via("198.51.100.4"))
+        await settle()
+        assert elsewhere.status == 200
+        first.left.set()
+        await asyncio.wait_for(first.task, 1)
+        again = Phone(app, stream_path(path), tag, via("2001:db8:1:2::9"))
+        await settle()
+        assert again.status == 200
+        for phone in (second, elsewhere, again):
+            phone.left.set()
+            await asyncio.wait_for(phone.task, 1)
+        assert not app.hub.watches and not app.hub.clients
+
+    asyncio.run(scenario())
