@@ -36,7 +36,7 @@ from .match import (
                    tied_at_top,
                    winner,
 )
-from .read import read_hand
+from .read import read_hand, read_layout
 from .state import MatchState, PlayedHand, Settings
 
 __all__ = [
@@ -46,6 +46,6 @@ __all__ = [
     "InvalidHand", "Problem", "card_point_problems", "full_out_order", "hand_problems",
     "is_sweep", "score_hand", "DUMMY", "NANKING", "TIENTSIN", "Layout", "threechu",
     "DEFAULT_TARGET", "hands_problem", "leader", "target_problem", "tied_at_top", "winner",
-    "read_hand", "MatchState", "PlayedHand", "Settings",
+    "read_hand", "read_layout", "MatchState", "PlayedHand", "Settings",
     "VARIANTS", "Side", "SideKind", "Variant", "find", "variant",
 ]

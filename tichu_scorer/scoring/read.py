@@ -19,8 +19,8 @@ from typing import Any
 
 from ..game.house import RULE_BOOK, HouseRules
 from ..game.i18n import _
-from ..game.layouts import NANKING, TEAM_LETTERS, Layout
-from ..game.variants import MAX_SEATS
+from ..game.layouts import NANKING, TEAM_LETTERS, Layout, threechu
+from ..game.variants import DEFAULT, MAX_SEATS, VARIANTS, find
 from .hand import (
     CARD_POINTS_MAX,
     CARD_POINTS_MIN,
@@ -232,3 +232,31 @@ def read_hand(data: Mapping[str, Any], layout: Layout = NANKING,
     meaning = [p for p in hand_problems(hand, layout, rules)
                if p.field.split(".")[0] not in unreadable]
     return hand, shape + meaning
+
+
+def read_layout(data: Mapping[str, Any]) -> tuple[Layout | None, list[Problem]]:
+    """The seating a scoring request names: its variant (`[H1]`; Nanking when none is
+    named; only the games that score card points), and in Threechu the dummy's seat
+    (`[T3.1]`). None with the problem when it names neither rightly.
+
+    >>> read_layout({"variant": "threechu", "dummy": 2})[0].dummy
+    2
+    >>> read_layout({"variant": "seigneur"})[1][0].field
+    'variant'
+    """
+    name = data.get("variant")
+    game = DEFAULT if name is None else find(name)
+    if game is None or not game.scored:
+        known = ", ".join(f"'{v.key}'" for v in VARIANTS.values() if v.scored)
+        return None, [Problem("variant", "H1", _(
+            "Unknown variant %(given)s: use one of %(known)s.") % {
+            "given": repr(str(name))[:30], "known": known})]
+    if game.dummy_seat is None:
+        return game.layout(), []
+    dummy = data.get("dummy")
+    seats = game.seat_count(game.fewest)
+    if isinstance(dummy, int) and not isinstance(dummy, bool) and 0 <= dummy < seats:
+        return threechu(dummy), []
+    return None, [Problem("dummy", "T3.1", _(
+        'Threechu needs the dummy\'s seat (0–%(last)s): {"dummy": seat}.') % {
+        "last": seats - 1})]

@@ -15,7 +15,6 @@ from .. import answers, scoring
 from ..assets import REVALIDATE
 from ..engine.budget import Budget, OutOfTime
 from ..extensions import csrf, limit_draw, limit_referee
-from ..game import variants
 from ..tournaments import draw
 from ..tournaments import request as draw_request
 from .errors import body_limit
@@ -33,28 +32,6 @@ def _unprocessable(problems: list[scoring.Problem]) -> tuple[Response, int]:
     return jsonify(errors=[p.as_dict() for p in problems]), 422
 
 
-SCORED = [v for v in scoring.VARIANTS.values() if v.scored]
-
-
-def _score_layout(body: dict[str, Any]) -> tuple[scoring.Layout | None, list[scoring.Problem]]:
-    """The seating the body describes: its variant, and for Threechu the dummy's seat."""
-    name = body.get("variant")
-    game = variants.DEFAULT if name is None else scoring.find(name)
-    if game is None or not game.scored:
-        known = ", ".join(f"'{v.key}'" for v in SCORED)
-        return None, [scoring.Problem("variant", "H1", gettext(
-            "Unknown variant %(given)s: use one of %(known)s.",
-            given=repr(str(name))[:30], known=known))]
-    if game.dummy_seat is None:
-        return game.layout(), []
-    dummy = body.get("dummy")
-    seats = game.seat_count(game.fewest)
-    if isinstance(dummy, int) and not isinstance(dummy, bool) and 0 <= dummy < seats:
-        return scoring.threechu(dummy), []
-    return None, [scoring.Problem("dummy", "T3.1", gettext(
-        'Threechu needs the dummy\'s seat (0–%(last)s): {"dummy": seat}.', last=seats - 1))]
-
-
 def _house_rules(body: dict[str, Any]) -> scoring.HouseRules:
     """The body's house rules (docs/API.md); a 400 naming the key that is wrong."""
     try:
@@ -68,7 +45,7 @@ def score() -> Response | tuple[Response, int]:
     """Score one hand without storing it."""
     body = json_body()
     rules = _house_rules(body)
-    layout, problems = _score_layout(body)
+    layout, problems = scoring.read_layout(body)
     if layout is None:
         return _unprocessable(problems)
     hand, problems = scoring.read_hand(body, layout, rules)
