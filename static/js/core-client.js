@@ -224,7 +224,7 @@
         const th = node("th", String(item.number));
         th.scope = "row";
         const cell = node("td", r.rows[k] || "", "notes");
-        if (r.rows[k]) cell.append(" ");
+        if (r.rows[k]) cell.append(node("br"));  // the mark on a line of its own
         cell.append(node("small", state.words.row, "waiting-mark"));
         row.append(th, cell);
         body.prepend(row);

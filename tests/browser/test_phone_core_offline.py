@@ -316,6 +316,7 @@ def test_without_signal_grand_seigneur_shows_what_the_server_will(live_server, n
     refused_here = " ".join(problem.text_content().split())
     assert refused_here.endswith("GS1") and page.url.startswith(match_url + "/hands/new")
     assert not page.evaluate("window.tichuOutbox.all()")  # the form holds it, not the outbox
+    shot(page, f"core-offline-seigneur-refused-{lang}-{scheme}")
     page.tap(".clear-order")
     gs_hand(page, (3, 1, 0, 2))  # hand 2: Dee first, Eve last
     page.wait_for_url(match_url + "*")
