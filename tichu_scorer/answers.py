@@ -17,17 +17,16 @@ from __future__ import annotations
 
 import gettext
 import json
-from decimal import ROUND_HALF_EVEN, Decimal
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
+from decimal import ROUND_HALF_EVEN, Decimal
 from typing import Any
 
 from . import engine, progression, scoring
 from .game import variants
 from .game.i18n import _, ngettext, set_translator
-from .scoring import Layout, Problem, Variant
-from .scoring import seigneur
+from .scoring import Layout, Problem, Variant, seigneur
 from .scoring.games import game_of
 from .scoring.state import Settings, next_hand, stored_values
 

@@ -296,7 +296,8 @@ def _shown(html: str) -> dict:
     text = lambda s: " ".join(re.sub(r"<[^>]+>", "", s).split())  # noqa: E731
     seating = re.search(r'<ol class="ranking-list seating">(.*?)</ol>', html, re.S)
     pushes = re.search(r'<ul class="pushes">(.*?)</ul>', html, re.S)
-    records = re.search(r'<table class="hands records"( hidden)?>.*?<tbody>(.*?)</tbody>', html, re.S)
+    records = re.search(r'<table class="hands records"( hidden)?>.*?<tbody>(.*?)</tbody>', html,
+                        re.S)
     ranks = re.search(r'<table class="hands ranks"[^>]*>.*?<tbody>(.*?)</tbody>', html, re.S)
     return {"title": text(re.search(r'<h2 id="seating">(.*?)</h2>', html, re.S).group(1)),
             "seating": [text(li) for li in re.findall(r"<li>(.*?)</li>", seating.group(1), re.S)]
@@ -357,7 +358,8 @@ def test_the_phone_shows_grand_seigneur_with_waiting_hands_as_the_server(table):
             urls.append(url)
         for case, url, stored_page, mine in zip(cases, urls, before, phone(page, asked),
                                                 strict=True):
-            with app.test_request_context():  # the hands sent, in turn: the server's page after them
+            # the hands sent, in turn: the server's page after them
+            with app.test_request_context():
                 for body in case["waiting"]:
                     match = db.session.execute(db.select(Match).filter_by(
                         key=url.rsplit("/", 1)[1])).scalar_one()

@@ -10,8 +10,8 @@ import re
 
 import pytest
 
-from tests.browser.conftest import shot
 from benchmarks.harness import controlled
+from tests.browser.conftest import shot
 from tests.browser.test_phone_offline import controlled_match, kept, send_waiting
 from tichu_scorer.views import core as core_view
 
@@ -267,7 +267,8 @@ def gs_page(page) -> dict:
     """What a Grand Seigneur match page shows: the seating, the pushes, the records, each
     hand's finishing order (without the waiting mark), the count of hands."""
     return page.evaluate(r"""() => {
-        const text = (q) => Array.from(document.querySelectorAll(q), (e) => e.textContent.replace(/\s+/g, ' ').trim());
+        const text = (q) => Array.from(document.querySelectorAll(q),
+                                       (e) => e.textContent.replace(/\s+/g, ' ').trim());
         const shown = (q) => { const e = document.querySelector(q); return !!e && !e.hidden; };
         return {seating_title: text('#seating'), seating: text('ol.seating li'),
                 pushes: text('ul.pushes li'), bold: text('ul.pushes li strong'),
@@ -286,7 +287,6 @@ def test_without_signal_grand_seigneur_shows_what_the_server_will(live_server, n
     its message and rule; two waiting hands are in the list, marked, and the seating, the
     pushes and the records follow them, exactly as the server shows them once sent."""
     from tests.browser.conftest import PHONE
-    from tests.browser.test_phone_variants import start
     page = new_context(**PHONE, locale="de-DE" if lang == "de" else "en-US",
                        color_scheme=scheme).new_page()
     errors: list[str] = []
@@ -326,7 +326,8 @@ def test_without_signal_grand_seigneur_shows_what_the_server_will(live_server, n
     page.wait_for_selector("tr.waiting >> nth=1")
     page.wait_for_selector("#provisional:not([hidden])")
     here = gs_page(page)
-    assert [r.split(" ")[0] for r in page.locator("tr.waiting th").all_text_contents()] == ["3", "2"]
+    numbers = page.locator("tr.waiting th").all_text_contents()
+    assert [n.split(" ")[0] for n in numbers] == ["3", "2"]
     assert page.locator("tr.waiting .waiting-mark").count() == 2
     assert here["seating"][0].endswith(": Bob") and here["seating"][-1].endswith(": Cy")
     assert "4" in here["seating_title"][0] and "3" in here["played"][0]
