@@ -83,7 +83,7 @@ def create_app(test_config: Mapping[str, Any] | None = None,
     app.jinja_env.filters["translate"] = i18n.gettext
 
     from .game.i18n import set_translator
-    set_translator(i18n.gettext)
+    set_translator(i18n.gettext, i18n.plural)
 
     from .views import register
     register(app)

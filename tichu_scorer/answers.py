@@ -20,12 +20,13 @@ import json
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
+from decimal import ROUND_HALF_EVEN, Decimal
 from typing import Any
 
 from . import engine, progression, scoring
 from .game import variants
-from .game.i18n import _, set_translator
-from .scoring import Layout, Problem, Variant
+from .game.i18n import _, ngettext, set_translator
+from .scoring import Layout, Problem, Variant, seigneur
 from .scoring.games import game_of
 from .scoring.state import Settings, next_hand, stored_values
 
@@ -181,14 +182,18 @@ def shuffles_next(game: Variant, hand_count: int,
 
 
 def waiting(facts: MatchFacts, bodies: Sequence[Any],
-            chart: Mapping[str, Any] | None = None) -> dict[str, Any]:
+            chart: Mapping[str, Any] | None = None,
+            rankings: Sequence[Sequence[int]] | None = None) -> dict[str, Any]:
     """The match as it stands with hands waiting on the phone to be sent, scored in turn as
     the server will score them when they arrive: each hand's answer (`preview`; None for a
     hand the phone kept no body of), then the match's facts after them and who shuffles
     next. A hand the server would refuse is left out of the totals (it comes back refused,
-    and is stored only once fixed); a hand without a body still takes its number."""
+    and is stored only once fixed); a hand without a body still takes its number.
+    Grand Seigneur's match (`rankings`: its stored hands' finishing orders) gets its
+    seating, pushes and records after them (`ranked`)."""
     hands: list[dict[str, Any] | None] = []
     last: Sequence[int] | None = None
+    orders = [tuple(r) for r in rankings or ()]
     drawn = _chart_hands(chart)  # the stored hands' running totals and calls, if given
     for body in bodies:
         if body is None:
@@ -200,6 +205,7 @@ def waiting(facts: MatchFacts, bodies: Sequence[Any],
         hands.append(answer | {"status": status})
         if status == 200 and result is not None:
             last = row["out_order"]
+            orders.append(tuple(last))
             facts = _after(facts, tuple(result.totals), result.finished)
             if drawn is not None:
                 drawn[0].append(list(result.totals))
@@ -215,9 +221,61 @@ def waiting(facts: MatchFacts, bodies: Sequence[Any],
              "chart_title": _("Score progression"),
              "chart_desc": _("Running totals after each hand; circles mark calls made, "
                              "crosses calls failed.")}
-    return {"hands": hands, "facts": facts.as_dict(), "shuffler": shuffler,
-            "shuffler_name": facts.names[shuffler] if shuffler is not None else None,
-            "words": words, "chart": _chart(facts, drawn)}
+    answer = {"hands": hands, "facts": facts.as_dict(), "shuffler": shuffler,
+              "shuffler_name": facts.names[shuffler] if shuffler is not None else None,
+              "words": words, "chart": _chart(facts, drawn)}
+    if facts.game.ranked:
+        answer["ranked"] = ranked(facts, orders, [h is not None and h["status"] == 200
+                                                  for h in hands])
+    return answer
+
+
+def ranked(facts: MatchFacts, orders: Sequence[Sequence[int]],
+           scored: Sequence[bool]) -> dict[str, Any]:
+    """Grand Seigneur's match page after its hands so far (`orders`, the waiting ones last),
+    as its template shows it (templates/matches/seigneur.html, match_view): the next
+    seating by title, the pushes (each sentence with its two names left as `%(giver)s` and
+    `%(receiver)s`, which the page shows in bold), the players' records, each waiting
+    hand's finishing order by name (None for one not scored: `scored`), and the words that
+    change with the count."""
+    names = facts.names
+    counted = sum(scored)
+    new = iter(orders[len(orders) - counted:])
+    rows = [" › ".join(names[s] for s in next(new)) if ok else None for ok in scored]
+    note = [ngettext("Provisional: the hand waiting to be sent is shown.",
+                     "Provisional: the %(num)d hands waiting to be sent are shown.",
+                     counted) % {"num": counted}] if counted else []
+    if counted < len(scored):
+        note.append(_("Not counted yet: %(n)s more waiting, scored when sent.") % {
+            "n": len(scored) - counted})
+    last = orders[-1] if orders else None
+    titles = [[_(title), names[seat]] for title, seat in zip(
+        seigneur.titles(len(last)), last, strict=True)] if last else []
+    pushes = [{"text": ngettext(
+        "%(giver)s (%(gt)s) pushes %(num)d best card to %(receiver)s (%(rt)s), who pushes "
+        "%(num)d card of their choice back.",
+        "%(giver)s (%(gt)s) pushes %(num)d best cards to %(receiver)s (%(rt)s), who "
+        "pushes %(num)d cards of their choice back.", p.cards) % {
+            "num": p.cards, "gt": _(p.giver_title), "rt": _(p.receiver_title),
+            "giver": "%(giver)s", "receiver": "%(receiver)s"},
+        "giver": names[p.giver], "receiver": names[p.receiver]}
+        for p in (seigneur.pushes(last) if last else [])]
+    stats = sorted(seigneur.records(orders, len(names)),
+                   key=lambda r: (-r.great_lord, r.average_rank or 99))
+    records = [[names[r.seat], f"{r.great_lord}×", str(r.longest_reign),
+                _two_places(r.average_rank)] for r in stats]
+    return {"titles": titles, "pushes": pushes, "records": records,
+            "rows": rows,
+            "seating": _("Seating for hand %(n)s") % {"n": facts.hand_count + 1},
+            "played": ngettext("%(num)d hand played", "%(num)d hands played",
+                               facts.hand_count) % {"num": facts.hand_count},
+            "note": " ".join(note)}
+
+
+def _two_places(value: float) -> str:
+    """As the page's `decimalformat('0.00')` rounds it (Babel: half to even, from the
+    float's shortest text); the page puts its own decimal sign in."""
+    return str(Decimal(str(value)).quantize(Decimal("0.01"), ROUND_HALF_EVEN))
 
 
 def _chart_hands(chart: Mapping[str, Any] | None) -> tuple[list[Any], list[Any]] | None:
@@ -309,9 +367,9 @@ def _use_language(lang: str, locales: str) -> None:
     """Messages in the reader's language, from the same compiled catalog as the server's
     (Flask-Babel reads it with the same `gettext`); English as written."""
     if lang not in _languages:
-        _languages[lang] = str if lang == "en" else gettext.translation(
-            "messages", locales, [lang], fallback=True).gettext
-    set_translator(_languages[lang])
+        found = gettext.translation("messages", locales, [lang], fallback=True)
+        _languages[lang] = (str, None) if lang == "en" else (found.gettext, found.ngettext)
+    set_translator(*_languages[lang])
 
 
 def _answer(request: Mapping[str, Any], seconds: float | None, locales: str) -> Any:
@@ -325,7 +383,7 @@ def _answer(request: Mapping[str, Any], seconds: float | None, locales: str) -> 
         return preview(facts, request.get("body"))
     if op == "waiting":
         return waiting(MatchFacts.from_dict(request["facts"]), request.get("bodies", []),
-                       request.get("chart"))
+                       request.get("chart"), request.get("rankings"))
     if op == "judge":
         return judge(request.get("body"), seconds, time.perf_counter)
     if op == "judge_fields":  # the referee page's fields, as its form reads them

@@ -45,6 +45,12 @@ def gettext(string: str, **variables: Any) -> str:
     return text % variables if variables else text
 
 
+def plural(singular: str, plural_: str, n: int) -> str:
+    """The plural form for `n`, not yet filled in (the core's `ngettext`)."""
+    text: str = translations().ngettext(singular, plural_, n)
+    return text
+
+
 def possessive(name: str) -> str:
     """`name` as the owner of something, in this request's language: "Ann's" in English;
     in German "Anns", or "Hans’" for a name ending in s, ß, x or z."""

@@ -72,14 +72,16 @@
 
   // The match page while hands of this match wait on the phone (offline.js, provisional)
   async function provisional(mine, live, note) {
-    if (!mine.length) { waitingRows([], [], ""); return; }
+    if (!mine.length) { waitingRows([], [], ""); drawRanked(null, []); return; }
     // The totals, the list and who shuffles next as the server will have them once the
     // hands arrive: the phone's copy of the core scores them in turn. Without it (no
     // bundle, an old browser), the scores each hand's preview showed count, as before.
     const facts = factsOf();
     const chart = document.querySelector("figure.chart") ? await chartInputs() : null;
-    const state = facts ? await core({ op: "waiting", facts: facts, bodies: mine.map((i) => i.body || null), chart })
+    const rankings = live && live.dataset.rankings ? JSON.parse(live.dataset.rankings) : null;
+    const state = facts ? await core({ op: "waiting", facts: facts, bodies: mine.map((i) => i.body || null), chart, rankings })
       .catch(() => null) : null;
+    if (rankings) { drawRanked(state && state.ranked ? state : null, mine, note); return; }
     if (state) drawChart(state.chart, state.words);
     const scores = mine.map((item, k) => {
       if (!state) return item.scores || null;
@@ -160,6 +162,75 @@
     else figure.prepend(svg);
     figure.hidden = false;
     figure.classList.add("provisional");
+  }
+
+  // Grand Seigneur's page after the waiting hands (answers.ranked): the next seating and
+  // pushes, the players' records, the waiting hands at the top of the list; what the page
+  // showed comes back when none waits (or the core cannot answer)
+  const node = (name, text, cls) => {
+    const el = document.createElement(name);
+    if (text !== undefined) el.textContent = text;
+    if (cls) el.className = cls;
+    return el;
+  };
+  function drawRanked(state, mine, note) {
+    const parts = ["section[aria-labelledby=seating]", "#seating", "ol.seating", "ul.pushes", "p.empty",
+      "table.records", "table.records tbody", "table.ranks", "[data-played]"].map((q) => document.querySelector(q));
+    const [section, heading, seating, pushes, empty, records, stats, ranks, played] = parts;
+    parts.forEach((el) => {
+      if (el && !el.kept) el.kept = { nodes: Array.from(el.childNodes, (n) => n.cloneNode(true)), hidden: el.hidden };
+    });
+    if (ranks) ranks.querySelectorAll("tr.waiting").forEach((row) => row.remove());
+    if (!state) { // as the server drew it
+      [section, heading, seating, pushes, empty, records, stats, played].forEach((el) => {
+        if (el) { el.replaceChildren(...el.kept.nodes.map((n) => n.cloneNode(true))); el.hidden = el.kept.hidden; }
+      });
+      if (ranks) ranks.hidden = ranks.kept.hidden;
+      return;
+    }
+    const r = state.ranked;
+    const any = r.titles.length > 0;
+    if (section) section.hidden = !any;
+    if (empty) empty.hidden = any;
+    if (records) records.hidden = !any;
+    if (heading) heading.textContent = r.seating;
+    if (played) played.textContent = r.played;
+    if (seating) seating.replaceChildren(...r.titles.map(([title, name]) => {
+      const li = node("li");
+      li.append(node("strong", title), ": " + name);
+      return li;
+    }));
+    if (pushes) pushes.replaceChildren(...r.pushes.map((p) => {
+      const li = node("li"); // the two names in bold, wherever the language puts them
+      p.text.split(/(%\((?:giver|receiver)\)s)/).forEach((bit) => {
+        const who = bit === "%(giver)s" ? p.giver : bit === "%(receiver)s" ? p.receiver : null;
+        li.append(who === null ? bit : node("strong", who));
+      });
+      return li;
+    }));
+    const sign = (1.5).toLocaleString(document.documentElement.lang || "en").charAt(1);
+    if (stats) stats.replaceChildren(...r.records.map(([name, lord, reign, average]) => {
+      const tr = node("tr");
+      const th = node("th", name);
+      th.scope = "row";
+      tr.append(th, node("td", lord, "num"), node("td", reign, "num"), node("td", average.replace(".", sign), "num"));
+      return tr;
+    }));
+    const body = ranks && ranks.querySelector("tbody");
+    if (body) {
+      ranks.hidden = false;
+      mine.forEach((item, k) => {
+        const row = node("tr", undefined, "waiting");
+        const th = node("th", String(item.number));
+        th.scope = "row";
+        const cell = node("td", r.rows[k] || "", "notes");
+        if (r.rows[k]) cell.append(node("br"));  // the mark on a line of its own
+        cell.append(node("small", state.words.row, "waiting-mark"));
+        row.append(th, cell);
+        body.prepend(row);
+      });
+    }
+    if (note) { note.textContent = r.note; note.hidden = false; }
   }
 
   // The waiting hands at the top of the list, marked as waiting, with what each gives

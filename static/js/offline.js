@@ -174,8 +174,16 @@
     const item = { client_id: id, action: form.action || window.location.href, fields: fields.toString(),
                    match: form.dataset.matchUrl, number: Number(fields.get("number")) || 0,
                    scores: preview, body: body, created: Date.now() };
-    await put(item);
     form.querySelectorAll("button[type=submit]").forEach((b) => { b.disabled = true; });
+    // without signal, the phone's core refuses what the server would (the same message and
+    // rule): the form keeps the hand, as the server's page of problems does
+    const refused = navigator.onLine === false ? await refusedHere(form, item) : null;
+    if (refused) {
+      showRefusal(form, refused);
+      form.querySelectorAll("button[type=submit]").forEach((b) => { b.disabled = false; });
+      return;
+    }
+    await put(item);
     const result = await send(item, null);
     if (result.kind === "saved") {
       await remove(id);
@@ -198,6 +206,43 @@
       form.submit();
     }
   }, true);
+
+  // Without signal: the problems the server would answer for this hand, from the phone's
+  // core, after the hands of its match waiting before it; null when it would take it, or
+  // when the core cannot say (the hand then waits, as before)
+  async function refusedHere(form, item) {
+    if (!item.body || !form.dataset.core) return null;
+    try {
+      const core = await coreClient();
+      const before = (await all()).filter((i) => i.match === item.match && !i.conflict && !i.error && i.client_id !== item.client_id)
+        .sort((a, b) => a.number - b.number).map((i) => i.body || null);
+      const [answer, status] = await core.ask({ op: "preview", facts: core.factsOf(), waiting: before, body: item.body });
+      return status === 422 && answer.errors && answer.errors.length ? answer.errors : null;
+    } catch (err) {
+      return null;
+    }
+  }
+  function showRefusal(form, errors) {
+    form.querySelectorAll(".problems").forEach((box) => { box.replaceChildren(); });
+    errors.forEach((e) => {
+      const box = form.querySelector('.problems[data-group="' + (e.group || "match") + '"]') ||
+        form.querySelector('.problems[data-group="match"]');
+      if (!box) return;
+      const p = document.createElement("p");
+      p.className = "problem";
+      p.setAttribute("role", "alert");
+      p.dataset.problem = e.group || "match";
+      p.append(e.message + " ");
+      const a = document.createElement("a");
+      a.className = "rule";
+      a.href = "/rules#" + e.rule;
+      a.textContent = e.rule;
+      p.append(a);
+      box.append(p);
+    });
+    const first = form.querySelector(".problems .problem");
+    if (first) first.scrollIntoView({ block: "center" });
+  }
 
   // Undo while hands wait takes the latest waiting hand off the phone (nothing is sent);
   // without signal, an undo of a saved hand cannot reach the server: the page says so.
@@ -373,7 +418,7 @@
       el.textContent = String(total);
       el.classList.add("provisional");
     });
-    if (note) {
+    if (note && note.dataset.text) {  // Grand Seigneur's page says nothing without the core
       const counted = mine.filter((i) => i.scores).length;
       const parts = [];
       if (counted) parts.push(counted === 1 ? note.dataset.textOne : note.dataset.text.replace("{n}", String(counted)));

@@ -11,6 +11,12 @@
   const hinted = /^#first=(\d+)$/.exec(window.location.hash); // tapped on the match page
   if (hinted && !order.length && seats.includes(Number(hinted[1]))) order = [Number(hinted[1])];
 
+  // the hand as the server reads the form (forms.py, to_api): kept with it in the outbox,
+  // so the phone's core scores it while it waits (offline.js)
+  function keepBody() {
+    form.dataset.previewBody = JSON.stringify({ out_order: selects.map((s) => s.value).filter((v) => v !== "").map(Number) });
+  }
+
   function render() {
     const full = order.length === seats.length - 1 ? order.concat(seats.filter((s) => !order.includes(s))) : order;
     selects.forEach((s, i) => { s.value = i < full.length ? String(full[i]) : ""; });
@@ -20,6 +26,7 @@
       btn.querySelector(".place").textContent = i >= 0 ? String(i + 1) + "." : "";
       btn.querySelector(".title-of").textContent = i >= 0 ? titles[i] : "";
     });
+    keepBody();
   }
 
   buttons.addEventListener("click", (ev) => {
@@ -34,6 +41,7 @@
     }
     render();
   });
+  selects.forEach((s) => s.addEventListener("change", keepBody));
   buttons.hidden = false;
   form.classList.add("enhanced");
   render();

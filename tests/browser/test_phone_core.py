@@ -9,9 +9,11 @@ a missing bundle fails these tests; elsewhere they skip only when it could not b
 
 from __future__ import annotations
 
+import html as html_lib
 import json
 import os
 import random
+import re
 from datetime import UTC, datetime
 
 import pytest
@@ -275,3 +277,101 @@ def test_the_phone_judges_house_rules_as_the_server(table):
     assert phone(page, asked) == served
     assert served[0][0]["dragon_gift"] == {"given_away": False, "rule": "R5"}
     assert [status for _answer, status in served[-4:]] == [400] * 4
+
+
+GS_CASES = st.lists(st.integers(5, 12).flatmap(lambda n: st.fixed_dictionaries({
+    "names": st.just([f"N{i}" for i in range(n)]),
+    "stored": st.lists(st.permutations(range(n)), max_size=4),
+    # as a table enters them (the last one out left out or not), and malformed ones
+    "waiting": st.lists(st.permutations(range(n)).flatmap(
+        lambda p: st.sampled_from([p, p[:-1], p[:2]]).map(lambda o: {"out_order": list(o)}))
+        | HANDS, min_size=1, max_size=3),
+    "lang": st.sampled_from(["en", "de"]),
+})), min_size=50, max_size=50)
+
+
+def _shown(html: str) -> dict:
+    """What a Grand Seigneur match page shows, as text: the seating, the pushes, the
+    records, each hand's finishing order, the count of hands."""
+    text = lambda s: " ".join(re.sub(r"<[^>]+>", "", s).split())  # noqa: E731
+    seating = re.search(r'<ol class="ranking-list seating">(.*?)</ol>', html, re.S)
+    pushes = re.search(r'<ul class="pushes">(.*?)</ul>', html, re.S)
+    records = re.search(r'<table class="hands records"( hidden)?>.*?<tbody>(.*?)</tbody>', html,
+                        re.S)
+    ranks = re.search(r'<table class="hands ranks"[^>]*>.*?<tbody>(.*?)</tbody>', html, re.S)
+    return {"title": text(re.search(r'<h2 id="seating">(.*?)</h2>', html, re.S).group(1)),
+            "seating": [text(li) for li in re.findall(r"<li>(.*?)</li>", seating.group(1), re.S)]
+            if seating else [],
+            "pushes": [html_lib.unescape(text(li)) for li in
+                       re.findall(r"<li>(.*?)</li>", pushes.group(1), re.S)] if pushes else [],
+            "records": [text(tr) for tr in re.findall(r"<tr>(.*?)</tr>", records.group(2), re.S)]
+            if records and not records.group(1) else [],  # hidden: none shown
+            "orders": [html_lib.unescape(text(td)) for td in
+                       re.findall(r'<td class="notes">(.*?)</td>', ranks.group(1), re.S)]
+            if ranks else [],
+            "played": text(re.search(r"<span data-played>(.*?)</span>", html, re.S).group(1))}
+
+
+def _drawn(stored_page: dict, answer: dict, lang: str) -> dict:
+    """The page as the phone draws the core's answer (core-client.js, drawRanked)."""
+    r = answer["ranked"]
+    sign = "," if lang == "de" else "."
+    return {"title": r["seating"], "seating": [f"{t}: {n}" for t, n in r["titles"]],
+            "pushes": [p["text"].replace("%(giver)s", p["giver"]).replace(
+                "%(receiver)s", p["receiver"]) for p in r["pushes"]],
+            "records": ["".join(row[:3]) + row[3].replace(".", sign) for row in r["records"]]
+            if r["titles"] else [],
+            "orders": [o for o in reversed(r["rows"]) if o] + stored_page["orders"],
+            "played": r["played"]}
+
+
+def test_the_phone_shows_grand_seigneur_with_waiting_hands_as_the_server(table):
+    """Grand Seigneur's waiting hands: the core's seating, pushes, records, hands and count
+    (as the phone draws them) against the server's page once the hands are sent, for every
+    table size; a hand the server refuses is left out on both."""
+    app, client, _urls, page = table
+    token = client.get("/csrf-token").get_json()["csrf_token"]
+    stored_total = []
+
+    @settings(max_examples=4, deadline=None, database=None,
+              phases=[Phase.explicit, Phase.generate], suppress_health_check=list(HealthCheck))
+    @given(GS_CASES)
+    def batch(cases):
+        before, asked, urls = [], [], []
+        for case in cases:
+            data = {"variant": "seigneur", "csrf_token": token} | {
+                f"seat_{i}": n for i, n in enumerate(case["names"])}
+            url = client.post("/matches/new", data=data).headers["Location"]
+            with app.test_request_context():
+                for order in case["stored"]:
+                    match = db.session.execute(db.select(Match).filter_by(
+                        key=url.rsplit("/", 1)[1])).scalar_one()
+                    assert hand_entry.add_hand(match, {"out_order": list(order)},
+                                               match.hand_count + 1).hand is not None
+                match = db.session.execute(db.select(Match).filter_by(
+                    key=url.rsplit("/", 1)[1])).scalar_one()
+                facts = hand_entry.facts(match).as_dict()
+            before.append(_shown(client.get(url, headers={"Accept-Language": case["lang"]})
+                                 .get_data(as_text=True)) if case["stored"] else {"orders": []})
+            asked.append({"op": "waiting", "facts": facts, "bodies": case["waiting"],
+                          "rankings": [list(o) for o in case["stored"]], "lang": case["lang"]})
+            urls.append(url)
+        for case, url, stored_page, mine in zip(cases, urls, before, phone(page, asked),
+                                                strict=True):
+            # the hands sent, in turn: the server's page after them
+            with app.test_request_context():
+                for body in case["waiting"]:
+                    match = db.session.execute(db.select(Match).filter_by(
+                        key=url.rsplit("/", 1)[1])).scalar_one()
+                    hand_entry.add_hand(match, body, match.hand_count + 1)
+                    db.session.rollback()
+            server = _shown(client.get(url, headers={"Accept-Language": case["lang"]})
+                            .get_data(as_text=True))
+            drawn = _drawn(stored_page, mine, case["lang"])
+            assert drawn == server, json.dumps({"case": case, "phone": drawn, "server": server})
+            stored_total.append(len(server["orders"]) - len(case["stored"]))
+
+    batch()
+    assert len(stored_total) >= 200
+    assert sum(1 for n in stored_total if n) >= len(stored_total) // 3  # hands were stored
+    assert stored_total.count(0) >= 10  # and refused

@@ -10,6 +10,7 @@ import re
 
 import pytest
 
+from benchmarks.harness import controlled
 from tests.browser.conftest import shot
 from tests.browser.test_phone_offline import controlled_match, kept, send_waiting
 from tichu_scorer.views import core as core_view
@@ -249,3 +250,98 @@ def test_a_broken_snapshot_is_dropped_and_the_core_starts_from_nothing(live_serv
             return
         page.wait_for_timeout(100)
     raise AssertionError("no good snapshot was kept again")
+
+
+GS_NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve")
+GS_SAVED = {"en": "Hand {n} saved.", "de": "Runde {n} gespeichert."}
+
+
+def gs_hand(page, seats) -> None:
+    page.wait_for_selector(".out-buttons:not([hidden])")
+    for seat in seats:
+        page.tap(f".out-btn[data-seat='{seat}']")
+    page.tap("button[type=submit]")
+
+
+def gs_page(page) -> dict:
+    """What a Grand Seigneur match page shows: the seating, the pushes, the records, each
+    hand's finishing order (without the waiting mark), the count of hands."""
+    return page.evaluate(r"""() => {
+        const text = (q) => Array.from(document.querySelectorAll(q),
+                                       (e) => e.textContent.replace(/\s+/g, ' ').trim());
+        const shown = (q) => { const e = document.querySelector(q); return !!e && !e.hidden; };
+        return {seating_title: text('#seating'), seating: text('ol.seating li'),
+                pushes: text('ul.pushes li'), bold: text('ul.pushes li strong'),
+                records: text('table.records tbody tr'), played: text('[data-played]'),
+                orders: Array.from(document.querySelectorAll('table.ranks tbody td.notes'),
+                                   (td) => td.firstChild.textContent.trim()),
+                sections: [shown('section[aria-labelledby=seating]'), shown('table.records'),
+                           shown('p.empty')]};
+    }""")
+
+
+@pytest.mark.parametrize(("lang", "scheme"), [("en", "light"), ("de", "dark")])
+def test_without_signal_grand_seigneur_shows_what_the_server_will(live_server, new_context,
+                                                                  lang, scheme):
+    """Grand Seigneur offline: a hand the server would refuse is refused on the phone with
+    its message and rule; two waiting hands are in the list, marked, and the seating, the
+    pushes and the records follow them, exactly as the server shows them once sent."""
+    from tests.browser.conftest import PHONE
+    page = new_context(**PHONE, locale="de-DE" if lang == "de" else "en-US",
+                       color_scheme=scheme).new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(live_server + "/")
+    page.goto(f"{live_server}/matches/new?variant=seigneur")
+    for seat, name in enumerate(GS_NAMES):
+        page.fill(f"#seat_{seat}", name)
+    page.tap("form button[type=submit]")
+    page.wait_for_selector(".first-btn")
+    match_url = page.url.split("?")[0]
+    page.tap(".other-hand")
+    gs_hand(page, (2, 0, 4, 1))  # hand 1, stored: Cy is the Great Lord
+    page.wait_for_selector("text=" + GS_SAVED[lang].format(n=1))
+    page.goto(match_url + "/hands/new")
+    page.wait_for_selector(".out-buttons:not([hidden])")
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    page.goto(match_url)
+    controlled(page)
+    core_kept(page)
+    page.context.set_offline(True)
+
+    page.goto(match_url + "/hands/new")
+    gs_hand(page, (3, 1))  # two of five: the server would refuse it ([GS1])
+    problem = page.locator(".problems .problem").first
+    problem.wait_for(timeout=60000)  # the core's first start
+    refused_here = " ".join(problem.text_content().split())
+    assert refused_here.endswith("GS1") and page.url.startswith(match_url + "/hands/new")
+    assert not page.evaluate("window.tichuOutbox.all()")  # the form holds it, not the outbox
+    shot(page, f"core-offline-seigneur-refused-{lang}-{scheme}")
+    page.tap(".clear-order")
+    gs_hand(page, (3, 1, 0, 2))  # hand 2: Dee first, Eve last
+    page.wait_for_url(match_url + "*")
+    page.goto(match_url + "/hands/new")
+    gs_hand(page, (1, 3, 4, 0))  # hand 3: Bob first, Cy last
+    page.wait_for_url(match_url + "*")
+    page.wait_for_selector("tr.waiting >> nth=1")
+    page.wait_for_selector("#provisional:not([hidden])")
+    here = gs_page(page)
+    numbers = page.locator("tr.waiting th").all_text_contents()
+    assert [n.split(" ")[0] for n in numbers] == ["3", "2"]
+    assert page.locator("tr.waiting .waiting-mark").count() == 2
+    assert here["seating"][0].endswith(": Bob") and here["seating"][-1].endswith(": Cy")
+    assert "4" in here["seating_title"][0] and "3" in here["played"][0]
+    shot(page, f"core-offline-seigneur-{lang}-{scheme}")
+
+    page.context.set_offline(False)
+    send_waiting(page)
+    page.wait_for_selector("#outbox", state="hidden")
+    page.goto(match_url)
+    assert not page.locator("tr.waiting").count()
+    assert gs_page(page) == here  # the server's page, word for word
+    # and the server refuses the short order with the phone's words and rule
+    page.goto(match_url + "/hands/new")
+    gs_hand(page, (3, 1))
+    page.wait_for_selector(".problems .problem")
+    assert " ".join(page.locator(".problems .problem").first.text_content().split()) == refused_here
+    assert errors == []

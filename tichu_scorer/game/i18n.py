@@ -11,11 +11,14 @@ from __future__ import annotations
 from collections.abc import Callable
 
 _translator: Callable[[str], str] = str
+_plural: Callable[[str, str, int], str] | None = None
 
 
-def set_translator(translate: Callable[[str], str]) -> None:
-    global _translator
-    _translator = translate
+def set_translator(translate: Callable[[str], str],
+                   plural: Callable[[str, str, int], str] | None = None) -> None:
+    """Install the translator, and its plural forms' (`ngettext`) where there are any."""
+    global _translator, _plural
+    _translator, _plural = translate, plural
 
 
 def _(message: str) -> str:
@@ -23,6 +26,17 @@ def _(message: str) -> str:
     if _translator is str:  # pure use (tests, benchmarks): no call at all
         return message
     return _translator(message)
+
+
+def ngettext(singular: str, plural: str, n: int) -> str:
+    """The message for `n` in the reader's language (English's two forms without one).
+
+    >>> ngettext("%(num)d card", "%(num)d cards", 2) % {"num": 2}
+    '2 cards'
+    """
+    if _plural is None:
+        return singular if n == 1 else plural
+    return _plural(singular, plural, n)
 
 
 def N_(message: str) -> str:  # the conventional name for "mark only"
