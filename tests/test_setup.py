@@ -150,3 +150,9 @@ def test_a_failing_browser_test_keeps_its_trace_and_screenshots_out_of_git(pytes
     assert kept.is_relative_to(ROOT)
     ignored = subprocess.run(["git", "check-ignore", "-q", str(kept)], cwd=ROOT, check=False)
     assert ignored.returncode == 0, f"{kept.parent.parent} is not ignored by git"
+
+
+def test_the_readme_stays_short_for_the_people_who_use_and_run_the_app():
+    """The README is for players and hosts, at most 200 lines; records live in docs/."""
+    readme = (ROOT / "README.md").read_text()
+    assert len(readme.splitlines()) <= 200
