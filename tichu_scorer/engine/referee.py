@@ -15,15 +15,18 @@ the wish ([W1]–[W5], [H6], [T3.3]).
 >>> (v.legal, v.rule, v.fulfilling_play)
 (False, 'W2', (8s,))
 
-A lawful Dragon says what becomes of the trick it wins ([S6]); under the house rule
-`[R5]` a player who goes out with it keeps the trick:
+Under the house rule `[R5]` a lawful Dragon also says what becomes of the trick it wins:
+kept by a player who goes out with it, else given away ([S6]). Under the rule book the
+verdict says nothing of it:
 
 >>> from tichu_scorer.game.house import HouseRules
->>> judge(question(["DR"], [["Aj"]], hand=["DR", "3s"])).dragon_gift
-DragonGift(given_away=True, rule='S6')
->>> judge(question(["DR"], [["Aj"]], hand=["DR"], house=HouseRules(
-...     dragon_kept_when_out=True))).dragon_gift
+>>> r5 = HouseRules(dragon_kept_when_out=True)
+>>> judge(question(["DR"], [["Aj"]], hand=["DR"], house=r5)).dragon_gift
 DragonGift(given_away=False, rule='R5')
+>>> judge(question(["DR"], [["Aj"]], hand=["DR", "3s"], house=r5)).dragon_gift
+DragonGift(given_away=True, rule='S6')
+>>> judge(question(["DR"], [["Aj"]], hand=["DR", "3s"])).dragon_gift is None
+True
 """
 
 from __future__ import annotations
