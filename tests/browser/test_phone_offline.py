@@ -153,7 +153,7 @@ def test_undo_without_signal_takes_back_the_waiting_hand_or_says_why(live_server
     page.tap(".out-btn[data-seat='1']")
     page.tap(".quick button[data-set='60']")
     page.tap("button[type=submit]")
-    page.wait_for_selector("text=Hand 1 saved.")
+    page.wait_for_selector("text=Hand 1 saved.", timeout=60000)  # a loaded CI machine
     path = match_url.removeprefix(live_server)
     # the phone's copies now have hand 1: the page (and its Undo), the form for hand 2
     kept(page, path, "Undo hand 1")
