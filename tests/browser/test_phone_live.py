@@ -13,7 +13,10 @@ import pytest
 from tests.browser.conftest import PHONE, browser_app, serving, shot, start_match
 from tests.browser.test_phone_companion import add, totals
 
-SOON = 2000  # ms: the goal for another phone's change to show
+# ms: how long a test waits for another phone's change to show. The goal is 2 s at p95,
+# measured by benchmarks/bench_live.py (docs/PERFORMANCE.md); a test on a loaded machine
+# waits longer, so that it fails on a change that never comes, not on a slow minute.
+SOON = 10000
 
 
 def second_phone(page, new_context, **options):
