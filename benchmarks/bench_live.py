@@ -112,20 +112,25 @@ def scorer(table: Table, hand_every: float, start: float, until: float,
     session.close()
 
 
+def open_page(table, rng: random.Random):
+    """A phone opens the match page, one after another during the warm-up: its session,
+    the live path and version the page names, and the page's ETag."""
+    session = phone(table.watch_base, table)
+    time.sleep(rng.uniform(0, WARMUP - 1))
+    status, page, headers = session.request("GET", table.path)
+    found = LIVE.search(page)
+    if status != 200 or not found:
+        raise RuntimeError(f"no live page at {table.path} ({status})")
+    return session, found.group(1).decode(), found.group(2).decode(), headers.get("etag", "")
+
+
 def watcher(table: Table, n: int, every: float, start: float, until: float,
             saved_at: dict[tuple[str, int], float], out: dict[str, list[float]],
             lock: threading.Lock) -> None:
     """A phone showing the match page: asks every `every` seconds; on a change fetches the
     page again (with its ETag, in the background, as live.js does)."""
     rng = random.Random(table.seed * 100 + n)
-    session = phone(table.watch_base, table)
-    time.sleep(rng.uniform(0, WARMUP - 1))  # the phones open the page one after another
-    status, page, headers = session.request("GET", table.path)
-    found = LIVE.search(page)
-    if status != 200 or not found:
-        raise RuntimeError(f"no live page at {table.path} ({status})")
-    live, tag = found.group(1).decode(), found.group(2).decode()
-    page_tag = headers.get("etag", "")
+    session, live, tag, page_tag = open_page(table, rng)
     time.sleep(rng.uniform(0, every))
     while time.monotonic() < until:
         asked = time.monotonic()
@@ -179,14 +184,7 @@ def streamer(table: Table, n: int, every: float, start: float, until: float,
     """A phone showing the match page that holds its stream to the live process; on an
     event fetches the page again through gunicorn (as live.js does)."""
     rng = random.Random(table.seed * 100 + n)
-    session = phone(table.watch_base, table)
-    time.sleep(rng.uniform(0, WARMUP - 1))
-    status, page, headers = session.request("GET", table.path)
-    found = LIVE.search(page)
-    if status != 200 or not found:
-        raise RuntimeError(f"no live page at {table.path} ({status})")
-    live, tag = found.group(1).decode(), found.group(2).decode()
-    page_tag = headers.get("etag", "")
+    session, live, tag, page_tag = open_page(table, rng)
     used = time.monotonic()
     host, port = table.stream.removeprefix("http://").rsplit(":", 1)
     connection = http.client.HTTPConnection(host, int(port), timeout=60)

@@ -189,12 +189,17 @@ def test_stored_statistics_equal_a_full_recount_after_every_write(app, seed):
         assert seen >= {"add", "edit", "delete", "undo", "restore"}
 
 
+def table_of_every_game():
+    """A new table with a match of every game (`GAMES`): the table and the matches' keys."""
+    group = roster.create_group("T")
+    return group, [creation.create_match(group, [f"{v.key[:2]}{s}" for s in range(v.fewest)],
+                                         target, v, limit).key for v, target, limit in GAMES]
+
+
 def test_a_match_without_rows_is_counted_whole_at_its_next_hand(app):
     rng = random.Random(9)
     with app.test_request_context():
-        group = roster.create_group("T")
-        keys = [creation.create_match(group, [f"{v.key[:2]}{s}" for s in range(v.fewest)],
-                                     target, v, limit).key for v, target, limit in GAMES]
+        group, keys = table_of_every_game()
         for _ in range(20):
             one_write(rng, group, keys)
         first = writes.match_by_key(keys[0])
@@ -226,9 +231,7 @@ def test_a_table_sum_is_its_matches_rows_summed(app):
     """The sums /stats reads equal the GROUP BY of the matches' rows, per table."""
     rng = random.Random(11)
     with app.test_request_context():
-        group = roster.create_group("T")
-        keys = [creation.create_match(group, [f"{v.key[:2]}{s}" for s in range(v.fewest)],
-                                     target, v, limit).key for v, target, limit in GAMES]
+        group, keys = table_of_every_game()
         for _ in range(30):
             one_write(rng, group, keys)
         creation.delete_match(writes.lock_match(keys[1]))
