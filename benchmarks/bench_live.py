@@ -112,7 +112,7 @@ def scorer(table: Table, hand_every: float, start: float, until: float,
     session.close()
 
 
-def open_page(table, rng: random.Random):
+def open_page(table: Table, rng: random.Random) -> tuple[Session, str, str, str]:
     """A phone opens the match page, one after another during the warm-up: its session,
     the live path and version the page names, and the page's ETag."""
     session = phone(table.watch_base, table)
