@@ -64,6 +64,15 @@ def test_a_fresh_phone_starts_with_a_match_or_a_table_and_imports_from_a_link(
     assert not page.errors, page.errors
 
 
+def remembered_at(page, path: str, when: dt.datetime) -> None:
+    """Wait until this phone has noted that it used the match at `when` (offline.js writes it
+    to IndexedDB after the page loaded; leaving the page sooner would leave the old time)."""
+    page.wait_for_function(
+        """([url, at]) => window.tichuOutbox && window.tichuOutbox.remembered().then(
+               (ms) => ms.some((m) => m.url === url && m.at === at))""",
+        arg=[path, int(when.timestamp() * 1000)], timeout=20000)
+
+
 def test_the_offline_page_tells_matches_of_the_same_players_apart(live_server, phone):
     """Each line: the players, and the day this phone first scored the match, with the time
     where two are of the same day."""
@@ -76,8 +85,10 @@ def test_the_offline_page_tells_matches_of_the_same_players_apart(live_server, p
         page.clock.set_fixed_time(when)
         urls.append(start_match(page, live_server).removeprefix(live_server))
         page.goto(live_server + urls[-1])  # opened again later: still the same day
+        remembered_at(page, urls[-1], when)
     page.clock.set_fixed_time(started[-1] + dt.timedelta(days=1))
     page.goto(live_server + urls[0])
+    remembered_at(page, urls[0], started[-1] + dt.timedelta(days=1))
     page.goto(live_server + "/offline")
     page.wait_for_selector("#offline-matches:not([hidden])")
     lines = page.locator("#offline-matches li")
