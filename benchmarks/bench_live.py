@@ -189,8 +189,11 @@ def streamer(table: Table, n: int, every: float, start: float, until: float,
     host, port = table.stream.removeprefix("http://").rsplit(":", 1)
     connection = http.client.HTTPConnection(host, int(port), timeout=60)
     try:
+        # through the same pretend proxy as the table's pages: the live process counts its
+        # streams per address as the app's limits do (stream.MAX_PER_CLIENT)
+        forwarded = {k: v for k, v in session.headers.items() if k == "X-Forwarded-For"}
         connection.request("GET", live.replace("/live/", "/live/s/", 1) + "?tag=" + tag,
-                           headers={"Accept": "text/event-stream"})
+                           headers={"Accept": "text/event-stream", **forwarded})
         response = connection.getresponse()
         if response.status != 200:
             raise RuntimeError(f"stream refused: {response.status}")

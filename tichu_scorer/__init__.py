@@ -81,6 +81,7 @@ def create_app(test_config: Mapping[str, Any] | None = None,
     app.jinja_env.globals.update(LANGUAGES=LANGUAGES, get_locale=get_locale,
                                  public_link=public.link, links_unreachable=public.unreachable)
     app.jinja_env.filters["translate"] = i18n.gettext
+    app.jinja_env.globals["possessive"] = i18n.possessive
 
     from .game.i18n import set_translator
     set_translator(i18n.gettext, i18n.plural)

@@ -23,7 +23,7 @@ from wtforms import (
 )
 from wtforms.validators import Length, NumberRange, Optional
 
-from . import i18n
+from . import i18n, phones
 from .answers import field_group, question
 from .game.i18n import N_
 from .game.variants import DEFAULT, MAX_SEATS, SEIGNEUR, find
@@ -393,3 +393,11 @@ class RefereeForm(Form):
                          "variant": self.variant.data, "decks": self.decks.data,
                          "out_of_turn": self.out_of_turn.data,
                          "strict_wish": self.strict_wish.data, "dummy": self.dummy.data})
+
+
+class PhoneForm(Form):
+    """Whose phone this is (`phones.py`): shown to the other phones of the table when this
+    one saves a hand. Empty: the phone is "another phone" again."""
+
+    name = StringField(_l("Whose phone is this?"),
+                       validators=[Optional(), Length(max=phones.NAME_MAX)])

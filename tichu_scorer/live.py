@@ -166,9 +166,9 @@ class Middleware:
         return tag, data
 
     def last(self, match_id: int) -> dict[str, Any] | None:
-        last = self._read("SELECT action, position FROM hand_event WHERE match_id = ? "
+        last = self._read("SELECT action, position, phone FROM hand_event WHERE match_id = ? "
                           "ORDER BY id DESC LIMIT 1", [match_id])
-        return {"action": last[0][0], "hand": last[0][1]} if last else None
+        return entry(*last[0]) if last else None
 
     def _tables(self, keys: list[str]) -> tuple[str, dict[str, Any]] | None:
         sums = _sums(self._read(_sums_sql(len(keys)), keys))
@@ -244,10 +244,19 @@ def last_entries(engine: Any, ids: list[int]) -> dict[int, dict[str, Any]]:
     if not ids:
         return {}
     marks = ", ".join("?" for _ in ids)
-    rows = read(engine, "SELECT match_id, action, position FROM hand_event WHERE id IN "
+    rows = read(engine, "SELECT match_id, action, position, phone FROM hand_event WHERE id IN "
                 f"(SELECT max(id) FROM hand_event WHERE match_id IN ({marks}) "
                 "GROUP BY match_id)", ids)  # nosec B608: "?" only
-    return {row[0]: {"action": row[1], "hand": row[2]} for row in rows}
+    return {row[0]: entry(*row[1:]) for row in rows}
+
+
+def entry(action: str, position: int, phone: str | None) -> dict[str, Any]:
+    """A log entry as the live note reads it: what happened to which hand, and on whose
+    phone (`phones.py`; absent for a phone without a name)."""
+    found: dict[str, Any] = {"action": action, "hand": position}
+    if phone:
+        found["phone"] = phone
+    return found
 
 
 def _sums_sql(n: int) -> str:

@@ -288,5 +288,6 @@ class HandEvent(db.Model):  # type: ignore[name-defined,misc]
     before: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
     after: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
     at: Mapped[datetime] = mapped_column(default=utcnow)
+    phone: Mapped[str | None] = mapped_column(String(24), default=None)  # whose (phones.py)
 
     match: Mapped[Match] = relationship(back_populates="events")

@@ -84,7 +84,8 @@ def match_dict(match: Match) -> dict[str, Any]:
         } for h in match.all_hands],
         "log": [{"hand_number": numbers.get(e.hand_id or 0), "position": e.position,
                  "action": e.action, "summary": e.summary, "before": e.before,
-                 "after": e.after, "at": _time(e.at)} for e in match.events],
+                 "after": e.after, "at": _time(e.at)} | ({"phone": e.phone} if e.phone else {})
+                for e in match.events],
     }
 
 

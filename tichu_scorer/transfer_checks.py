@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
 
+from . import phones
 from .game.i18n import _
 from .matches.corrections import ACTIONS
 from .models import NAME_MAX, Hand, HandEvent, utcnow
@@ -178,8 +179,12 @@ def check_log(events: object, hands: Mapping[int, Hand], where: Spot, seats: int
             raise refuse(spot, _("before and after must be objects or null."))
         if problem := entry_problem(action, raw.get("before"), raw.get("after"), seats):
             raise refuse(spot, f"{problem[0]} {problem[1]}")
+        phone = raw.get("phone")
+        if phone is not None and not isinstance(phone, str):
+            raise refuse(spot, _("phone must be text (the name of the phone that made the "
+                                 "change)."))
         checked.append((hands.get(number) if number is not None else None, {
             "position": position, "action": action, "summary": summary,
             "before": raw.get("before"), "after": raw.get("after"),
-            "at": parse_time(raw.get("at"), spot) or utcnow()}))
+            "at": parse_time(raw.get("at"), spot) or utcnow(), "phone": phones.clean(phone)}))
     return checked

@@ -139,14 +139,24 @@
     document.dispatchEvent(new CustomEvent("tichu:live", { detail: data }));
   }
 
-  // "Hand 12 saved on another phone." when the log's latest entry is that hand added and
-  // the match has one hand more; any other change gets the general note.
+  // The owner of a phone as the page's language says it (as i18n.possessive does on the
+  // server): "Bob's"; in German "Bobs", "Hans’".
+  function possessive(name) {
+    if (document.documentElement.lang === "de") return name + (/[sßxz]$/i.test(name) ? "’" : "s");
+    return name + "'s";
+  }
+
+  // "Hand 12 saved on Bob's phone." (or "on another phone", when the phone that saved it
+  // has no name: phones.py) when the log's latest entry is that hand added and the match
+  // has one hand more; any other change gets the general note.
   function note(data, before) {
     const element = live();
     if (!element || !element.dataset.liveOther) return;
     const last = data.last;
     const added = last && last.action === "added" && data.hands === Number(String(before).split(".")[1]) + 1;
-    const text = added ? element.dataset.liveAdded.replace("{n}", String(last.hand)) : element.dataset.liveOther;
+    const named = added && typeof last.phone === "string" && last.phone && element.dataset.liveAddedOn;
+    const text = named ? element.dataset.liveAddedOn.replace("{n}", String(last.hand)).replace("{owner}", possessive(last.phone))
+      : added ? element.dataset.liveAdded.replace("{n}", String(last.hand)) : element.dataset.liveOther;
     let box = document.getElementById("live-note");
     if (!box) {
       box = document.createElement("p");
@@ -185,9 +195,15 @@
     }
   }
 
+  // A hidden page (another app in front, the screen off) gives its stream back and asks
+  // now and then instead; shown again, it opens the stream with the version it shows, and
+  // the live process tells it at once of anything that changed meanwhile.
   document.addEventListener("visibilitychange", () => {
-    if (document.hidden) return;
-    if (source) status(true); else later(0);
+    if (document.hidden) {
+      if (source) { quit(false); later(HIDDEN); }
+      return;
+    }
+    if (source) status(true); else start();
   });
   window.addEventListener("online", () => { if (!source) start(); });
   window.addEventListener("offline", () => { quit(false); clearTimeout(timer); status(false); });

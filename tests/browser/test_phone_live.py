@@ -19,14 +19,17 @@ from tests.browser.test_phone_companion import add, totals
 SOON = 10000
 
 
-def second_phone(page, new_context, **options):
-    """Another phone that joined the table of `page`'s match with its scorer link."""
+def second_phone(page, new_context, init=None, **options):
+    """Another phone that joined the table of `page`'s match with its scorer link (`init`:
+    a script each of its pages runs first)."""
     match_url = page.url
     page.goto(page.url.split("/matches/")[0] + "/")
     page.tap(".tables-line a >> nth=0")
     link = page.get_attribute("a[data-scorer-link]", "href")
     page.goto(match_url)
     other = new_context(**PHONE, **options).new_page()
+    if init:
+        other.add_init_script(init)
     other.asked = watching(other)
     errors: list[str] = []
     other.on("pageerror", lambda exc: errors.append(str(exc)))
@@ -101,21 +104,35 @@ def test_a_save_shows_on_the_other_phone_and_its_open_form(server, phone, new_co
     assert other.errors == [] and page.errors == []
 
 
-@pytest.mark.parametrize(("scheme", "locale"), [("light", "en-US"), ("dark", "de-DE")])
+def name_this_phone(page, name):
+    """More → Name this phone, from the match page, and back to it."""
+    match_url = page.url
+    page.tap("summary:has-text('More')")
+    page.tap("a:has-text('Name this phone')")
+    page.fill("#name", name)
+    page.tap("button[type=submit]")
+    page.wait_for_url(match_url)
+    page.wait_for_selector(f"text=This phone is now {name}")
+
+
+@pytest.mark.parametrize(("scheme", "locale", "name", "said"), [
+    ("light", "en-US", "Bob", "Hand 1 saved on Bob's phone."),
+    ("dark", "de-DE", "Hans", "Runde 1 auf Hans’ Handy gespeichert.")])
 def test_the_notes_in_light_and_dark_english_and_german(live_server, phone, new_context,
-                                                        scheme, locale):
+                                                        scheme, locale, name, said):
+    """The note names the phone that saved the hand, as the reader's language says it."""
     page = phone
     match_url = start_match(page, live_server)
+    name_this_phone(page, name)
     other = second_phone(page, new_context, color_scheme=scheme, locale=locale)
     other.wait_for_selector("[data-live-match]", state="attached")
     form = other.context.new_page()
     form.goto(match_url + "/hands/new")
     form.wait_for_selector(".out-buttons:not([hidden])")
     add(page, 0, 1, "75")
-    german = locale.startswith("de")
     other.wait_for_selector("#live-note:not([hidden])", timeout=SOON + 1000)
     note = other.text_content("#live-note") or ""
-    assert ("Handy" in note) if german else ("another phone" in note), note
+    assert note == said
     form.wait_for_selector("#live-taken:not([hidden])", timeout=SOON + 1000)
     shot(other, f"live-note-{scheme}-{locale}")
     shot(form, f"live-taken-{scheme}-{locale}")
@@ -171,3 +188,43 @@ def test_a_stream_held_back_gives_way_to_questions(held_back_server, phone, new_
                             timeout=SOON)
     assert totals(other) == [75, 25] and other.errors == []
     assert match_url in other.url
+
+
+STREAMS = """(() => {
+  const Native = window.EventSource;
+  window.streams = [];
+  window.EventSource = function (url, options) {
+    const source = new Native(url, options);
+    window.streams.push(source);
+    return source;
+  };
+  window.EventSource.prototype = Native.prototype;
+})();"""
+SHOWN = """(hidden) => {
+  Object.defineProperty(document, "hidden", { value: hidden, configurable: true });
+  Object.defineProperty(document, "visibilityState", { value: hidden ? "hidden" : "visible",
+                                                       configurable: true });
+  document.dispatchEvent(new Event("visibilitychange"));
+}"""
+
+
+def test_a_hidden_page_gives_its_stream_back_and_catches_up_when_shown(
+        streamed_server, phone, new_context):
+    """A phone put away (another app in front, the screen off) holds no stream; shown
+    again, it opens one and the change made meanwhile shows at once, with its note."""
+    page = phone
+    start_match(page, streamed_server)
+    other = second_phone(page, new_context, init=STREAMS)
+    other.wait_for_function("() => streams.length === 1 && streams[0].readyState === 1",
+                            timeout=SOON)
+    other.evaluate(SHOWN, True)
+    assert other.evaluate("() => streams[0].readyState") == 2  # closed
+    add(page, 0, 1, "75")
+    other.wait_for_timeout(3000)
+    assert totals(other) == [0, 0] and other.evaluate("() => streams.length") == 1
+    other.evaluate(SHOWN, False)
+    other.wait_for_selector("#live-note:has-text('Hand 1 saved on another phone.')",
+                            timeout=SOON)
+    assert totals(other) == [75, 25]
+    assert other.evaluate("() => streams.length === 2 && streams[1].readyState === 1")
+    assert other.errors == [] and page.errors == []

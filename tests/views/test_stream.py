@@ -245,6 +245,7 @@ def test_two_app_servers_and_two_live_processes_agree(app, client, two_phones,
     twin = elsewhere.test_client()
     twin.set_cookie("session", other.get_cookie("session").value)
     assert watched(twin.get(url).get_data(as_text=True)) == (path, tag)
+    twin.post("/phone", data={"name": "Bob"})  # the note names the phone that saved
 
     async def scenario() -> None:
         here, there = pushed(app), pushed(elsewhere)
@@ -254,7 +255,7 @@ def test_two_app_servers_and_two_live_processes_agree(app, client, two_phones,
         assert await here.hub.check() == 1 and await there.hub.check() == 1
         await settle()
         assert phones[0].events() == phones[1].events()
-        assert phones[0].events()[0]["last"] == {"action": "added", "hand": 1}
+        assert phones[0].events()[0]["last"] == {"action": "added", "hand": 1, "phone": "Bob"}
         for phone in phones:
             phone.left.set()
             await phone.task

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from .. import phones
 from ..extensions import db
 from ..models import HandEvent, Match, Player
 from .ending import after_the_end, recompute
@@ -34,7 +35,7 @@ def change_settings(match: Match, target: int | None, names: Sequence[str],
         recompute(match, was_after_the_end)
         db.session.add(HandEvent(match_id=match.id, hand_id=None, position=match.hand_count,
                                  action="settings", summary=describe(before, after),
-                                 before=before, after=after))
+                                 before=before, after=after, phone=phones.name()))
         db.session.commit()
         return True
     except Exception:

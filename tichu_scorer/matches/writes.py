@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from .. import phones
 from ..extensions import db
 from ..models import Hand, Match
 from . import prebuilt
@@ -101,8 +102,9 @@ def position(match: Match, hand: Hand) -> int:
 def log(match: Match, hand: Hand, action: str, summary: str,
         before: dict[str, Any] | None, after: dict[str, Any] | None,
         shown_as: int | None = None) -> None:
-    """Append to the match's log (never changed afterwards)."""
+    """Append to the match's log (never changed afterwards), with the name of the phone
+    that made the change, if it has one."""
     shown = shown_as if shown_as is not None else position(match, hand)
     prebuilt.insert_event({
         "match_id": match.id, "hand_id": hand.id, "position": shown, "action": action,
-        "summary": summary, "before": before, "after": after})
+        "summary": summary, "before": before, "after": after, "phone": phones.name()})

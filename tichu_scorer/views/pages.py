@@ -9,19 +9,21 @@ from pathlib import Path
 from flask import (
     Blueprint,
     current_app,
+    flash,
     jsonify,
     redirect,
     render_template,
     request,
     url_for,
 )
-from flask_babel import get_locale
+from flask_babel import get_locale, gettext
 from flask_wtf.csrf import generate_csrf
 from werkzeug.wrappers import Response
 
-from .. import access
+from .. import access, phones
 from ..assets import assets, cache_control
-from ..i18n import COOKIE, LANGUAGES
+from ..forms import PhoneForm
+from ..i18n import COOKIE, LANGUAGES, possessive
 from . import core
 
 bp = Blueprint("pages", __name__)
@@ -94,6 +96,26 @@ def csrf_token() -> Response:
     response = jsonify(csrf_token=generate_csrf())
     response.headers["Cache-Control"] = "no-store"
     return response
+
+
+@bp.route("/phone", methods=["GET", "POST"])
+def phone() -> Response | str | tuple[str, int]:
+    """Name this phone (`phones.py`): the other phones' live note and the match log say
+    on whose phone a hand was saved. Then back to the page it was opened from."""
+    back = request.args.get("next", "")
+    if not (back.startswith("/") and not back.startswith("//") and "\\" not in back):
+        back = ""
+    form = PhoneForm(data={"name": phones.name() or ""})
+    if request.method == "POST":
+        if form.validate():
+            name = phones.clean(form.name.data)
+            flash(gettext("This phone is now %(owner)s phone.", owner=possessive(name))
+                  if name else gettext("This phone has no name now."))
+            response = redirect(back or url_for("matches.history"), code=303)
+            phones.remember(response, name)
+            return response
+        return render_template("pages/phone.html", form=form, back=back), 422
+    return render_template("pages/phone.html", form=form, back=back)
 
 
 @bp.get("/lang/<code>")
