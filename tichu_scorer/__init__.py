@@ -82,6 +82,7 @@ def create_app(test_config: Mapping[str, Any] | None = None,
                                  public_link=public.link, links_unreachable=public.unreachable)
     app.jinja_env.filters["translate"] = i18n.gettext
     app.jinja_env.globals["possessive"] = i18n.possessive
+    app.jinja_env.globals["house_rules_of"] = i18n.house_rules_of
 
     from .game.i18n import set_translator
     set_translator(i18n.gettext, i18n.plural)

@@ -19,14 +19,14 @@ import gettext
 import json
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field, replace
 from decimal import ROUND_HALF_EVEN, Decimal
 from typing import Any
 
 from . import engine, progression, scoring
 from .game import variants
 from .game.i18n import _, ngettext, set_translator
-from .scoring import Layout, Problem, Variant, seigneur
+from .scoring import Layout, Problem, Variant, read_house_rules, seigneur
 from .scoring.games import game_of
 from .scoring.state import Settings, next_hand, stored_values
 
@@ -43,6 +43,9 @@ class MatchFacts:
     hand_count: int
     totals: tuple[int, ...]
     finished: bool
+    house: Mapping[str, Any] | None = None  # the house rules, docs/API.md's shape
+    lead_by: int | None = None  # [R6]
+    victory: tuple[int, ...] = ()  # [R4]: the victory points so far
 
     @property
     def game(self) -> Variant:
@@ -51,22 +54,28 @@ class MatchFacts:
     @property
     def settings(self) -> Settings:
         """The match's settings as the core's match state reads them."""
-        return Settings(self.game, self.names, self.target, self.hand_limit)
+        return Settings(self.game, self.names, self.target, self.hand_limit, self.lead_by,
+                        read_house_rules(self.house))
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
 
     def as_list(self) -> list[Any]:
-        """The facts in their fields' order: the page's data-facts, a few bytes."""
-        return list(asdict(self).values())
+        """The facts in their fields' order: the page's data-facts, a few bytes (the house
+        rules' facts left off while they are the rule book's)."""
+        listed = list(asdict(self).values())
+        while len(listed) > 7 and listed[-1] in (None, (), []):
+            listed.pop()
+        return listed
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any] | Sequence[Any]) -> MatchFacts:
-        if not isinstance(data, Mapping):  # as_list's
-            data = dict(zip(cls.__dataclass_fields__, data, strict=True))
+        if not isinstance(data, Mapping):  # as_list's (a page kept from before has 7)
+            data = dict(zip(cls.__dataclass_fields__, data, strict=False))
         return cls(str(data["variant"]), tuple(data["names"]), data["target"],
                    data["hand_limit"], int(data["hand_count"]), tuple(data["totals"]),
-                   bool(data["finished"]))
+                   bool(data["finished"]), data.get("house"), data.get("lead_by"),
+                   tuple(data.get("victory") or ()))
 
     def next_shuffler(self) -> int | None:
         """Threechu: who shuffles (and plays the dummy) in the next hand ([T3.1])."""
@@ -86,6 +95,7 @@ class Preview:
     sweep: bool
     winner: int | None
     finished: bool
+    victory: list[int] = field(default_factory=list)  # [R4]: the victory points after it
 
 
 def field_group(field: str) -> str:
@@ -108,32 +118,44 @@ def score_next(facts: MatchFacts, data: Mapping[str, Any]) -> tuple[
     scoring all come here; the rules are the core's (`scoring.state.next_hand`)."""
     settings = facts.settings
     shuffler = facts.next_shuffler()
-    hand_input, problems = settings.game.read(data, facts.names, shuffler)
+    hand_input, problems = settings.game.read(data, facts.names, shuffler, settings.house)
     if facts.finished:
         problems.insert(0, Problem("match", "E1",
                                    _("This match is over. Start a rematch to play on.")))
     if problems or hand_input is None:
         return None, problems, {}
     totals = facts.totals or (0,) * settings.game.sides(len(facts.names))
-    played, end = next_hand(settings, totals, facts.hand_count, hand_input)
+    before = facts.victory if settings.house.victory_points else ()
+    played, end = next_hand(settings, totals, facts.hand_count, hand_input, before)
+    won = played.result.victory_points if played.result is not None else None
+    victory = list(map(sum, zip(before or (0,) * len(totals), _per_side(won, played, totals),
+                                strict=True))) if won else []
     return Preview(list(played.scores), list(played.running), played.sweep, end.winner,
-                   end.finished or end.winner is not None), [], stored_values(played, facts.game)
+                   end.finished or end.winner is not None, victory), [], stored_values(
+                       played, facts.game)
+
+
+def _per_side(won: tuple[int, int], played: Any, totals: Sequence[int]) -> tuple[int, ...]:
+    """[R4]: a hand's victory points per team, as one per side (per seat without teams)."""
+    return won if len(won) == len(totals) else tuple(won[t] for t in played.teams)
 
 
 def derived_note(game: Variant, layout: Layout, derived: scoring.Derived,
-                 body: Any) -> dict[str, Any]:
+                 body: Any, house: scoring.HouseRules = scoring.RULE_BOOK) -> dict[str, Any]:
     """What the form fills in for the players, with a sweep or a missed wish said in words:
-    either puts the card points aside ([P2], [P4]), so the note says so."""
+    either puts the card points aside ([P2], [P4]), so the note says so (at what the
+    house rules make a sweep worth, [R3])."""
     out = derived.as_dict()
+    bonus = house.sweep_points(layout.sweep_bonus)
     if derived.sweep_team is not None:
         who = " & ".join(layout.seat_name(s) for s in layout.members(derived.sweep_team))
         out["note"] = _("%(who)s: %(sweep)s, %(bonus)s to 0; no card points counted.") % {
-            "who": who, "sweep": _(game.sweep_title), "bonus": layout.sweep_bonus}
+            "who": who, "sweep": _(game.sweep_title), "bonus": bonus}
     wish = body.get("wish_penalty") if isinstance(body, dict) else None
     offender = wish.get("offender") if isinstance(wish, dict) else None
     if type(offender) is int and 0 <= offender < layout.seats and offender != layout.dummy:
         other = 1 - layout.team_of(offender)
-        words = {"who": layout.seat_name(offender), "bonus": layout.sweep_bonus,
+        words = {"who": layout.seat_name(offender), "bonus": bonus,
                  "team": " & ".join(layout.seat_name(s) for s in layout.members(other))}
         a, b = derived.card_points
         if a is not None and b is not None:  # tapped before the wish: say they are put aside
@@ -160,12 +182,13 @@ def preview_answer(preview: Preview | None, problems: Sequence[Problem],
 def derive_next(facts: MatchFacts, body: Any) -> dict[str, Any] | None:
     """What follows from the next hand entered so far ([H7], [P1], [P2]), said in words;
     None for a game that derives nothing (the game's `derive`)."""
-    game, shuffler = facts.settings.game, facts.next_shuffler()
-    hand_input, _problems = game.read(body, facts.names, shuffler)
+    settings = facts.settings
+    game, shuffler = settings.game, facts.next_shuffler()
+    hand_input, _problems = game.read(body, facts.names, shuffler, settings.house)
     derived = game.derive(hand_input, shuffler) if hand_input is not None else None
     if derived is None:
         return None
-    return derived_note(facts.game, facts.layout(), derived, body)
+    return derived_note(facts.game, facts.layout(), derived, body, settings.house)
 
 
 def preview(facts: MatchFacts, body: Any) -> tuple[dict[str, Any], int]:
@@ -206,7 +229,7 @@ def waiting(facts: MatchFacts, bodies: Sequence[Any],
         if status == 200 and result is not None:
             last = row["out_order"]
             orders.append(tuple(last))
-            facts = _after(facts, tuple(result.totals), result.finished)
+            facts = _after(facts, tuple(result.totals), result.finished, result.victory)
             if drawn is not None:
                 drawn[0].append(list(result.totals))
                 drawn[1].append((row["calls"], row["out_order"]))
@@ -302,9 +325,10 @@ def _chart(facts: MatchFacts, drawn: tuple[list[Any], list[Any]] | None) -> Any:
         _("hand %(n)s: %(what)s")))
 
 
-def _after(facts: MatchFacts, totals: tuple[int, ...], finished: bool) -> MatchFacts:
-    return MatchFacts(facts.variant, facts.names, facts.target, facts.hand_limit,
-                      facts.hand_count + 1, totals, finished)
+def _after(facts: MatchFacts, totals: tuple[int, ...], finished: bool,
+           victory: Sequence[int] | None = None) -> MatchFacts:
+    return replace(facts, hand_count=facts.hand_count + 1, totals=totals, finished=finished,
+                   victory=facts.victory if victory is None else tuple(victory))
 
 
 PASS_WORDS = ("pass", "Pass", "PASS", "-")
@@ -336,6 +360,8 @@ def question(fields: Mapping[str, Any]) -> dict[str, Any]:
             in ("1", "2") else 2
     if fields.get("dummy"):
         body["variant"], body["dummy"] = variants.THREECHU.key, True
+    if fields.get("dragon_kept"):  # [R5], as the match's house rules say
+        body["house_rules"] = {"dragon_kept_when_out": True}
     return body
 
 

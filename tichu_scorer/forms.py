@@ -4,6 +4,7 @@ reports is attached to the field group it concerns, with its rule id."""
 from __future__ import annotations
 
 from collections import defaultdict
+from dataclasses import replace
 from functools import cache
 from typing import Any
 
@@ -25,6 +26,7 @@ from wtforms.validators import Length, NumberRange, Optional
 
 from . import i18n, phones
 from .answers import field_group, question
+from .game.house import DOUBLE_VICTORY, PRESETS, RULE_BOOK, HouseRules
 from .game.i18n import N_
 from .game.variants import DEFAULT, MAX_SEATS, SEIGNEUR, find
 from .models import NAME_MAX, Player
@@ -35,6 +37,10 @@ TARGET_CHOICES = [SelectChoice("1000"), SelectChoice("500"), SelectChoice("custo
 CALL_CHOICES = [SelectChoice("", N_("No call")), SelectChoice("tichu", N_("Tichu")),
                 SelectChoice("grand", N_("Grand Tichu"))]
 NOBODY = SelectChoice("", _l("Nobody"))
+HOUSE_CHOICES = [SelectChoice(key, name) for key, (name, _r, _h) in PRESETS.items()] + [
+    SelectChoice("own", N_("Our own"))]
+HOUSE_FLAGS = ("no_grand", "double_100", "victory_points", "dragon_kept", "no_wish")
+MIN_LEAD, MAX_LEAD, MAX_HANDS = 50, 10000, 99
 NO_SEAT = SelectChoice("", "—")
 
 
@@ -82,7 +88,44 @@ LENGTH_CHOICES = [SelectChoice("hands", N_("A number of hands")),
                   SelectChoice("target", N_("To a target"))]
 
 
-class NewMatchForm(ProblemsMixin, Form):
+class HouseRulesMixin:
+    """The house rules a match's own set is made of (RULES.md §10.1): [R2]–[R5], [R8] as
+    boxes to tick and [R6]'s lead; `own_rules` reads them."""
+
+    problems: dict[str, list[Problem]]
+    no_grand = BooleanField(N_("No Grand Tichu"))
+    double_100 = BooleanField(N_("Double victory worth 100"))
+    victory_points = BooleanField(N_("Victory points 2 / 1 / 3"))
+    dragon_kept = BooleanField(N_("The Dragon's trick is kept by a player going out with it"))
+    no_wish = BooleanField(N_("No wish penalty"))
+    lead_by = IntegerField(N_("The match ends at a lead of"), validators=[Optional()])
+
+    def own_rules(self) -> HouseRules:
+        return replace(RULE_BOOK, grand_tichu=not self.no_grand.data,
+                       double_victory_points=100 if self.double_100.data else DOUBLE_VICTORY,
+                       victory_points=bool(self.victory_points.data),
+                       dragon_kept_when_out=bool(self.dragon_kept.data),
+                       wish_penalty=not self.no_wish.data)
+
+    def show_rules(self, rules: HouseRules, lead_by: int | None) -> None:
+        """The boxes as these rules tick them."""
+        self.no_grand.data = not rules.grand_tichu
+        self.double_100.data = rules.double_victory_points == 100
+        self.victory_points.data = rules.victory_points
+        self.dragon_kept.data = rules.dragon_kept_when_out
+        self.no_wish.data = not rules.wish_penalty
+        self.lead_by.data = lead_by
+
+    def check_lead(self) -> None:
+        """[R6]: a lead of 50 to 10000 points in steps of 50."""
+        lead = self.lead_by.data
+        if lead is not None and not (MIN_LEAD <= lead <= MAX_LEAD and lead % 50 == 0):
+            self.problems["house"].append(Problem("lead_by", "R6", gettext(
+                "The lead that ends the match must be %(low)s to %(high)s points in steps "
+                "of 50.", low=MIN_LEAD, high=MAX_LEAD)))
+
+
+class NewMatchForm(ProblemsMixin, HouseRulesMixin, Form):
     variant = RadioField("Game", choices=VARIANT_CHOICES, default=DEFAULT.key)
     target = RadioField("Play to", choices=TARGET_CHOICES, default=str(DEFAULT_TARGET))
     custom_target = IntegerField("Custom target", validators=[Optional()])
@@ -93,10 +136,37 @@ class NewMatchForm(ProblemsMixin, Form):
     table = SelectField("Table", choices=[], validate_choice=True)
     table_name = StringField("Name of the new table", validators=[Optional(),
                                                                   Length(max=NAME_MAX)])
+    # House rules (RULES.md §10.1): a preset, or a set of the match's own
+    house = RadioField("House rules", choices=HOUSE_CHOICES, default="book")
+    fixed_hands = IntegerField(N_("The match lasts a number of hands"),
+                               validators=[Optional()])
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.problems = defaultdict(list)
+
+    @property
+    def house_rules(self) -> HouseRules:
+        """[R1]: the preset chosen, or the match's own set."""
+        if self.house.data in PRESETS:
+            return PRESETS[self.house.data][1]
+        return self.own_rules()
+
+    @property
+    def lead_value(self) -> int | None:
+        """[R6]: a lead that ends the match (the match's own set only)."""
+        if self.house.data != "own" or not game_of(self.game).has_target:
+            return None
+        return self.lead_by.data or None
+
+    @property
+    def fixed_hands_value(self) -> int | None:
+        """[R7]: a number of hands for a points game that otherwise plays to a target."""
+        if not game_of(self.game).has_target or self.game.lasts_hands:
+            return None
+        if self.house.data in PRESETS:
+            return PRESETS[self.house.data][2]
+        return self.fixed_hands.data or None
 
     def seat_fields(self) -> list[Field]:
         return [self[f"seat_{s}"] for s in range(MAX_SEATS)]
@@ -119,7 +189,7 @@ class NewMatchForm(ProblemsMixin, Form):
 
     @property
     def target_value(self) -> int | None:
-        if not game_of(self.game).has_target or self.by_hands:
+        if not game_of(self.game).has_target or self.by_hands or self.fixed_hands_value:
             return None  # [GS7]: no points; or a number of hands
         if self.target.data == "custom":
             return int(self.custom_target.data or 0)
@@ -129,7 +199,7 @@ class NewMatchForm(ProblemsMixin, Form):
     def hand_limit(self) -> int | None:
         if self.by_hands:
             return int(self.hands.data or 9)
-        return None
+        return self.fixed_hands_value
 
     def validate(self, extra_validators: Any = None) -> bool:
         super().validate(extra_validators)
@@ -137,7 +207,9 @@ class NewMatchForm(ProblemsMixin, Form):
                             | {"target": ("target", "E1"), "custom_target": ("target", "E1"),
                                "variant": ("variant", "H1"), "length": ("target", "T3.5"),
                                "hands": ("target", "T3.5"), "table": ("table", "H1"),
-                               "table_name": ("table", "H1")})
+                               "table_name": ("table", "H1"), "house": ("house", "R1"),
+                               "lead_by": ("house", "R6"), "fixed_hands": ("house", "R7")}
+                            | {f: ("house", "R1") for f in HOUSE_FLAGS})
         if self.problems:
             return False
         fewest, most = self.game.players
@@ -150,10 +222,13 @@ class NewMatchForm(ProblemsMixin, Form):
                 given=len(names))))
         if (twice := same_player(names)) is not None:
             self.add_problem("players", twice)
+        self._check_house()
         if self.by_hands:
             why = hands_problem(self.hands.data)
             if why:
                 self.add_problem("target", Problem("hands", "T3.5", why))
+        elif self.fixed_hands_value:
+            pass  # [R7]: no target
         elif game_of(self.game).has_target:
             if self.target.data == "custom" and self.custom_target.data is None:
                 self.add_problem("target", Problem("custom_target", "E1",
@@ -165,8 +240,20 @@ class NewMatchForm(ProblemsMixin, Form):
         return not any(self.problems.values())
 
 
-class MatchSettingsForm(ProblemsMixin, Form):
-    """Change a match after its start: the target and the players' names."""
+    def _check_house(self) -> None:
+        """[R6], [R7]: a lead of 50 to 10000 points in steps of 50; 1 to 99 hands."""
+        if self.house.data != "own" or not game_of(self.game).has_target:
+            return
+        self.check_lead()
+        hands = self.fixed_hands.data
+        if hands is not None and not self.game.lasts_hands and not 1 <= hands <= MAX_HANDS:
+            self.add_problem("house", Problem("fixed_hands", "R7", gettext(
+                "A match lasts 1 to %(most)s hands.", most=MAX_HANDS)))
+
+
+class MatchSettingsForm(ProblemsMixin, HouseRulesMixin, Form):
+    """Change a match after its start: the target, the players' names and the house rules
+    ([R1]: changed like any setting, logged)."""
 
     target = IntegerField("Play to", validators=[Optional()])
     confirm = BooleanField("Yes, delete this match and all its hands")
@@ -188,7 +275,10 @@ class MatchSettingsForm(ProblemsMixin, Form):
         player once ([H1])."""
         self.validate()
         self.shape_problems({f"seat_{s}": ("players", "H1") for s in range(self.seats)}
-                            | {"target": ("target", "E1")})
+                            | {"target": ("target", "E1"), "lead_by": ("house", "R6")}
+                            | {f: ("house", "R1") for f in HOUSE_FLAGS})
+        if game_of(game).has_target:
+            self.check_lead()
         if game_of(game).has_target and hand_limit is None:
             why = target_problem(self.target.data)
             if why:
@@ -382,6 +472,7 @@ class RefereeForm(Form):
         SelectChoice("2", _l("Two decks (7–12 players)")), SelectChoice("1", _l("One deck (5–6)"))])
     out_of_turn = BooleanField("Played out of turn")
     strict_wish = BooleanField("House rule: the wish beats a bomb (W5 strict)")
+    dragon_kept = BooleanField("House rule: going out with the Dragon keeps its trick (R5)")
     dummy = BooleanField("Played from the dummy hand (Threechu)")
     match = StringField(validators=[Optional(), Length(max=24)])
 
@@ -392,7 +483,8 @@ class RefereeForm(Form):
                          "hand": self.hand.data, "wish": self.wish.data,
                          "variant": self.variant.data, "decks": self.decks.data,
                          "out_of_turn": self.out_of_turn.data,
-                         "strict_wish": self.strict_wish.data, "dummy": self.dummy.data})
+                         "strict_wish": self.strict_wish.data, "dummy": self.dummy.data,
+                         "dragon_kept": self.dragon_kept.data})
 
 
 class PhoneForm(Form):

@@ -10,6 +10,8 @@ from flask import Flask, g, request
 from flask_babel import get_locale, get_translations
 from wtforms.i18n import messages_path
 
+from .game.house import named_rules
+
 LANGUAGES = {"en": "English", "de": "Deutsch"}
 COOKIE = "lang"
 
@@ -57,6 +59,13 @@ def possessive(name: str) -> str:
     if str(get_locale()) == "de":
         return name + ("’" if name[-1:].lower() in ("s", "ß", "x", "z") else "s")
     return name + "'s"
+
+
+def house_rules_of(match: Any) -> list[tuple[str, str]]:
+    """[R1]: the house rules a match plays by, as (rule id, words in this request's
+    language); none for the rule book."""
+    return [(rule, gettext(message, **values))
+            for rule, message, values in named_rules(match.house, match.lead_by)]
 
 
 @cache

@@ -109,12 +109,17 @@ class Match(db.Model):  # type: ignore[name-defined,misc]
                                           index=True)
     variant: Mapped[str] = mapped_column(String(16), default=variants.DEFAULT.key)
     target: Mapped[int | None] = mapped_column(default=None)  # None: no target score
-    hand_limit: Mapped[int | None] = mapped_column(default=None)  # Threechu: fixed hand count
+    hand_limit: Mapped[int | None] = mapped_column(default=None)  # [T3.5], [R7]: hand count
+    # The house rules the match plays by (RULES.md §10.1; docs/API.md's `house_rules`
+    # shape, `game.house`); None: the rule book. `lead_by`: [R6].
+    house_rules: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
+    lead_by: Mapped[int | None] = mapped_column(default=None)
     started_at: Mapped[datetime] = mapped_column(default=utcnow, index=True)
     finished_at: Mapped[datetime | None] = mapped_column(default=None)
     winner_team: Mapped[int | None] = mapped_column(default=None)
     # Derived from the hands, kept so the history lists totals without loading every hand.
     totals: Mapped[list[int]] = mapped_column(JSON, default=list)
+    victory: Mapped[list[int] | None] = mapped_column(JSON, default=None)  # [R4]'s totals
     hand_count: Mapped[int] = mapped_column(default=0)
     rematch_of_id: Mapped[int | None] = mapped_column(ForeignKey("match.id"), default=None)
     # Sharing without accounts (`codes`): the viewer code opens the match read-only; the
@@ -170,7 +175,13 @@ class Match(db.Model):  # type: ignore[name-defined,misc]
     @property
     def settings(self) -> Settings:
         """What the match is played as, as its pure state reads it (`scoring.state`)."""
-        return Settings(self.game, self.names, self.target, self.hand_limit)
+        return Settings(self.game, self.names, self.target, self.hand_limit, self.lead_by,
+                        self.house)
+
+    @property
+    def house(self) -> scoring.HouseRules:
+        """The house rules it plays by (`game.house`); the rule book when none."""
+        return scoring.read_house_rules(self.house_rules or None)
 
 
 class _Counts:

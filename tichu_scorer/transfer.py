@@ -73,6 +73,8 @@ def match_dict(match: Match) -> dict[str, Any]:
     numbers = {h.id: h.number for h in match.all_hands}
     return {
         "variant": match.variant, "target": match.target, "hand_limit": match.hand_limit,
+        # [R1]: the house rules (docs/API.md's shape; {} the rule book) and [R6]
+        "house_rules": match.house_rules or {}, "lead_by": match.lead_by,
         "started_at": _time(match.started_at), "finished_at": _time(match.finished_at),
         "players": [s.player.name if s.player else None for s in match.seats],
         "hands": [{
@@ -193,8 +195,10 @@ def _check_match(raw: object, where: Spot, state: _Import) -> _Checked:
     if game is None:
         raise refuse(where, _("unknown variant {variant}.").format(
             variant=repr(raw.get("variant"))[:20]))
+    house, lead_by = _check_house(raw, game, where)
     target, limit = _check_length(raw, game, where)
-    match = Match(variant=game.key, target=target, hand_limit=limit,
+    match = Match(variant=game.key, target=target, hand_limit=limit, lead_by=lead_by,
+                  house_rules=None if house == scoring.RULE_BOOK else house.as_dict(),
                   started_at=parse_time(raw.get("started_at"), where) or utcnow())
     names = _check_players(raw.get("players"), game, where)
     match.seats = roster.seat_rows(game, [_player(state, name) for name in names])
@@ -218,24 +222,45 @@ def _check_match(raw: object, where: Spot, state: _Import) -> _Checked:
     return _Checked(match, check_log(raw.get("log"), by_number, where, len(match.seats)))
 
 
+def _check_house(raw: Mapping[str, Any], game: scoring.Variant, where: Spot
+                 ) -> tuple[scoring.HouseRules, int | None]:
+    """[R1]: the house rules a match plays by (none in an older export: the rule book), as
+    the score API reads them, and [R6]'s lead; only a game with points has either."""
+    try:
+        house = scoring.read_house_rules(raw.get("house_rules"))
+    except scoring.HouseRulesError as exc:
+        raise refuse(where, exc.message) from None
+    lead = raw.get("lead_by")
+    if lead is not None and not (whole(lead, 50, 10000) and lead % 50 == 0):
+        raise refuse(where, _("lead_by must be a lead of 50 to 10000 points in steps of 50. "
+                              "(R6)"))
+    if not game_of(game).has_target and (house != scoring.RULE_BOOK or lead is not None):
+        raise refuse(where, _("Grand Seigneur has no points: no house rules on scoring. "
+                              "(R1)"))
+    return house, lead
+
+
 def _check_length(raw: Mapping[str, Any], game: scoring.Variant, where: Spot
                   ) -> tuple[int | None, int | None]:
     """How long the match lasts, as the new-match form allows it: Grand Seigneur has no
     points ([GS7]); Threechu a number of hands or a target ([T3.5]); the team games a
-    target (none in an old export means the default, as the app reads it)."""
+    target (none in an old export means the default, as the app reads it) or, as a house
+    rule, a number of hands ([R7])."""
     target, limit = raw.get("target"), raw.get("hand_limit")
     if target is not None and (why := scoring.target_problem(target)):
         raise refuse(where, f"{why} (E1)")
-    if limit is not None and (why := scoring.hands_problem(limit)):
+    if limit is not None and game.lasts_hands and (why := scoring.hands_problem(limit)):
         raise refuse(where, f"{why} (T3.5)")
+    if limit is not None and not game.lasts_hands and not whole(limit, 1, 99):
+        raise refuse(where, _("hand_limit must be a number of hands from 1 to 99. (R7)"))
     if not game_of(game).has_target and (target is not None or limit is not None):
         raise refuse(where, _("Grand Seigneur has no target and no number of hands. (GS7)"))
     if game.lasts_hands and (target is None) == (limit is None):
         raise refuse(where, _("A Threechu match lasts either a number of hands or to a "
                                "target, and needs one of them. (T3.5)"))
-    if not game.lasts_hands and limit is not None:
-        raise refuse(where, _("Only Threechu lasts a number of hands; this game plays to a "
-                               "target. (E1)"))
+    if not game.lasts_hands and limit is not None and target is not None:
+        raise refuse(where, _("A match lasts a number of hands or plays to a target, not "
+                              "both. (R7)"))
     return target, limit
 
 
@@ -326,8 +351,9 @@ def _rows(objects: Iterable[Any], columns: Sequence[str], **extra: Any) -> list[
     return [{c: getattr(o, c) for c in columns} | extra for o in objects]
 
 
-MATCH_COLUMNS = ("variant", "target", "hand_limit", "started_at", "finished_at",
-                 "winner_team", "totals", "hand_count", "revision")
+MATCH_COLUMNS = ("variant", "target", "hand_limit", "house_rules", "lead_by", "victory",
+                 "started_at", "finished_at", "winner_team", "totals", "hand_count",
+                 "revision")
 HAND_COLUMNS = ("number", "version", "deleted_at", "client_id", "out_order", "calls",
                 "card_points_entered", "wish_offender", "shuffler", "card_points",
                 "team_scores", "player_scores", "sweep", "created_at")

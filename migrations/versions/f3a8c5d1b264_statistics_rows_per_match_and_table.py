@@ -15,7 +15,8 @@ import json
 
 import sqlalchemy as sa
 from alembic import op
-from sqlalchemy.orm import Session, selectinload
+from sqlalchemy.orm import Session, defer, selectinload
+from sqlalchemy.orm.attributes import set_committed_value
 
 revision = 'f3a8c5d1b264'
 down_revision = 'f3a9c2d18b47'
@@ -76,10 +77,17 @@ def _fill():
     if uncounted:
         from tichu_scorer.models import Match
         session = Session(bind=bind)
+        # the app's model may name columns added by later revisions: read without them,
+        # as the empty values they start with
+        here = {c["name"] for c in sa.inspect(bind).get_columns("match")}
+        later = [c.key for c in sa.inspect(Match).column_attrs if c.key not in here]
         for start in range(0, len(uncounted), CHUNK):
             for match in session.execute(sa.select(Match).where(
                     Match.id.in_(uncounted[start:start + CHUNK])).options(
-                    selectinload(Match.all_hands))).scalars():
+                    selectinload(Match.all_hands),
+                    *(defer(getattr(Match, c)) for c in later))).scalars():
+                for column in later:
+                    set_committed_value(match, column, None)
                 rows += [_row(match.id, key, c) for key, c in
                          counting.rows(counting.counted(match)).items()]
         session.close()

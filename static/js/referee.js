@@ -380,7 +380,12 @@
     if (status === 200 && answer.reading && !answer.reason.includes(answer.reading)) {
       section.append(el("p", "reading", answer.reading));
     }
-    section.append(el("p", "reason", status === 200 ? answer.reason : answer.error), el("p", "here", form.dataset.here));
+    section.append(el("p", "reason", status === 200 ? answer.reason : answer.error));
+    const gift = status === 200 && answer.dragon_gift;  // [R5], as verdict.html says it
+    if (gift && words.gift) {
+      section.append(el("p", "gift", words.gift[gift.given_away === false ? "kept" : gift.given_away ? "given" : "either"]));
+    }
+    section.append(el("p", "here", form.dataset.here));
     return [section];
   }
 

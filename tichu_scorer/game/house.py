@@ -24,7 +24,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from .i18n import _
+from .i18n import N_, _
 
 DOUBLE_VICTORY = 200  # [P2]: the rule book's double victory
 MOST_POINTS = 1000  # a double victory or a custom call worth more is no table's rule
@@ -169,3 +169,59 @@ def read_house_rules(raw: object) -> HouseRules:
         values["custom_calls"] = _custom_calls(raw["custom_calls"])
     rules = replace(RULE_BOOK, **values)
     return RULE_BOOK if rules == RULE_BOOK else rules
+
+
+# The common sets (RULES.md §10.1's sources): a match starts with one of them, or with its
+# own choice of the rules above. Each: (message id of its name, house rules, a fixed number
+# of hands [R7] for the points games that may last one).
+PRESETS: dict[str, tuple[str, HouseRules, int | None]] = {
+    "book": (N_("Rule book"), RULE_BOOK, None),
+    "tournament": (N_("Tournament (German championship)"),
+                   HouseRules(grand_tichu=False, double_victory_points=100,
+                              victory_points=True), 4),
+    "club": (N_("Club: 2 / 1 / 3 victory points"),
+             HouseRules(double_victory_points=100, victory_points=True), None),
+}
+
+
+def preset_of(rules: HouseRules, hand_limit: int | None) -> str | None:
+    """The preset these rules are, None for a set of their own.
+
+    >>> preset_of(RULE_BOOK, None), preset_of(PRESETS["tournament"][1], 4)
+    ('book', 'tournament')
+    >>> preset_of(HouseRules(wish_penalty=False), None) is None
+    True
+    """
+    for key, (_name, preset, hands) in PRESETS.items():
+        if preset == rules and (hands is None or hands == hand_limit):
+            return key
+    return None
+
+
+def named_rules(rules: HouseRules, lead_by: int | None = None,
+                ) -> list[tuple[str, str, dict[str, object]]]:
+    """[R1]: each house rule a match plays by, as (rule id, message id, its values): what
+    its page, its sheet and its export name. The rule book names none.
+
+    >>> [r for r, _m, _v in named_rules(PRESETS["tournament"][1], lead_by=300)]
+    ['R2', 'R3', 'R4', 'R6']
+    >>> named_rules(RULE_BOOK)
+    []
+    """
+    said: list[tuple[str, str, dict[str, object]]] = []
+    if not rules.grand_tichu:
+        said.append(("R2", N_("No Grand Tichu"), {}))
+    if rules.double_victory_points != DOUBLE_VICTORY:
+        said.append(("R3", N_("Double victory worth %(points)s"),
+                     {"points": rules.double_victory_points}))
+    if rules.victory_points:
+        said.append(("R4", N_("Victory points 2 / 1 / 3"), {}))
+    if rules.dragon_kept_when_out:
+        said.append(("R5", N_("The Dragon's trick is kept by a player going out with it"), {}))
+    if lead_by:
+        said.append(("R6", N_("Ends at a lead of %(lead)s"), {"lead": lead_by}))
+    if not rules.wish_penalty:
+        said.append(("R8", N_("No wish penalty"), {}))
+    for name, value in rules.custom_calls:
+        said.append(("R9", N_("Call “%(name)s”: %(points)s"), {"name": name, "points": value}))
+    return said

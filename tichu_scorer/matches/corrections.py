@@ -12,6 +12,7 @@ from sqlalchemy import func
 from sqlalchemy.orm.exc import StaleDataError
 
 from ..extensions import db
+from ..game.house import HouseRules, HouseRulesError, named_rules, read_house_rules
 from ..game.i18n import N_
 from ..game.layouts import TEAM_LETTERS
 from ..models import Hand, HandEvent, Match, utcnow
@@ -80,16 +81,33 @@ def describe_settings(before: Mapping[str, Any], after: Mapping[str, Any]) -> st
     for old, new in zip(old_names, new_names, strict=False):
         if old != new:
             parts.append(f"{old} → {new}")
+    rules = [_named(before), _named(after)]
+    if rules[0] != rules[1]:  # [R1]
+        parts.append(gettext("house rules %(before)s → %(after)s", before=rules[0],
+                             after=rules[1]))
     return "; ".join(parts) or gettext("no change")
 
 
-def change_settings(match: Match, target: int | None, names: list[str]) -> bool:
-    """Change the target and names (`settings.change_settings`), logged with English words
-    for exports; the log page says them anew in the reader's language."""
+def _named(setting: Mapping[str, Any]) -> str:
+    """The house rules a logged setting names, in words ("rule book" for none)."""
+    try:
+        rules = read_house_rules(setting.get("house") or None)
+    except HouseRulesError:  # an imported entry of a shape no check foresaw
+        return "?"
+    lead = setting.get("lead_by")
+    said = [gettext(message, **values) for _rule, message, values in named_rules(
+        rules, lead if isinstance(lead, int) else None)]
+    return ", ".join(said) or gettext("rule book")
+
+
+def change_settings(match: Match, target: int | None, names: list[str],
+                    house: HouseRules | None = None, lead_by: int | None = None) -> bool:
+    """Change the target, names and house rules (`settings.change_settings`), logged with
+    English words for exports; the log page says them anew in the reader's language."""
     def english(before: Mapping[str, Any], after: Mapping[str, Any]) -> str:
         with force_locale("en"):
             return describe_settings(before, after)
-    return settings.change_settings(match, target, names, english)
+    return settings.change_settings(match, target, names, english, house, lead_by)
 
 
 def _check(hand: Hand, version: int) -> None:

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from .. import statistics
 from ..extensions import db
 from ..game import variants
+from ..game.house import RULE_BOOK, HouseRules
 from ..models import Group, Match
 from ..scoring import Variant
 from . import prebuilt, writes
@@ -16,18 +17,22 @@ from .writes import Conflict, writing
 
 def create_match(group: Group, names: Sequence[str], target: int | None,
                  game: Variant = variants.DEFAULT, hand_limit: int | None = None,
-                 rematch_of: str | None = None) -> Match:
-    """A new match of table `group` with these players in seats 0, 1, … A rematch holds the
-    match it follows (key `rematch_of`) meanwhile: Conflict when it was deleted."""
+                 rematch_of: str | None = None, house: HouseRules = RULE_BOOK,
+                 lead_by: int | None = None) -> Match:
+    """A new match of table `group` with these players in seats 0, 1, …, played by these
+    house rules ([R1]). A rematch holds the match it follows (key `rematch_of`) meanwhile:
+    Conflict when it was deleted."""
     with writing():
         held = writes.lock_match(rematch_of) if rematch_of else None
         if rematch_of and held is None:
             raise Conflict()
         match = Match(group_id=group.id, variant=game.key, target=target,
                       hand_limit=hand_limit, rematch_of_id=held.id if held else None,
-                      stamp=prebuilt.next_stamp(group.id))
+                      stamp=prebuilt.next_stamp(group.id), lead_by=lead_by,
+                      house_rules=None if house == RULE_BOOK else house.as_dict())
         match.seats = seat_rows(game, [player_named(group.id, name) for name in names])
         match.totals = [0] * match.sides
+        match.victory = [0] * match.sides if house.victory_points else None  # [R4]
         db.session.add(match)
         statistics.record(match)  # a match without hands still counts as played
     return match
@@ -35,7 +40,8 @@ def create_match(group: Group, names: Sequence[str], target: int | None,
 
 def rematch(match: Match) -> Match:
     return create_match(match.group, match.player_names, match.target, match.game,
-                        match.hand_limit, rematch_of=match.key)
+                        match.hand_limit, rematch_of=match.key, house=match.house,
+                        lead_by=match.lead_by)
 
 
 def delete_match(match: Match) -> None:

@@ -56,7 +56,8 @@ def recompute(match: Match, was_after_the_end: int | None = None) -> None:
     state = state_of(match)
     if was_after_the_end is not None and state.hands_after_the_end > was_after_the_end:
         raise AfterTheEnd(end_problem(match, state))
-    settle(match, list(state.totals), match.hand_count, state.winner, state.over, counted=True)
+    settle(match, list(state.totals), match.hand_count, state.winner, state.over, counted=True,
+           victory=list(state.victory))
     statistics.record(match, state)
 
 
@@ -74,8 +75,8 @@ def overrun(match: Match) -> Problem | None:
     extra = state.hands_after_the_end
     if not extra:
         return None
-    if state.end_rule == "T3.5":
-        return Problem("hands", "T3.5", _(
+    if state.end_rule in ("T3.5", "R7"):
+        return Problem("hands", state.end_rule, _(
             "the match lasts {n} hands, but {m} hands are in play.").format(
             n=match.hand_limit, m=len(hands)))
     return Problem("hands", "E1", _(
@@ -89,8 +90,8 @@ def overrun(match: Match) -> Problem | None:
 def end_problem(match: Match, state: MatchState) -> Problem:
     """What a record with hands after the end of the match breaks, in the reader's words."""
     played = len(state.hands)
-    if state.end_rule == "T3.5":
-        return Problem("match", "T3.5", _(
+    if state.end_rule in ("T3.5", "R7"):
+        return Problem("match", state.end_rule, _(
             "This match lasts {n} hands; with this change it would have {m}. Nothing was "
             "changed.").format(n=match.hand_limit, m=played))
     return Problem("match", "E1", _(
@@ -103,12 +104,14 @@ def end_problem(match: Match, state: MatchState) -> Problem:
 
 
 def settle(match: Match, totals: list[int], hands: int, winner: int | None, over: bool,
-            counted: bool = False) -> None:
-    """Store the derived totals, hand count and result of a match (one place for both the
-    quick path of a new hand and the full recomputation)."""
+           counted: bool = False, victory: list[int] | None = None) -> None:
+    """Store the derived totals (and [R4]'s victory points), hand count and result of a
+    match (one place for both the quick path of a new hand and the full recomputation)."""
     if not counted:
         changed(match)
     match.totals = totals
+    if victory or match.victory:
+        match.victory = victory or None
     match.hand_count = hands
     match.winner_team = winner
     if not over:

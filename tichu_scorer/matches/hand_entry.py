@@ -25,7 +25,8 @@ def facts(match: Match) -> MatchFacts:
     """What scoring the match's next hand needs of it (`answers.MatchFacts`): the server
     scores from these, and the match page hands them to the phone for scoring offline."""
     return MatchFacts(match.variant, match.names, match.target, match.hand_limit,
-                      match.hand_count or 0, tuple(match.totals or ()), match.finished)
+                      match.hand_count or 0, tuple(match.totals or ()), match.finished,
+                      match.house_rules or None, match.lead_by, tuple(match.victory or ()))
 
 
 def next_shuffler(match: Match) -> int | None:
@@ -52,7 +53,7 @@ def score(match: Match, data: Mapping[str, Any], editing: Hand | None = None,
         return answers.score_next(facts(match), data)
     shuffler = editing.shuffler
     settings = match.settings
-    hand_input, problems = settings.game.read(data, match.names, shuffler)
+    hand_input, problems = settings.game.read(data, match.names, shuffler, settings.house)
     if problems or hand_input is None:
         return None, problems, {}
     # what the hand scores (the totals before it do not change that)
@@ -63,7 +64,7 @@ def score(match: Match, data: Mapping[str, Any], editing: Hand | None = None,
     if correction and (ends := ends_earlier(match, state)) is not None:
         return None, [ends], {}  # the live preview says so too, before the Save
     return Preview(list(played.scores), list(state.totals), played.sweep, state.winner,
-                   state.over), [], row
+                   state.over, list(state.victory)), [], row
 
 
 def derive(match: Match, data: Mapping[str, Any],
@@ -71,8 +72,9 @@ def derive(match: Match, data: Mapping[str, Any],
     """What follows from the hand entered so far ([H7], [P1], [P2]), problems or not; None
     for a ranked game."""
     shuffler = editing.shuffler if editing is not None else next_shuffler(match)
-    game = match.settings.game
-    hand_input, _problems = game.read(data, match.names, shuffler)
+    settings = match.settings
+    game = settings.game
+    hand_input, _problems = game.read(data, match.names, shuffler, settings.house)
     return game.derive(hand_input, shuffler) if hand_input is not None else None
 
 
@@ -125,7 +127,7 @@ def add_hand(match: Match, data: Mapping[str, Any], number: int,
                 raise Stale(saved, current, hand.number)
         # from the preview: the stored totals plus this hand (none in a ranked game)
         settle(match, preview.totals, (match.hand_count or 0) + 1, preview.winner,
-                preview.finished)
+               preview.finished, victory=preview.victory)
         statistics.record_hand(match, hand)
         prebuilt.store_match(match)
         log(match, hand, "added", "", None, hand.recorded(), shown_as=match.hand_count)

@@ -71,7 +71,7 @@ _NEXT_NUMBER = _NEXT_ENTRY.scalar_subquery()
 _INSERT_HAND = (Hand.__table__.insert().values(number=_NEXT_NUMBER)
                 .returning(Hand.__table__.c.id, Hand.__table__.c.number))
 _INSERT_EVENT = HandEvent.__table__.insert()
-DERIVED = ("hand_count", "revision", "totals", "winner_team", "finished_at")
+DERIVED = ("hand_count", "revision", "totals", "victory", "winner_team", "finished_at")
 _STAMPED = Match.__table__.alias("stamped")
 _TABLE = Group.__table__
 

@@ -1,29 +1,49 @@
-"""A match's settings changed after it began: the target and the players' names."""
+"""A match's settings changed after it began: the target, the players' names and the house
+rules."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from flask_babel import gettext
+
 from .. import phones
 from ..extensions import db
+from ..game.house import RULE_BOOK, HouseRules
 from ..models import HandEvent, Match, Player
+from ..scoring import Problem
 from .ending import after_the_end, recompute
 from .roster import player_named
 
 
+class HandsBreakRules(Exception):
+    """House rules that hands already recorded break ([R2]: a Grand Tichu called; [R8]: a
+    wish penalty charged): nothing was changed."""
+
+    def __init__(self, problem: Problem) -> None:
+        super().__init__(problem.message)
+        self.problem = problem
+
+
 def change_settings(match: Match, target: int | None, names: Sequence[str],
-                    describe: Callable[[Mapping[str, Any], Mapping[str, Any]], str]) -> bool:
-    """A new target (the result follows from the hands again, [E1]) and the players' names
-    in this match: a seat whose name changes takes the table's player of that name, or a
-    new one (other matches keep their players). The change goes into the match's log, with
-    `describe(before, after)` as its stored words. `match` must be held (`lock_match`).
-    False when nothing changed (nothing is written)."""
+                    describe: Callable[[Mapping[str, Any], Mapping[str, Any]], str],
+                    house: HouseRules | None = None, lead_by: int | None = None) -> bool:
+    """A new target (the result follows from the hands again, [E1]), the players' names in
+    this match (a seat whose name changes takes the table's player of that name, or a new
+    one; other matches keep their players) and, when given, the house rules and [R6]'s
+    lead ([R1]: the hands are scored again under them). The change goes into the match's
+    log, with `describe(before, after)` as its stored words. `match` must be held
+    (`lock_match`). False when nothing changed (nothing is written)."""
     try:
         before = settings_of(match)
         was_after_the_end = after_the_end(match)
         if target is not None and match.settings.game.has_target:
             match.target = target
+        if house is not None and match.settings.game.has_target:
+            _check_hands(match, house)
+            match.house_rules = None if house == RULE_BOOK else house.as_dict()
+            match.lead_by = lead_by
         seats = [s for s in match.seats if s.player is not None]
         for seat, name in zip(seats, names, strict=True):
             if seat.player is None or Player.key(" ".join(name.split())) != seat.player.name_key:
@@ -44,5 +64,23 @@ def change_settings(match: Match, target: int | None, names: Sequence[str],
 
 
 def settings_of(match: Match) -> dict[str, Any]:
-    """What the settings page changes, as the log keeps it: the target and the names."""
-    return {"target": match.target, "names": list(match.player_names)}
+    """What the settings page changes, as the log keeps it: the target, the names and (when
+    any) the house rules with [R6]'s lead."""
+    found: dict[str, Any] = {"target": match.target, "names": list(match.player_names)}
+    if match.house_rules or match.lead_by:
+        found |= {"house": match.house_rules or {}, "lead_by": match.lead_by}
+    return found
+
+
+def _check_hands(match: Match, house: HouseRules) -> None:
+    """[R2], [R8]: house rules the hands in play already break are refused, naming the
+    first such hand."""
+    for number, hand in enumerate(match.hands, start=1):
+        if not house.grand_tichu and "grand" in (hand.calls or {}).values():
+            raise HandsBreakRules(Problem("no_grand", "R2", gettext(
+                "Hand %(n)s has a Grand Tichu call: correct or delete it before playing "
+                "without Grand Tichu. Nothing was changed.", n=number)))
+        if not house.wish_penalty and hand.wish_offender is not None:
+            raise HandsBreakRules(Problem("no_wish", "R8", gettext(
+                "Hand %(n)s charged a wish penalty: correct or delete it before playing "
+                "without wish penalties. Nothing was changed.", n=number)))

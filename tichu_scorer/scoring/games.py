@@ -44,6 +44,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any, NamedTuple
 
+from ..game.house import RULE_BOOK, HouseRules
 from ..game.i18n import N_
 from ..game.layouts import Layout
 from ..game.variants import VARIANTS, Variant
@@ -65,10 +66,14 @@ class Scored(NamedTuple):
 
 
 class Rules(NamedTuple):
-    """How long a match lasts: to a target ([E1]), or a fixed number of hands ([T3.5])."""
+    """How long a match lasts and what its hands score by: to a target ([E1]), a fixed
+    number of hands ([T3.5], [R7]), until a side leads by N ([R6]); the house rules
+    ([R2]–[R5], [R8], [R9]), the rule book by default."""
 
     target: int | None
     hand_limit: int | None
+    lead_by: int | None = None
+    house: HouseRules = RULE_BOOK
 
 
 class End(NamedTuple):
@@ -99,20 +104,23 @@ class Game:
         return f"{type(self).__name__}({self.variant.key})"
 
     def read(self, data: Mapping[str, Any], names: tuple[str, ...],
-             shuffler: int | None) -> tuple[HandInput | None, list[Problem]]:
+             shuffler: int | None, house: HouseRules = RULE_BOOK,
+             ) -> tuple[HandInput | None, list[Problem]]:
         raise NotImplementedError
 
     def derive(self, hand: HandInput, shuffler: int | None) -> Derived | None:
         return None
 
-    def score(self, hand: HandInput, seats: int, shuffler: int | None) -> Scored:
+    def score(self, hand: HandInput, seats: int, shuffler: int | None,
+              house: HouseRules = RULE_BOOK) -> Scored:
         raise NotImplementedError
 
     def sides(self, seats: int) -> int:
         """How many totals a match of this many seats keeps."""
         return self.variant.side_count(seats)
 
-    def end(self, before: End, totals: tuple[int, ...], played: int, rules: Rules) -> End:
+    def end(self, before: End, totals: tuple[int, ...], played: int, rules: Rules,
+            victory: tuple[int, ...] = ()) -> End:
         return NOT_OVER
 
     def dealer(self, number: int, last: tuple[int, ...] | None) -> int | None:
@@ -166,8 +174,9 @@ class PointsGame(Game):
         return shuffler is not None and self.layout(shuffler).dummy is not None
 
     def read(self, data: Mapping[str, Any], names: tuple[str, ...],
-             shuffler: int | None) -> tuple[HandInput | None, list[Problem]]:
-        hand, problems = read_hand(data, self.layout(shuffler).named(names))
+             shuffler: int | None, house: HouseRules = RULE_BOOK,
+             ) -> tuple[HandInput | None, list[Problem]]:
+        hand, problems = read_hand(data, self.layout(shuffler).named(names), house)
         if hand is not None and shuffler is not None:
             hand = replace(hand, shuffler=shuffler)
         return hand, problems
@@ -175,27 +184,52 @@ class PointsGame(Game):
     def derive(self, hand: HandInput, shuffler: int | None) -> Derived:
         return derive(hand, self.layout(shuffler))
 
-    def score(self, hand: HandInput, seats: int, shuffler: int | None) -> Scored:
+    def score(self, hand: HandInput, seats: int, shuffler: int | None,
+              house: HouseRules = RULE_BOOK) -> Scored:
         layout = self._layouts.get(shuffler) or self.layout(shuffler)
-        result = tally_hand(hand, layout)
+        result = tally_hand(hand, layout, house)
         teams = layout.teams
         scores = result.team_scores if self.variant.teams else tuple(
             map(result.team_scores.__getitem__, teams))
         # built as a tuple: a named tuple's __new__ is a Python call, once per hand
         return _new(Scored, (result, full_out_order(hand.out_order, layout), scores, teams))
 
-    def end(self, before: End, totals: tuple[int, ...], played: int, rules: Rules) -> End:
+    def end(self, before: End, totals: tuple[int, ...], played: int, rules: Rules,
+            victory: tuple[int, ...] = ()) -> End:
         """[E1], [E2]: the first hand after which one side reached the target alone decides
-        the match; [T3.5]: a fixed-length match ends after its last hand, the highest total
-        winning (none when the top is shared)."""
-        if rules.target is None and rules.hand_limit is not None and self.variant.lasts_hands:
+        the match; [R6]: or the first after which a side leads by N; [T3.5], [R7]: a
+        fixed-length match ends after its last hand, the highest total winning (under
+        [R4] the most victory points, then points; none when the top is shared).
+
+        >>> from tichu_scorer.game.variants import NANKING
+        >>> game = game_of(NANKING)
+        >>> game.end(NOT_OVER, (300, 90), 3, Rules(1000, None, lead_by=200))
+        End(winner=0, after=3, finished=False, rule='R6')
+        >>> game.end(NOT_OVER, (300, 90), 4, Rules(None, 4), victory=(3, 5)).winner
+        1
+        """
+        if rules.target is None and rules.hand_limit is not None:
+            if before.rule == "R6" and before.winner is not None:  # [R6] came first
+                return before
+            if (rules.lead_by and len(totals) == 2
+                    and abs(totals[0] - totals[1]) >= rules.lead_by):
+                return End(0 if totals[0] > totals[1] else 1, played, False, "R6")
             if played < rules.hand_limit:
                 return NOT_OVER
-            won = winner(totals, min(totals, default=0))
-            return End(won, played if won is not None else None, True, "T3.5")
+            rule = "T3.5" if self.variant.lasts_hands else "R7"
+            if victory:  # [R4]: victory points first, then points
+                ranked = [(v, t) for v, t in zip(victory, totals, strict=True)]
+                best = max(ranked)
+                won = ranked.index(best) if ranked.count(best) == 1 else None
+            else:
+                won = winner(totals, min(totals, default=0))
+            return End(won, played if won is not None else None, True, rule)
         if before.winner is not None:
             return before
         won = winner(totals, rules.target or DEFAULT_TARGET)
+        if won is None and rules.lead_by and len(totals) == 2 and (
+                abs(totals[0] - totals[1]) >= rules.lead_by):
+            return End(0 if totals[0] > totals[1] else 1, played, False, "R6")
         return End(won, played) if won is not None else NOT_OVER
 
     def dealer(self, number: int, last: tuple[int, ...] | None) -> int | None:
@@ -213,7 +247,8 @@ class RankingGame(Game):
     order_change = N_("finishing order %(before)s → %(after)s")
 
     def read(self, data: Mapping[str, Any], names: tuple[str, ...],
-             shuffler: int | None) -> tuple[HandInput | None, list[Problem]]:
+             shuffler: int | None, house: HouseRules = RULE_BOOK,
+             ) -> tuple[HandInput | None, list[Problem]]:
         order = data.get("out_order", []) if isinstance(data, Mapping) else None
         problems = seigneur.ranking_problems(order if isinstance(order, list) else [None],
                                              len(names))
@@ -221,7 +256,8 @@ class RankingGame(Game):
             return None, problems
         return HandInput(tuple(order), {}, (None, None)), []
 
-    def score(self, hand: HandInput, seats: int, shuffler: int | None) -> Scored:
+    def score(self, hand: HandInput, seats: int, shuffler: int | None,
+              house: HouseRules = RULE_BOOK) -> Scored:
         return Scored(None, seigneur.full_ranking(hand.out_order, seats), (), ())
 
     def titles(self, seats: int) -> tuple[str, ...]:

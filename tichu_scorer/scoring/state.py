@@ -33,6 +33,7 @@ from functools import cached_property
 from operator import add
 from typing import Any, NamedTuple
 
+from ..game.house import RULE_BOOK, HouseRules
 from ..game.variants import Side, Variant
 from . import seigneur
 from .games import NOT_OVER, End, Game, Rules, game_of
@@ -50,6 +51,8 @@ class Settings:
     names: tuple[str, ...]
     target: int | None = DEFAULT_TARGET
     hand_limit: int | None = None
+    lead_by: int | None = None  # [R6]
+    house: HouseRules = RULE_BOOK  # [R2]–[R5], [R8], [R9]
 
     @property
     def seats(self) -> int:
@@ -61,7 +64,7 @@ class Settings:
 
     @property
     def rules(self) -> Rules:
-        return Rules(self.target, self.hand_limit)
+        return Rules(self.target, self.hand_limit, self.lead_by, self.house)
 
 
 class PlayedHand(NamedTuple):
@@ -107,11 +110,14 @@ class MatchState:
     hands: tuple[PlayedHand, ...]
     totals: tuple[int, ...]
     end: End = NOT_OVER
+    victory: tuple[int, ...] = ()  # [R4]: the victory points per side; () without them
 
     @classmethod
     def of(cls, settings: Settings, hands: Iterable[HandInput]) -> MatchState:
         """The state after these hands in play, in order."""
-        return cls(settings, (), (0,) * settings.game.sides(settings.seats)).with_hands(hands)
+        sides = settings.game.sides(settings.seats)
+        victory = (0,) * sides if settings.house.victory_points else ()
+        return cls(settings, (), (0,) * sides, victory=victory).with_hands(hands)
 
     def with_hands(self, hands: Iterable[HandInput], start: int | None = None) -> MatchState:
         """The state with these hands played after the ones in it, which are not scored
@@ -125,20 +131,26 @@ class MatchState:
         new = tuple.__new__
         shuffles = variant.has_dummy  # only Threechu records who shuffled ([T3.1])
         played = list(self.hands)
-        totals, end = self.totals, self.end
+        totals, end, victory = self.totals, self.end, self.victory
+        house = settings.house
+        by_victory = bool(victory)  # [R4]
         number = len(played) if start is None else start
         for hand in hands:
             number += 1
             shuffler = hand.shuffler
             if shuffler is None and shuffles:
                 shuffler = shuffler_of(number)
-            result, order, scores, teams = score(hand, seats, shuffler)
+            result, order, scores, teams = score(hand, seats, shuffler, house)
             if scores:
                 totals = tuple(map(add, totals, scores))  # as many: both per side
-                end = ends(end, totals, number, rules)
+                if by_victory and result is not None and result.victory_points:
+                    won = result.victory_points  # per team; per seat without teams
+                    victory = tuple(map(add, victory, won if len(won) == len(victory)
+                                        else map(won.__getitem__, teams)))
+                end = ends(end, totals, number, rules, victory)
             played.append(new(PlayedHand, (number, hand, shuffler, result, order, scores,
                                            teams, totals)))
-        return MatchState(settings, tuple(played), totals, end)
+        return MatchState(settings, tuple(played), totals, end, victory)
 
     def replacing(self, number: int, hand: HandInput) -> MatchState:
         """The state with hand `number` (its place, from 1) recorded differently."""
@@ -191,7 +203,7 @@ class MatchState:
         """How many hands in play come after the hand that ended the match (0 in a sound
         record: no hand is played after the end)."""
         played = len(self.hands)
-        if self.end.rule == "T3.5":
+        if self.end.rule in ("T3.5", "R7"):
             return max(played - (self.settings.hand_limit or played), 0)
         if self.end.after is None:
             return 0
@@ -269,7 +281,7 @@ def _with_shuffler(hand: HandInput, shuffler: int | None) -> HandInput:
 
 
 def next_hand(settings: Settings, totals: Sequence[int], played: int,
-              hand: HandInput) -> tuple[PlayedHand, End]:
+              hand: HandInput, victory: Sequence[int] = ()) -> tuple[PlayedHand, End]:
     """The hand played after `played` hands that left these totals, and where the match
     stands after it: a new hand's preview and save from the stored totals, without the
     hands before. The match must still be on before it (a finished match takes no hand).
@@ -280,7 +292,10 @@ def next_hand(settings: Settings, totals: Sequence[int], played: int,
     >>> after.number, after.running, end.winner, end.after
     (8, (600, 90), 0, 8)
     """
-    state = MatchState(settings, (), tuple(totals)).with_hands((hand,), start=played)
+    if settings.house.victory_points and not victory:
+        victory = (0,) * len(totals)
+    state = MatchState(settings, (), tuple(totals), victory=tuple(victory)).with_hands(
+        (hand,), start=played)
     return state.hands[0], state.end
 
 

@@ -328,7 +328,7 @@ def preview(match_id: str) -> Response | tuple[Response, int]:
     layout = hand_entry.layout_for(match, editing.shuffler)
     answer, status = answers.preview_answer(
         result, problems, None if derived is None or layout is None else
-        answers.derived_note(match.game, layout, derived, body))
+        answers.derived_note(match.game, layout, derived, body, match.house))
     return jsonify(answer), status
 
 

@@ -20,6 +20,7 @@ from werkzeug.wrappers import Response
 from .. import access, live, scoring
 from ..extensions import limit_creation, limit_reads, limit_writes
 from ..forms import NewMatchForm
+from ..game.house import preset_of
 from ..i18n import possessive
 from ..matches import (
     chart,
@@ -70,7 +71,8 @@ def new() -> str | Response | tuple[str, int]:
                 "%(owner)s table", owner=possessive(form.names[0])))
             access.join(group, "scorer")
         match = creation.create_match(group, form.names, form.target_value, form.game,
-                                     form.hand_limit)
+                                     form.hand_limit, house=form.house_rules,
+                                     lead_by=form.lead_value)
         return redirect(url_for("matches.show", match_id=match.key), code=303)
     status = 422 if form.is_submitted() else 200
     return render_template("matches/new.html", form=form, game=form.game,
@@ -89,6 +91,7 @@ def _again(form: NewMatchForm, key: str) -> None:
     players = match.player_names
     for field, name in zip(form.seat_fields(), players, strict=False):
         field.data = name
+    _house_again(form, match)
     if match.hand_limit:
         form.length.data, form.hands.data = "hands", match.hand_limit
     elif match.target:
@@ -96,6 +99,17 @@ def _again(form: NewMatchForm, key: str) -> None:
         known = {c.value for c in form.target.choices}
         form.target.data = str(match.target) if str(match.target) in known else "custom"
         form.custom_target.data = match.target
+
+
+def _house_again(form: NewMatchForm, match: Match) -> None:
+    """The house rules of the match a rematch follows: its preset, or its own set."""
+    rules = match.house
+    preset = preset_of(rules, match.hand_limit)
+    form.house.data = preset or "own"
+    if preset is None:
+        form.show_rules(rules, match.lead_by)
+        if not match.game.lasts_hands:
+            form.fixed_hands.data = match.hand_limit
 
 
 def visible(match_id: str) -> Match:

@@ -158,6 +158,16 @@ def _verdict_context(form: RefereeForm, asked: bool) -> tuple[dict[str, Any], in
             "slots": slots}, status
 
 
+@bp.app_template_global()
+def dragon_gift_words() -> dict[str, str]:
+    """What a verdict says of the trick a lawful Dragon wins ([S6], [R5]): the page's and,
+    offline, referee.js's words."""
+    return {"kept": gettext("Going out with the Dragon, the player keeps its trick (R5)."),
+            "given": gettext("The Dragon’s trick goes to an opponent (S6)."),
+            "either": gettext("If the Dragon is the last card, its trick is kept (R5); "
+                              "otherwise it goes to an opponent (S6).")}
+
+
 @bp.get("/referee")
 @limit_referee
 def check() -> tuple[str, int]:

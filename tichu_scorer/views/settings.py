@@ -1,4 +1,5 @@
-"""A match after its start: change its target and its players' names, or delete it."""
+"""A match after its start: change its target, its players' names and its house rules, or
+delete it."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from werkzeug.wrappers import Response
 from .. import access
 from ..extensions import limit_writes
 from ..forms import MatchSettingsForm
-from ..matches import corrections, creation, ending, writes
+from ..matches import corrections, creation, ending, settings, writes
 from ..models import Match
 from ..scoring import Problem
 
@@ -23,6 +24,7 @@ def _form(match: Match) -> MatchSettingsForm:
         form.target.data = match.target
         for field, name in zip(form.seat_fields(), players, strict=True):
             field.data = name
+        form.show_rules(match.house, match.lead_by)
     return form
 
 
@@ -38,11 +40,16 @@ def edit(match_id: str) -> Response | tuple[str, int]:
     form = _form(match)
     if request.method == "POST" and form.check(match.game, match.hand_limit):
         target = form.target.data if match.hand_limit is None else None
+        # the house rules, when the page showed them (a game with points)
+        house = form.own_rules() if request.form.get("house_shown") else None
         try:
-            changed = corrections.change_settings(match, target, form.names)
+            changed = corrections.change_settings(match, target, form.names, house,
+                                                  form.lead_by.data or None)
         except ending.AfterTheEnd as exc:  # a target the match reached hands ago
             form.add_problem("target", Problem("target", exc.problem.rule,
                                                exc.problem.message))
+        except settings.HandsBreakRules as exc:  # [R2], [R8]: hands already recorded
+            form.add_problem("house", exc.problem)
         else:
             flash(gettext("Match settings saved.") if changed else gettext("Nothing changed."))
             return redirect(url_for("matches.show", match_id=match.key), code=303)

@@ -1,0 +1,65 @@
+"""House rules at 360×640 (RULES.md §10.1): folded away on the new-match form so a plain
+match starts as before; a preset in two taps; the match's own set shown only when chosen;
+the match page names the rules and counts victory points; the hand form offers no Grand
+Tichu under [R2] and no wish penalty under [R8]. Light and English, dark and German."""
+
+from __future__ import annotations
+
+from tests.browser.conftest import PHONE, shot
+from tests.browser.test_phone_companion import totals
+
+
+def test_a_tournament_match_in_two_taps(live_server, phone):
+    page = phone
+    page.goto(live_server + "/matches/new")
+    for seat, name in enumerate(("Ann", "Bob", "Cy", "Dee")):
+        page.fill(f"#seat_{seat}", name)
+    assert not page.is_visible(".house-choice")  # folded away: a plain match as before
+    page.tap("details.house summary")
+    page.tap("label.choice:has-text('Tournament')")
+    assert not page.is_visible(".house-own")  # a preset: no boxes to tick
+    assert page.evaluate("() => document.documentElement.scrollWidth <= innerWidth")
+    shot(page, "house-new-tournament")
+    page.tap("button:has-text('Start match')")
+    page.wait_for_selector("text=Add hand 1")
+    rules = " ".join(page.text_content("[data-house-rules]").split())
+    assert rules == ("House rules: No Grand Tichu R2 · Double victory worth 100 R3 · "
+                     "Victory points 2 / 1 / 3 R4")
+    assert "0 of 4 hands" in page.text_content(".match-meta")
+    page.tap("text=Add hand 1")
+    page.wait_for_selector(".out-buttons:not([hidden])")
+    assert page.locator(".call-row label:has-text('Grand')").count() == 0  # [R2]
+    page.tap(".out-btn[data-seat='0']")
+    page.tap(".out-btn[data-seat='2']")  # a double victory: worth 100 here ([R3])
+    page.tap("button[type=submit]")
+    page.wait_for_selector("text=saved.")
+    assert totals(page) == [100, 0]
+    assert page.text_content("[data-victory='0']").strip() == "3 victory points"
+    shot(page, "house-match")
+    assert not page.errors, page.errors
+
+
+def test_our_own_rules_in_german_and_dark(live_server, new_context):
+    page = new_context(**PHONE, locale="de-DE", color_scheme="dark").new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(live_server + "/matches/new")
+    for seat, name in enumerate(("Ann", "Bob", "Cy", "Dee")):
+        page.fill(f"#seat_{seat}", name)
+    page.tap("details.house summary")
+    page.tap("label.choice:has-text('Eigene')")
+    page.wait_for_selector(".house-own", state="visible")
+    page.tap("label.check:has-text('Keine Wunschstrafe')")
+    page.fill("#lead_by", "500")
+    assert page.evaluate("() => document.documentElement.scrollWidth <= innerWidth")
+    shot(page, "house-new-own-de-dark")
+    page.tap("button:has-text('Partie starten')")
+    page.wait_for_selector("text=Runde 1 eintragen")
+    rules = " ".join(page.text_content("[data-house-rules]").split())
+    assert rules == "Hausregeln: Endet bei 500 Vorsprung R6 · Keine Wunschstrafe R8"
+    page.tap("text=Runde 1 eintragen")
+    page.wait_for_selector(".out-buttons:not([hidden])")
+    assert page.locator("details.wish").count() == 0  # [R8]
+    assert page.locator(".call-row label:has-text('Groß')").count() == 4
+    shot(page, "house-hand-de-dark")
+    assert errors == []
