@@ -29,7 +29,7 @@ from .answers import field_group, question
 from .game.house import DOUBLE_VICTORY, PRESETS, RULE_BOOK, HouseRules
 from .game.i18n import N_
 from .game.variants import DEFAULT, MAX_SEATS, SEIGNEUR, find
-from .models import NAME_MAX, Player
+from .models import MOST_BOMBS, NAME_MAX, NOTE_MAX, Player
 from .scoring import DEFAULT_TARGET, VARIANTS, Problem, Variant, hands_problem, target_problem
 from .scoring.games import game_of
 
@@ -358,6 +358,18 @@ class HandFormBase(ProblemsMixin, Form):
         self.card_a.data, self.card_b.data = points[0], points[1]
         wish = recorded.get("wish_penalty")
         self.wish_offender.data = str(wish["offender"]) if wish else ""
+        for seat, f in enumerate(self.bomb_fields()):
+            bombs = recorded.get("bombs") or []
+            f.data = bombs[seat] if seat < len(bombs) and bombs[seat] else None
+        self.note.data = recorded.get("note") or ""
+
+    def bomb_fields(self) -> list[Field]:
+        return [self[f"bombs_{s}"] for s in range(self.seats)]
+
+    def extras(self) -> dict[str, Any]:
+        """The bombs per seat and the note: stored with the hand, never scored."""
+        return {"bombs": [f.data or 0 for f in self.bomb_fields()],
+                "note": self.note.data or ""}
 
     def to_api(self) -> dict[str, Any]:
         """The submitted hand in the docs/API.md shape, for `scoring.read_hand`."""
@@ -373,7 +385,8 @@ class HandFormBase(ProblemsMixin, Form):
         rules = {f"place_{p}": ("out_order", "H7") for p in range(1, self.seats + 1)}
         rules |= {f"call_{s}": (f"call_{s}", "P3") for s in range(self.seats)}
         rules |= {"card_a": ("card_points", "P1"), "card_b": ("card_points", "P1"),
-                  "wish_offender": ("wish", "P4")}
+                  "wish_offender": ("wish", "P4"), "note": ("extras", "H1")}
+        rules |= {f"bombs_{s}": ("extras", "B1") for s in range(self.seats)}
         self.shape_problems(rules)
         places = [_seat(f.data) is not None for f in self.place_fields()]
         if any(places[i + 1] and not places[i] for i in range(len(places) - 1)):
@@ -412,6 +425,9 @@ class RankingFormBase(ProblemsMixin, Form):
         return {"out_order": [seat for f in self.place_fields()
                               if (seat := _seat(f.data)) is not None]}
 
+    def extras(self) -> dict[str, Any]:
+        return {}  # Grand Seigneur's form asks for the finishing order only
+
     def validate(self, extra_validators: Any = None) -> bool:
         super().validate(extra_validators)
         self.shape_problems({f"place_{p}": ("out_order", "GS1")
@@ -442,6 +458,9 @@ def hand_form_class(seats: int) -> type[HandFormBase]:
     for seat in range(seats):
         attrs[f"call_{seat}"] = RadioField(f"Call of seat {seat}", choices=CALL_CHOICES,
                                            default="", validators=[Optional()])
+        attrs[f"bombs_{seat}"] = IntegerField(
+            N_("Bombs"), validators=[Optional(), NumberRange(0, MOST_BOMBS)])
+    attrs["note"] = StringField(N_("Note"), validators=[Optional(), Length(max=NOTE_MAX)])
     return type(f"HandForm{seats}", (HandFormBase,), attrs)
 
 

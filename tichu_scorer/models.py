@@ -24,6 +24,8 @@ from .scoring import HandInput, Variant
 from .scoring.state import Settings, stored_hand
 
 NAME_MAX = 40
+NOTE_MAX = 200  # characters of a hand's note
+MOST_BOMBS = 4  # bombs one player may be counted with in a hand (a counter, one tap each)
 TALLY_WHO_MAX = 300  # a partnership: up to three names as a JSON list
 # What a phone may send as a hand's client id (the form and the import check it alike).
 CLIENT_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
@@ -197,6 +199,7 @@ class _Counts:
     tichu_made: Mapped[int] = mapped_column(default=0)
     grand_called: Mapped[int] = mapped_column(default=0)
     grand_made: Mapped[int] = mapped_column(default=0)
+    bombs: Mapped[int] = mapped_column(default=0, server_default="0")
 
 
 class MatchTally(_Counts, db.Model):  # type: ignore[name-defined,misc]
@@ -265,6 +268,10 @@ class Hand(db.Model):  # type: ignore[name-defined,misc]
     player_scores: Mapped[dict[str, int] | None] = mapped_column(JSON, default=None)
     sweep: Mapped[bool] = mapped_column(default=False)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    # More per hand, both optional and never scored: bombs played per seat (0–4 each; None
+    # when none was counted) and a note.
+    bombs: Mapped[list[int] | None] = mapped_column(JSON, default=None)
+    note: Mapped[str | None] = mapped_column(String(NOTE_MAX), default=None)
 
     match: Mapped[Match] = relationship(back_populates="all_hands")
 
@@ -283,7 +290,16 @@ class Hand(db.Model):  # type: ignore[name-defined,misc]
         return {"out_order": list(self.out_order), "calls": dict(self.calls),
                 "card_points": points,
                 "wish_penalty": None if self.wish_offender is None
-                else {"offender": self.wish_offender}}
+                else {"offender": self.wish_offender}} | self.extras()
+
+    def extras(self) -> dict[str, Any]:
+        """The bombs and the note, when the hand has them (never scored)."""
+        found: dict[str, Any] = {}
+        if self.bombs and any(self.bombs):
+            found["bombs"] = list(self.bombs)
+        if self.note:
+            found["note"] = self.note
+        return found
 
 
 

@@ -27,7 +27,9 @@ from .game.i18n import _
 from .matches import ending, hand_entry, prebuilt, roster, writes
 from .models import (
     CLIENT_ID,
+    MOST_BOMBS,
     NAME_MAX,
+    NOTE_MAX,
     Group,
     Hand,
     HandEvent,
@@ -83,7 +85,7 @@ def match_dict(match: Match) -> dict[str, Any]:
             "shuffler": h.shuffler, "client_id": h.client_id, "version": h.version,
             "created_at": _time(h.created_at), "deleted_at": _time(h.deleted_at),
             "team_scores": h.team_scores, "player_scores": h.player_scores,
-        } for h in match.all_hands],
+        } | h.extras() for h in match.all_hands],
         "log": [{"hand_number": numbers.get(e.hand_id or 0), "position": e.position,
                  "action": e.action, "summary": e.summary, "before": e.before,
                  "after": e.after, "at": _time(e.at)} | ({"phone": e.phone} if e.phone else {})
@@ -302,6 +304,20 @@ def _player(state: _Import, name: str) -> Player:
     return state.players[key]
 
 
+def _check_extras(raw: Mapping[str, Any], seats: int, spot: Spot) -> dict[str, Any]:
+    """A hand's bombs (a count of 0–4 per seat) and note (text), both optional."""
+    bombs, note = raw.get("bombs"), raw.get("note")
+    if bombs is not None and not (isinstance(bombs, list) and len(bombs) <= seats
+                                  and all(whole(n, 0, MOST_BOMBS) for n in bombs)):
+        raise refuse(spot, _("bombs must be a list of at most {seats} counts from 0 to "
+                             "{most}, one per seat. (B1)").format(seats=seats,
+                                                                  most=MOST_BOMBS))
+    if note is not None and not (isinstance(note, str) and len(note) <= NOTE_MAX):
+        raise refuse(spot, _("note must be text of at most {n} characters.").format(
+            n=NOTE_MAX))
+    return {"bombs": bombs, "note": note}
+
+
 def _check_hand(match: Match, raw: object, where: Spot, state: _Import) -> Hand:
     # a hand number far beyond any match would leave no room for the next hand's number
     if not isinstance(raw, Mapping) or not whole(raw.get("number"), high=MAX_HAND_NUMBER):
@@ -317,7 +333,8 @@ def _check_hand(match: Match, raw: object, where: Spot, state: _Import) -> Hand:
             "card_points": raw.get("card_points") or [None, None],
             "wish_penalty": None if raw.get("wish_offender") is None
             else {"offender": raw.get("wish_offender")}}
-    hand = Hand(number=raw["number"], shuffler=shuffler)
+    hand = Hand(number=raw["number"], shuffler=shuffler,
+                **hand_entry.extras_of(_check_extras(raw, len(match.seats), spot)))
     # scored on its own: the match's hands are attached only after all of them are read
     _preview, problems, row = hand_entry.score(match, data, editing=hand)
     if problems:
@@ -356,7 +373,7 @@ MATCH_COLUMNS = ("variant", "target", "hand_limit", "house_rules", "lead_by", "v
                  "revision")
 HAND_COLUMNS = ("number", "version", "deleted_at", "client_id", "out_order", "calls",
                 "card_points_entered", "wish_offender", "shuffler", "card_points",
-                "team_scores", "player_scores", "sweep", "created_at")
+                "team_scores", "player_scores", "sweep", "created_at", "bombs", "note")
 
 
 def _store(checked: list[_Checked], state: _Import, group: Group | None,

@@ -16,7 +16,7 @@ from typing import Any
 from . import phones
 from .game.i18n import _
 from .matches.corrections import ACTIONS
-from .models import NAME_MAX, Hand, HandEvent, utcnow
+from .models import MOST_BOMBS, NAME_MAX, NOTE_MAX, Hand, HandEvent, utcnow
 from .scoring import Call
 
 # The sizes an import may have. Real play is far below them: a match to 1000 takes 10 to 20
@@ -105,6 +105,14 @@ def _hand_problem(part: Mapping[str, Any], seats: int) -> tuple[str, str] | None
                 p is None or whole(p, -POINTS_MAX, POINTS_MAX) for p in points):
             return key, _("must be a list of two numbers from {low} to {high} or "
                           "null.").format(low=-POINTS_MAX, high=POINTS_MAX)
+    bombs = part.get("bombs") or []
+    if not isinstance(bombs, list) or len(bombs) > seats or not all(
+            whole(n, 0, MOST_BOMBS) for n in bombs):
+        return "bombs", _("must be a list of at most {seats} counts from 0 to {most}.").format(
+            seats=seats, most=MOST_BOMBS)
+    note = part.get("note")
+    if note is not None and not (isinstance(note, str) and len(note) <= NOTE_MAX):
+        return "note", _("must be text of at most {n} characters.").format(n=NOTE_MAX)
     wish = part.get("wish_penalty")
     if wish is not None and not (isinstance(wish, Mapping) and (
             wish.get("offender") is None or _seat(wish.get("offender"), seats))):

@@ -56,6 +56,7 @@ def upgrade():
 
 
 def _fill():
+    from tichu_scorer.scoring.stats import COUNTS as APP_COUNTS
     from tichu_scorer.statistics import counting  # the app's own counting, as of now
 
     bind = op.get_bind()
@@ -79,17 +80,24 @@ def _fill():
         session = Session(bind=bind)
         # the app's model may name columns added by later revisions: read without them,
         # as the empty values they start with
-        here = {c["name"] for c in sa.inspect(bind).get_columns("match")}
-        later = [c.key for c in sa.inspect(Match).column_attrs if c.key not in here]
+        from tichu_scorer.models import Hand
+        later = _later(bind, Match, "match")
+        later_in_hands = _later(bind, Hand, "hand")
         for start in range(0, len(uncounted), CHUNK):
             for match in session.execute(sa.select(Match).where(
                     Match.id.in_(uncounted[start:start + CHUNK])).options(
-                    selectinload(Match.all_hands),
+                    selectinload(Match.all_hands).options(
+                        *(defer(getattr(Hand, c)) for c in later_in_hands)),
                     *(defer(getattr(Match, c)) for c in later))).scalars():
                 for column in later:
                     set_committed_value(match, column, None)
-                rows += [_row(match.id, key, c) for key, c in
-                         counting.rows(counting.counted(match)).items()]
+                for hand in match.all_hands:
+                    for column in later_in_hands:
+                        set_committed_value(hand, column, None)
+                # the app counts what later revisions count too: this table's columns only
+                rows += [_row(match.id, key, [dict(zip(APP_COUNTS, c, strict=True))[name]
+                                              for name in COUNTS])
+                         for key, c in counting.rows(counting.counted(match)).items()]
         session.close()
     for start in range(0, len(rows), CHUNK * 10):
         bind.execute(sa.insert(tally), rows[start:start + CHUNK * 10])
@@ -97,6 +105,12 @@ def _fill():
     # only the column names above are put in
     sql = f"INSERT INTO table_tally (group_id, variant, side, who, {names}) SELECT m.group_id, m.variant, t.side, t.who, {sums} FROM match_tally t JOIN \"match\" m ON m.id = t.match_id GROUP BY m.group_id, m.variant, t.side, t.who"  # noqa: E501  # nosec B608
     bind.execute(sa.text(sql))
+
+
+def _later(bind, model, table):
+    """The model's columns that later revisions add to `table` (not there yet)."""
+    here = {c["name"] for c in sa.inspect(bind).get_columns(table)}
+    return [c.key for c in sa.inspect(model).column_attrs if c.key not in here]
 
 
 def _row(match_id, key, counts):

@@ -63,3 +63,32 @@ def test_our_own_rules_in_german_and_dark(live_server, new_context):
     assert page.locator(".call-row label:has-text('Groß')").count() == 4
     shot(page, "house-hand-de-dark")
     assert errors == []
+
+
+def test_bombs_and_a_note_take_a_tap_each_and_show_in_the_list(live_server, phone):
+    """Folded away under the wish: a plain hand never meets them; opened, one tap adds a
+    bomb to a player (up to 4), and the note is typed."""
+    from tests.browser.conftest import start_match
+    page = phone
+    start_match(page, live_server)
+    page.tap("text=Add hand 1")
+    page.wait_for_selector(".out-buttons:not([hidden])")
+    assert not page.is_visible(".bombs")
+    page.tap(".out-btn[data-seat='0']")
+    page.tap(".out-btn[data-seat='1']")
+    page.tap(".quick button[data-set='75']")
+    page.tap("details.extras summary")
+    page.tap("button.bomb-add[data-bomb='bombs_1']")
+    page.tap("button.bomb-add[data-bomb='bombs_1']")
+    page.tap("button.bomb-add[data-bomb='bombs_2']")
+    assert page.input_value("#bombs_1") == "2" and page.input_value("#bombs_2") == "1"
+    page.fill("#note", "Dog to Cy")
+    assert page.evaluate("() => document.documentElement.scrollWidth <= innerWidth")
+    shot(page, "hand-bombs-note")
+    page.tap("button[type=submit]")
+    page.wait_for_selector("text=saved.")
+    notes = " ".join(page.text_content("table.hands tbody tr").split())
+    assert "Bob: 2 bombs" in notes and "Cy: 1 bomb" in notes and "Dog to Cy" in notes
+    assert totals(page) == [75, 25]
+    shot(page, "hand-bombs-list")
+    assert not page.errors, page.errors

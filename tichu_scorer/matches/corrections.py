@@ -20,7 +20,7 @@ from ..scoring import Call, Problem, call_made
 from ..scoring.games import game_of
 from . import settings
 from .ending import after_the_end, recompute
-from .hand_entry import score
+from .hand_entry import extras_of, score
 from .match_view import side_labels
 from .writes import Conflict, log
 
@@ -67,6 +67,16 @@ def describe_change(match: Match, before: Mapping[str, Any], after: Mapping[str,
     if wish_before != wish_after:
         who = [(gettext("nobody") if w is None else names[w]) for w in (wish_before, wish_after)]
         parts.append(gettext("missed wish %(before)s → %(after)s", before=who[0], after=who[1]))
+    bombs_before, bombs_after = before.get("bombs") or [], after.get("bombs") or []
+    for seat in range(min(max(len(bombs_before), len(bombs_after)), len(names))):
+        was = bombs_before[seat] if seat < len(bombs_before) else 0
+        now = bombs_after[seat] if seat < len(bombs_after) else 0
+        if was != now:
+            parts.append(gettext("%(name)s's bombs %(before)s → %(after)s", name=names[seat],
+                                 before=was, after=now))
+    if (before.get("note") or "") != (after.get("note") or ""):
+        parts.append(gettext("note “%(before)s” → “%(after)s”", before=before.get("note") or "",
+                             after=after.get("note") or ""))
     return "; ".join(parts) or gettext("no change")
 
 
@@ -133,7 +143,7 @@ def _commit() -> None:
 
 
 def edit_hand(match: Match, hand: Hand, data: Mapping[str, Any],
-              version: int) -> list[Problem]:
+              version: int, extras: Mapping[str, Any] | None = None) -> list[Problem]:
     """Replace what was recorded for `hand`; totals and result follow (a finished match
     reopens when the edit changes its result). `match` must be held. Conflict when another
     phone edited or deleted the hand after `version` was read."""
@@ -142,7 +152,7 @@ def edit_hand(match: Match, hand: Hand, data: Mapping[str, Any],
     if problems or preview is None:
         return problems
     before = hand.recorded() | {"counted_points": list(hand.card_points)}
-    for key, value in row.items():
+    for key, value in (row | extras_of(extras)).items():
         setattr(hand, key, value)
     hand.version += 1
     recompute(match)  # `hand_entry.score` refused an edit that ends the match earlier

@@ -79,6 +79,14 @@ def derive(match: Match, data: Mapping[str, Any],
 
 
 
+def extras_of(extras: Mapping[str, Any] | None) -> dict[str, Any]:
+    """A hand's bombs per seat (None when none was counted) and note (None when empty), as
+    its row stores them."""
+    bombs = list((extras or {}).get("bombs") or [])
+    note = " ".join(str((extras or {}).get("note") or "").split())
+    return {"bombs": bombs if any(bombs) else None, "note": note or None}
+
+
 class Added(NamedTuple):
     """What `add_hand` did: the hand stored (None on a problem), every problem, and the
     hand's place among the hands in play as the match page shows it."""
@@ -89,7 +97,8 @@ class Added(NamedTuple):
 
 
 def add_hand(match: Match, data: Mapping[str, Any], number: int,
-             client_id: str | None = None, entry: int | None = None) -> Added:
+             client_id: str | None = None, entry: int | None = None,
+             extras: Mapping[str, Any] | None = None) -> Added:
     """Score and store one hand, log it, and update the match; nothing is stored on a
     problem. `match` must be held (`lock_match`). The form names what it was opened on: the
     hand number it showed (`number`, the hand's place) and the entry number the hand was to
@@ -113,7 +122,9 @@ def add_hand(match: Match, data: Mapping[str, Any], number: int,
     preview, problems, row = score(match, data)
     if problems or preview is None:
         return Added(None, problems)
-    values = {"match_id": match.id, "client_id": client_id or None, **row}
+    # the bombs and the note (`extras_of`), stored with the hand and never scored
+    values = {"match_id": match.id, "client_id": client_id or None, **row,
+              **extras_of(extras)}
     hand = Hand(**values)  # what was stored, as the caller reads it (not in the session)
     try:
         # the insert finds the entry number itself: checked after it, with no round trip

@@ -28,6 +28,8 @@ class HandLine(NamedTuple):
     wish_offender: int | None
     shuffler: int | None
     sweep: bool
+    bombs: list[int] | None = None  # per seat, when counted (never scored)
+    note: str | None = None
 
     @property
     def input(self) -> HandInput:
@@ -39,7 +41,7 @@ class HandLine(NamedTuple):
     def of(cls, hand: Hand) -> HandLine:
         return cls(hand.number, hand.out_order, hand.calls, hand.card_points,
                    hand.team_scores, hand.player_scores, hand.wish_offender, hand.shuffler,
-                   hand.sweep)
+                   hand.sweep, hand.bombs, hand.note)
 
 
 
@@ -70,11 +72,11 @@ def hand_lines(match: Match) -> list[HandLine]:
         if rows[0][0] == match.revision:
             hands = [row for row in rows if row[1] is not None]
             values = json.loads("[" + ",".join(
-                "[" + ",".join("null" if text is None else text for text in row[5:]) + "]"
+                "[" + ",".join("null" if text is None else text for text in row[6:]) + "]"
                 for row in hands) + "]")
             return [HandLine(row[1], out_order, calls, points, teams, players, row[2], row[3],
-                             bool(row[4]))
-                    for row, (out_order, calls, points, teams, players) in zip(
+                             bool(row[4]), bombs, row[5])
+                    for row, (out_order, calls, points, teams, players, bombs) in zip(
                         hands, values, strict=True)]
         db.session.refresh(match)
     raise Moving(match.key)

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from .. import scoring
-from ..game.i18n import _
+from ..game.i18n import _, ngettext
 from ..models import Match
 from ..scoring import Side, seigneur
 from ..scoring.games import Game, PointsGame, RankingGame
@@ -52,6 +52,8 @@ class RowNotes(NamedTuple):
     shuffled: str = ""  # Threechu: "Cy shuffled and played the dummy."
     calls: tuple[tuple[str, bool], ...] = ()  # ("Ann: Tichu ✓ made", made)
     edit: str = ""  # "Edit hand 7"
+    bombs: tuple[str, ...] = ()  # ("Bob: 2 bombs",)
+    note: str = ""  # the hand's note, as entered
 
 
 class _Words:
@@ -76,7 +78,11 @@ class _Words:
             if hand.wish_offender is not None else "",
             self.sweep if hand.sweep else "",
             self.shuffled % {"name": names[hand.shuffler]} if hand.shuffler is not None
-            else "", calls, self.edit % {"n": played.number})
+            else "", calls, self.edit % {"n": played.number},
+            tuple(ngettext("%(name)s: %(num)d bomb", "%(name)s: %(num)d bombs", n)
+                  % {"name": names[seat], "num": n}
+                  for seat, n in enumerate(hand.bombs or ()) if n and seat < len(names)),
+            hand.note or "")
 
 
 @dataclass(frozen=True)

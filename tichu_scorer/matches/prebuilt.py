@@ -149,9 +149,9 @@ def unlink_rematches(match_id: int) -> None:
 # The JSON columns of a hand, read as their text and decoded for all hands at once: one
 # json.loads of the whole list costs a tenth of one call per value (a thousand for 200 hands).
 _JSON_COLUMNS = (Hand.out_order, Hand.calls, Hand.card_points, Hand.team_scores,
-                 Hand.player_scores)
+                 Hand.player_scores, Hand.bombs)
 _LINES = (db.select(Match.revision, Hand.number, Hand.wish_offender, Hand.shuffler, Hand.sweep,
-                    *(cast(column, Text) for column in _JSON_COLUMNS))
+                    Hand.note, *(cast(column, Text) for column in _JSON_COLUMNS))
           .select_from(Match)
           .outerjoin(Hand, and_(Hand.match_id == Match.id, Hand.deleted_at.is_(None)))
           .where(Match.id == bindparam("match")).order_by(Hand.number))
@@ -159,7 +159,7 @@ _LINES = (db.select(Match.revision, Hand.number, Hand.wish_offender, Hand.shuffl
 
 def line_rows(match_id: int) -> Any:
     """The match's revision with each hand in play, in order: (revision, number,
-    wish_offender, shuffler, sweep, then the JSON columns as text: out_order, calls,
-    card_points, team_scores, player_scores); one row with no hand when it has none, no row
-    when the match is gone."""
+    wish_offender, shuffler, sweep, note, then the JSON columns as text: out_order, calls,
+    card_points, team_scores, player_scores, bombs); one row with no hand when it has none,
+    no row when the match is gone."""
     return core(_LINES, {"match": match_id}).all()

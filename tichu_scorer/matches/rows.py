@@ -50,6 +50,10 @@ def hand_rows(rows: Sequence[HandRow], edit: tuple[str, str] | None, dummy: bool
             parts.append(f" {escape(notes.first_out)}{'.' if dummy else ''}")
         for text, made in notes.calls:
             parts.append(f' <span class="pill {"ok" if made else "fail"}">{escape(text)}</span>')
+        for text in notes.bombs:
+            parts.append(f' <span class="pill bomb">{escape(text)}</span>')
+        if notes.note:
+            parts.append(f' <q class="hand-note">{escape(notes.note)}</q>')
         parts.append("</td></tr>")
         out.append("".join(parts))
     return Markup("".join(out))  # nosec B704: every value above is escaped or a number

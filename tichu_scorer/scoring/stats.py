@@ -27,6 +27,7 @@ class HandFacts:
     seat_scores: tuple[int, ...]  # what the hand gave each seat (its side's score)
     teams: tuple[int, ...]  # team of each seat in this hand
     sweep: bool
+    bombs: tuple[int, ...] = ()  # bombs played per seat, when counted
 
 
 @dataclass(frozen=True)
@@ -52,6 +53,7 @@ class Tally:
     tichu_made: int = 0
     grand_called: int = 0
     grand_made: int = 0
+    bombs: int = 0
     variants: set[str] = field(default_factory=set)
 
     @property
@@ -72,7 +74,7 @@ class Tally:
 
 
 COUNTS = ("matches", "won", "hands", "points", "first_out", "double_victories",
-          "tichu_called", "tichu_made", "grand_called", "grand_made")
+          "tichu_called", "tichu_made", "grand_called", "grand_made", "bombs")
 
 
 def percent(part: int, whole: int) -> int | None:
@@ -142,6 +144,8 @@ def _count_hand(tally: Tally, hand: HandFacts, seats: tuple[int, ...]) -> None:
     if hand.sweep and first is not None and hand.teams[first] == hand.teams[seats[0]]:
         tally.double_victories += 1
     for seat in seats:
+        if seat < len(hand.bombs):
+            tally.bombs += hand.bombs[seat]
         call = hand.calls.get(seat)
         if call == "tichu":
             tally.tichu_called += 1

@@ -38,7 +38,14 @@ def match_facts(match: Match, hands: Sequence[Hand] | None = None,
     winners: tuple[str, ...] = ()
     if match.winner_team is not None:
         winners = match.game.sides(match.names)[match.winner_team].names
-    return replace(state.facts(), winners=winners, finished=match.finished)
+    facts = state.facts()
+    played = match.hands if hands is None else hands
+    if len(played) == len(facts.hands) and any(h.bombs for h in played):
+        # the bombs counted with each hand (the state scores hands; bombs are not scored)
+        facts = replace(facts, hands=tuple(
+            replace(f, bombs=tuple(h.bombs)) if h.bombs else f
+            for f, h in zip(facts.hands, played, strict=True)))
+    return replace(facts, winners=winners, finished=match.finished)
 
 
 def counted(match: Match, state: MatchState | None = None) -> MatchTallies | None:

@@ -169,7 +169,7 @@ def new(match_id: str) -> Response | tuple[str, int] | tuple[Response, int]:
         return _refusal(match, form, 422, number=number)
     try:
         hand, problems, shown = hand_entry.add_hand(match, form.to_api(), number, client_id,
-                                                 entry)
+                                                 entry, form.extras())
     except writes.Conflict as exc:
         if not isinstance(exc, writes.Stale) and not wants_json():
             # the client id names a hand of another match: a phone's id used twice
@@ -213,7 +213,7 @@ def edit(match_id: str, number: int) -> Response | tuple[str, int]:
     if not form.validate():
         return _page(match, form, 422, hand)
     try:
-        problems = corrections.edit_hand(match, hand, form.to_api(), version)
+        problems = corrections.edit_hand(match, hand, form.to_api(), version, form.extras())
     except writes.Conflict as exc:
         return _conflict(match, form, hand, exc)
     if problems:
