@@ -9,6 +9,12 @@ from tests.browser.conftest import PHONE, shot
 from tests.browser.test_phone_companion import totals
 
 
+def looked_at(page, name: str) -> None:
+    """Nothing pushes the page sideways at 360 px; a screenshot to look at."""
+    assert page.evaluate("() => document.documentElement.scrollWidth <= innerWidth")
+    shot(page, name)
+
+
 def test_a_tournament_match_in_two_taps(live_server, phone):
     page = phone
     page.goto(live_server + "/matches/new")
@@ -18,8 +24,7 @@ def test_a_tournament_match_in_two_taps(live_server, phone):
     page.tap("details.house summary")
     page.tap("label.choice:has-text('Tournament')")
     assert not page.is_visible(".house-own")  # a preset: no boxes to tick
-    assert page.evaluate("() => document.documentElement.scrollWidth <= innerWidth")
-    shot(page, "house-new-tournament")
+    looked_at(page, "house-new-tournament")
     page.tap("button:has-text('Start match')")
     page.wait_for_selector("text=Add hand 1")
     rules = " ".join(page.text_content("[data-house-rules]").split())
@@ -51,8 +56,7 @@ def test_our_own_rules_in_german_and_dark(live_server, new_context):
     page.wait_for_selector(".house-own", state="visible")
     page.tap("label.check:has-text('Keine Wunschstrafe')")
     page.fill("#lead_by", "500")
-    assert page.evaluate("() => document.documentElement.scrollWidth <= innerWidth")
-    shot(page, "house-new-own-de-dark")
+    looked_at(page, "house-new-own-de-dark")
     page.tap("button:has-text('Partie starten')")
     page.wait_for_selector("text=Runde 1 eintragen")
     rules = " ".join(page.text_content("[data-house-rules]").split())
@@ -83,8 +87,7 @@ def test_bombs_and_a_note_take_a_tap_each_and_show_in_the_list(live_server, phon
     page.tap("button.bomb-add[data-bomb='bombs_2']")
     assert page.input_value("#bombs_1") == "2" and page.input_value("#bombs_2") == "1"
     page.fill("#note", "Dog to Cy")
-    assert page.evaluate("() => document.documentElement.scrollWidth <= innerWidth")
-    shot(page, "hand-bombs-note")
+    looked_at(page, "hand-bombs-note")
     page.tap("button[type=submit]")
     page.wait_for_selector("text=saved.")
     notes = " ".join(page.text_content("table.hands tbody tr").split())
@@ -92,3 +95,35 @@ def test_bombs_and_a_note_take_a_tap_each_and_show_in_the_list(live_server, phon
     assert totals(page) == [75, 25]
     shot(page, "hand-bombs-list")
     assert not page.errors, page.errors
+
+
+def test_an_evening_of_five_in_english_light_and_german_dark(live_server, phone, new_context):
+    """Tonight at a table of five: the standing, who plays next and who sits out; one tap
+    starts that match; the next suggestion lets the one who sat out play."""
+    from tests.browser.conftest import start_match
+    page = phone
+    start_match(page, live_server)
+    page.tap("summary:has-text('More')")
+    page.tap("a:has-text('Tonight')")
+    page.wait_for_selector("[data-next-match]")  # the four who played: no one sits out
+    assert page.locator("[data-sitting-out]").count() == 0
+    page.tap("details.here summary")
+    page.fill("details.here input[type=text]", "Eve")
+    page.tap("button:has-text('Who plays next?')")
+    page.wait_for_selector("[data-next-match]")
+    assert "Sitting out" in page.text_content("[data-sitting-out]")
+    looked_at(page, "tonight-next")
+    out = page.text_content("[data-sitting-out]").split(": ", 1)[1].strip()
+    assert out != "Eve"  # new tonight: Eve plays
+    page.tap("button:has-text('Start this match')")
+    page.wait_for_selector("text=Add hand 1")
+    assert "Eve" in page.text_content(".totals")
+    german = new_context(**PHONE, locale="de-DE", color_scheme="dark").new_page()
+    german.context.add_cookies(page.context.cookies())
+    german.goto(page.url.split("/matches/")[0] + "/")
+    german.tap(".match-item >> nth=0")
+    german.tap("summary:has-text('Mehr')")
+    german.tap("a:has-text('Heute Abend')")
+    german.wait_for_selector("table[data-tonight=players]")
+    assert "Spieler heute Abend" in german.text_content("main")
+    looked_at(german, "tonight-de-dark")

@@ -1,4 +1,5 @@
-"""Tables: a group's private space, its invite and scorer links, renaming and rotation."""
+"""Tables: a group's private space, its invite and scorer links, renaming and rotation, and
+the evening at a table."""
 
 from __future__ import annotations
 
@@ -6,14 +7,18 @@ from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask_babel import gettext
 from werkzeug.wrappers import Response
 
-from .. import access, live, public
-from ..extensions import db, limit_creation, limit_writes
+from .. import access, evenings, live, public
+from ..extensions import db, limit_creation, limit_reads, limit_writes
+from ..game import variants
+from ..game.house import preset_of
 from ..matches import listing, roster, writes
-from ..models import NAME_MAX, Group
+from ..models import NAME_MAX, Group, Match, utcnow
 from .errors import form_value
 from .sharing import qr_svg
+from .stats import TONIGHT
 
 bp = Blueprint("tables", __name__)
+MOST_HERE = 12  # players an evening's rotation takes (Grand Seigneur's most)
 
 
 def _group(key: str, role: str = "member") -> Group:
@@ -33,6 +38,40 @@ def show(key: str) -> str:
                            matches=page.matches, page=page, live=live.tables([group.key]),
                            invite=invite, invite_qr=qr_svg(invite),
                            scorer_link=link, scorer_qr=qr_svg(link) if link else None)
+
+
+@bp.get("/tables/<key>/tonight")
+@limit_reads
+def tonight(key: str) -> str:
+    """The evening at this table (`evenings`): tonight's matches added up per player and
+    partnership, and, for the scorers, who plays the next four-player match and who sits
+    out, started with one tap. Who is here: `here` (checked on the page), else everyone who
+    played tonight."""
+    group = _group(key)
+    scorer = access.role_in(group) == "scorer"
+    since = utcnow() - TONIGHT
+    matches = list(db.session.execute(
+        db.select(Match).where(Match.group_id == group.id, Match.started_at >= since)
+        .order_by(Match.started_at, Match.id)).scalars())
+    played = [evenings.Evening.Match(
+        m.names, tuple(side.seats for side in m.game.sides(m.names)),
+        tuple(m.totals or ()), m.winner_team) for m in matches if m.game.scored]
+    fours = [p for p, m in zip(played, (m for m in matches if m.game.scored), strict=True)
+             if m.game.key == variants.DEFAULT.key]
+    tonight_names = list(dict.fromkeys(n for m in matches for n in m.player_names))
+    candidates = list(dict.fromkeys(tonight_names + roster.known_names([group], limit=40)))
+    # who is here: ticked on the page, or added by name (a player new to the table)
+    asked = [" ".join(n.split()) for n in request.args.getlist("here")[:MOST_HERE]]
+    asked = list(dict.fromkeys(n for n in asked if n and len(n) <= NAME_MAX))
+    here = asked or tonight_names
+    candidates += [n for n in asked if n not in candidates]
+    last = next((m for m in reversed(matches) if m.game.key == variants.DEFAULT.key), None)
+    return render_template(
+        "tables/tonight.html", group=group, scorer=scorer, matches=matches,
+        standing=evenings.tally(played), candidates=candidates, here=here,
+        following=evenings.next_match(here, fours) if scorer else None,
+        last_target=last.target if last is not None else None,
+        last_house=(preset_of(last.house, last.hand_limit) or "book") if last else "book")
 
 
 @bp.post("/tables/new")
