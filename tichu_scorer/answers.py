@@ -25,7 +25,7 @@ from typing import Any
 
 from . import engine, progression, scoring
 from .game import variants
-from .game.i18n import _, ngettext, set_translator
+from .game.i18n import _, ngettext, set_translator, translator
 from .scoring import Layout, Problem, Variant, read_house_rules, seigneur
 from .scoring.games import game_of
 from .scoring.state import Settings, next_hand, stored_values
@@ -424,8 +424,11 @@ def phone(text: str, locales: str, seconds: float | None) -> str:
     `waiting`, `judge`, or a `batch` of them, in the language `lang`. The referee's
     allowance counts wall time there (a phone's one thread does nothing else meanwhile)."""
     request = json.loads(text)
+    before = translator()  # given back after: the server's tests call this in-process
     _use_language("en", locales)
     try:
         return json.dumps({"ok": _answer(request, seconds, locales)})
     except engine.OutOfTime:
         return json.dumps({"ok": None, "out_of_time": True})
+    finally:
+        set_translator(*before)

@@ -118,14 +118,11 @@ def next_match(here: Sequence[str], matches: Sequence[Evening.Match]) -> Next | 
     chosen = sorted(present, key=lambda n: (played[n], last[n], order[n]))[:SEATS]
     chosen.sort(key=order.__getitem__)
     first = chosen[0]
-    best: tuple[int, tuple[str, str, str, str]] | None = None
-    for mate in chosen[1:]:  # the three ways to split four players into two pairs
+    splits = []  # the three ways to split four players into two pairs, in order
+    for mate in chosen[1:]:
         others = [n for n in chosen if n not in (first, mate)]
         pairs = (tuple(sorted((first, mate))), tuple(sorted(others)))
-        repeats = sum(partnered.get(p, 0) for p in pairs)
-        seating = (first, others[0], mate, others[1])
-        if best is None or repeats < best[0]:
-            best = (repeats, seating)
-    assert best is not None  # four players give three splits
-    out = tuple(n for n in present if n not in chosen)
-    return Next(best[1], out)
+        splits.append((sum(partnered.get(p, 0) for p in pairs),
+                       (first, others[0], mate, others[1])))
+    seating = min(splits, key=lambda split: split[0])[1]  # the first of the fewest repeats
+    return Next(seating, tuple(n for n in present if n not in chosen))

@@ -21,6 +21,11 @@ def set_translator(translate: Callable[[str], str],
     _translator, _plural = translate, plural
 
 
+def translator() -> tuple[Callable[[str], str], Callable[[str, str, int], str] | None]:
+    """The translator installed now (to install it again after a while: `set_translator`)."""
+    return _translator, _plural
+
+
 def _(message: str) -> str:
     """The message in the reader's language (English without a translator)."""
     if _translator is str:  # pure use (tests, benchmarks): no call at all
