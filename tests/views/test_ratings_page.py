@@ -75,3 +75,28 @@ def test_german(client):
     client.set_cookie("lang", "de")
     page = client.get("/stats/ratings").get_data(as_text=True)
     assert "Wertungen" in page and "Was die Zahlen bedeuten" in page and "4 Partien" not in page
+
+
+def test_one_table_at_a_time_or_all_together(app, client):
+    """Ratings over every table this phone joined (a name is one player across them), or
+    over one of them, chosen at the top of the page."""
+    from tichu_scorer.extensions import db
+    from tichu_scorer.models import Group
+    won_match(client)  # at Ann's table: Ann and Cy win
+    assert client.post("/tables/new", data={"name": "Club"}).status_code == 303
+    with app.app_context():
+        club = db.session.query(Group).filter_by(name="Club").one().key
+    data = {f"seat_{i}": n for i, n in enumerate(("Eve", "Ann", "Fay", "Gus"))}
+    url = client.post("/matches/new", data=data | {"target": "1000", "table": club}
+                      ).headers["Location"]
+    for _ in range(4):  # Eve and Fay win; Ann loses at this table
+        assert post_hand(client, url, hand_form([0, 2], {"0": "tichu"})).status_code == 303
+    everywhere = client.get("/stats/ratings").get_data(as_text=True)
+    assert f'data-table="{club}"' in everywhere and "All tables" in everywhere
+    assert len(ranked_names(everywhere)) == 7  # Ann once, over both tables
+    at_club = client.get(f"/stats/ratings?table={club}").get_data(as_text=True)
+    assert set(ranked_names(at_club)) == {"Eve", "Fay", "Ann", "Gus"}
+    assert set(ranked_names(at_club)[2:]) == {"Ann", "Gus"}
+    # a table this phone did not join is no choice: every table's ratings, as without one
+    assert ranked_names(client.get("/stats/ratings?table=nope").get_data(as_text=True)) == \
+        ranked_names(everywhere)

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from flask import Blueprint, render_template
+from flask import Blueprint, render_template, request
 from sqlalchemy import func
 
 from .. import access, ratings
@@ -145,7 +145,10 @@ def rated(groups: Sequence[Group]) -> Rated:
 @limit_reads
 def index() -> str:
     """The ranked list per variant: rating (ordinal), mu ± sigma, matches, the change in
-    the player's last match and a small chart of its history."""
-    variants, charts = rated(access.groups())
+    the player's last match and a small chart of its history; over every table this phone
+    joined (a name is one player across them), or over one (`?table=<key>`)."""
+    tables = access.groups()
+    chosen = next((g for g in tables if g.key == request.args.get("table")), None)
+    variants, charts = rated([chosen] if chosen is not None else tables)
     return render_template("ratings/index.html", variants=variants, charts=charts,
-                           width=SPARK_W, height=SPARK_H)
+                           width=SPARK_W, height=SPARK_H, tables=tables, chosen=chosen)
