@@ -12,6 +12,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from . import scoring
+from .game.house import named_rules
 from .game.variants import VARIANTS
 from .matches import match_view
 from .models import Match
@@ -24,7 +25,8 @@ CSV_HEADER = ["match", "variant", "started", "hand", "players", "out_order", "ca
               "card_points_1", "card_points_2", "wish_missed_by",
               *(f"side_{n}" for n in range(1, MAX_SIDES + 1)),
               *(f"score_{n}" for n in range(1, MAX_SIDES + 1)),
-              *(f"total_{n}" for n in range(1, MAX_SIDES + 1))]
+              *(f"total_{n}" for n in range(1, MAX_SIDES + 1)),
+              "house_rules", "bombs", "note"]
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 PLAIN_NUMBER = re.compile(r"[+-]?\d+(\.\d+)?")
 
@@ -79,6 +81,10 @@ def _write_rows(writer: Any, matches: Iterable[Match], number: int) -> int:
         page = match_view.match_page(match)
         sides = _padded([" & ".join(side.names) for side in match.game.sides(names)])
         asks_points = "card_points" in game_of(match.game).asks
+        # [R1]: the house rules by their ids (the rule book: none), on every row of the match
+        house = " ".join(rule for rule, _m, _v in named_rules(match.house, match.lead_by))
+        if match.hand_limit and not match.game.lasts_hands:
+            house = f"{house} R7".strip()
         for row in page.rows:
             hand = row.hand
             points = list(hand.card_points) if asks_points else []
@@ -89,7 +95,9 @@ def _write_rows(writer: Any, matches: Iterable[Match], number: int) -> int:
                           for s, c in hand.calls.items()),
                 *(points + ["", ""])[:2],
                 "" if hand.wish_offender is None else names[hand.wish_offender],
-                *sides, *_padded(row.deltas), *_padded(row.running),
+                *sides, *_padded(row.deltas), *_padded(row.running), house,
+                "; ".join(f"{names[s]}: {n}" for s, n in enumerate(hand.bombs or ()) if n),
+                hand.note or "",
             ])
         number += 1 if page.rows else 0
     return number

@@ -99,3 +99,17 @@ def test_an_import_with_bad_bombs_or_note_is_refused(client, change, says):
     export["matches"][0]["hands"][0] |= change
     r = upload(client, json.dumps(export).encode())
     assert r.status_code == 422 and says in words(r)
+
+
+def test_the_csv_sheet_has_the_bombs_the_note_and_the_house_rules(client):
+    import csv
+    import io
+    data = {f"seat_{i}": n for i, n in enumerate(("Ann", "Bob", "Cy", "Dee"))}
+    url = client.post("/matches/new", data=data | {"target": "1000", "house": "club"}
+                      ).headers["Location"]
+    hand = hand_form([0, 1], a=60) | {"bombs_1": "2", "note": "=cmd|' /C calc'!A0"}
+    assert post_hand(client, url, hand).status_code == 303
+    [row] = list(csv.DictReader(io.StringIO(client.get(url + "/export.csv").get_data(
+        as_text=True))))
+    assert row["house_rules"] == "R3 R4" and row["bombs"] == "Bob: 2"
+    assert row["note"] == "'=cmd|' /C calc'!A0"  # a note is never a formula in the sheet
