@@ -1,0 +1,45 @@
+"""Attack findings: a house-rules match scored by the phone's offline core must score as
+the server does ([R3] double victory 100, [R4] victory points)."""
+
+from __future__ import annotations
+
+from benchmarks.harness import controlled
+from tests.browser.conftest import shot
+from tests.browser.test_phone_core_offline import _bundle, core_kept, tap_hand  # noqa: F401
+
+
+def club_match(page, base: str) -> str:
+    page.goto(base + "/matches/new")
+    for seat, name in enumerate(("Ann", "Bob", "Cy", "Dee")):
+        page.fill(f"#seat_{seat}", name)
+    page.locator("details.house summary").click()
+    page.check("input[name=house][value=club]")
+    page.tap("button:has-text('Start match')")
+    page.wait_for_selector("text=Add hand 1")
+    match_url = page.url.split("#")[0]
+    page.tap("text=Add hand 1")
+    page.wait_for_selector(".out-buttons:not([hidden])")
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    page.goto(match_url)
+    controlled(page)
+    return match_url
+
+
+def test_offline_core_scores_a_club_match_as_the_server(live_server, phone):
+    page = phone
+    match_url = club_match(page, live_server)
+    core_kept(page)
+    page.context.set_offline(True)
+    page.goto(match_url + "/hands/new")
+    tap_hand(page, 0, 2, "75")  # a double victory for team A: 100 under [R3]
+    page.wait_for_selector(".preview .scored-here", timeout=60000)
+    preview = page.locator(".preview").text_content()
+    shot(page, "attack-club-offline-preview")
+    assert "+100" in preview and "+200" not in preview, preview
+    page.tap("button[type=submit]")
+    page.wait_for_url(match_url + "*")
+    page.wait_for_selector("#provisional:not([hidden])")
+    shot(page, "attack-club-offline-waiting")
+    assert page.locator("[data-total='0']").text_content().strip() == "100"
+    board = page.locator("main").text_content()
+    assert "3 victory points" in " ".join(board.split()), board

@@ -1,0 +1,104 @@
+"""Attack findings on the features that just landed (house rules, bombs and notes,
+Tonight, named phones): each test states what should happen and fails while the bug
+stands. See the attack report for the steps."""
+
+import html
+import json
+import re
+
+from tests.conftest import hand_form, match_id, post_hand
+from tests.views.test_house_match import start, stored, words
+from tests.views.test_tonight import table_key
+from tests.views.test_transfer import upload
+from tichu_scorer.extensions import db
+from tichu_scorer.models import Match
+
+
+def export(players, house_rules, hands, **match):
+    return json.dumps({"format": "tichu-scorer", "version": 1, "matches": [{
+        "variant": "nanking", "target": 1000, "hand_limit": None, "house_rules": house_rules,
+        "lead_by": None, "players": players, "hands": hands, "log": []} | match]}).encode()
+
+
+def test_import_of_a_hand_with_a_custom_call_is_no_500(app, client):
+    """[R9]: read_house_rules accepts custom_calls and the hand check lets a hand call it,
+    but stored_hand's _CALLS knows only tichu/grand: KeyError 'blind' -> 500."""
+    blob = export(["Ann", "Bob", "Cy", "Dee"], {"custom_calls": {"blind": 400}},
+                  [{"number": 1, "out_order": [0, 1, 2, 3], "calls": {"0": "blind"},
+                    "card_points": [50, 50]}])
+    r = upload(client, blob)
+    assert r.status_code in (303, 422), r.status_code
+
+
+def test_saving_settings_keeps_custom_calls(app, client):
+    """[R1]/[R9]: renaming a player in More -> Settings must not drop the match's custom
+    calls (own_rules() rebuilds the rules from the boxes, which have none for R9)."""
+    blob = export(["Ann", "Bob", "Cy", "Dee"], {"custom_calls": {"blind": 400}}, [])
+    assert upload(client, blob).status_code == 303
+    with app.app_context():
+        key = db.session.query(Match).one().key
+    url = f"/matches/{key}"
+    r = client.post(url + "/settings", data={
+        "target": "1000", "seat_0": "Ann2", "seat_1": "Bob", "seat_2": "Cy", "seat_3": "Dee",
+        "house_shown": "1"})
+    assert r.status_code == 303
+    assert stored(app, url).house_rules["custom_calls"] == {"blind": 400}
+
+
+def test_tonight_one_tap_start_keeps_the_last_matchs_own_house_rules(app, client):
+    """tonight() passes preset_of(...) or "book": a last match with its own rules (no wish
+    penalty, a lead of 300) is followed by a rule-book match."""
+    start(client, house="own", no_wish="y", lead_by="300")
+    key = table_key(app)
+    page = html.unescape(client.get(f"/tables/{key}/tonight", query_string={
+        "here": ["Ann", "Bob", "Cy", "Dee", "Eve"]}).get_data(as_text=True))
+    form = re.search(r'<form method="post" action="/matches/new">(.*?)</form>', page, re.S)
+    fields = dict(re.findall(r'name="([^"]+)" value="([^"]*)"', form.group(1)))
+    r = client.post("/matches/new", data=fields)
+    assert r.status_code == 303
+    started = stored(app, r.headers["Location"])
+    assert started.house_rules and started.house_rules["wish_penalty"] is False
+    assert started.lead_by == 300
+
+
+def test_tonight_does_not_seat_one_player_twice_by_capitals(app, client):
+    """'Ann' and 'ann' are one player ([H1]); Tonight proposes them as partners and the
+    one-tap start is then refused with 422."""
+    start(client)
+    key = table_key(app)
+    page = html.unescape(client.get(f"/tables/{key}/tonight", query_string={
+        "here": ["Ann", "ann", "Bob", "Cy", "Dee"]}).get_data(as_text=True))
+    form = re.search(r'<form method="post" action="/matches/new">(.*?)</form>', page, re.S)
+    fields = dict(re.findall(r'name="([^"]+)" value="([^"]*)"', form.group(1)))
+    seats = [fields[f"seat_{i}"].lower() for i in range(4)]
+    assert len(set(seats)) == 4, seats
+
+
+def test_threechu_lead_by_is_refused_or_honoured(app, client):
+    """[R6] is offered for Threechu and named on its page ("Ends at a lead of 100") but
+    games.end only looks at a lead between two totals: a Threechu match never ends by it."""
+    r = client.post("/matches/new", data={
+        "variant": "threechu", "seat_0": "Ann", "seat_1": "Bob", "seat_2": "Cy",
+        "length": "hands", "hands": "9", "house": "own", "lead_by": "100"})
+    if r.status_code == 422:
+        return  # refused: fine
+    url = r.headers["Location"]
+    assert "Ends at a lead of 100" in words(client.get(url))
+    # Ann shuffles (plays the dummy) and goes out first with it: Ann and the dummy +200
+    r = post_hand(client, url, hand_form([0, 3]) | {"shuffler": "0"})
+    assert r.status_code == 303, r.get_data(as_text=True)[-500:]
+    assert stored(app, url).finished, "a lead of 200 > 100 did not end the match"
+
+
+def test_a_lead_after_the_end_is_reported_on_the_lead_not_the_target(app, client):
+    """Settings: a lead of 100 when the match already led by 200 after hand 1 and goes on is
+    refused (good) but under "Play to" with rule E1 and "under the new target"."""
+    url = start(client)
+    assert post_hand(client, url, hand_form([0, 2])).status_code == 303  # 200 : 0
+    assert post_hand(client, url, hand_form([1, 0], a=50)).status_code == 303
+    r = client.post(url + "/settings", data={
+        "target": "1000", "seat_0": "Ann", "seat_1": "Bob", "seat_2": "Cy", "seat_3": "Dee",
+        "house_shown": "1", "lead_by": "100"})
+    assert r.status_code == 422
+    body = html.unescape(r.get_data(as_text=True))
+    assert "R6" in body.split("House rules")[-1], "the refusal is not shown with R6 at the lead"
