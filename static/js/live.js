@@ -149,13 +149,15 @@
   // "Hand 12 saved on Bob's phone." (or "on another phone", when the phone that saved it
   // has no name: phones.py) when the log's latest entry is that hand added and the match
   // has one hand more; any other change gets the general note.
+  // (The owner is put in by a function: a phone named "$`" or "$&" is said as typed, never
+  // as a replacement pattern.)
   function note(data, before) {
     const element = live();
     if (!element || !element.dataset.liveOther) return;
     const last = data.last;
     const added = last && last.action === "added" && data.hands === Number(String(before).split(".")[1]) + 1;
     const named = added && typeof last.phone === "string" && last.phone && element.dataset.liveAddedOn;
-    const text = named ? element.dataset.liveAddedOn.replace("{n}", String(last.hand)).replace("{owner}", possessive(last.phone))
+    const text = named ? element.dataset.liveAddedOn.replace("{n}", String(last.hand)).replace("{owner}", () => possessive(last.phone))
       : added ? element.dataset.liveAdded.replace("{n}", String(last.hand)) : element.dataset.liveOther;
     let box = document.getElementById("live-note");
     if (!box) {

@@ -117,7 +117,9 @@ def name_this_phone(page, name):
 
 @pytest.mark.parametrize(("scheme", "locale", "name", "said"), [
     ("light", "en-US", "Bob", "Hand 1 saved on Bob's phone."),
-    ("dark", "de-DE", "Hans", "Runde 1 auf Hans’ Handy gespeichert.")])
+    ("dark", "de-DE", "Hans", "Runde 1 auf Hans’ Handy gespeichert."),
+    # a name with a replacement pattern of String.replace is said as typed
+    ("light", "en-US", "$`Bo$&", "Hand 1 saved on $`Bo$&'s phone.")])
 def test_the_notes_in_light_and_dark_english_and_german(live_server, phone, new_context,
                                                         scheme, locale, name, said):
     """The note names the phone that saved the hand, as the reader's language says it."""
