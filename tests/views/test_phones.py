@@ -41,10 +41,17 @@ def test_a_phone_names_itself_and_goes_back_where_it_came_from(client, two_phone
     assert client.get_cookie(phones.COOKIE) is None
 
 
-@pytest.mark.parametrize("away", ["https://evil.example/", "//evil.example/x", "/\\evil.example"])
+@pytest.mark.parametrize("away", ["https://evil.example/", "//evil.example/x", "/\\evil.example",
+                                  # a browser drops tabs and line breaks from a URL: "//evil"
+                                  "/\t/evil.example", "/\n/evil.example", "/\r/evil.example"])
 def test_back_only_to_a_page_of_this_app(client, away):
     r = named(client, "Bob", next=away)
     assert r.status_code == 303 and r.headers["Location"] == "/"  # the list of matches
+
+
+def test_the_back_link_of_the_page_never_leads_away(client):
+    page = client.get("/phone", query_string={"next": "/\t/evil.example"})
+    assert page.status_code == 200 and "evil.example" not in page.get_data(as_text=True)
 
 
 def test_a_name_too_long_is_refused_naming_the_field(client):

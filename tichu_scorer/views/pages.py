@@ -103,7 +103,9 @@ def phone() -> Response | str | tuple[str, int]:
     """Name this phone (`phones.py`): the other phones' live note and the match log say
     on whose phone a hand was saved. Then back to the page it was opened from."""
     back = request.args.get("next", "")
-    if not (back.startswith("/") and not back.startswith("//") and "\\" not in back):
+    # (a browser drops tabs and line breaks from a URL: "/\t/evil" would be "//evil")
+    if not (back.startswith("/") and not back.startswith("//") and "\\" not in back
+            and back.isprintable()):
         back = ""
     form = PhoneForm(data={"name": phones.name() or ""})
     if request.method == "POST":
