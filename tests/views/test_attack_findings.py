@@ -102,3 +102,16 @@ def test_a_lead_after_the_end_is_reported_on_the_lead_not_the_target(app, client
     assert r.status_code == 422
     body = html.unescape(r.get_data(as_text=True))
     assert "R6" in body.split("House rules")[-1], "the refusal is not shown with R6 at the lead"
+
+
+def test_tonight_lists_no_dummy_among_the_players(app, client):
+    """A Threechu match tonight: its dummy seat is no player, yet the standing lists
+    "Dummy" with the points it scored."""
+    r = client.post("/matches/new", data={
+        "variant": "threechu", "seat_0": "Ann", "seat_1": "Bob", "seat_2": "Cy",
+        "length": "hands", "hands": "9"})
+    url = r.headers["Location"]
+    assert post_hand(client, url, hand_form([0, 3]) | {"shuffler": "0"}).status_code == 303
+    page = words(client.get(f"/tables/{table_key(app)}/tonight"))
+    standing = page.split("Players tonight")[1].split("Matches tonight")[0]
+    assert "Dummy" not in standing, standing
