@@ -243,7 +243,10 @@ def waiting(facts: MatchFacts, bodies: Sequence[Any],
                        "they are sent."),
              "chart_title": _("Score progression"),
              "chart_desc": _("Running totals after each hand; circles mark calls made, "
-                             "crosses calls failed.")}
+                             "crosses calls failed."),
+             # [R4]: each side's victory points with the waiting hands, as the page says them
+             "victory": [ngettext("%(num)d victory point", "%(num)d victory points", n)
+                         % {"num": n} for n in facts.victory]}
     answer = {"hands": hands, "facts": facts.as_dict(), "shuffler": shuffler,
               "shuffler_name": facts.names[shuffler] if shuffler is not None else None,
               "words": words, "chart": _chart(facts, drawn)}

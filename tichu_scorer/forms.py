@@ -116,13 +116,16 @@ class HouseRulesMixin:
         self.no_wish.data = not rules.wish_penalty
         self.lead_by.data = lead_by
 
-    def check_lead(self) -> None:
-        """[R6]: a lead of 50 to 10000 points in steps of 50."""
+    def check_lead(self, game: Variant) -> None:
+        """[R6]: a lead of 50 to 10000 points in steps of 50, between two teams."""
         lead = self.lead_by.data
         if lead is not None and not (MIN_LEAD <= lead <= MAX_LEAD and lead % 50 == 0):
             self.problems["house"].append(Problem("lead_by", "R6", gettext(
                 "The lead that ends the match must be %(low)s to %(high)s points in steps "
                 "of 50.", low=MIN_LEAD, high=MAX_LEAD)))
+        elif lead is not None and not game.teams:
+            self.problems["house"].append(Problem("lead_by", "R6", gettext(
+                "A lead ends a match of two teams; Threechu keeps a total per player.")))
 
 
 class NewMatchForm(ProblemsMixin, HouseRulesMixin, Form):
@@ -244,7 +247,7 @@ class NewMatchForm(ProblemsMixin, HouseRulesMixin, Form):
         """[R6], [R7]: a lead of 50 to 10000 points in steps of 50; 1 to 99 hands."""
         if self.house.data != "own" or not game_of(self.game).has_target:
             return
-        self.check_lead()
+        self.check_lead(self.game)
         hands = self.fixed_hands.data
         if hands is not None and not self.game.lasts_hands and not 1 <= hands <= MAX_HANDS:
             self.add_problem("house", Problem("fixed_hands", "R7", gettext(
@@ -278,7 +281,7 @@ class MatchSettingsForm(ProblemsMixin, HouseRulesMixin, Form):
                             | {"target": ("target", "E1"), "lead_by": ("house", "R6")}
                             | {f: ("house", "R1") for f in HOUSE_FLAGS})
         if game_of(game).has_target:
-            self.check_lead()
+            self.check_lead(game)
         if game_of(game).has_target and hand_limit is None:
             why = target_problem(self.target.data)
             if why:

@@ -96,6 +96,14 @@
       el.textContent = String(total);
       el.classList.add("provisional");
     });
+    // [R4]: the victory points with the waiting hands, in the page's words
+    document.querySelectorAll("[data-victory]").forEach((el) => {
+      const said = state && state.words.victory && state.words.victory[Number(el.dataset.victory)];
+      if (!said) return;
+      if (!("stored" in el.dataset)) el.dataset.stored = el.textContent;
+      el.textContent = said;
+      el.classList.add("provisional");
+    });
     waitingRows(mine, scores, state ? state.words.row : "*");
     const shuffler = document.querySelector(".shuffler");
     if (shuffler) {

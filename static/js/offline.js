@@ -372,7 +372,7 @@
     document.querySelectorAll("[data-next-hand]").forEach((el) => {
       if ("shown" in el.dataset) el.textContent = el.dataset.shown;
     });
-    document.querySelectorAll("[data-total]").forEach((el) => {
+    document.querySelectorAll("[data-total], [data-victory]").forEach((el) => {
       if ("stored" in el.dataset) el.textContent = el.dataset.stored;
       el.classList.remove("provisional");
     });

@@ -6,7 +6,7 @@ import html
 import json
 import re
 
-from tests.conftest import hand_form, match_id, post_hand
+from tests.conftest import hand_form, post_hand
 from tests.views.test_house_match import start, stored, words
 from tests.views.test_tonight import table_key
 from tests.views.test_transfer import upload
@@ -27,22 +27,20 @@ def test_import_of_a_hand_with_a_custom_call_is_no_500(app, client):
                   [{"number": 1, "out_order": [0, 1, 2, 3], "calls": {"0": "blind"},
                     "card_points": [50, 50]}])
     r = upload(client, blob)
-    assert r.status_code in (303, 422), r.status_code
+    assert r.status_code == 422 and "(R9)" in html.unescape(r.get_data(as_text=True))
 
 
-def test_saving_settings_keeps_custom_calls(app, client):
-    """[R1]/[R9]: renaming a player in More -> Settings must not drop the match's custom
-    calls (own_rules() rebuilds the rules from the boxes, which have none for R9)."""
+def test_a_match_cannot_carry_custom_calls_it_could_not_keep(app, client):
+    """[R9]: a match's hands cannot call custom calls (the hand form offers none, and a
+    stored hand names only the rule book's calls): an import naming them is refused with
+    the rule, so that no later save (Settings) silently drops them."""
     blob = export(["Ann", "Bob", "Cy", "Dee"], {"custom_calls": {"blind": 400}}, [])
-    assert upload(client, blob).status_code == 303
+    r = upload(client, blob)
+    assert r.status_code == 422
+    assert "custom calls are scored by the API only" in html.unescape(r.get_data(
+        as_text=True))
     with app.app_context():
-        key = db.session.query(Match).one().key
-    url = f"/matches/{key}"
-    r = client.post(url + "/settings", data={
-        "target": "1000", "seat_0": "Ann2", "seat_1": "Bob", "seat_2": "Cy", "seat_3": "Dee",
-        "house_shown": "1"})
-    assert r.status_code == 303
-    assert stored(app, url).house_rules["custom_calls"] == {"blind": 400}
+        assert db.session.query(Match).count() == 0
 
 
 def test_tonight_one_tap_start_keeps_the_last_matchs_own_house_rules(app, client):
@@ -74,20 +72,15 @@ def test_tonight_does_not_seat_one_player_twice_by_capitals(app, client):
     assert len(set(seats)) == 4, seats
 
 
-def test_threechu_lead_by_is_refused_or_honoured(app, client):
-    """[R6] is offered for Threechu and named on its page ("Ends at a lead of 100") but
-    games.end only looks at a lead between two totals: a Threechu match never ends by it."""
+def test_threechu_lead_by_is_refused_naming_r6(client):
+    """[R6] ends a match when a team leads by N: Threechu keeps a total per player (and
+    the dummy's), so the form refuses a lead there rather than show one it never applies."""
     r = client.post("/matches/new", data={
         "variant": "threechu", "seat_0": "Ann", "seat_1": "Bob", "seat_2": "Cy",
         "length": "hands", "hands": "9", "house": "own", "lead_by": "100"})
-    if r.status_code == 422:
-        return  # refused: fine
-    url = r.headers["Location"]
-    assert "Ends at a lead of 100" in words(client.get(url))
-    # Ann shuffles (plays the dummy) and goes out first with it: Ann and the dummy +200
-    r = post_hand(client, url, hand_form([0, 3]) | {"shuffler": "0"})
-    assert r.status_code == 303, r.get_data(as_text=True)[-500:]
-    assert stored(app, url).finished, "a lead of 200 > 100 did not end the match"
+    assert r.status_code == 422
+    body = html.unescape(r.get_data(as_text=True))
+    assert "A lead ends a match of two teams" in body and "R6" in body
 
 
 def test_a_lead_after_the_end_is_reported_on_the_lead_not_the_target(app, client):

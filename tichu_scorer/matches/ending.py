@@ -94,6 +94,11 @@ def end_problem(match: Match, state: MatchState) -> Problem:
         return Problem("match", state.end_rule, _(
             "This match lasts {n} hands; with this change it would have {m}. Nothing was "
             "changed.").format(n=match.hand_limit, m=played))
+    if state.end_rule == "R6":
+        return Problem("lead_by", "R6", _(
+            "With this lead the match would have ended after hand {n} ({side}), but it goes "
+            "on to hand {played}. Nothing was changed.").format(
+            side=" & ".join(state.winner_names), n=state.winner_after, played=played))
     return Problem("match", "E1", _(
         "With this change the match would have been won after hand {n} ({side}), but it "
         "goes on to hand {played}. If the match really ended there, delete the later hands "

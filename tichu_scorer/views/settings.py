@@ -45,9 +45,10 @@ def edit(match_id: str) -> Response | tuple[str, int]:
         try:
             changed = corrections.change_settings(match, target, form.names, house,
                                                   form.lead_by.data or None)
-        except ending.AfterTheEnd as exc:  # a target the match reached hands ago
-            form.add_problem("target", Problem("target", exc.problem.rule,
-                                               exc.problem.message))
+        except ending.AfterTheEnd as exc:  # a target (or a lead) the match reached hands ago
+            lead = exc.problem.rule == "R6"
+            form.add_problem("house" if lead else "target", Problem(
+                "lead_by" if lead else "target", exc.problem.rule, exc.problem.message))
         except settings.HandsBreakRules as exc:  # [R2], [R8]: hands already recorded
             form.add_problem("house", exc.problem)
         else:

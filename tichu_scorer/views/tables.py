@@ -3,6 +3,8 @@ the evening at a table."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask_babel import gettext
 from werkzeug.wrappers import Response
@@ -11,8 +13,9 @@ from .. import access, evenings, live, public
 from ..extensions import db, limit_creation, limit_reads, limit_writes
 from ..game import variants
 from ..game.house import preset_of
+from ..game.variants import SideKind
 from ..matches import listing, roster, writes
-from ..models import NAME_MAX, Group, Match, utcnow
+from ..models import NAME_MAX, Group, Match, Player, utcnow
 from .errors import form_value
 from .sharing import qr_svg
 from .stats import TONIGHT
@@ -53,25 +56,61 @@ def tonight(key: str) -> str:
     matches = list(db.session.execute(
         db.select(Match).where(Match.group_id == group.id, Match.started_at >= since)
         .order_by(Match.started_at, Match.id)).scalars())
-    played = [evenings.Evening.Match(
-        m.names, tuple(side.seats for side in m.game.sides(m.names)),
+    played = [evenings.Evening.Match(  # the Threechu dummy is no player of the evening
+        m.names, tuple(() if side.kind is SideKind.DUMMY else side.seats
+                       for side in m.game.sides(m.names)),
         tuple(m.totals or ()), m.winner_team) for m in matches if m.game.scored]
     fours = [p for p, m in zip(played, (m for m in matches if m.game.scored), strict=True)
              if m.game.key == variants.DEFAULT.key]
     tonight_names = list(dict.fromkeys(n for m in matches for n in m.player_names))
     candidates = list(dict.fromkeys(tonight_names + roster.known_names([group], limit=40)))
     # who is here: ticked on the page, or added by name (a player new to the table)
-    asked = [" ".join(n.split()) for n in request.args.getlist("here")[:MOST_HERE]]
-    asked = list(dict.fromkeys(n for n in asked if n and len(n) <= NAME_MAX))
+    asked = _one_each(" ".join(n.split()) for n in request.args.getlist("here")[:MOST_HERE])
+    asked = [n for n in asked if n and len(n) <= NAME_MAX]
     here = asked or tonight_names
-    candidates += [n for n in asked if n not in candidates]
+    candidates = _one_each([*candidates, *asked])
     last = next((m for m in reversed(matches) if m.game.key == variants.DEFAULT.key), None)
     return render_template(
         "tables/tonight.html", group=group, scorer=scorer, matches=matches,
         standing=evenings.tally(played), candidates=candidates, here=here,
         following=evenings.next_match(here, fours) if scorer else None,
-        last_target=last.target if last is not None else None,
-        last_house=(preset_of(last.house, last.hand_limit) or "book") if last else "book")
+        start=_start_fields(group, last))
+
+
+def _one_each(names: Iterable[str]) -> list[str]:
+    """The names with each player once: "Ann" and "ann" are one player ([H1])."""
+    seen: dict[str, str] = {}
+    for name in names:
+        seen.setdefault(Player.key(name), name)
+    return list(seen.values())
+
+
+def _start_fields(group: Group, last: Match | None) -> dict[str, str]:
+    """The new-match form's fields for the evening's next match: as the last four-player
+    match of the evening was set (target or number of hands, its house rules: a preset, or
+    its own set with a lead), at this table."""
+    fields = {"variant": variants.DEFAULT.key, "table": group.key, "house": "book",
+              "target": "1000"}
+    if last is None:
+        return fields
+    if last.target in (500, 1000):
+        fields["target"] = str(last.target)
+    elif last.target:
+        fields |= {"target": "custom", "custom_target": str(last.target)}
+    preset = preset_of(last.house, last.hand_limit)
+    if preset is not None:
+        return fields | {"house": preset}
+    rules = last.house
+    fields["house"] = "own"
+    ticked = {"no_grand": not rules.grand_tichu, "double_100": rules.double_victory_points == 100,
+              "victory_points": rules.victory_points,
+              "dragon_kept": rules.dragon_kept_when_out, "no_wish": not rules.wish_penalty}
+    fields |= {name: "y" for name, on in ticked.items() if on}
+    if last.lead_by:
+        fields["lead_by"] = str(last.lead_by)
+    if last.hand_limit:
+        fields["fixed_hands"] = str(last.hand_limit)
+    return fields
 
 
 @bp.post("/tables/new")
