@@ -1,5 +1,5 @@
-"""Attack findings: a house-rules match scored by the phone's offline core must score as
-the server does ([R3] double victory 100, [R4] victory points)."""
+"""A house-rules match scored by the phone's offline core scores as the server does ([R3]
+double victory 100, [R4] victory points, shown with the waiting hand)."""
 
 from __future__ import annotations
 
@@ -34,12 +34,12 @@ def test_offline_core_scores_a_club_match_as_the_server(live_server, phone):
     tap_hand(page, 0, 2, "75")  # a double victory for team A: 100 under [R3]
     page.wait_for_selector(".preview .scored-here", timeout=60000)
     preview = page.locator(".preview").text_content()
-    shot(page, "attack-club-offline-preview")
+    shot(page, "club-offline-preview")
     assert "+100" in preview and "+200" not in preview, preview
     page.tap("button[type=submit]")
     page.wait_for_url(match_url + "*")
     page.wait_for_selector("#provisional:not([hidden])")
-    shot(page, "attack-club-offline-waiting")
+    shot(page, "club-offline-waiting")
     assert page.locator("[data-total='0']").text_content().strip() == "100"
     board = page.locator("main").text_content()
     assert "3 victory points" in " ".join(board.split()), board

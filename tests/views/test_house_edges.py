@@ -1,6 +1,7 @@
-"""Attack findings on the features that just landed (house rules, bombs and notes,
-Tonight, named phones): each test states what should happen and fails while the bug
-stands. See the attack report for the steps."""
+"""Edges of house rules, the evening and imports found by trying to break them: custom
+calls a match could not keep, a lead where there are no two teams or that the match
+already passed, the same player typed twice, the Threechu dummy, and the evening's next
+match keeping the last one's own rules."""
 
 import html
 import json
