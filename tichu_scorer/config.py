@@ -166,7 +166,8 @@ def database_timeouts(config: Mapping[str, Any]) -> dict[str, Any]:
     from .database import client_options
     options = dict(config.get("SQLALCHEMY_ENGINE_OPTIONS") or {})
     uri = str(config.get("SQLALCHEMY_DATABASE_URI", ""))
-    if not uri.startswith("sqlite:///:memory:") and uri != "sqlite://":
+    pooled = options.get("poolclass") is None or options["poolclass"].__name__ != "NullPool"
+    if not uri.startswith("sqlite:///:memory:") and uri != "sqlite://" and pooled:
         options.setdefault("pool_timeout", config["DB_POOL_TIMEOUT"])
     if uri.startswith("postgresql"):
         options["connect_args"] = client_options(config) | dict(

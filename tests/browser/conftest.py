@@ -12,6 +12,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from sqlalchemy.pool import NullPool
 from werkzeug.serving import make_server
 
 from tests.conftest import make_app
@@ -43,7 +44,12 @@ def pytest_collection_modifyitems(items) -> None:
 
 
 def browser_app(tmp_path):
-    app = make_app(tmp_path, WTF_CSRF_ENABLED=True, SECRET_KEY="browser")
+    # Each request's connection closed when it is given back, not kept in a pool: a page the
+    # browser still fetched as the test ended gives its connection back after the test's
+    # engine was disposed, and a pooled one would then be collected open in a later test (a
+    # ResourceWarning, seen against PostgreSQL under load)
+    app = make_app(tmp_path, WTF_CSRF_ENABLED=True, SECRET_KEY="browser",
+                   SQLALCHEMY_ENGINE_OPTIONS={"poolclass": NullPool})
     with app.app_context():
         db.create_all()
     return app
