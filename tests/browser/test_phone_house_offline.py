@@ -3,12 +3,13 @@ double victory 100, [R4] victory points, shown with the waiting hand)."""
 
 from __future__ import annotations
 
-from benchmarks.harness import controlled
 from tests.browser.conftest import shot
 from tests.browser.test_phone_core_offline import _bundle, core_kept, tap_hand  # noqa: F401
+from tests.browser.test_phone_offline import controlled_match
 
 
-def club_match(page, base: str) -> str:
+def start_club_match(page, base: str) -> str:
+    """A match started with the club's house rules (2 / 1 / 3 victory points): its URL."""
     page.goto(base + "/matches/new")
     for seat, name in enumerate(("Ann", "Bob", "Cy", "Dee")):
         page.fill(f"#seat_{seat}", name)
@@ -16,18 +17,12 @@ def club_match(page, base: str) -> str:
     page.check("input[name=house][value=club]")
     page.tap("button:has-text('Start match')")
     page.wait_for_selector("text=Add hand 1")
-    match_url = page.url.split("#")[0]
-    page.tap("text=Add hand 1")
-    page.wait_for_selector(".out-buttons:not([hidden])")
-    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
-    page.goto(match_url)
-    controlled(page)
-    return match_url
+    return page.url.split("#")[0]
 
 
 def test_offline_core_scores_a_club_match_as_the_server(live_server, phone):
     page = phone
-    match_url = club_match(page, live_server)
+    match_url = controlled_match(page, live_server, start=start_club_match)
     core_kept(page)
     page.context.set_offline(True)
     page.goto(match_url + "/hands/new")

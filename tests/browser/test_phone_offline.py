@@ -11,10 +11,10 @@ from benchmarks.harness import controlled
 from tests.browser.conftest import shot, start_match
 
 
-def controlled_match(page, base: str) -> str:
-    """A new match whose hand form this phone opened once, under the service worker's
-    control (which keeps both pages for no signal): its URL."""
-    match_url = start_match(page, base)
+def controlled_match(page, base: str, start=start_match) -> str:
+    """A new match (begun by `start`) whose hand form this phone opened once, under the
+    service worker's control (which keeps both pages for no signal): its URL."""
+    match_url = start(page, base)
     page.tap("text=Add hand 1")
     page.wait_for_selector(".out-buttons:not([hidden])")
     page.evaluate("navigator.serviceWorker.ready.then(() => true)")
