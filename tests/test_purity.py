@@ -35,6 +35,7 @@ def imported_alone(module, tmp_path, also):
                                     "tichu_scorer.scoring.games", "tichu_scorer.progression",
                                     "tichu_scorer.tournaments.draw",
                                     "tichu_scorer.tournaments.request",
+                                    "tichu_scorer.tournaments.standings",
                                     "tichu_scorer.ratings"])
 def test_core_imports_no_web_or_database_package(module, tmp_path):
     assert imported_alone(module, tmp_path, FORBIDDEN) == ""

@@ -136,6 +136,10 @@ class Match(db.Model):  # type: ignore[name-defined,misc]
     # revisions, newest id, stamps) changes even when a deleted match's id is taken again.
     # None: stored before stamps.
     stamp: Mapped[int | None] = mapped_column(default=None)
+    # A table of a tournament's round (`Tournament`), and its number in the round (from 1)
+    tournament_round_id: Mapped[int | None] = mapped_column(
+        ForeignKey("tournament_round.id", ondelete="SET NULL"), default=None, index=True)
+    board: Mapped[int | None] = mapped_column(default=None)
 
     group: Mapped[Group] = relationship(lazy="joined", innerjoin=True)
     seats: Mapped[list[MatchSeat]] = relationship(
@@ -318,3 +322,69 @@ class HandEvent(db.Model):  # type: ignore[name-defined,misc]
     phone: Mapped[str | None] = mapped_column(String(24), default=None)  # whose (phones.py)
 
     match: Mapped[Match] = relationship(back_populates="events")
+
+
+class Tournament(db.Model):  # type: ignore[name-defined,misc]
+    """A tournament ([TN1]–[TN4]): its entries, and its rounds, whose tables are matches of
+    the tournament's own table (`group`), scored on the table's phones as any match. The
+    director is a scorer of that table."""
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    key: Mapped[str] = mapped_column(String(24), unique=True, default=new_key)
+    group_id: Mapped[int] = mapped_column(ForeignKey("tichu_group.id", ondelete="CASCADE"),
+                                          unique=True)
+    name: Mapped[str] = mapped_column(String(NAME_MAX))
+    kind: Mapped[str] = mapped_column(String(12))  # "individual" [TN1] or "pairs" [TN3]
+    pairing: Mapped[str | None] = mapped_column(String(12), default=None)  # swiss / all
+    rounds: Mapped[int]  # planned
+    hands: Mapped[int]  # per round ([R7])
+    knockout: Mapped[int | None] = mapped_column(default=None)  # pairs: best 2, 4 or 8
+    seed: Mapped[int] = mapped_column(default=0)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    group: Mapped[Group] = relationship(lazy="joined", innerjoin=True)
+    entries: Mapped[list[TournamentEntry]] = relationship(
+        back_populates="tournament", order_by="TournamentEntry.id",
+        cascade="all, delete-orphan")
+    played: Mapped[list[TournamentRound]] = relationship(
+        back_populates="tournament", order_by="TournamentRound.number",
+        cascade="all, delete-orphan")
+
+
+class TournamentEntry(db.Model):  # type: ignore[name-defined,misc]
+    """A player of an individual tournament, or a pair of a pairs tournament (`members`:
+    its two players). `joined`: the first round it plays (a late arrival's is later);
+    `left`: the first round it no longer plays (a drop-out), None while it plays."""
+
+    __table_args__ = (UniqueConstraint("tournament_id", "name_key"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(
+        ForeignKey("tournament.id", ondelete="CASCADE"), index=True)
+    name: Mapped[str] = mapped_column(String(2 * NAME_MAX + 3))
+    name_key: Mapped[str] = mapped_column(String(3 * (2 * NAME_MAX + 3)))
+    members: Mapped[list[str] | None] = mapped_column(JSON, default=None)
+    joined: Mapped[int] = mapped_column(default=1)
+    left: Mapped[int | None] = mapped_column(default=None)
+
+    tournament: Mapped[Tournament] = relationship(back_populates="entries")
+
+
+class TournamentRound(db.Model):  # type: ignore[name-defined,misc]
+    """A round drawn: its tables are the matches that point to it; `byes`: the entries that
+    sit it out ([TN2]); `unmet`: what the draw could not meet, as the draw said it. One row
+    per number: two directors drawing the same round at once store it once."""
+
+    __table_args__ = (UniqueConstraint("tournament_id", "number"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(
+        ForeignKey("tournament.id", ondelete="CASCADE"), index=True)
+    number: Mapped[int]
+    stage: Mapped[str] = mapped_column(String(12), default="round")  # or "knockout"
+    byes: Mapped[list[str]] = mapped_column(JSON, default=list)
+    unmet: Mapped[list[dict[str, str]]] = mapped_column(JSON, default=list)
+    drawn_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    tournament: Mapped[Tournament] = relationship(back_populates="played")
+    tables: Mapped[list[Match]] = relationship(order_by="Match.board")

@@ -26,15 +26,27 @@ def create_match(group: Group, names: Sequence[str], target: int | None,
         held = writes.lock_match(rematch_of) if rematch_of else None
         if rematch_of and held is None:
             raise Conflict()
-        match = Match(group_id=group.id, variant=game.key, target=target,
-                      hand_limit=hand_limit, rematch_of_id=held.id if held else None,
-                      stamp=prebuilt.next_stamp(group.id), lead_by=lead_by,
-                      house_rules=None if house == RULE_BOOK else house.as_dict())
-        match.seats = seat_rows(game, [player_named(group.id, name) for name in names])
-        match.totals = [0] * match.sides
-        match.victory = [0] * match.sides if house.victory_points else None  # [R4]
-        db.session.add(match)
-        statistics.record(match)  # a match without hands still counts as played
+        match = added_match(group, names, target, game, hand_limit, house, lead_by,
+                            rematch_of_id=held.id if held else None)
+    return match
+
+
+def added_match(group: Group, names: Sequence[str], target: int | None,
+                game: Variant = variants.DEFAULT, hand_limit: int | None = None,
+                house: HouseRules = RULE_BOOK, lead_by: int | None = None,
+                rematch_of_id: int | None = None, **placed: int) -> Match:
+    """A new match added in the caller's write transaction (`create_match`, and the
+    tables of a tournament's round, all stored at once; `placed`: a table's round and
+    board)."""
+    match = Match(group_id=group.id, variant=game.key, target=target,
+                  hand_limit=hand_limit, stamp=prebuilt.next_stamp(group.id), lead_by=lead_by,
+                  house_rules=None if house == RULE_BOOK else house.as_dict(),
+                  rematch_of_id=rematch_of_id, **placed)
+    match.seats = seat_rows(game, [player_named(group.id, name) for name in names])
+    match.totals = [0] * match.sides
+    match.victory = [0] * match.sides if house.victory_points else None  # [R4]
+    db.session.add(match)
+    statistics.record(match)  # a match without hands still counts as played
     return match
 
 

@@ -20,6 +20,7 @@ def register(app: Flask) -> None:
         sharing,  # noqa: F401 (its routes are the matches blueprint's: imported to add them)
         stats,
         tables,
+        tournaments,
         transfer,
     )
 
@@ -27,6 +28,7 @@ def register(app: Flask) -> None:
     app.register_blueprint(hands.bp)
     app.register_blueprint(settings.bp)
     app.register_blueprint(tables.bp)
+    app.register_blueprint(tournaments.bp)
     app.register_blueprint(pages.bp)
     app.register_blueprint(referee.bp)
     app.register_blueprint(stats.bp)

@@ -15,6 +15,7 @@ from ..game import variants
 from ..game.house import preset_of
 from ..game.variants import SideKind
 from ..matches import listing, roster, writes
+from ..tournaments import director
 from ..models import NAME_MAX, Group, Match, Player, utcnow
 from .errors import form_value
 from .sharing import qr_svg
@@ -39,6 +40,7 @@ def show(key: str) -> str:
     page = listing.history_page([group], request.args.get("older"), request.args.get("newer"))
     return render_template("tables/show.html", group=group, scorer=scorer,
                            matches=page.matches, page=page, live=live.tables([group.key]),
+                           tournament=director.of_group(group),
                            invite=invite, invite_qr=qr_svg(invite),
                            scorer_link=link, scorer_qr=qr_svg(link) if link else None)
 

@@ -1,0 +1,175 @@
+"""Tournaments ([TN1]–[TN4]) as a director runs one: started with its players, each round
+drawn and its tables scored as ordinary matches, the next round refused while a table is
+still playing, late arrivals and drop-outs, the standing (equal to a recount from the
+hands) on the page, the board and in the exports, and bad input refused with the rule."""
+
+import csv
+import html
+import io
+import re
+
+import pytest
+
+from tests.conftest import hand_form, post_hand
+from tichu_scorer.extensions import db
+from tichu_scorer.models import Match, Tournament
+from tichu_scorer.tournaments import director
+
+
+def start(client, names, rounds=3, hands=2, kind="individual", pairing="swiss"):
+    response = client.post("/tournaments/new", data={
+        "name": "Club cup", "kind": kind, "pairing": pairing, "rounds": rounds,
+        "hands": hands, "entries": "\n".join(names)})
+    assert response.status_code == 303, response.get_data(as_text=True)
+    return response.headers["Location"]
+
+
+def tables(client, url, number):
+    """The match URLs of round `number`'s tables, by board."""
+    page = client.get(url).get_data(as_text=True)
+    section = re.search(rf'data-round="{number}">(.*?)</section>', page, re.S).group(1)
+    return re.findall(r'<li data-board="\d+"><a class="match-item" href="([^"]+)"', section)
+
+
+def play(client, match_url, hands, out=(0, 1)):
+    for _ in range(hands):
+        assert post_hand(client, match_url, hand_form(list(out), a=60)).status_code == 303
+
+
+def names_on(client, match_url):
+    page = html.unescape(client.get(match_url).get_data(as_text=True))
+    return page
+
+
+def test_an_individual_tournament_is_drawn_played_and_ranked(app, client):
+    players = [f"Player {i}" for i in range(1, 11)]  # ten: two tables, two byes a round
+    url = start(client, players, rounds=2, hands=2)
+    page = client.get(url)
+    assert page.status_code == 200 and "Draw round 1" in page.get_data(as_text=True)
+    assert client.post(url + "/draw", data={"round": 1}).status_code == 303
+    first = tables(client, url, 1)
+    assert len(first) == 2
+    body = client.get(url).get_data(as_text=True)
+    byes = re.search(r"data-byes>Sitting out: ([^<]*)", body).group(1).split(", ")
+    assert len(byes) == 2 and set(byes) <= set(players)
+    # [TN4]: round 2 waits for every table's last hand
+    early = client.post(url + "/draw", data={"round": 2})
+    assert early.status_code == 422 and "TN4" in early.get_data(as_text=True)
+    play(client, first[0], 2, out=(0, 1))  # side A (seats 0 and 2) wins both hands
+    early = client.post(url + "/draw", data={"round": 2})
+    assert early.status_code == 422 and "table 2 is still playing" in early.get_data(as_text=True)
+    play(client, first[1], 2, out=(1, 0))  # side B wins
+    # a hand after the round's last is refused as in any match of fixed length
+    late = post_hand(client, first[0], hand_form([0, 1], a=60))
+    assert late.status_code in (409, 422)
+    assert client.post(url + "/draw", data={"round": 2}).status_code == 303
+    # a second tap of the same draw (or a second director) stores nothing twice
+    again = client.post(url + "/draw", data={"round": 2})
+    assert again.status_code == 422 and "already drawn" in again.get_data(as_text=True)
+    with app.app_context():
+        tournament = db.session.execute(db.select(Tournament)).scalar_one()
+        assert [len(r.tables) for r in tournament.played] == [2, 2]
+        second_byes = tournament.played[1].byes
+        assert not set(second_byes) & set(byes)  # [TN2]: nobody sits out twice before all once
+        lines = director.table_standing(tournament)
+        assert lines == director.table_standing(tournament, recount=True)
+        line = {row.name: row for row in lines}
+        # byes were credited with the round's average per player ([TN2])
+        for name in byes:
+            assert line[name].byes == 1 and line[name].victory > 0
+        winners = [row for row in lines if row.place == 1]
+    csv_rows = list(csv.DictReader(io.StringIO(
+        client.get(url + "/standing.csv").get_data(as_text=True))))
+    assert [r["name"] for r in csv_rows] == [row.name for row in lines]
+    assert csv_rows[0]["place"] == "1"
+    data = client.get(url + "/standing.json").get_json()
+    assert [r["name"] for r in data["standing"]] == [row.name for row in lines]
+    assert len(data["rounds"]) == 2 and data["rounds"][0]["byes"] == byes
+    board = client.get(url + "/board").get_data(as_text=True)
+    assert all(html.escape(w.name) in board for w in winners)
+
+
+def test_the_standing_follows_a_correction_of_a_past_round(app, client):
+    url = start(client, [f"P{i}" for i in range(4)], rounds=2, hands=1)
+    client.post(url + "/draw", data={"round": 1})
+    (match_url,) = tables(client, url, 1)
+    play(client, match_url, 1, out=(0, 1))
+    with app.app_context():
+        before = director.table_standing(db.session.execute(db.select(Tournament)).scalar_one())
+    # the director corrects the hand: side A took 20 card points, not 60
+    hand = match_url + "/hands/1/edit"
+    form = hand_form([0, 1], a=20) | {"version": "1"}
+    assert client.post(hand, data=form).status_code == 303
+    with app.app_context():
+        tournament = db.session.execute(db.select(Tournament)).scalar_one()
+        after = director.table_standing(tournament)
+        assert after == director.table_standing(tournament, recount=True)
+        match = db.session.execute(db.select(Match)).scalar_one()
+        assert [e.action for e in match.events] == ["added", "edited"]  # logged
+    assert before[0].name != after[0].name
+
+
+def test_late_arrivals_and_drop_outs_count_from_the_next_round(app, client):
+    url = start(client, [f"P{i}" for i in range(8)], rounds=3, hands=1)
+    client.post(url + "/draw", data={"round": 1})
+    assert client.post(url + "/entries", data={"name": "Newcomer"}).status_code == 303
+    twice = client.post(url + "/entries", data={"name": "newcomer"})
+    assert twice.status_code == 422 and "entered twice" in twice.get_data(as_text=True)
+    with app.app_context():
+        tournament = db.session.execute(db.select(Tournament)).scalar_one()
+        p0 = next(e for e in tournament.entries if e.name == "P0")
+    assert client.post(f"{url}/entries/{p0.id}/leave").status_code == 303
+    for match_url in tables(client, url, 1):
+        play(client, match_url, 1)
+    assert client.post(url + "/draw", data={"round": 2}).status_code == 303
+    with app.app_context():
+        tournament = db.session.execute(db.select(Tournament)).scalar_one()
+        seated = {n for m in tournament.played[1].tables for n in m.player_names}
+        assert "Newcomer" in seated and "P0" not in seated
+        assert tournament.played[1].byes == []  # 8 - 1 + 1 players: two full tables
+        assert len(tournament.played[0].tables) == 2
+        # the drop-out keeps its first round in the standing
+        assert any(line.name == "P0" and line.played == 1
+                   for line in director.table_standing(tournament))
+
+
+@pytest.mark.parametrize("entries, field, rule", [
+    (["Ann", "Bob", "Cy"], "entries", "TN1"),
+    (["Ann", "Bob", "Cy", "ann"], "entries", "TN1"),
+    (["Ann", "", "Bob", "Cy", "Dee", "x" * 41], "entries", "TN1"),
+])
+def test_a_tournament_that_cannot_be_played_is_refused_with_the_rule(client, entries, field,
+                                                                       rule):
+    response = client.post("/tournaments/new", data={
+        "name": "Cup", "kind": "individual", "pairing": "swiss", "rounds": 3, "hands": 4,
+        "entries": "\n".join(entries)})
+    body = response.get_data(as_text=True)
+    assert response.status_code == 422
+    assert f'data-refused="{field}"' in body and f"({rule})" in body
+
+
+@pytest.mark.parametrize("field, value", [("rounds", "0"), ("rounds", "21"), ("hands", "x"),
+                                          ("kind", "duplicate"), ("name", "")])
+def test_bad_settings_are_refused_naming_the_field(client, field, value):
+    data = {"name": "Cup", "kind": "individual", "pairing": "swiss", "rounds": "3",
+            "hands": "4", "entries": "A\nB\nC\nD"} | {field: value}
+    response = client.post("/tournaments/new", data=data)
+    assert response.status_code == 422
+    assert f'data-error="{field}"' in response.get_data(as_text=True)
+
+
+def test_only_the_director_draws_and_strangers_see_nothing(app, client):
+    url = start(client, ["A", "B", "C", "D"])
+    stranger = app.test_client()
+    for path in ("", "/board", "/standing.csv", "/standing.json"):
+        assert stranger.get(url + path).status_code == 404
+    assert stranger.post(url + "/draw", data={"round": 1}).status_code == 404
+    assert client.post(url + "/draw", data={"round": 1}).status_code == 303
+    # a table's score code lets its phone score; it does not make it the director of
+    # another table's draw… but it is a scorer of the tournament's table (documented)
+    with app.app_context():
+        match = db.session.execute(db.select(Match)).scalar_one()
+        code = match.scorer_key
+    table_phone = app.test_client()
+    assert table_phone.get("/join", query_string={"code": code}).status_code == 303
+    assert table_phone.get(url).status_code == 200

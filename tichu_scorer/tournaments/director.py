@@ -1,0 +1,312 @@
+"""What a tournament's director does, stored: a tournament with its entries, late arrivals
+and drop-outs between rounds, each round drawn and its tables stored as matches in one
+transaction, and the standing read from the tables' matches (RULES.md `[TN1]`–`[TN4]`).
+
+The rounds' tables are ordinary matches of the tournament's own table (`Tournament.group`):
+each is scored on its own phones with the ordinary hand flow, and a director's correction
+of a result is a correction of a hand, logged as every change of a match is. The pure
+parts are `draw` (individual seating), `pairing` (pairs) and `standings`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy.exc import IntegrityError
+
+from ..extensions import db
+from ..game import variants
+from ..game.house import PRESETS
+from ..game.i18n import _
+from ..matches.creation import added_match
+from ..matches.writes import begin_write, writing
+from ..models import NAME_MAX, Group, Match, Player, Tournament, TournamentEntry, TournamentRound
+from ..scoring.state import MatchState
+from . import draw, standings
+
+INDIVIDUAL, PAIRS = "individual", "pairs"
+SWISS, ALL = "swiss", "all"
+MOST_ENTRIES = 256
+MOST_ROUNDS = 20
+MOST_HANDS = 20
+HOUSE = PRESETS["tournament"][1]  # [TN1]: victory points, [R2] and [R3]
+
+
+class Refused(ValueError):
+    """What the director asked cannot be done: the field, the rule and the reason."""
+
+    def __init__(self, field: str, rule: str, message: str) -> None:
+        super().__init__(message)
+        self.field, self.rule, self.message = field, rule, message
+
+
+@dataclass(frozen=True)
+class Entry:
+    """An entry as asked for: a player's name, or a pair's name and its two players."""
+
+    name: str
+    members: tuple[str, ...] = ()
+
+
+def clean(name: str) -> str:
+    return " ".join(name.split())
+
+
+def pair_name(members: Sequence[str]) -> str:
+    return " & ".join(clean(m) for m in members)
+
+
+def create(name: str, kind: str, entries: Sequence[Entry], rounds: int, hands: int,
+           pairing: str | None = None, seed: int = 0) -> Tournament:
+    """A new tournament with its own table (the caller's device becomes its scorer: the
+    director). Entries are checked by `check_entries`."""
+    check_entries(kind, entries)
+    with writing():
+        group = Group(name=clean(name)[:NAME_MAX] or "Tichu")
+        db.session.add(group)
+        db.session.flush()
+        tournament = Tournament(group_id=group.id, name=clean(name)[:NAME_MAX] or "Tichu",
+                                kind=kind, pairing=pairing if kind == PAIRS else None,
+                                rounds=rounds, hands=hands, seed=seed)
+        tournament.entries = [_entry(e) for e in entries]
+        db.session.add(tournament)
+    return tournament
+
+
+def _entry(entry: Entry, joined: int = 1) -> TournamentEntry:
+    name = clean(entry.name) or pair_name(entry.members)
+    return TournamentEntry(name=name, name_key=Player.key(name), joined=joined,
+                           members=[clean(m) for m in entry.members] or None)
+
+
+def check_entries(kind: str, entries: Sequence[Entry], known: Sequence[str] = ()) -> None:
+    """Refused unless every entry has a name, no name (nor a pair's player) comes twice,
+    and there are enough for a first round (four players, or two pairs)."""
+    seen = {Player.key(n) for n in known}
+    for entry in entries:
+        names = [entry.name] if kind == INDIVIDUAL else [*entry.members]
+        if kind == PAIRS and len([m for m in entry.members if clean(m)]) != 2:
+            raise Refused("entries", "TN3", _("A pair is two players: %(pair)s.") % {
+                "pair": entry.name or pair_name(entry.members)})
+        for name in names:
+            if not clean(name) or len(clean(name)) > NAME_MAX:
+                raise Refused("entries", "TN1", _(
+                    "Each name has 1 to %(most)d characters.") % {"most": NAME_MAX})
+            if Player.key(name) in seen:
+                raise Refused("entries", "TN1", _("%(name)s is entered twice.") % {
+                    "name": clean(name)})
+            seen.add(Player.key(name))
+    least = 4 if kind == INDIVIDUAL else 2
+    if not known and len(entries) < least:
+        raise Refused("entries", "TN1" if kind == INDIVIDUAL else "TN3", _(
+            "A tournament needs at least four players (two pairs).") if least == 2 else _(
+            "A tournament needs at least four players."))
+    if len(entries) + len(known) > MOST_ENTRIES:
+        raise Refused("entries", "TN1", _("At most %(most)d entries.") % {
+            "most": MOST_ENTRIES})
+
+
+def by_key(key: str) -> Tournament | None:
+    return db.session.execute(
+        db.select(Tournament).filter_by(key=key[:24])).scalar_one_or_none()
+
+
+def of_group(group: Group) -> Tournament | None:
+    """The tournament a table was made for, if any."""
+    return db.session.execute(
+        db.select(Tournament).filter_by(group_id=group.id)).scalar_one_or_none()
+
+
+def _held(tournament_id: int) -> Tournament:
+    """Begin a write holding the tournament (SQLite: the write lock; PostgreSQL: its row)."""
+    begin_write()
+    return db.session.execute(db.select(Tournament).filter_by(id=tournament_id)
+                              .with_for_update()).scalar_one()
+
+
+def playing(tournament: Tournament, number: int) -> list[TournamentEntry]:
+    """The entries that play round `number`: arrived by then, not yet left."""
+    return [e for e in tournament.entries
+            if e.joined <= number and (e.left is None or e.left > number)]
+
+
+def arrive(tournament: Tournament, entry: Entry) -> TournamentEntry:
+    """A late arrival: plays from the next round drawn."""
+    with writing():
+        held = _held(tournament.id)
+        check_entries(held.kind, [entry], known=_names_in(held))
+        row = _entry(entry, joined=len(held.played) + 1)
+        held.entries.append(row)
+    return row
+
+
+def _names_in(tournament: Tournament) -> list[str]:
+    names: list[str] = []
+    for e in tournament.entries:
+        names.extend([e.name] if tournament.kind == INDIVIDUAL else [e.name, *(e.members or [])])
+    return names
+
+
+def leave(tournament: Tournament, entry_id: int, leaving: bool = True) -> TournamentEntry:
+    """A drop-out plays no round drawn from now on (its results so far stay); `leaving`
+    False: it comes back, from the next round drawn."""
+    with writing():
+        held = _held(tournament.id)
+        row = next((e for e in held.entries if e.id == entry_id), None)
+        if row is None:
+            raise Refused("entry", "TN2", _("No such entry in this tournament."))
+        if not leaving:
+            row.left = None
+            row.joined = min(row.joined, len(held.played) + 1)
+        elif row.left is None:
+            row.left = len(held.played) + 1
+    return row
+
+
+def still_playing(rnd: TournamentRound) -> list[int]:
+    """The boards of the round whose match has not ended ([TN4])."""
+    return [m.board or 0 for m in rnd.tables if m.finished_at is None]
+
+
+def draw_round(tournament: Tournament, number: int) -> TournamentRound:
+    """Draw round `number` and store its tables, in one transaction. Refused when it is not
+    the next round, when the round before is still being played ([TN4]), or when too few
+    play. A draw that cannot meet a rule is stored all the same, with what it could not
+    meet (`TournamentRound.unmet`). Two directors drawing at once store it once."""
+    try:
+        with writing():
+            held = _held(tournament.id)
+            if number != len(held.played) + 1:
+                raise Refused("round", "TN4", _(
+                    "Round %(number)d is already drawn.") % {"number": number})
+            if number > held.rounds:
+                raise Refused("round", "TN1", _(
+                    "The tournament has %(rounds)d rounds.") % {"rounds": held.rounds})
+            if held.played and (boards := still_playing(held.played[-1])):
+                raise Refused("round", "TN4", _(
+                    "Round %(number)d is not over: table %(boards)s is still playing.") % {
+                    "number": number - 1, "boards": ", ".join(map(str, boards))})
+            entries = playing(held, number)
+            rnd = TournamentRound(tournament_id=held.id, number=number)
+            seating = (_individual(held, entries, number) if held.kind == INDIVIDUAL
+                       else _pairs(held, entries, number))
+            rnd.byes = list(seating.byes)
+            rnd.unmet = [u.as_dict() for u in seating.unmet]
+            db.session.add(rnd)
+            db.session.flush()
+            for board, names in enumerate(seating.tables, 1):
+                added_match(held.group, names, None, variants.DEFAULT, held.hands, HOUSE,
+                            tournament_round_id=rnd.id, board=board)
+    except IntegrityError:  # another director's request drew it first
+        db.session.rollback()
+        raise Refused("round", "TN4", _(
+            "Round %(number)d is already drawn.") % {"number": number}) from None
+    return rnd
+
+
+@dataclass(frozen=True)
+class Seating:
+    tables: tuple[tuple[str, ...], ...]  # four names by seat: 0 and 2 are partners
+    byes: tuple[str, ...]
+    unmet: tuple[draw.Unmet, ...] = ()
+
+
+def _history(tournament: Tournament) -> list[draw.Round]:
+    return [draw.Round(tuple(tuple(m.player_names) for m in r.tables), tuple(r.byes))
+            for r in tournament.played]
+
+
+def _individual(tournament: Tournament, entries: list[TournamentEntry],
+                number: int) -> Seating:
+    names = [e.name for e in entries]
+    if len(names) < 4:
+        raise Refused("entries", "TN1", _(
+            "A round needs at least four players; %(count)d play.") % {"count": len(names)})
+    made = draw.draw(names, 1, seed=tournament.seed * 1000 + number,
+                     history=_history(tournament))
+    new = made.rounds[0]
+    return Seating(new.tables, new.byes, made.unmet)
+
+
+def _pairs(tournament: Tournament, entries: list[TournamentEntry], number: int) -> Seating:
+    from . import pairing
+    if len(entries) < 2:
+        raise Refused("entries", "TN3", _(
+            "A round needs at least two pairs; %(count)d play.") % {"count": len(entries)})
+    members = {e.name: e.members or [] for e in entries}
+    names = [e.name for e in entries]
+    if tournament.pairing == ALL:
+        order = [e.name for e in tournament.entries]
+        schedule = pairing.round_robin([n for n in order if n in members])
+        index = (number - 1) % len(schedule)
+        games = [(a, b) for a, b in schedule[index]]
+        tables = tuple((a, b) for a, b in games if a is not None and b is not None)
+        byes = tuple(a or b for a, b in games if a is None or b is None)
+        unmet: tuple[Any, ...] = ()
+    else:
+        ranked = [line.name for line in table_standing(tournament) if line.name in members]
+        ranked += [n for n in names if n not in ranked]
+        met = {frozenset(_pair_sides(m)) for r in tournament.played for m in r.tables}
+        had = {b for r in tournament.played for b in r.byes}
+        made = pairing.swiss(ranked, met, had)
+        tables, byes, unmet = made.tables, ((made.bye,) if made.bye else ()), made.unmet
+    seated = tuple((members[a][0], members[b][0], members[a][1], members[b][1])
+                   for a, b in tables)
+    return Seating(seated, tuple(byes), tuple(unmet))
+
+
+def _pair_sides(match: Match) -> tuple[str, str]:
+    """The two pairs of a pairs tournament's table, by the names of their players."""
+    tournament = match_tournament(match)
+    pairs = {frozenset(e.members or []): e.name for e in tournament.entries} if tournament else {}
+    names = match.player_names
+    return (pairs.get(frozenset((names[0], names[2])), f"{names[0]} & {names[2]}"),
+            pairs.get(frozenset((names[1], names[3])), f"{names[1]} & {names[3]}"))
+
+
+def match_tournament(match: Match) -> Tournament | None:
+    if match.tournament_round_id is None:
+        return None
+    rnd = db.session.get(TournamentRound, match.tournament_round_id)
+    return rnd.tournament if rnd else None
+
+
+def table_of(tournament: Tournament, match: Match,
+             state: MatchState | None = None) -> standings.Table:
+    """A round's table as the standing reads it: from the match's stored totals, or from
+    `state` (a recount from its hands)."""
+    names = match.player_names
+    if tournament.kind == INDIVIDUAL:
+        sides: tuple[tuple[str, ...], tuple[str, ...]] = ((names[0], names[2]),
+                                                          (names[1], names[3]))
+    else:
+        a, b = _pair_sides(match)
+        sides = ((a,), (b,))
+    if state is not None:
+        totals, victory, hands = state.totals, state.victory, len(state.hands)
+        over, winner = state.finished, state.winner
+    else:
+        totals, victory, hands = match.totals, match.victory or (), match.hand_count
+        over, winner = match.finished_at is not None, match.winner_team
+    return standings.Table(match.board or 0, sides, tuple(victory),
+                           (totals[0], totals[1]), hands, over, winner)
+
+
+def rounds_of(tournament: Tournament, recount: bool = False) -> list[standings.Round]:
+    """The rounds as the standing reads them; `recount`: every table recounted from its
+    hands by the match state (the check of the stored totals)."""
+    def table(match: Match) -> standings.Table:
+        if not recount:
+            return table_of(tournament, match)
+        return table_of(tournament, match,
+                        MatchState.of(match.settings, [h.input for h in match.hands]))
+    return [standings.Round(r.number, tuple(table(m) for m in r.tables), tuple(r.byes))
+            for r in tournament.played]
+
+
+def table_standing(tournament: Tournament, recount: bool = False) -> list[standings.Line]:
+    return standings.standing(rounds_of(tournament, recount),
+                              tournament.kind == INDIVIDUAL,
+                              [e.name for e in tournament.entries])

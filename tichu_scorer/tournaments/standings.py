@@ -1,0 +1,183 @@
+"""The standing of a tournament (RULES.md `[TN1]`–`[TN4]`): what each entry (a player, or a
+pair) has after the rounds played, ranked. Pure: the caller hands it each round's tables
+as the matches' states read them.
+
+Each table has two sides; a side lists the entries it credits: in an individual tournament
+the two partners, in a pairs tournament the pair. Every entry of a side is credited with
+the side's victory points (`[R4]`) and points, and, in a pairs tournament, with 2 match
+points for a win and 1 for a tie (`[TN3]`) once the table's match is over.
+
+`[TN2]`: an entry that sits a round out is credited with the average victory points and
+points per player of the hands played in that round (each hand's average over the players
+who played it, added up over the round's hands: for tables that played alike, the round's
+per-player average). In a pairs tournament a bye also counts as a win (2 match points),
+once the round is complete.
+
+Ranking: individual by victory points, then points, then the result between them; pairs
+by match points, then victory points, then points difference, then the result between
+them. "The result between them" (`[TN1]`, `[TN3]`): among entries still equal, the victory
+points (then points) each won minus what it gave away in the tables where they met as
+opponents; entries still equal share a place, listed by name.
+
+>>> t1 = Table(1, (("Ann", "Cy"), ("Bob", "Di")), victory=(5, 3), points=(500, 300),
+...            hands=4, over=True, winner=0)
+>>> s = standing([Round(1, (t1,), byes=("Ed",))], individual=True)
+>>> [(l.name, l.place, shown(l.victory), shown(l.points)) for l in s]
+[('Ann', 1, 5, 500), ('Cy', 1, 5, 500), ('Ed', 3, 4, 400), ('Bob', 4, 3, 300), ('Di', 4, 3, 300)]
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, NamedTuple
+
+WIN, TIE = 2, 1  # match points ([TN3])
+
+
+class Table(NamedTuple):
+    """One table of a round: its number, the entries of each side, what each side has (the
+    match's victory points, `()` without them, and points), the hands played, whether its
+    match is over and its winning side (None: a tie, or not over), as the match state
+    says."""
+
+    board: int
+    sides: tuple[tuple[str, ...], tuple[str, ...]]
+    victory: tuple[int, ...]
+    points: tuple[int, int]
+    hands: int
+    over: bool
+    winner: int | None = None
+
+
+class Round(NamedTuple):
+    number: int
+    tables: tuple[Table, ...]
+    byes: tuple[str, ...] = ()
+
+    @property
+    def complete(self) -> bool:
+        """`[TN4]`: every table has entered its last hand."""
+        return all(t.over for t in self.tables)
+
+
+@dataclass(frozen=True)
+class Line:
+    """An entry's standing. Victory points and points may be fractions (a bye's average),
+    shown rounded to one decimal."""
+
+    name: str
+    place: int
+    match_points: int
+    victory: Fraction
+    points: Fraction
+    difference: Fraction  # points won minus points given away
+    played: int  # tables played
+    byes: int
+    between: tuple[Fraction, Fraction] = (Fraction(0), Fraction(0))
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"place": self.place, "name": self.name, "match_points": self.match_points,
+                "victory_points": shown(self.victory), "points": shown(self.points),
+                "difference": shown(self.difference), "played": self.played,
+                "byes": self.byes}
+
+
+def shown(value: Fraction) -> int | float:
+    """A whole number as it is, else rounded to one decimal.
+
+    >>> shown(Fraction(7, 2)), shown(Fraction(4))
+    (3.5, 4)
+    """
+    return int(value) if value.denominator == 1 else round(float(value), 1)
+
+
+class _Sum:
+    __slots__ = ("match_points", "victory", "points", "difference", "played", "byes")
+
+    def __init__(self) -> None:
+        self.match_points = 0
+        self.victory = Fraction(0)
+        self.points = Fraction(0)
+        self.difference = Fraction(0)
+        self.played = 0
+        self.byes = 0
+
+
+def _bye_credit(tables: Sequence[Table]) -> tuple[Fraction, Fraction]:
+    """`[TN2]`: the victory points and points per player of the round's hands, added up:
+    per table, what its players won on average per hand, times the round's most hands, so
+    that a table that played fewer hands counts by what it played."""
+    hands = max((t.hands for t in tables), default=0)
+    played = [t for t in tables if t.hands]
+    if not played or not hands:
+        return Fraction(0), Fraction(0)
+    victory = sum((Fraction(sum(t.victory), 2 * t.hands) for t in played if t.victory),
+                  Fraction(0)) / len(played)
+    points = sum((Fraction(sum(t.points), 2 * t.hands) for t in played),
+                 Fraction(0)) / len(played)
+    return victory * hands, points * hands
+
+
+def standing(rounds: Iterable[Round], individual: bool,
+             entries: Iterable[str] = ()) -> list[Line]:
+    """Every entry's line, best first (`entries`: also those that have not played yet)."""
+    rounds = list(rounds)
+    sums: dict[str, _Sum] = {name: _Sum() for name in entries}
+    met: dict[tuple[str, str], list[Fraction]] = defaultdict(lambda: [Fraction(0)] * 2)
+    for rnd in rounds:
+        for table in rnd.tables:
+            for side, names in enumerate(table.sides):
+                other = 1 - side
+                vp = Fraction(table.victory[side]) if table.victory else Fraction(0)
+                for name in names:
+                    line = sums.setdefault(name, _Sum())
+                    line.victory += vp
+                    line.points += table.points[side]
+                    line.difference += table.points[side] - table.points[other]
+                    line.played += 1
+                    if table.over and not individual:
+                        line.match_points += (TIE if table.winner is None
+                                              else WIN if table.winner == side else 0)
+                    for rival in table.sides[other]:
+                        gained = met[name, rival]
+                        gained[0] += vp - (table.victory[other] if table.victory else 0)
+                        gained[1] += table.points[side] - table.points[other]
+        victory, points = _bye_credit(rnd.tables)
+        for name in rnd.byes:
+            line = sums.setdefault(name, _Sum())
+            line.byes += 1
+            line.victory += victory
+            line.points += points
+            if not individual and rnd.complete:
+                line.match_points += WIN
+    return _ranked(sums, met, individual)
+
+
+def _ranked(sums: dict[str, _Sum], met: dict[tuple[str, str], list[Fraction]],
+            individual: bool) -> list[Line]:
+    def main(name: str) -> tuple[Any, ...]:
+        s = sums[name]
+        if individual:
+            return (s.victory, s.points)
+        return (s.match_points, s.victory, s.difference)
+
+    groups: dict[tuple[Any, ...], list[str]] = defaultdict(list)
+    for name in sums:
+        groups[main(name)].append(name)
+    lines: list[Line] = []
+    for key in sorted(groups, reverse=True):
+        tied = groups[key]
+        between = {n: tuple(sum((met[n, r][i] for r in tied if (n, r) in met), Fraction(0))
+                            for i in (0, 1)) for n in tied}
+        tied.sort(key=lambda n: (tuple(-x for x in between[n]), n.casefold(), n))
+        for name in tied:
+            s = sums[name]
+            place = len(lines) + 1
+            if lines and main(lines[-1].name) == key and lines[-1].between == between[name]:
+                place = lines[-1].place
+            lines.append(Line(name, place, s.match_points, s.victory, s.points, s.difference,
+                              s.played, s.byes, between[name]))  # type: ignore[arg-type]
+    return lines

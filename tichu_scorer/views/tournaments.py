@@ -1,0 +1,183 @@
+"""Tournaments ([TN1]–[TN4]): a director starts one, draws each round, handles late
+arrivals and drop-outs; each round's tables are matches scored on their own phones; the
+standing is shown on a live board and exported (`tournaments.director`)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import secrets
+from typing import Any
+
+from flask import Blueprint, abort, flash, jsonify, redirect, render_template, request, url_for
+from flask_babel import gettext
+from werkzeug.wrappers import Response
+
+from .. import access, live, public
+from ..extensions import limit_creation, limit_exports, limit_reads, limit_writes
+from ..models import Tournament
+from ..tournaments import director, standings
+from ..tournaments.forms import ArrivalForm, TournamentForm, read_entries, read_entry
+from .sharing import qr_svg
+
+bp = Blueprint("tournaments", __name__)
+
+
+def _tournament(key: str, role: str = "member") -> Tournament:
+    tournament = director.by_key(key)
+    if tournament is None:
+        abort(404)
+    access.require_group(tournament.group, role)
+    return tournament
+
+
+@bp.route("/tournaments/new", methods=["GET", "POST"])
+@limit_writes
+@limit_creation
+def new() -> str | Response | tuple[str, int]:
+    """A new tournament: its format, rounds and hands, and its players or pairs."""
+    form = TournamentForm()
+    refused: director.Refused | None = None
+    if form.validate_on_submit():
+        try:
+            tournament = director.create(
+                form.name.data, form.kind.data, read_entries(form.entries.data, form.kind.data),
+                form.rounds.data, form.hands.data, form.pairing.data,
+                seed=secrets.randbelow(1_000_000))
+        except director.Refused as exc:
+            refused = exc
+        else:
+            access.join(tournament.group, "scorer")
+            return redirect(url_for("tournaments.show", key=tournament.key), code=303)
+    status = 422 if form.is_submitted() else 200
+    return render_template("tournaments/new.html", form=form, refused=refused), status
+
+
+def _rounds(tournament: Tournament) -> list[dict[str, Any]]:
+    """Each round drawn, newest first, with its tables as the page shows them."""
+    shown = []
+    for rnd in reversed(tournament.played):
+        tables = []
+        for match in rnd.tables:
+            table = director.table_of(tournament, match)
+            tables.append({"match": match, "table": table,
+                           "score_link": public.link("matches.join", code=match.scorer_key)})
+        shown.append({"round": rnd, "tables": tables,
+                      "playing": director.still_playing(rnd)})
+    return shown
+
+
+@bp.get("/tournaments/<key>")
+@limit_reads
+def show(key: str) -> str:
+    """The director's page: the round being played with its tables (seats, progress, the
+    code and QR of each table), the next draw, the entries, and the standing."""
+    tournament = _tournament(key)
+    scorer = access.role_in(tournament.group) == "scorer"
+    rounds = _rounds(tournament)
+    number = len(tournament.played) + 1
+    ready = (number <= tournament.rounds
+             and not (rounds and rounds[0]["playing"]))
+    qr = request.args.get("qr")
+    for rnd in rounds[:1]:
+        for table in rnd["tables"]:
+            table["qr"] = qr_svg(table["score_link"]) if scorer and qr else None
+    return render_template(
+        "tournaments/show.html", tournament=tournament, scorer=scorer, rounds=rounds,
+        number=number, ready=ready, lines=director.table_standing(tournament),
+        arrival=ArrivalForm(), live=live.tables([tournament.group.key]),
+        shown=standings.shown, show_qr=bool(qr))
+
+
+@bp.post("/tournaments/<key>/draw")
+@limit_writes
+def draw(key: str) -> Response | tuple[str, int]:
+    """Draw the next round ([TN1]–[TN4]); the number asked guards against a second tap."""
+    tournament = _tournament(key, "scorer")
+    number = request.form.get("round", type=int) or 0
+    try:
+        rnd = director.draw_round(tournament, number)
+    except director.Refused as exc:
+        return _refused(tournament, exc)
+    for unmet in rnd.unmet:
+        flash(f"{unmet['message']} ({unmet['rule']})")
+    return redirect(url_for("tournaments.show", key=tournament.key), code=303)
+
+
+def _refused(tournament: Tournament, exc: director.Refused) -> tuple[str, int]:
+    return render_template("tournaments/refused.html", tournament=tournament,
+                           refused=exc), 422
+
+
+@bp.post("/tournaments/<key>/entries")
+@limit_writes
+def arrive(key: str) -> Response | tuple[str, int]:
+    """A late arrival: plays from the next round drawn."""
+    tournament = _tournament(key, "scorer")
+    form = ArrivalForm()
+    if not form.validate_on_submit():
+        exc = director.Refused("name", "TN1", gettext("Enter the name of who arrives."))
+        return _refused(tournament, exc)
+    try:
+        row = director.arrive(tournament, read_entry(form.name.data, tournament.kind))
+    except director.Refused as exc:
+        return _refused(tournament, exc)
+    flash(gettext("%(name)s plays from round %(number)d.", name=row.name, number=row.joined))
+    return redirect(url_for("tournaments.show", key=tournament.key), code=303)
+
+
+@bp.post("/tournaments/<key>/entries/<int:entry_id>/<any(leave, back):what>")
+@limit_writes
+def entry(key: str, entry_id: int, what: str) -> Response | tuple[str, int]:
+    """A drop-out (plays no round drawn from now on), or one who comes back."""
+    tournament = _tournament(key, "scorer")
+    try:
+        row = director.leave(tournament, entry_id, leaving=what == "leave")
+    except director.Refused as exc:
+        return _refused(tournament, exc)
+    if what == "leave":
+        flash(gettext("%(name)s plays no more rounds.", name=row.name))
+    return redirect(url_for("tournaments.show", key=tournament.key), code=303)
+
+
+@bp.get("/tournaments/<key>/board")
+@limit_reads
+def board(key: str) -> str:
+    """The standing for a big screen, live: it changes as the tables save their hands."""
+    tournament = _tournament(key)
+    rounds = _rounds(tournament)
+    return render_template("tournaments/board.html", tournament=tournament,
+                           lines=director.table_standing(tournament), rounds=rounds[:1],
+                           live=live.tables([tournament.group.key]), shown=standings.shown)
+
+
+@bp.get("/tournaments/<key>/standing.<any(csv, json):kind>")
+@limit_exports
+def export(key: str, kind: str) -> Response:
+    """The ranking (and each round's tables, in JSON), to keep or publish."""
+    tournament = _tournament(key)
+    lines = director.table_standing(tournament)
+    if kind == "json":
+        body = {"tournament": {"name": tournament.name, "format": tournament.kind,
+                               "rounds": tournament.rounds, "hands": tournament.hands},
+                "standing": [line.as_dict() for line in lines],
+                "rounds": [{"number": r.number, "byes": list(r.byes), "tables": [
+                    {"board": t.board, "sides": [list(s) for s in t.sides],
+                     "victory_points": list(t.victory), "points": list(t.points),
+                     "hands": t.hands, "over": t.over} for t in r.tables]}
+                    for r in director.rounds_of(tournament)]}
+        response = jsonify(body)
+    else:
+        out = io.StringIO()
+        writer = csv.writer(out)
+        head = ["place", "name", "victory_points", "points", "difference", "played", "byes"]
+        if tournament.kind == director.PAIRS:
+            head.insert(2, "match_points")
+        writer.writerow(head)
+        for line in lines:
+            row = line.as_dict()
+            writer.writerow([row[h] for h in head])
+        response = Response(out.getvalue(), mimetype="text/csv")
+    response.headers["Content-Disposition"] = (
+        f'attachment; filename="tournament-{tournament.key}.{kind}"')
+    return response
