@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy.exc import IntegrityError
 
@@ -22,7 +22,7 @@ from ..game.house import PRESETS
 from ..game.i18n import _
 from ..matches.creation import added_match
 from ..matches.writes import begin_write, writing
-from ..models import NAME_MAX, Group, Match, Player, Tournament, TournamentEntry, TournamentRound
+from ..models import NAME_MAX, Group, Match, MatchSeat, Player, Tournament, TournamentEntry, TournamentRound
 from ..scoring.state import MatchState
 from . import draw, standings
 
@@ -248,7 +248,7 @@ def _pairs(tournament: Tournament, entries: list[TournamentEntry], number: int) 
     else:
         ranked = [line.name for line in table_standing(tournament) if line.name in members]
         ranked += [n for n in names if n not in ranked]
-        met = {frozenset(_pair_sides(m)) for r in tournament.played for m in r.tables}
+        met = {frozenset(sum(t.sides, ())) for r in rounds_of(tournament) for t in r.tables}
         had = {b for r in tournament.played for b in r.byes}
         made = pairing.swiss(ranked, met, had)
         tables, byes, unmet = made.tables, ((made.bye,) if made.bye else ()), made.unmet
@@ -257,56 +257,97 @@ def _pairs(tournament: Tournament, entries: list[TournamentEntry], number: int) 
     return Seating(seated, tuple(byes), tuple(unmet))
 
 
-def _pair_sides(match: Match) -> tuple[str, str]:
-    """The two pairs of a pairs tournament's table, by the names of their players."""
-    tournament = match_tournament(match)
-    pairs = {frozenset(e.members or []): e.name for e in tournament.entries} if tournament else {}
-    names = match.player_names
-    return (pairs.get(frozenset((names[0], names[2])), f"{names[0]} & {names[2]}"),
-            pairs.get(frozenset((names[1], names[3])), f"{names[1]} & {names[3]}"))
+class Seated(NamedTuple):
+    """A round's table as stored: its match's key and score code, its board, the players'
+    names by seat, and the match's stored result (`prebuilt.DERIVED`)."""
+
+    key: str
+    code: str
+    board: int
+    names: tuple[str, ...]
+    totals: tuple[int, ...]
+    victory: tuple[int, ...]
+    hands: int
+    over: bool
+    winner: int | None
 
 
-def match_tournament(match: Match) -> Tournament | None:
-    if match.tournament_round_id is None:
-        return None
-    rnd = db.session.get(TournamentRound, match.tournament_round_id)
-    return rnd.tournament if rnd else None
+def seated(tournament: Tournament) -> dict[int, list[Seated]]:
+    """Every round's tables (by round id, in board order), read in one statement of the
+    columns the pages show, not as whole matches."""
+    rows = db.session.execute(
+        db.select(Match.id, Match.key, Match.scorer_key, Match.tournament_round_id,
+                  Match.board, Match.totals, Match.victory, Match.hand_count,
+                  Match.finished_at, Match.winner_team, Player.name)
+        .join(TournamentRound, TournamentRound.id == Match.tournament_round_id)
+        .join(MatchSeat, MatchSeat.match_id == Match.id)
+        .join(Player, Player.id == MatchSeat.player_id)
+        .where(TournamentRound.tournament_id == tournament.id)
+        .order_by(Match.tournament_round_id, Match.board, Match.id, MatchSeat.seat)).all()
+    found: dict[int, list[Seated]] = {}
+    names: list[str] = []
+    for i, row in enumerate(rows):
+        names.append(row.name)
+        if i + 1 < len(rows) and rows[i + 1].id == row.id:
+            continue
+        found.setdefault(row.tournament_round_id, []).append(Seated(
+            row.key, row.scorer_key, row.board or 0, tuple(names), tuple(row.totals),
+            tuple(row.victory or ()), row.hand_count, row.finished_at is not None,
+            row.winner_team))
+        names = []
+    return found
 
 
-def table_of(tournament: Tournament, match: Match,
-             state: MatchState | None = None) -> standings.Table:
-    """A round's table as the standing reads it: from the match's stored totals, or from
-    `state` (a recount from its hands)."""
-    names = match.player_names
+def pair_names(tournament: Tournament) -> dict[frozenset[str], str]:
+    """A pairs tournament's pairs by their two players' names."""
+    return {frozenset(Player.key(m) for m in e.members or []): e.name
+            for e in tournament.entries}
+
+
+def sides_of(tournament: Tournament, names: Sequence[str],
+             pairs: dict[frozenset[str], str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Whom each side of a table credits: the two partners (individual), or the pair."""
+    a, b = (names[0], names[2]), (names[1], names[3])
     if tournament.kind == INDIVIDUAL:
-        sides: tuple[tuple[str, ...], tuple[str, ...]] = ((names[0], names[2]),
-                                                          (names[1], names[3]))
-    else:
-        a, b = _pair_sides(match)
-        sides = ((a,), (b,))
-    if state is not None:
-        totals, victory, hands = state.totals, state.victory, len(state.hands)
-        over, winner = state.finished, state.winner
-    else:
-        totals, victory, hands = match.totals, match.victory or (), match.hand_count
-        over, winner = match.finished_at is not None, match.winner_team
-    return standings.Table(match.board or 0, sides, tuple(victory),
-                           (totals[0], totals[1]), hands, over, winner)
+        return a, b
+    return tuple((pairs.get(frozenset(map(Player.key, side)), " & ".join(side)),)
+                 for side in (a, b))  # type: ignore[return-value]
+
+
+def table_of(tournament: Tournament, table: Seated,
+             pairs: dict[frozenset[str], str]) -> standings.Table:
+    """A round's table as the standing reads it."""
+    return standings.Table(table.board, sides_of(tournament, table.names, pairs),
+                           table.victory, (table.totals[0], table.totals[1]), table.hands,
+                           table.over, table.winner)
+
+
+def _recounted(tournament: Tournament, match: Match,
+               pairs: dict[frozenset[str], str]) -> standings.Table:
+    """A table recounted from its match's hands by the match state."""
+    state = MatchState.of(match.settings, [h.input for h in match.hands])
+    return table_of(tournament, Seated(
+        match.key, match.scorer_key, match.board or 0, tuple(match.player_names),
+        state.totals, state.victory, len(state.hands), state.finished, state.winner), pairs)
 
 
 def rounds_of(tournament: Tournament, recount: bool = False) -> list[standings.Round]:
-    """The rounds as the standing reads them; `recount`: every table recounted from its
-    hands by the match state (the check of the stored totals)."""
-    def table(match: Match) -> standings.Table:
-        if not recount:
-            return table_of(tournament, match)
-        return table_of(tournament, match,
-                        MatchState.of(match.settings, [h.input for h in match.hands]))
-    return [standings.Round(r.number, tuple(table(m) for m in r.tables), tuple(r.byes))
+    """The rounds as the standing reads them: from the matches' stored results, or,
+    `recount`, every table recounted from its hands (the check of the stored results)."""
+    pairs = pair_names(tournament)
+    if recount:
+        return [standings.Round(r.number, tuple(_recounted(tournament, m, pairs)
+                                                for m in r.tables), tuple(r.byes))
+                for r in tournament.played]
+    tables = seated(tournament)
+    return [standings.Round(r.number, tuple(table_of(tournament, t, pairs)
+                                            for t in tables.get(r.id, [])), tuple(r.byes))
             for r in tournament.played]
 
 
-def table_standing(tournament: Tournament, recount: bool = False) -> list[standings.Line]:
-    return standings.standing(rounds_of(tournament, recount),
-                              tournament.kind == INDIVIDUAL,
+def table_standing(tournament: Tournament, recount: bool = False,
+                   rounds: list[standings.Round] | None = None) -> list[standings.Line]:
+    if rounds is None:
+        rounds = rounds_of(tournament, recount)
+    return standings.standing(rounds, tournament.kind == INDIVIDUAL,
                               [e.name for e in tournament.entries])

@@ -95,15 +95,15 @@ def shown(value: Fraction) -> int | float:
 
 
 class _Sum:
-    __slots__ = ("match_points", "victory", "points", "difference", "played", "byes")
+    """An entry's sums: whole numbers from the tables played, fractions only from byes."""
+
+    __slots__ = ("match_points", "victory", "points", "difference", "played", "byes",
+                 "bye_victory", "bye_points")
 
     def __init__(self) -> None:
-        self.match_points = 0
-        self.victory = Fraction(0)
-        self.points = Fraction(0)
-        self.difference = Fraction(0)
-        self.played = 0
-        self.byes = 0
+        self.match_points = self.victory = self.points = self.difference = 0
+        self.played = self.byes = 0
+        self.bye_victory = self.bye_points = Fraction(0)
 
 
 def _bye_credit(tables: Sequence[Table]) -> tuple[Fraction, Fraction]:
@@ -126,58 +126,61 @@ def standing(rounds: Iterable[Round], individual: bool,
     """Every entry's line, best first (`entries`: also those that have not played yet)."""
     rounds = list(rounds)
     sums: dict[str, _Sum] = {name: _Sum() for name in entries}
-    met: dict[tuple[str, str], list[Fraction]] = defaultdict(lambda: [Fraction(0)] * 2)
+    met: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0])
     for rnd in rounds:
         for table in rnd.tables:
+            victory = table.victory or (0, 0)
             for side, names in enumerate(table.sides):
                 other = 1 - side
-                vp = Fraction(table.victory[side]) if table.victory else Fraction(0)
+                vp, gap = victory[side], victory[side] - victory[other]
+                points, lead = table.points[side], table.points[side] - table.points[other]
+                won = 0
+                if table.over and not individual:
+                    won = TIE if table.winner is None else WIN if table.winner == side else 0
                 for name in names:
-                    line = sums.setdefault(name, _Sum())
+                    line = sums.get(name) or sums.setdefault(name, _Sum())
                     line.victory += vp
-                    line.points += table.points[side]
-                    line.difference += table.points[side] - table.points[other]
+                    line.points += points
+                    line.difference += lead
                     line.played += 1
-                    if table.over and not individual:
-                        line.match_points += (TIE if table.winner is None
-                                              else WIN if table.winner == side else 0)
+                    line.match_points += won
                     for rival in table.sides[other]:
                         gained = met[name, rival]
-                        gained[0] += vp - (table.victory[other] if table.victory else 0)
-                        gained[1] += table.points[side] - table.points[other]
+                        gained[0] += gap
+                        gained[1] += lead
         victory, points = _bye_credit(rnd.tables)
         for name in rnd.byes:
-            line = sums.setdefault(name, _Sum())
+            line = sums.get(name) or sums.setdefault(name, _Sum())
             line.byes += 1
-            line.victory += victory
-            line.points += points
+            line.bye_victory += victory
+            line.bye_points += points
             if not individual and rnd.complete:
                 line.match_points += WIN
     return _ranked(sums, met, individual)
 
 
-def _ranked(sums: dict[str, _Sum], met: dict[tuple[str, str], list[Fraction]],
+def _ranked(sums: dict[str, _Sum], met: dict[tuple[str, str], list[int]],
             individual: bool) -> list[Line]:
-    def main(name: str) -> tuple[Any, ...]:
-        s = sums[name]
-        if individual:
-            return (s.victory, s.points)
-        return (s.match_points, s.victory, s.difference)
-
+    keys: dict[str, tuple[Any, ...]] = {}
+    for name, s in sums.items():
+        victory, points = s.victory + s.bye_victory, s.points + s.bye_points
+        keys[name] = ((victory, points) if individual
+                      else (s.match_points, victory, s.difference))
     groups: dict[tuple[Any, ...], list[str]] = defaultdict(list)
-    for name in sums:
-        groups[main(name)].append(name)
+    for name, key in keys.items():
+        groups[key].append(name)
     lines: list[Line] = []
     for key in sorted(groups, reverse=True):
         tied = groups[key]
-        between = {n: tuple(sum((met[n, r][i] for r in tied if (n, r) in met), Fraction(0))
+        between = {n: tuple(Fraction(sum(met[n, r][i] for r in tied if (n, r) in met))
                             for i in (0, 1)) for n in tied}
         tied.sort(key=lambda n: (tuple(-x for x in between[n]), n.casefold(), n))
         for name in tied:
             s = sums[name]
             place = len(lines) + 1
-            if lines and main(lines[-1].name) == key and lines[-1].between == between[name]:
+            if lines and keys[lines[-1].name] == key and lines[-1].between == between[name]:
                 place = lines[-1].place
-            lines.append(Line(name, place, s.match_points, s.victory, s.points, s.difference,
-                              s.played, s.byes, between[name]))  # type: ignore[arg-type]
+            lines.append(Line(name, place, s.match_points, s.victory + s.bye_victory,
+                              s.points + s.bye_points, Fraction(s.difference), s.played,
+                              s.byes, between[name]))  # type: ignore[arg-type]
     return lines

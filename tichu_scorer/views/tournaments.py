@@ -53,18 +53,22 @@ def new() -> str | Response | tuple[str, int]:
     return render_template("tournaments/new.html", form=form, refused=refused), status
 
 
-def _rounds(tournament: Tournament) -> list[dict[str, Any]]:
-    """Each round drawn, newest first, with its tables as the page shows them."""
-    shown = []
-    for rnd in reversed(tournament.played):
-        tables = []
-        for match in rnd.tables:
-            table = director.table_of(tournament, match)
-            tables.append({"match": match, "table": table,
-                           "score_link": public.link("matches.join", code=match.scorer_key)})
+def _rounds(tournament: Tournament, latest: bool = False
+            ) -> tuple[list[dict[str, Any]], list[standings.Round]]:
+    """Each round drawn, newest first (`latest`: only the newest), with its tables as the
+    page shows them; and the rounds as the standing reads them."""
+    seated = director.seated(tournament)
+    pairs = director.pair_names(tournament)
+    shown, counted = [], []
+    for rnd in tournament.played:
+        tables = [{"match": t, "table": director.table_of(tournament, t, pairs)}
+                  for t in seated.get(rnd.id, [])]
+        counted.append(standings.Round(rnd.number, tuple(t["table"] for t in tables),
+                                       tuple(rnd.byes)))
         shown.append({"round": rnd, "tables": tables,
-                      "playing": director.still_playing(rnd)})
-    return shown
+                      "playing": [t["table"].board for t in tables if not t["table"].over]})
+    shown.reverse()
+    return (shown[:1] if latest else shown), counted
 
 
 @bp.get("/tournaments/<key>")
@@ -74,17 +78,18 @@ def show(key: str) -> str:
     code and QR of each table), the next draw, the entries, and the standing."""
     tournament = _tournament(key)
     scorer = access.role_in(tournament.group) == "scorer"
-    rounds = _rounds(tournament)
+    rounds, counted = _rounds(tournament)
     number = len(tournament.played) + 1
     ready = (number <= tournament.rounds
              and not (rounds and rounds[0]["playing"]))
     qr = request.args.get("qr")
     for rnd in rounds[:1]:
         for table in rnd["tables"]:
-            table["qr"] = qr_svg(table["score_link"]) if scorer and qr else None
+            link = public.link("matches.join", code=table["match"].code)
+            table["qr"] = qr_svg(link) if scorer and qr else None
     return render_template(
         "tournaments/show.html", tournament=tournament, scorer=scorer, rounds=rounds,
-        number=number, ready=ready, lines=director.table_standing(tournament),
+        number=number, ready=ready, lines=director.table_standing(tournament, rounds=counted),
         arrival=ArrivalForm(), live=live.tables([tournament.group.key]),
         shown=standings.shown, show_qr=bool(qr))
 
@@ -145,9 +150,10 @@ def entry(key: str, entry_id: int, what: str) -> Response | tuple[str, int]:
 def board(key: str) -> str:
     """The standing for a big screen, live: it changes as the tables save their hands."""
     tournament = _tournament(key)
-    rounds = _rounds(tournament)
+    rounds, counted = _rounds(tournament, latest=True)
     return render_template("tournaments/board.html", tournament=tournament,
-                           lines=director.table_standing(tournament), rounds=rounds[:1],
+                           lines=director.table_standing(tournament, rounds=counted),
+                           rounds=rounds,
                            live=live.tables([tournament.group.key]), shown=standings.shown)
 
 
