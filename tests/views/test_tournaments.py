@@ -173,3 +173,42 @@ def test_only_the_director_draws_and_strangers_see_nothing(app, client):
     table_phone = app.test_client()
     assert table_phone.get("/join", query_string={"code": code}).status_code == 303
     assert table_phone.get(url).status_code == 200
+
+
+def test_a_table_keeps_the_tournaments_rules_and_leads_back_to_it(app, client):
+    url = start(client, ["A", "B", "C", "D"], rounds=2, hands=1)
+    client.post(url + "/draw", data={"round": 1})
+    (match_url,) = tables(client, url, 1)
+    for path, data in (("/settings", {"target": "500"}), ("/rematch", {}),
+                       ("/delete", {"confirm": "y"})):
+        refused = client.post(match_url + path, data=data)
+        assert refused.status_code == 422 and "(TN4)" in refused.get_data(as_text=True), path
+    page = client.get(match_url).get_data(as_text=True)
+    assert "data-tournament" in page and "/settings" not in page
+    back = client.get(match_url + "/tournament")
+    assert back.status_code == 303 and back.headers["Location"].endswith(
+        url.rsplit("/", 1)[1] + "#round-1")
+    play(client, match_url, 1)
+    over = client.get(match_url + "/hands/new")
+    body = over.get_data(as_text=True)
+    assert "TN4" in body and "Rematch" not in body and "data-tournament" in body
+    with app.app_context():
+        assert db.session.execute(db.select(Match)).scalar_one().target is None
+
+
+def test_a_drop_out_comes_back_from_the_next_round(app, client):
+    url = start(client, [f"P{i}" for i in range(5)], rounds=3, hands=1)
+    with app.app_context():
+        p4 = db.session.execute(db.select(Tournament)).scalar_one().entries[4].id
+    client.post(f"{url}/entries/{p4}/leave")
+    client.post(url + "/draw", data={"round": 1})
+    assert client.post(f"{url}/entries/{p4}/back").status_code == 303
+    for match_url in tables(client, url, 1):
+        play(client, match_url, 1)
+    client.post(url + "/draw", data={"round": 2})
+    with app.app_context():
+        tournament = db.session.execute(db.select(Tournament)).scalar_one()
+        assert tournament.played[0].byes == []  # four played round 1, P4 was away
+        in_round_two = {n for m in tournament.played[1].tables for n in m.player_names}
+        assert "P4" in in_round_two or "P4" in tournament.played[1].byes
+    assert client.post(f"{url}/entries/99999/leave").status_code == 422

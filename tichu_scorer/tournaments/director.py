@@ -165,6 +165,24 @@ def leave(tournament: Tournament, entry_id: int, leaving: bool = True) -> Tourna
     return row
 
 
+def match_tournament(match: Match) -> Tournament | None:
+    """The tournament whose round's table this match is, if any."""
+    if match.tournament_round_id is None:
+        return None
+    rnd = db.session.get(TournamentRound, match.tournament_round_id)
+    return rnd.tournament if rnd else None
+
+
+def keep_rules(match: Match) -> None:
+    """A tournament's table plays by the tournament ([TN1], [TN4]): its settings, its
+    players and its place are the director's, on the tournament's page. Refused."""
+    if match.tournament_round_id is not None:
+        raise Refused("match", "TN4", _(
+            "This match is table %(board)d of a tournament round: its players and rules are "
+            "the tournament's, and it is neither deleted nor played again. Hands are "
+            "corrected as in any match.") % {"board": match.board or 0})
+
+
 def still_playing(rnd: TournamentRound) -> list[int]:
     """The boards of the round whose match has not ended ([TN4])."""
     return [m.board or 0 for m in rnd.tables if m.finished_at is None]

@@ -35,6 +35,7 @@ from ..matches import (
 )
 from ..matches.rows import hand_rows
 from ..models import Match
+from ..tournaments import director
 from . import game_pages
 
 bp = Blueprint("matches", __name__)
@@ -242,6 +243,10 @@ def rematch(match_id: str) -> Response:
     """Same players, same seats, same length, same table."""
     match = visible(match_id)
     access.require_scorer(match)
+    try:
+        director.keep_rules(match)
+    except director.Refused as exc:
+        abort(422, f"{exc.message} ({exc.rule})")
     try:
         new_match = creation.rematch(match)
     except writes.Conflict:

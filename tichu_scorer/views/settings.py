@@ -3,7 +3,7 @@ delete it."""
 
 from __future__ import annotations
 
-from flask import Blueprint, flash, redirect, render_template, request, url_for
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext
 from werkzeug.wrappers import Response
 
@@ -13,6 +13,7 @@ from ..forms import MatchSettingsForm
 from ..matches import corrections, creation, ending, settings, writes
 from ..models import Match
 from ..scoring import Problem
+from ..tournaments import director
 
 bp = Blueprint("settings", __name__)
 
@@ -37,6 +38,7 @@ def edit(match_id: str) -> Response | tuple[str, int]:
     else:
         match = access.require_view(writes.lock_match(match_id))
     access.require_scorer(match)
+    _tournament_table(match)
     form = _form(match)
     if request.method == "POST" and form.check(match.game, match.hand_limit):
         target = form.target.data if match.hand_limit is None else None
@@ -58,12 +60,21 @@ def edit(match_id: str) -> Response | tuple[str, int]:
     return render_template("matches/settings.html", match=match, form=form), status
 
 
+def _tournament_table(match: Match) -> None:
+    """A tournament's table keeps the tournament's settings ([TN4]): 422 with the reason."""
+    try:
+        director.keep_rules(match)
+    except director.Refused as exc:
+        abort(422, f"{exc.message} ({exc.rule})")
+
+
 @bp.post("/matches/<match_id>/delete")
 @limit_writes
 def delete(match_id: str) -> Response | tuple[str, int]:
     """Delete a match, only with the box ticked that says so."""
     match = access.require_view(writes.lock_match(match_id))
     access.require_scorer(match)
+    _tournament_table(match)
     form = _form(match)
     if not form.validate():  # a field sent twice, or malformed
         form.shape_problems({"confirm": ("delete", "E1"), "csrf_token": ("delete", "E1")})

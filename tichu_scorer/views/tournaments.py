@@ -15,7 +15,9 @@ from werkzeug.wrappers import Response
 
 from .. import access, live, public
 from ..extensions import limit_creation, limit_exports, limit_reads, limit_writes
-from ..models import Tournament
+from ..extensions import db
+from ..matches import writes
+from ..models import Tournament, TournamentRound
 from ..tournaments import director, standings
 from ..tournaments.forms import ArrivalForm, TournamentForm, read_entries, read_entry
 from .sharing import qr_svg
@@ -143,6 +145,18 @@ def entry(key: str, entry_id: int, what: str) -> Response | tuple[str, int]:
     if what == "leave":
         flash(gettext("%(name)s plays no more rounds.", name=row.name))
     return redirect(url_for("tournaments.show", key=tournament.key), code=303)
+
+
+@bp.get("/matches/<match_id>/tournament")
+def of_match(match_id: str) -> Response:
+    """From a table's match to its tournament, at its round."""
+    match = access.require_view(writes.match_by_key(match_id))
+    tournament = director.match_tournament(match)
+    if tournament is None:
+        abort(404)
+    rnd = db.session.get(TournamentRound, match.tournament_round_id)
+    return redirect(url_for("tournaments.show", key=tournament.key,
+                            _anchor=f"round-{rnd.number if rnd else ''}"), code=303)
 
 
 @bp.get("/tournaments/<key>/board")
