@@ -106,6 +106,9 @@ def test_the_standing_follows_a_correction_of_a_past_round(app, client):
         assert after == director.table_standing(tournament, recount=True)
         match = db.session.execute(db.select(Match)).scalar_one()
         assert [e.action for e in match.events] == ["added", "edited"]  # logged
+    page = html.unescape(client.get(url).get_data(as_text=True))
+    listed = re.search(r"data-corrections>(.*?)</details>", page, re.S).group(1)
+    assert "1 correction" in listed and "Round 1 · Table 1" in listed and "hand 1 edited" in listed
     assert before[0].name != after[0].name
 
 

@@ -85,3 +85,10 @@ def _entry(match: Match, event: HandEvent, number: int) -> Entry:
         return Entry(event, number, say(event.before, event.after), readable=True)
     except (LookupError, TypeError, ValueError, AttributeError):  # a shape no check foresaw
         return Entry(event, number, None, readable=False)
+
+
+def words(match: Match, event: HandEvent) -> str:
+    """An entry in the reader's language, as its line on the log page says it after the
+    hand's number (a tournament's page lists its tables' corrections so)."""
+    entry = _entry(match, event, 0)
+    return (entry.said if entry.said is not None else event.summary) if entry.readable else ""

@@ -22,7 +22,8 @@ from ..game.house import PRESETS
 from ..game.i18n import _
 from ..matches.creation import added_match
 from ..matches.writes import begin_write, writing
-from ..models import NAME_MAX, Group, Match, MatchSeat, Player, Tournament, TournamentEntry, TournamentRound
+from ..matches import match_log
+from ..models import NAME_MAX, Group, HandEvent, Match, MatchSeat, Player, Tournament, TournamentEntry, TournamentRound
 from ..scoring.state import MatchState
 from . import draw, standings
 
@@ -369,3 +370,27 @@ def table_standing(tournament: Tournament, recount: bool = False,
         rounds = rounds_of(tournament, recount)
     return standings.standing(rounds, tournament.kind == INDIVIDUAL,
                               [e.name for e in tournament.entries])
+
+
+class Correction(NamedTuple):
+    """A change of a hand already entered at a table of the tournament ([TN4]), as logged."""
+
+    round: int
+    board: int
+    match_key: str
+    event: HandEvent
+    said: str
+
+
+def corrections(tournament: Tournament, most: int = 50) -> list[Correction]:
+    """The newest changes of hands already entered (edited, deleted, undone, restored) at
+    the tournament's tables, newest first: every correction is in its match's log."""
+    rows = db.session.execute(
+        db.select(HandEvent, TournamentRound.number)
+        .join(Match, Match.id == HandEvent.match_id)
+        .join(TournamentRound, TournamentRound.id == Match.tournament_round_id)
+        .where(TournamentRound.tournament_id == tournament.id,
+               HandEvent.action != "added")
+        .order_by(HandEvent.id.desc()).limit(most)).all()
+    return [Correction(number, event.match.board or 0, event.match.key, event,
+                       match_log.words(event.match, event)) for event, number in rows]

@@ -93,6 +93,7 @@ def show(key: str) -> str:
         "tournaments/show.html", tournament=tournament, scorer=scorer, rounds=rounds,
         number=number, ready=ready, lines=director.table_standing(tournament, rounds=counted),
         arrival=ArrivalForm(), live=live.tables([tournament.group.key]),
+        corrections=director.corrections(tournament),
         shown=standings.shown, show_qr=bool(qr))
 
 
