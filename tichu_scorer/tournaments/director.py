@@ -11,7 +11,7 @@ parts are `draw` (individual seating), `pairing` (pairs) and `standings`.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, NamedTuple
 
 from sqlalchemy.exc import IntegrityError
@@ -33,6 +33,9 @@ MOST_ENTRIES = 256
 MOST_ROUNDS = 20
 MOST_HANDS = 20
 HOUSE = PRESETS["tournament"][1]  # [TN1]: victory points, [R2] and [R3]
+KNOCKOUT_HOUSE = replace(HOUSE, victory_points=False)  # a knockout match: to a target
+KNOCKOUT_TARGET = 1000
+KNOCKOUTS = (2, 4, 8)
 
 
 class Refused(ValueError):
@@ -60,17 +63,24 @@ def pair_name(members: Sequence[str]) -> str:
 
 
 def create(name: str, kind: str, entries: Sequence[Entry], rounds: int, hands: int,
-           pairing: str | None = None, seed: int = 0) -> Tournament:
+           pairing: str | None = None, seed: int = 0,
+           knockout: int | None = None) -> Tournament:
     """A new tournament with its own table (the caller's device becomes its scorer: the
-    director). Entries are checked by `check_entries`."""
+    director). Entries are checked by `check_entries`; a knockout of the best 2, 4 or 8
+    follows the rounds of a pairs tournament ([TN3])."""
     check_entries(kind, entries)
+    knockout = knockout if kind == PAIRS else None
+    if knockout and (knockout not in KNOCKOUTS or knockout > len(entries)):
+        raise Refused("knockout", "TN3", _(
+            "A knockout is for the best 2, 4 or 8 pairs, and no more than play.") )
     with writing():
         group = Group(name=clean(name)[:NAME_MAX] or "Tichu")
         db.session.add(group)
         db.session.flush()
         tournament = Tournament(group_id=group.id, name=clean(name)[:NAME_MAX] or "Tichu",
                                 kind=kind, pairing=pairing if kind == PAIRS else None,
-                                rounds=rounds, hands=hands, seed=seed)
+                                rounds=rounds, hands=hands, seed=seed,
+                                knockout=knockout or None)
         tournament.entries = [_entry(e) for e in entries]
         db.session.add(tournament)
     return tournament
@@ -200,29 +210,65 @@ def draw_round(tournament: Tournament, number: int) -> TournamentRound:
             if number != len(held.played) + 1:
                 raise Refused("round", "TN4", _(
                     "Round %(number)d is already drawn.") % {"number": number})
-            if number > held.rounds:
+            if number > held.rounds + knockout_stages(held):
                 raise Refused("round", "TN1", _(
                     "The tournament has %(rounds)d rounds.") % {"rounds": held.rounds})
             if held.played and (boards := still_playing(held.played[-1])):
                 raise Refused("round", "TN4", _(
                     "Round %(number)d is not over: table %(boards)s is still playing.") % {
                     "number": number - 1, "boards": ", ".join(map(str, boards))})
-            entries = playing(held, number)
-            rnd = TournamentRound(tournament_id=held.id, number=number)
-            seating = (_individual(held, entries, number) if held.kind == INDIVIDUAL
-                       else _pairs(held, entries, number))
+            knockout = number > held.rounds
+            rnd = TournamentRound(tournament_id=held.id, number=number,
+                                  stage="knockout" if knockout else "round")
+            if knockout:
+                seating = _knockout(held)
+            elif held.kind == INDIVIDUAL:
+                seating = _individual(held, playing(held, number), number)
+            else:
+                seating = _pairs(held, playing(held, number), number)
             rnd.byes = list(seating.byes)
             rnd.unmet = [u.as_dict() for u in seating.unmet]
             db.session.add(rnd)
             db.session.flush()
             for board, names in enumerate(seating.tables, 1):
-                added_match(held.group, names, None, variants.DEFAULT, held.hands, HOUSE,
-                            tournament_round_id=rnd.id, board=board)
+                if knockout:  # [TN3]: to a target, a tie plays on ([E1])
+                    added_match(held.group, names, KNOCKOUT_TARGET, variants.DEFAULT,
+                                None, KNOCKOUT_HOUSE, tournament_round_id=rnd.id,
+                                board=board)
+                else:
+                    added_match(held.group, names, None, variants.DEFAULT, held.hands,
+                                HOUSE, tournament_round_id=rnd.id, board=board)
     except IntegrityError:  # another director's request drew it first
         db.session.rollback()
         raise Refused("round", "TN4", _(
             "Round %(number)d is already drawn.") % {"number": number}) from None
     return rnd
+
+
+def knockout_stages(tournament: Tournament) -> int:
+    """The knockout stages after the rounds: 1 for a final of the best 2, 2 for 4, 3 for 8."""
+    return {2: 1, 4: 2, 8: 3}.get(tournament.knockout or 0, 0)
+
+
+def _knockout(tournament: Tournament) -> Seating:
+    """A knockout stage ([TN3]): the best `knockout` pairs of the standing after the
+    rounds, 1 v N, 2 v N-1, …; later stages pair the winners so that the two best seeds
+    meet only in the final."""
+    from . import pairing
+    rounds = rounds_of(tournament)
+    stages = [r for r in rounds if r.knockout]
+    try:
+        if not stages:
+            lines = table_standing(tournament, rounds=rounds)
+            games = pairing.knockout([line.name for line in lines], tournament.knockout or 0)
+        else:
+            games = pairing.next_knockout([t.sides[t.winner or 0][0]
+                                           for t in stages[-1].tables])
+    except pairing.PairingError as exc:
+        raise Refused("round", "TN3", str(exc)) from None
+    members = {e.name: e.members or [] for e in tournament.entries}
+    return Seating(tuple((members[a][0], members[b][0], members[a][1], members[b][1])
+                         for a, b in games), ())
 
 
 @dataclass(frozen=True)
@@ -356,11 +402,13 @@ def rounds_of(tournament: Tournament, recount: bool = False) -> list[standings.R
     pairs = pair_names(tournament)
     if recount:
         return [standings.Round(r.number, tuple(_recounted(tournament, m, pairs)
-                                                for m in r.tables), tuple(r.byes))
+                                                for m in r.tables), tuple(r.byes),
+                                r.stage == "knockout")
                 for r in tournament.played]
     tables = seated(tournament)
     return [standings.Round(r.number, tuple(table_of(tournament, t, pairs)
-                                            for t in tables.get(r.id, [])), tuple(r.byes))
+                                            for t in tables.get(r.id, [])), tuple(r.byes),
+                            r.stage == "knockout")
             for r in tournament.played]
 
 
@@ -368,8 +416,9 @@ def table_standing(tournament: Tournament, recount: bool = False,
                    rounds: list[standings.Round] | None = None) -> list[standings.Line]:
     if rounds is None:
         rounds = rounds_of(tournament, recount)
-    return standings.standing(rounds, tournament.kind == INDIVIDUAL,
-                              [e.name for e in tournament.entries])
+    lines = standings.standing(rounds, tournament.kind == INDIVIDUAL,
+                               [e.name for e in tournament.entries])
+    return standings.with_knockout(lines, rounds)
 
 
 class Correction(NamedTuple):

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any, NamedTuple
 
@@ -56,6 +56,7 @@ class Round(NamedTuple):
     number: int
     tables: tuple[Table, ...]
     byes: tuple[str, ...] = ()
+    knockout: bool = False  # a knockout stage ([TN3]): it decides the top places instead
 
     @property
     def complete(self) -> bool:
@@ -128,6 +129,8 @@ def standing(rounds: Iterable[Round], individual: bool,
     sums: dict[str, _Sum] = {name: _Sum() for name in entries}
     met: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0])
     for rnd in rounds:
+        if rnd.knockout:
+            continue
         for table in rnd.tables:
             victory = table.victory or (0, 0)
             for side, names in enumerate(table.sides):
@@ -184,3 +187,37 @@ def _ranked(sums: dict[str, _Sum], met: dict[tuple[str, str], list[int]],
                               s.points + s.bye_points, Fraction(s.difference), s.played,
                               s.byes, between[name]))  # type: ignore[arg-type]
     return lines
+
+
+def with_knockout(lines: Sequence[Line], rounds: Iterable[Round]) -> list[Line]:
+    """The ranking after a knockout stage ([TN3]): the winner of the final first, then its
+    loser, then those who lost in the semi-finals (sharing 3rd), then in the quarter-finals
+    (sharing 5th), each group in the order of the standing before the knockout; everyone
+    else after them, as they stood. A knockout still being played changes nothing yet.
+
+    >>> line = lambda name, place: Line(name, place, 0, Fraction(0), Fraction(0), Fraction(0), 1, 0)
+    >>> final = Round(3, (Table(1, (("B",), ("A",)), (), (1000, 400), 9, True, 0),), knockout=True)
+    >>> [(l.name, l.place) for l in with_knockout([line("A", 1), line("B", 2), line("C", 3)], [final])]
+    [('B', 1), ('A', 2), ('C', 3)]
+    """
+    stages = [r for r in rounds if r.knockout]
+    if not stages or not all(t.over and t.winner is not None for t in stages[-1].tables) \
+            or len(stages[-1].tables) != 1:
+        return list(lines)
+    by_name = {line.name: line for line in lines}
+    order = {line.name: i for i, line in enumerate(lines)}
+    final = stages[-1].tables[0]
+    groups = [[final.sides[final.winner][0]], [final.sides[1 - final.winner][0]]]
+    for stage in reversed(stages[:-1]):
+        groups.append(sorted((t.sides[1 - t.winner][0] for t in stage.tables
+                              if t.winner is not None), key=lambda n: order.get(n, 0)))
+    placed: list[Line] = []
+    for group in groups:
+        place = len(placed) + 1
+        placed += [replace(by_name[n], place=place) for n in group if n in by_name]
+    done = {line.name for line in placed}
+    rest = [line for line in lines if line.name not in done]
+    shift = len(placed)
+    for line in rest:
+        placed.append(replace(line, place=max(line.place, shift + 1)))
+    return placed

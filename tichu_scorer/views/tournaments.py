@@ -45,7 +45,7 @@ def new() -> str | Response | tuple[str, int]:
             tournament = director.create(
                 form.name.data, form.kind.data, read_entries(form.entries.data, form.kind.data),
                 form.rounds.data, form.hands.data, form.pairing.data,
-                seed=secrets.randbelow(1_000_000))
+                seed=secrets.randbelow(1_000_000), knockout=int(form.knockout.data or 0))
         except director.Refused as exc:
             refused = exc
         else:
@@ -82,8 +82,8 @@ def show(key: str) -> str:
     scorer = access.role_in(tournament.group) == "scorer"
     rounds, counted = _rounds(tournament)
     number = len(tournament.played) + 1
-    ready = (number <= tournament.rounds
-             and not (rounds and rounds[0]["playing"]))
+    last = tournament.rounds + director.knockout_stages(tournament)
+    ready = number <= last and not (rounds and rounds[0]["playing"])
     qr = request.args.get("qr")
     for rnd in rounds[:1]:
         for table in rnd["tables"]:
@@ -91,7 +91,7 @@ def show(key: str) -> str:
             table["qr"] = qr_svg(link) if scorer and qr else None
     return render_template(
         "tournaments/show.html", tournament=tournament, scorer=scorer, rounds=rounds,
-        number=number, ready=ready, lines=director.table_standing(tournament, rounds=counted),
+        number=number, ready=ready, last=last, lines=director.table_standing(tournament, rounds=counted),
         arrival=ArrivalForm(), live=live.tables([tournament.group.key]),
         corrections=director.corrections(tournament),
         shown=standings.shown, show_qr=bool(qr))
