@@ -19,7 +19,7 @@ to a pair among those with the fewest byes so far (nobody has a second bye befor
 had one): the lowest ranked of them, unless another's bye lets fewer pairs meet again.
 
 >>> round_robin(["A", "B", "C"])
-[[('B', 'C'), ('A', None)], [('A', 'C'), ('B', None)], [('A', 'B'), ('C', None)]]
+[[('A', 'B'), ('C', None)], [('C', 'A'), ('B', None)], [('B', 'C'), ('A', None)]]
 >>> p = swiss(["A", "B", "C", "D"], met=[frozenset({"A", "B"})])
 >>> p.tables, p.bye, p.rematches, p.unmet
 ((('A', 'C'), ('B', 'D')), None, 0, ())
@@ -33,10 +33,11 @@ had one): the lowest ranked of them, unless another's bye lets fewer pairs meet 
 [('A', 'H'), ('B', 'G'), ('C', 'F'), ('D', 'E')]
 >>> next_knockout(["A", "B", "C", "D"])  # the winners, by match
 [('A', 'D'), ('B', 'C')]
->>> knockout(["A", "B", "C"], 4)
-Traceback (most recent call last):
-...
-tichu_scorer.tournaments.pairing.PairingError: A knockout of the best 4 needs 4 pairs; there are 3 (TN3).
+>>> try:
+...     knockout(["A", "B", "C"], 4)
+... except PairingError as refused:
+...     print(refused.rule, refused)
+TN3 A knockout of the best 4 needs 4 pairs; there are 3 (TN3).
 """
 
 from __future__ import annotations
@@ -77,12 +78,14 @@ class Pairing:
 
 
 def _checked(pairs: Sequence[str]) -> list[str]:
-    """The pairs as a list: two at least, each once (by `key`)."""
+    """The pairs as a list: two at least, each named, each once (by `key`)."""
     names = list(pairs)
     if len(names) < 2:
         raise PairingError(_("A pairs tournament needs at least two pairs (TN3)."))
     seen: set[str] = set()
     for name in names:
+        if not key(name):
+            raise PairingError(_("Every pair needs a name (TN3)."))
         if key(name) in seen:
             raise PairingError(_("“%(name)s” is named twice; name each pair once (TN3).")
                                % {"name": name})
@@ -99,19 +102,15 @@ def round_robin(pairs: Sequence[str]) -> list[list[tuple[str, str | None]]]:
     [2, 2, 2]
     """
     names = _checked(pairs)
-    slots: list[str | None] = [*names, *([None] if len(names) % 2 else [])]
+    # An odd number: an empty first seat, which stays put; who sits across has the bye.
+    slots: list[str | None] = [*([None] if len(names) % 2 else []), *names]
     size = len(slots)
     rounds: list[list[tuple[str, str | None]]] = []
     for _round in range(size - 1):
-        tables: list[tuple[str, str | None]] = []
-        bye: list[tuple[str, str | None]] = []
-        for i in range(size // 2):
-            a, b = slots[i], slots[size - 1 - i]
-            if a is None:
-                a, b = b, a
-            assert a is not None  # nosec B101: one slot at most is empty
-            (bye if b is None else tables).append((a, b))
-        rounds.append(tables + bye)
+        across = [(slots[i], slots[size - 1 - i]) for i in range(size // 2)]
+        tables: list[tuple[str, str | None]] = [
+            (a, b) for a, b in across if a is not None and b is not None]
+        rounds.append(tables + [(b, None) for a, b in across if a is None and b is not None])
         slots = [slots[0], slots[-1], *slots[1:-1]]  # all but the first move on one seat
     return rounds
 
@@ -142,20 +141,18 @@ def swiss(standing: Sequence[str], met: Iterable[Iterable[str]] = (),
     rest = list(range(n))
     mate = _maximum(rest, allowed, {})
     if n % 2:
-        best: tuple[int, int, list[int], dict[int, int]] | None = None
         fewest = min(had)
-        for c in reversed(range(n)):  # the lowest ranked first
-            if had[c] != fewest:
-                continue
+        fair = [c for c in reversed(range(n)) if had[c] == fewest]  # the lowest ranked first
+        best = len(rest)
+        for c in fair:
             left = [i for i in range(n) if i != c]
             matched = _maximum(left, allowed, mate)
             need = len(left) // 2 - len(matched) // 2
-            if best is None or need < best[0]:
-                best = (need, c, left, matched)
+            if need < best:
+                best, bye, chosen_rest, chosen_mate = need, c, left, matched
             if need == 0:
                 break
-        assert best is not None  # nosec B101: someone has the fewest byes
-        _need, bye, rest, mate = best
+        rest, mate = chosen_rest, chosen_mate
     need = len(rest) // 2 - len(mate) // 2
 
     tables: list[tuple[int, int]] = []
@@ -176,7 +173,7 @@ def swiss(standing: Sequence[str], met: Iterable[Iterable[str]] = (),
                     break
             if chosen >= 0:
                 break
-        assert chosen >= 0  # nosec B101: an optimal pairing seats `top` somewhere
+        # (some opponent is always chosen: an optimal pairing seats `top` somewhere)
         tables.append((top, chosen))
         rest = [v for v in others if v != chosen]
 
