@@ -1,2 +1,3 @@
-"""Tournaments (RULES.md §10.2). `draw` is pure, like the scoring core
-(tests/test_purity.py): it imports no web or database package."""
+"""Tournaments (RULES.md §10.2). `draw` (individual tournaments) and `pairing` (pairs
+tournaments) are pure, like the scoring core (tests/test_purity.py): they import no web or
+database package."""
