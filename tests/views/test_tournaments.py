@@ -215,3 +215,91 @@ def test_a_drop_out_comes_back_from_the_next_round(app, client):
         in_round_two = {n for m in tournament.played[1].tables for n in m.player_names}
         assert "P4" in in_round_two or "P4" in tournament.played[1].byes
     assert client.post(f"{url}/entries/99999/leave").status_code == 422
+
+
+PAIRS = ["Dragons: Ann & Bob", "Cy & Dee", "Eve, Fay", "Gus / Hal", "Ida & Jo", "Kim & Lu"]
+
+
+def test_a_swiss_pairs_tournament_never_repeats_a_meeting_and_ends_in_a_knockout(app, client):
+    response = client.post("/tournaments/new", data={
+        "name": "Pairs cup", "kind": "pairs", "pairing": "swiss", "rounds": 3, "hands": 1,
+        "knockout": "4", "entries": "\n".join(PAIRS)})
+    assert response.status_code == 303
+    url = response.headers["Location"]
+    for number in range(1, 4):
+        assert client.post(url + "/draw", data={"round": number}).status_code == 303
+        for board, match_url in enumerate(tables(client, url, number)):
+            play(client, match_url, 1, out=(board % 2, 1 - board % 2))
+    with app.app_context():
+        tournament = db.session.execute(db.select(Tournament)).scalar_one()
+        rounds = director.rounds_of(tournament)
+        meetings = [frozenset(t.sides[0] + t.sides[1]) for r in rounds for t in r.tables]
+        assert len(meetings) == 9 and len(set(meetings)) == 9  # no pair met another twice
+        assert {e.name for e in tournament.entries} >= {"Dragons", "Cy & Dee", "Eve & Fay"}
+        lines = director.table_standing(tournament)
+        assert lines == director.table_standing(tournament, recount=True)
+        assert sum(line.match_points for line in lines) == 9 * 2  # a win is 2 ([TN3])
+        seeds = [line.name for line in lines[:4]]
+    # the knockout: 1 v 4 and 2 v 3, then the final
+    assert client.post(url + "/draw", data={"round": 4}).status_code == 303
+    semis = tables(client, url, 4)
+    assert len(semis) == 2
+    with app.app_context():
+        tournament = db.session.execute(db.select(Tournament)).scalar_one()
+        stage = director.rounds_of(tournament)[-1]
+        assert stage.knockout
+        assert [t.sides[0][0] for t in stage.tables] == seeds[:2]
+        assert [t.sides[1][0] for t in stage.tables] == [seeds[3], seeds[2]]
+    for match_url in semis:  # to 1000: side B (seats 1, 3) wins after a few hands
+        for _ in range(20):
+            if post_hand(client, match_url, hand_form([1, 3])).status_code != 303:
+                break
+    assert client.post(url + "/draw", data={"round": 5}).status_code == 303
+    (final,) = tables(client, url, 5)
+    for _ in range(20):
+        if post_hand(client, final, hand_form([0, 2])).status_code != 303:
+            break
+    with app.app_context():
+        tournament = db.session.execute(db.select(Tournament)).scalar_one()
+        lines = director.table_standing(tournament)
+        # the final's winner (side A: the winner of seed 4 v 1, that is seed 4) leads
+        assert [line.place for line in lines[:4]] == [1, 2, 3, 3]
+        assert lines[0].name == seeds[3] and lines[1].name == seeds[2]
+    over = client.post(url + "/draw", data={"round": 6})
+    assert over.status_code == 422
+    assert "All rounds are played" in client.get(url).get_data(as_text=True)
+
+
+def test_all_against_all_with_an_odd_number_of_pairs_gives_each_one_bye(app, client):
+    response = client.post("/tournaments/new", data={
+        "name": "Round robin", "kind": "pairs", "pairing": "all", "rounds": 5, "hands": 1,
+        "entries": "\n".join(PAIRS[:5])})
+    url = response.headers["Location"]
+    for number in range(1, 6):
+        assert client.post(url + "/draw", data={"round": number}).status_code == 303
+        for match_url in tables(client, url, number):
+            play(client, match_url, 1)
+    with app.app_context():
+        tournament = db.session.execute(db.select(Tournament)).scalar_one()
+        rounds = director.rounds_of(tournament)
+        meetings = [frozenset(t.sides[0] + t.sides[1]) for r in rounds for t in r.tables]
+        assert len(set(meetings)) == len(meetings) == 10  # every pair met every other
+        assert sorted(b for r in rounds for b in r.byes) == sorted(
+            e.name for e in tournament.entries)
+        lines = director.table_standing(tournament)
+        assert all(line.byes == 1 and line.played == 4 for line in lines)
+        assert sum(line.match_points for line in lines) == 10 * 2 + 5 * 2  # byes win
+
+
+@pytest.mark.parametrize("entries, knockout, field", [
+    (["Ann & Bob", "Cy"], "", "entries"),  # a pair of one
+    (["Ann & Bob", "Cy & ann"], "", "entries"),  # a player in two pairs
+    (["Ann & Bob", "Cy & Dee"], "4", "knockout"),  # a knockout of more pairs than play
+])
+def test_pairs_that_cannot_play_are_refused_with_tn3_or_tn1(client, entries, knockout, field):
+    response = client.post("/tournaments/new", data={
+        "name": "Cup", "kind": "pairs", "pairing": "swiss", "rounds": 2, "hands": 1,
+        "knockout": knockout, "entries": "\n".join(entries)})
+    body = response.get_data(as_text=True)
+    assert response.status_code == 422 and f'data-refused="{field}"' in body
+    assert re.search(r"\(TN[13]\)", body)
