@@ -47,9 +47,9 @@ class TournamentForm(Form):
     pairing = RadioField(_l("Pairs meet"), default=SWISS, choices=[
         SelectChoice(SWISS, N_("Swiss: pairs of close standing")),
         SelectChoice(ALL, N_("All against all"))])
-    knockout = RadioField(_l("Then a knockout"), default="", choices=[
-        SelectChoice("", N_("None")), SelectChoice("2", N_("Final of the best 2")),
-        SelectChoice("4", N_("Best 4")), SelectChoice("8", N_("Best 8"))])
+    knockout = RadioField(_l("Then a knockout of the best"), default="", choices=[
+        SelectChoice("", N_("No")), SelectChoice("2", "2"), SelectChoice("4", "4"),
+        SelectChoice("8", "8")])
     rounds = IntegerField(_l("Rounds"), default=6,
                           validators=[InputRequired(), NumberRange(1, MOST_ROUNDS)])
     hands = IntegerField(_l("Hands per round"), default=4,
