@@ -303,3 +303,23 @@ def test_pairs_that_cannot_play_are_refused_with_tn3_or_tn1(client, entries, kno
     body = response.get_data(as_text=True)
     assert response.status_code == 422 and f'data-refused="{field}"' in body
     assert re.search(r"\(TN[13]\)", body)
+
+
+def test_a_draw_that_cannot_meet_tn1_says_so_and_seats_everyone(app, client):
+    """Four players have three partners each: the fourth round must repeat a partner."""
+    url = start(client, ["A", "B", "C", "D"], rounds=4, hands=1)
+    for number in range(1, 5):
+        response = client.post(url + "/draw", data={"round": number})
+        assert response.status_code == 303
+        for match_url in tables(client, url, number):
+            play(client, match_url, 1)
+    page = html.unescape(client.get(url).get_data(as_text=True))
+    unmet = re.findall(r"<p class=\"hint\" data-unmet>([^<]*)</p>", page)
+    assert len(unmet) == 1 and "partner again" in unmet[0] and "(TN1)" in unmet[0]
+    with app.app_context():
+        tournament = db.session.execute(db.select(Tournament)).scalar_one()
+        assert [r.unmet != [] for r in tournament.played] == [False, False, False, True]
+        assert all(len(r.tables) == 1 for r in tournament.played)
+    assert "data-ratings" in page and "data-print" in page
+    ratings = client.get(re.search(r'href="([^"]+)" data-ratings', page).group(1))
+    assert ratings.status_code == 200 and "A" in ratings.get_data(as_text=True)
