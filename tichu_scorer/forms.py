@@ -26,7 +26,14 @@ from wtforms.validators import Length, NumberRange, Optional
 
 from . import i18n, phones
 from .answers import field_group, question
-from .game.house import DOUBLE_VICTORY, PRESETS, RULE_BOOK, HouseRules
+from .game.house import (
+    DOUBLE_VICTORY,
+    PRESETS,
+    RULE_BOOK,
+    HouseRules,
+    HouseRulesError,
+    read_house_rules,
+)
 from .game.i18n import N_
 from .game.variants import DEFAULT, MAX_SEATS, SEIGNEUR, find
 from .models import MOST_BOMBS, NAME_MAX, NOTE_MAX, Player
@@ -99,13 +106,37 @@ class HouseRulesMixin:
     dragon_kept = BooleanField(N_("The Dragon's trick is kept by a player going out with it"))
     no_wish = BooleanField(N_("No wish penalty"))
     lead_by = IntegerField(N_("The match ends at a lead of"), validators=[Optional()])
+    custom_calls = StringField(N_("Own calls, worth like Tichu"),
+                               validators=[Optional(), Length(max=200)])
 
     def own_rules(self) -> HouseRules:
         return replace(RULE_BOOK, grand_tichu=not self.no_grand.data,
                        double_victory_points=100 if self.double_100.data else DOUBLE_VICTORY,
                        victory_points=bool(self.victory_points.data),
                        dragon_kept_when_out=bool(self.dragon_kept.data),
-                       wish_penalty=not self.no_wish.data)
+                       wish_penalty=not self.no_wish.data, custom_calls=self.own_calls())
+
+    def own_calls(self) -> tuple[tuple[str, int], ...]:
+        """[R9]: "blind = 400, small = 50" as the core reads it; () where it cannot
+        (`check_calls` says why)."""
+        try:
+            return read_house_rules({"custom_calls": own_calls(self.custom_calls.data)}
+                                    ).custom_calls
+        except (HouseRulesError, ValueError):
+            return ()
+
+    def check_calls(self) -> None:
+        """[R9]: each call a name and its points (a multiple of 50, like Tichu's 100)."""
+        try:
+            read_house_rules({"custom_calls": own_calls(self.custom_calls.data)})
+        except HouseRulesError as exc:
+            self.problems["house"].append(Problem("custom_calls", "R9", gettext(
+                "Own calls: %(why)s. Write them as “blind = 400, small = 50”.",
+                why=exc.message.split(": ", 1)[-1].removesuffix(" (R9)."))))
+        except ValueError:
+            self.problems["house"].append(Problem("custom_calls", "R9", gettext(
+                "Own calls: write each as a name, “=” and its points, separated by commas: "
+                "“blind = 400, small = 50”.")))
 
     def show_rules(self, rules: HouseRules, lead_by: int | None) -> None:
         """The boxes as these rules tick them."""
@@ -115,6 +146,7 @@ class HouseRulesMixin:
         self.dragon_kept.data = rules.dragon_kept_when_out
         self.no_wish.data = not rules.wish_penalty
         self.lead_by.data = lead_by
+        self.custom_calls.data = ", ".join(f"{n} = {v}" for n, v in rules.custom_calls)
 
     def check_lead(self, game: Variant) -> None:
         """[R6]: a lead of 50 to 10000 points in steps of 50, between two teams."""
@@ -248,6 +280,7 @@ class NewMatchForm(ProblemsMixin, HouseRulesMixin, Form):
         if self.house.data != "own" or not game_of(self.game).has_target:
             return
         self.check_lead(self.game)
+        self.check_calls()
         hands = self.fixed_hands.data
         if hands is not None and not self.game.lasts_hands and not 1 <= hands <= MAX_HANDS:
             self.add_problem("house", Problem("fixed_hands", "R7", gettext(
@@ -282,6 +315,7 @@ class MatchSettingsForm(ProblemsMixin, HouseRulesMixin, Form):
                             | {f: ("house", "R1") for f in HOUSE_FLAGS})
         if game_of(game).has_target:
             self.check_lead(game)
+            self.check_calls()
         if game_of(game).has_target and hand_limit is None:
             why = target_problem(self.target.data)
             if why:
@@ -293,6 +327,25 @@ class MatchSettingsForm(ProblemsMixin, HouseRulesMixin, Form):
         if (twice := same_player(names)) is not None:
             self.add_problem("players", twice)
         return not any(self.problems.values())
+
+
+def own_calls(text: str | None) -> dict[str, int | str]:
+    """[R9]'s calls as typed: "blind = 400, small = 50" (also "blind: 400"); ValueError
+    for a part without a name and points.
+
+    >>> own_calls("blind = 400, Small:50")
+    {'blind': 400, 'Small': 50}
+    """
+    found: dict[str, int | str] = {}
+    for part in (text or "").split(","):
+        if not part.strip():
+            continue
+        name, sep, points = part.replace(":", "=").partition("=")
+        if not sep or not name.strip():
+            raise ValueError(part)
+        value = points.strip()
+        found[" ".join(name.split())] = int(value) if value.lstrip("-").isdigit() else value
+    return found
 
 
 def same_player(names: list[str]) -> Problem | None:
@@ -336,13 +389,18 @@ class HandFormBase(ProblemsMixin, Form):
     wish_offender = SelectField("Failed the Mah Jong wish", choices=[NOBODY],
                                 validators=[Optional()])
 
-    def __init__(self, *args: Any, names: tuple[str, ...] = (), **kwargs: Any) -> None:
+    def __init__(self, *args: Any, names: tuple[str, ...] = (),
+                 calls: tuple[tuple[str, int], ...] = (), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.problems = defaultdict(list)
         seat_choices = [SelectChoice(str(s), name) for s, name in enumerate(names)]
         self.wish_offender.choices = [NOBODY, *seat_choices]
         for place in range(1, self.seats + 1):
             self[f"place_{place}"].choices = [NO_SEAT, *seat_choices]
+        if calls:  # [R9]: the match's own calls beside Tichu and Grand Tichu
+            own = [SelectChoice(name, name) for name, _points in calls]
+            for f in self.call_fields():
+                f.choices = [*CALL_CHOICES, *own]
 
     def place_fields(self) -> list[Field]:
         return [self[f"place_{p}"] for p in range(1, self.seats + 1)]

@@ -129,7 +129,7 @@ def call_marks(side_of: Mapping[int, int], names: Sequence[str],
         marks = []
         for seat, call in hand_calls.items():
             made = call_made(int(seat), out_order)
-            label = outcome[made] % {"name": names[int(seat)], "call": said[call]}
+            label = outcome[made] % {"name": names[int(seat)], "call": said.get(call, call)}
             marks.append((side_of[int(seat)], label, made))
         calls.append(marks)
     return calls

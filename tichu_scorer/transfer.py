@@ -239,9 +239,6 @@ def _check_house(raw: Mapping[str, Any], game: scoring.Variant, where: Spot
     if not game_of(game).has_target and (house != scoring.RULE_BOOK or lead is not None):
         raise refuse(where, _("Grand Seigneur has no points: no house rules on scoring. "
                               "(R1)"))
-    if house.custom_calls:  # the API scores them; a match's hands cannot call them yet
-        raise refuse(where, _("custom calls are scored by the API only, not in a match. "
-                              "(R9)"))
     if lead is not None and not game.teams:
         raise refuse(where, _("lead_by ends a match of two teams only. (R6)"))
     return house, lead

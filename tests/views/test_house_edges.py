@@ -21,25 +21,28 @@ def export(players, house_rules, hands, **match):
         "lead_by": None, "players": players, "hands": hands, "log": []} | match]}).encode()
 
 
-def test_import_of_a_hand_with_a_custom_call_is_no_500(app, client):
-    """[R9]: read_house_rules accepts custom_calls and the hand check lets a hand call it,
-    but stored_hand's _CALLS knows only tichu/grand: KeyError 'blind' -> 500."""
+def test_an_imported_match_keeps_its_custom_calls_and_scores_them(app, client):
+    """[R9]: a match's own calls come in with its house rules, and its hands that call them
+    score them like Tichu (stored_hand reads the word; the match's rules give its worth)."""
     blob = export(["Ann", "Bob", "Cy", "Dee"], {"custom_calls": {"blind": 400}},
                   [{"number": 1, "out_order": [0, 1, 2, 3], "calls": {"0": "blind"},
+                    "card_points": [50, 50]},
+                   {"number": 2, "out_order": [1, 0, 2, 3], "calls": {"0": "blind"},
+                    "card_points": [50, 50]}])
+    r = upload(client, blob)
+    assert r.status_code == 303, html.unescape(r.get_data(as_text=True))[:500]
+    with app.app_context():
+        match = db.session.query(Match).one()
+        assert match.house.custom_calls == (("blind", 400),)
+        assert match.totals == [50 + 400 + 50 - 400, 100]
+
+
+def test_an_import_naming_a_call_the_match_does_not_have_is_refused(app, client):
+    blob = export(["Ann", "Bob", "Cy", "Dee"], {"custom_calls": {"blind": 400}},
+                  [{"number": 1, "out_order": [0, 1, 2, 3], "calls": {"0": "small"},
                     "card_points": [50, 50]}])
     r = upload(client, blob)
     assert r.status_code == 422 and "(R9)" in html.unescape(r.get_data(as_text=True))
-
-
-def test_a_match_cannot_carry_custom_calls_it_could_not_keep(app, client):
-    """[R9]: a match's hands cannot call custom calls (the hand form offers none, and a
-    stored hand names only the rule book's calls): an import naming them is refused with
-    the rule, so that no later save (Settings) silently drops them."""
-    blob = export(["Ann", "Bob", "Cy", "Dee"], {"custom_calls": {"blind": 400}}, [])
-    r = upload(client, blob)
-    assert r.status_code == 422
-    assert "custom calls are scored by the API only" in html.unescape(r.get_data(
-        as_text=True))
     with app.app_context():
         assert db.session.query(Match).count() == 0
 

@@ -70,7 +70,7 @@ class _Words:
 
     def notes(self, names: tuple[str, ...], hand: HandLine, played: PlayedHand) -> RowNotes:
         first = played.first_out
-        calls = tuple((f"{names[c.seat]}: {self.call[c.call.value]} "
+        calls = tuple((f"{names[c.seat]}: {self.call.get(c.call.value, c.call.label)} "
                        f"{self.made if c.made else self.failed}", c.made) for c in played.calls)
         return RowNotes(
             self.out_first % {"name": names[first]} if first is not None else "",

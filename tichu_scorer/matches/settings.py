@@ -80,6 +80,12 @@ def _check_hands(match: Match, house: HouseRules) -> None:
             raise HandsBreakRules(Problem("no_grand", "R2", gettext(
                 "Hand %(n)s has a Grand Tichu call: correct or delete it before playing "
                 "without Grand Tichu. Nothing was changed.", n=number)))
+        own = [c for c in (hand.calls or {}).values() if c not in ("tichu", "grand")
+               and house.call_points(c) is None]
+        if own:
+            raise HandsBreakRules(Problem("custom_calls", "R9", gettext(
+                "Hand %(n)s has the call “%(call)s”: correct or delete it before playing "
+                "without that call. Nothing was changed.", n=number, call=own[0])))
         if not house.wish_penalty and hand.wish_offender is not None:
             raise HandsBreakRules(Problem("no_wish", "R8", gettext(
                 "Hand %(n)s charged a wish penalty: correct or delete it before playing "

@@ -358,7 +358,7 @@ def tally_hand(hand: HandInput, layout: Layout = NANKING,
         # `Call.points` without a property's call for the two common calls: a long match
         # has hundreds ([R9]'s custom calls carry their own)
         points = (TICHU_POINTS if call is _TICHU else GRAND_POINTS if call is _GRAND
-                  else call.points)
+                  else rules.call_points(call.value) or call.points)
         if not made:
             points = -points
         totals[teams[seat]] += points

@@ -37,7 +37,7 @@ from ..game.house import RULE_BOOK, HouseRules
 from ..game.variants import Side, Variant
 from . import seigneur
 from .games import NOT_OVER, End, Game, Rules, game_of
-from .hand import Call, CallResult, HandInput, HandResult
+from .hand import Call, CallResult, CustomCall, HandInput, HandResult
 from .match import DEFAULT_TARGET, tied_at_top
 from .stats import HandFacts, MatchFacts
 
@@ -310,11 +310,14 @@ def stored_hand(out_order: Sequence[int], calls: Mapping[str, str],
     {0: <Call.TICHU: 'tichu'>}
     """
     points = (card_points[0], card_points[1]) if card_points else (None, None)
-    return HandInput(tuple(out_order), {int(seat): _CALLS[call] for seat, call in calls.items()},
+    return HandInput(tuple(out_order), {int(seat): _CALLS.get(call) or CustomCall(call, 0)
+                                        for seat, call in calls.items()},
                      points, wish_offender, shuffler)
 
 
-_CALLS = {call.value: call for call in Call}  # a stored call word: a lookup, not Call(word)
+# A stored call word: a lookup, not Call(word). Any other word is one of the match's own
+# calls ([R9]), worth what the match's house rules say when it is scored (`tally_hand`).
+_CALLS = {call.value: call for call in Call}
 
 
 def stored_values(played: PlayedHand, variant: Variant) -> dict[str, Any]:

@@ -63,7 +63,7 @@ CARD_POINTS = {"min": CARD_POINTS_MIN, "max": CARD_POINTS_MAX, "step": CARD_POIN
 def _form(match: Match, hand: Hand | None = None) -> Any:
     seats = len(match.seats)
     cls = game_pages.pages_of(match).form_class(seats)
-    form = cls(names=match.names)
+    form = cls(names=match.names, calls=match.house.custom_calls)
     if hand is not None and not form.is_submitted():
         form.fill(hand.recorded())
     return form

@@ -112,6 +112,8 @@ def _start_fields(group: Group, last: Match | None) -> dict[str, str]:
         fields["lead_by"] = str(last.lead_by)
     if last.hand_limit:
         fields["fixed_hands"] = str(last.hand_limit)
+    if rules.custom_calls:  # [R9]
+        fields["custom_calls"] = ", ".join(f"{n} = {v}" for n, v in rules.custom_calls)
     return fields
 
 
