@@ -393,6 +393,7 @@ class HandFormBase(ProblemsMixin, Form):
                  calls: tuple[tuple[str, int], ...] = (), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.problems = defaultdict(list)
+        self.names = names
         seat_choices = [SelectChoice(str(s), name) for s, name in enumerate(names)]
         self.wish_offender.choices = [NOBODY, *seat_choices]
         for place in range(1, self.seats + 1):
@@ -448,6 +449,11 @@ class HandFormBase(ProblemsMixin, Form):
         rules |= {"card_a": ("card_points", "P1"), "card_b": ("card_points", "P1"),
                   "wish_offender": ("wish", "P4"), "note": ("extras", "H1")}
         rules |= {f"bombs_{s}": ("extras", "B1") for s in range(self.seats)}
+        for seat, f in enumerate(self.bomb_fields()):  # the player's name, not the field's
+            if f.errors and len(f.raw_data or ()) <= 1:
+                f.errors[:] = [gettext("Bombs of %(name)s: a count of 0 to %(most)s.",
+                                       name=self.names[seat] if seat < len(self.names)
+                                       else seat + 1, most=MOST_BOMBS)]
         self.shape_problems(rules)
         places = [_seat(f.data) is not None for f in self.place_fields()]
         if any(places[i + 1] and not places[i] for i in range(len(places) - 1)):

@@ -58,8 +58,8 @@ def test_an_edit_of_the_bombs_is_logged_and_the_form_shows_them(app, client):
 
 
 @pytest.mark.parametrize(("fields", "says"), [
-    ({"bombs_0": "5"}, "B1"), ({"bombs_2": "-1"}, "B1"), ({"bombs_3": "two"}, "B1"),
-    ({"note": "x" * 201}, "200")])
+    ({"bombs_0": "5"}, "Bombs of Ann: a count of 0 to 4"), ({"bombs_2": "-1"}, "B1"),
+    ({"bombs_3": "two"}, "Bombs of Dee"), ({"note": "x" * 201}, "200")])
 def test_bad_bombs_or_note_are_refused_naming_the_rule(app, client, fields, says):
     url = new_match(client)
     r = post_hand(client, url, hand_form([0, 1], a=60) | fields)

@@ -56,3 +56,4 @@ def test_own_calls_that_cannot_be_played_are_refused_with_r9(client, typed):
         "target": "1000", "house": "own", "custom_calls": typed})
     assert response.status_code == 422
     assert "R9" in text(response)
+

@@ -234,3 +234,10 @@ def test_the_referee_of_a_match_with_r5_says_the_dragon_trick_is_kept(client):
     assert "data-gift" not in text(client.get("/referee?trick=Aj&play=DR"))
     given = client.get(link + "&trick=Aj&play=DR&hand=3s")
     assert "The Dragon’s trick goes to an opponent (S6)." in text(given)
+
+
+def test_the_history_shows_a_matchs_victory_points(app, client):
+    url = start(client, house="club")
+    assert post_hand(client, url, hand_form([0, 1], a=70)).status_code == 303
+    listed = text(client.get("/"))
+    assert "data-victory>VP 2 : 0</span>" in listed
