@@ -91,6 +91,21 @@ def board_times(screen: Session, path: str, stop: threading.Event | None, count:
     return times
 
 
+def cpu_times(app, director: Session, path: str, views: int) -> None:
+    """The board's CPU time in this process (Flask's test client on the same database, the
+    director's cookie): what one view costs the server, whatever the machine's load."""
+    client = app.test_client()
+    name, _eq, value = (director.cookie or "").partition("=")
+    client.set_cookie(name, value)
+    times = []
+    for _ in range(views):
+        began = time.process_time()
+        response = client.get(path)
+        times.append(time.process_time() - began)
+        assert response.status_code == 200
+    print("board, CPU time of one view in-process (round 6 played):", summary(times))
+
+
 def summary(times: list[float]) -> str:
     ms = sorted(t * 1000 for t in times)
     p95 = ms[min(len(ms) - 1, int(len(ms) * 0.95))]
@@ -112,7 +127,8 @@ def main() -> None:
 
     from tichu_scorer import create_app
     from tichu_scorer.extensions import db
-    app = create_app({"SQLALCHEMY_DATABASE_URI": uri, "TESTING": True})
+    app = create_app({"SQLALCHEMY_DATABASE_URI": uri, "TESTING": True, "SECRET_KEY": "bench",
+                      "RATELIMIT_ENABLED": False, "PAGE_STORE_URI": ""})
     with app.app_context():
         db.create_all()
         db.engine.dispose()
@@ -167,6 +183,7 @@ def main() -> None:
                   f"{args.pause} s apart (64 hands in {saving:.1f} s):", summary(screen))
         print("draws (s, wall time of the POST):",
               ", ".join(f"{d:.2f}" for d in draws))
+        cpu_times(app, director, url + "/board", args.views)
         print("load after", os.getloadavg())
     finally:
         kill(proc)
