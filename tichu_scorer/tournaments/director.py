@@ -338,28 +338,30 @@ class Seated(NamedTuple):
 
 
 def seated(tournament: Tournament) -> dict[int, list[Seated]]:
-    """Every round's tables (by round id, in board order), read in one statement of the
-    columns the pages show, not as whole matches."""
-    rows = db.session.execute(
-        db.select(Match.id, Match.key, Match.scorer_key, Match.tournament_round_id,
-                  Match.board, Match.totals, Match.victory, Match.hand_count,
-                  Match.finished_at, Match.winner_team, Player.name)
-        .join(TournamentRound, TournamentRound.id == Match.tournament_round_id)
-        .join(MatchSeat, MatchSeat.match_id == Match.id)
-        .join(Player, Player.id == MatchSeat.player_id)
-        .where(TournamentRound.tournament_id == tournament.id)
-        .order_by(Match.tournament_round_id, Match.board, Match.id, MatchSeat.seat)).all()
+    """Every round's tables (by round id, in board order), read in two statements of the
+    columns the pages show (the matches' results, then their players' names), not as whole
+    matches."""
+    ours = (db.select(Match.id).join(TournamentRound,
+                                     TournamentRound.id == Match.tournament_round_id)
+            .where(TournamentRound.tournament_id == tournament.id))
+    names: dict[int, list[str]] = {}
+    for match_id, name in db.session.execute(
+            db.select(MatchSeat.match_id, Player.name)
+            .join(Player, Player.id == MatchSeat.player_id)
+            .where(MatchSeat.match_id.in_(ours.scalar_subquery()))
+            .order_by(MatchSeat.match_id, MatchSeat.seat)):
+        names.setdefault(match_id, []).append(name)
     found: dict[int, list[Seated]] = {}
-    names: list[str] = []
-    for i, row in enumerate(rows):
-        names.append(row.name)
-        if i + 1 < len(rows) and rows[i + 1].id == row.id:
-            continue
+    for row in db.session.execute(
+            db.select(Match.id, Match.key, Match.scorer_key, Match.tournament_round_id,
+                      Match.board, Match.totals, Match.victory, Match.hand_count,
+                      Match.finished_at.is_not(None).label("over"), Match.winner_team)
+            .where(Match.id.in_(ours.scalar_subquery()))
+            .order_by(Match.tournament_round_id, Match.board, Match.id)):
         found.setdefault(row.tournament_round_id, []).append(Seated(
-            row.key, row.scorer_key, row.board or 0, tuple(names), tuple(row.totals),
-            tuple(row.victory or ()), row.hand_count, row.finished_at is not None,
+            row.key, row.scorer_key, row.board or 0, tuple(names.get(row.id, ())),
+            tuple(row.totals), tuple(row.victory or ()), row.hand_count, bool(row.over),
             row.winner_team))
-        names = []
     return found
 
 
