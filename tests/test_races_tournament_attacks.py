@@ -34,7 +34,7 @@ def _checked(app, number):
     return tables, entries
 
 
-def test_draws_arrivals_drop_outs_and_last_hands_at_once(served):
+def test_draws_arrivals_drop_outs_and_last_hands_at_once(served):  # noqa: F811
     base, app = served
     director_a, director_b, director_c = Session(base), Session(base), Session(base)
     status, _, headers = post(director_a, "/tournaments/new", {
@@ -57,11 +57,12 @@ def test_draws_arrivals_drop_outs_and_last_hands_at_once(served):
             leaving = PLAYERS[number]
             ta, tb, tc = token(director_a, url), token(director_b, url), token(director_c, url)
             results = at_once(pool, [
-                lambda: post(director_a, url + "/draw", {"round": str(number), "csrf_token": ta}),
-                lambda: post(director_b, url + "/entries", {"name": f"Late {number}",
-                                                            "csrf_token": tb}),
-                lambda: post(director_c, url + f"/entries/{entries[leaving]}/leave",
-                             {"csrf_token": tc})])
+                lambda n=number, t=ta: post(director_a, url + "/draw", {
+                    "round": str(n), "csrf_token": t}),
+                lambda n=number, t=tb: post(director_b, url + "/entries", {
+                    "name": f"Late {n}", "csrf_token": t}),
+                lambda e=entries[leaving], t=tc: post(director_c, url + f"/entries/{e}/leave",
+                                                      {"csrf_token": t})])
             assert [s for s, _b, _h in results] == [303] * 3, [b[:300] for _s, b, _h in results]
             tables, entries = _checked(app, number)
             # every table saves its last hand while another player drops out
@@ -78,8 +79,8 @@ def test_draws_arrivals_drop_outs_and_last_hands_at_once(served):
                     "csrf_token": t[2], "place_1": "0", "place_2": "1", "card_a": "60",
                     "number": "1"}).encode(), "application/x-www-form-urlencoded")
                   for t in saves],
-                lambda: post(director_a, url + f"/entries/{entries[gone]}/leave",
-                             {"csrf_token": td})])
+                lambda e=entries[gone], t=td: post(director_a, url + f"/entries/{e}/leave",
+                                                   {"csrf_token": t})])
             assert [s for s, _b, _h in results] == [303] * len(results), [
                 b[:300] for _s, b, _h in results]
             _checked(app, number)

@@ -58,5 +58,9 @@ class TournamentForm(Form):
                             validators=[InputRequired(), Length(max=20_000)])
 
 
+ARRIVAL_MAX = 3 * NAME_MAX + 5  # the longest pair's line: "Name: Player & Player"
+
+
 class ArrivalForm(Form):
-    name = StringField(_l("Late arrival"), validators=[InputRequired(), Length(max=90)])
+    name = StringField(_l("Late arrival"),
+                       validators=[InputRequired(), Length(max=ARRIVAL_MAX)])
