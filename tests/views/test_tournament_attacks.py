@@ -9,6 +9,7 @@ from collections import Counter
 
 import pytest
 
+from tests.conftest import hand_form, post_hand
 from tests.views.test_tournaments import play, start, tables
 from tichu_scorer.extensions import db
 from tichu_scorer.models import Match, Tournament
@@ -125,3 +126,38 @@ def test_a_table_phone_scores_its_table_but_does_not_direct(app, client):
     # the director keeps the tournament
     assert client.get(url).status_code == 200
     assert "data-code" not in phone.get(url).get_data(as_text=True)
+
+
+def knockout_of_four(client):
+    """A pairs tournament of four pairs, one round, then semi-finals and a final to 1000;
+    round 1 played. The tournament's URL."""
+    response = client.post("/tournaments/new", data={
+        "name": "Cup", "kind": "pairs", "pairing": "swiss", "rounds": 1, "hands": 1,
+        "knockout": "4", "entries": "\n".join(f"A{i} & B{i}" for i in range(4))})
+    url = response.headers["Location"]
+    assert client.post(url + "/draw", data={"round": 1}).status_code == 303
+    for match in tables(client, url, 1):
+        play(client, match, 1)
+    return url
+
+
+def win(client, match_url, side):
+    """Side 0 or 1 goes to 1000 by double victories (100 each in a knockout)."""
+    for _ in range(10):
+        post_hand(client, match_url, hand_form([side, side + 2]))
+
+
+def test_a_finished_knockout_recounts_as_stored(app, client):
+    url = knockout_of_four(client)
+    key = url.rsplit("/", 1)[1]
+    assert client.post(url + "/draw", data={"round": 2}).status_code == 303
+    for match in tables(client, url, 2):
+        win(client, match, 0)
+    assert client.post(url + "/draw", data={"round": 3}).status_code == 303
+    win(client, tables(client, url, 3)[0], 1)
+    with app.app_context():
+        stored = director.table_standing(tournament(key))
+        assert stored == director.table_standing(tournament(key), recount=True)
+        final = tournament(key).played[-1].tables[0]
+        assert stored[0].name == director.pair_names(tournament(key))[
+            frozenset(n.casefold() for n in final.player_names[1::2])]
