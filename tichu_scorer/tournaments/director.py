@@ -406,7 +406,7 @@ def _recounted(tournament: Tournament, match: Match,
     state = MatchState.of(match.settings, [h.input for h in match.hands])
     return table_of(tournament, Seated(
         match.key, match.scorer_key, match.board or 0, tuple(match.player_names),
-        state.totals, state.victory, len(state.hands), state.finished, state.winner), pairs)
+        state.totals, state.victory, len(state.hands), state.over, state.winner), pairs)
 
 
 def rounds_of(tournament: Tournament, recount: bool = False) -> list[standings.Round]:
