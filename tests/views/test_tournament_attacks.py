@@ -161,3 +161,24 @@ def test_a_finished_knockout_recounts_as_stored(app, client):
         final = tournament(key).played[-1].tables[0]
         assert stored[0].name == director.pair_names(tournament(key))[
             frozenset(n.casefold() for n in final.player_names[1::2])]
+
+
+def test_a_semi_final_corrected_after_the_final_was_drawn_lists_each_pair_once(app, client):
+    url = knockout_of_four(client)
+    key = url.rsplit("/", 1)[1]
+    assert client.post(url + "/draw", data={"round": 2}).status_code == 303
+    semis = tables(client, url, 2)
+    for match in semis:
+        win(client, match, 0)
+    assert client.post(url + "/draw", data={"round": 3}).status_code == 303
+    # the first semi-final's last hand is undone at its table and the other side wins it
+    assert client.post(semis[0] + "/undo", data={"number": "10"}).status_code == 303
+    win(client, semis[0], 1)
+    win(client, tables(client, url, 3)[0], 0)
+    with app.app_context():
+        lines = director.table_standing(tournament(key))
+        assert lines == director.table_standing(tournament(key), recount=True)
+        assert sorted(line.name for line in lines) == sorted(
+            e.name for e in tournament(key).entries)
+    board = client.get(url + "/standing.csv").get_data(as_text=True).splitlines()
+    assert len(board) == 1 + 4
