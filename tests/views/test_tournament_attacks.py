@@ -182,3 +182,19 @@ def test_a_semi_final_corrected_after_the_final_was_drawn_lists_each_pair_once(a
             e.name for e in tournament(key).entries)
     board = client.get(url + "/standing.csv").get_data(as_text=True).splitlines()
     assert len(board) == 1 + 4
+
+
+@pytest.mark.parametrize("pairs, rounds", [(3, 6), (5, 10)])
+def test_swiss_byes_go_round_again_before_anyone_sits_out_a_third_time(app, client, pairs,
+                                                                       rounds):
+    url = start(client, [f"A{i} & B{i}" for i in range(pairs)], rounds=rounds, hands=1,
+                kind="pairs")
+    key = url.rsplit("/", 1)[1]
+    for number in range(1, rounds + 1):
+        assert client.post(url + "/draw", data={"round": number}).status_code == 303
+        for i, match in enumerate(tables(client, url, number)):
+            play(client, match, 1, out=(0, 1) if (i + number) % 2 else (1, 0))
+        with app.app_context():
+            byes = Counter(b for r in tournament(key).played for b in r.byes)
+            counts = [byes[e.name] for e in tournament(key).entries]
+            assert max(counts) - min(counts) <= 1, (number, counts)  # [TN2]
