@@ -327,7 +327,7 @@ def _pairs(tournament: Tournament, entries: list[TournamentEntry], number: int) 
         ranked = [line.name for line in table_standing(tournament) if line.name in members]
         ranked += [n for n in names if n not in ranked]
         met = {frozenset(sum(t.sides, ())) for r in rounds_of(tournament) for t in r.tables}
-        had = {b for r in tournament.played for b in r.byes}
+        had = [b for r in tournament.played for b in r.byes]  # two byes counted twice
         made = pairing.swiss(ranked, met, had)
         tables, byes, unmet = made.tables, ((made.bye,) if made.bye else ()), made.unmet
     seated = tuple((members[a][0], members[b][0], members[a][1], members[b][1])
