@@ -203,6 +203,6 @@ def test_swiss_byes_go_round_again_before_anyone_sits_out_a_third_time(app, clie
 def test_a_round_of_one_hand_says_hand_in_english_and_german(client):
     url = start(client, ["Ann", "Bob", "Cy", "Dee"], rounds=2, hands=1)
     assert client.post(url + "/draw", data={"round": 1}).status_code == 303
-    assert "0 of 1 hand<" in client.get(url).get_data(as_text=True)
+    assert "0 of 1 hand ·" in client.get(url).get_data(as_text=True)
     german = client.get(url, headers={"Accept-Language": "de"}).get_data(as_text=True)
-    assert "0 von 1 Runde<" in german
+    assert "0 von 1 Runde ·" in german
