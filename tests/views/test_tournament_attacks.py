@@ -126,6 +126,9 @@ def test_a_table_phone_scores_its_table_but_does_not_direct(app, client):
     # the director keeps the tournament
     assert client.get(url).status_code == 200
     assert "data-code" not in phone.get(url).get_data(as_text=True)
+    # and it scores its own table
+    match = tables(client, url, 1)[0]
+    assert post_hand(phone, match, hand_form([0, 1], a=60)).status_code == 303
 
 
 def knockout_of_four(client):
