@@ -80,7 +80,7 @@ def _scored_table() -> int | None:
         return None
     if access.role_in(group) == "scorer" or ("match_id" in values and any(
             isinstance(v, list) and v[:1] == [key] for v in session.get(access.SCORER_OF, []))):
-        return group.id  # a scorer of the table, or of this tournament table
+        return int(group.id)  # a scorer of the table, or of this tournament table
     return None
 
 
