@@ -209,3 +209,11 @@ def test_a_round_of_one_hand_says_hand_in_english_and_german(client):
     assert "0 of 1 hand ·" in client.get(url).get_data(as_text=True)
     german = client.get(url, headers={"Accept-Language": "de"}).get_data(as_text=True)
     assert "0 von 1 Runde ·" in german
+
+
+def test_a_tournament_named_only_by_spaces_is_refused(client):
+    response = client.post("/tournaments/new", data={
+        "name": "   ", "kind": "individual", "rounds": 2, "hands": 1,
+        "entries": "Ann\nBob\nCy\nDee"})
+    assert response.status_code == 422
+    assert "Name of the tournament" in html.unescape(response.get_data(as_text=True))
