@@ -31,6 +31,7 @@ from .models import Group, Match
 
 TABLES = "tables"  # group key -> [role, generation]
 VIEWER_OF = "viewer_of"  # [match key, viewer code] of matches opened through their viewer link
+SCORER_OF = "scorer_of"  # [match key, score code] of tournament tables joined by their code
 DEVICE = "device"  # this device's random id: a rotation keeps the rotating device's right
 REMEMBERED = 200  # matches a device remembers; the oldest are forgotten first
 TABLES_KEPT = 60  # tables a device stays in (the cookie must stay small); the oldest go first
@@ -142,8 +143,20 @@ def can_view(match: Match) -> bool:
     return [match.key, match.code] in session.get(VIEWER_OF, [])
 
 
+def score_match(match: Match) -> None:
+    """This device scores `match` only (a tournament's table, joined by its score code):
+    it sees the tournament's table as a member, and does not direct it ([TN4]). Until the
+    table's links are rotated."""
+    kept = [v for v in session.get(SCORER_OF, [])
+            if isinstance(v, list) and v[0] != match.key]
+    session[SCORER_OF] = (kept + [[match.key, match.scorer_key]])[-REMEMBERED:]
+    join(match.group, "member")
+
+
 def can_score(match: Match) -> bool:
-    return role_in(match.group) == "scorer"
+    if role_in(match.group) == "scorer":
+        return True
+    return [match.key, match.scorer_key] in session.get(SCORER_OF, [])
 
 
 def require_view(match: Match | None) -> Match:

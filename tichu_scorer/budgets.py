@@ -76,7 +76,12 @@ def _scored_table() -> int | None:
     except SQLAlchemyError:  # the view meets the database's trouble itself and says so
         db.session.rollback()
         return None
-    return group.id if group is not None and access.role_in(group) == "scorer" else None
+    if group is None:
+        return None
+    if access.role_in(group) == "scorer" or ("match_id" in values and any(
+            isinstance(v, list) and v[:1] == [key] for v in session.get(access.SCORER_OF, []))):
+        return int(group.id)  # a scorer of the table, or of this tournament table
+    return None
 
 
 def at_scored_table() -> bool:

@@ -96,11 +96,18 @@ def check_entries(kind: str, entries: Sequence[Entry], known: Sequence[str] = ()
     """Refused unless every entry has a name, no name (nor a pair's player) comes twice,
     and there are enough for a first round (four players, or two pairs)."""
     seen = {Player.key(n) for n in known}
+    pairs = set(seen)  # a pair's name, given or made of its players', is told apart too
     for entry in entries:
         names = [entry.name] if kind == INDIVIDUAL else [*entry.members]
         if kind == PAIRS and len([m for m in entry.members if clean(m)]) != 2:
             raise Refused("entries", "TN3", _("A pair is two players: %(pair)s.") % {
                 "pair": entry.name or pair_name(entry.members)})
+        if kind == PAIRS:
+            named = clean(entry.name) or pair_name(entry.members)
+            if Player.key(named) in pairs:
+                raise Refused("entries", "TN3", _("%(name)s is entered twice.") % {
+                    "name": named})
+            pairs.add(Player.key(named))
         for name in names:
             if not clean(name) or len(clean(name)) > NAME_MAX:
                 raise Refused("entries", "TN1", _(
@@ -207,10 +214,14 @@ def draw_round(tournament: Tournament, number: int) -> TournamentRound:
     try:
         with writing():
             held = _held(tournament.id)
-            if number != len(held.played) + 1:
+            following = len(held.played) + 1
+            if 1 <= number < following:  # a second tap, or a second director
                 raise Refused("round", "TN4", _(
                     "Round %(number)d is already drawn.") % {"number": number})
-            if number > held.rounds + knockout_stages(held):
+            if number != following and following <= held.rounds + knockout_stages(held):
+                raise Refused("round", "TN4", _(
+                    "Round %(number)d is the next to draw.") % {"number": following})
+            if following > held.rounds + knockout_stages(held):
                 raise Refused("round", "TN1", _(
                     "The tournament has %(rounds)d rounds.") % {"rounds": held.rounds})
             if held.played and (boards := still_playing(held.played[-1])):
@@ -221,7 +232,7 @@ def draw_round(tournament: Tournament, number: int) -> TournamentRound:
             rnd = TournamentRound(tournament_id=held.id, number=number,
                                   stage="knockout" if knockout else "round")
             if knockout:
-                seating = _knockout(held)
+                seating = _knockout(held, number)
             elif held.kind == INDIVIDUAL:
                 seating = _individual(held, playing(held, number), number)
             else:
@@ -250,17 +261,19 @@ def knockout_stages(tournament: Tournament) -> int:
     return {2: 1, 4: 2, 8: 3}.get(tournament.knockout or 0, 0)
 
 
-def _knockout(tournament: Tournament) -> Seating:
+def _knockout(tournament: Tournament, number: int) -> Seating:
     """A knockout stage ([TN3]): the best `knockout` pairs of the standing after the
-    rounds, 1 v N, 2 v N-1, …; later stages pair the winners so that the two best seeds
-    meet only in the final."""
+    rounds that still play (not dropped out), 1 v N, 2 v N-1, …; later stages pair the
+    winners so that the two best seeds meet only in the final."""
     from . import pairing
     rounds = rounds_of(tournament)
     stages = [r for r in rounds if r.knockout]
     try:
         if not stages:
             lines = table_standing(tournament, rounds=rounds)
-            games = pairing.knockout([line.name for line in lines], tournament.knockout or 0)
+            still = {e.name for e in playing(tournament, number)}
+            games = pairing.knockout([line.name for line in lines if line.name in still],
+                                     tournament.knockout or 0)
         else:
             games = pairing.next_knockout([t.sides[t.winner or 0][0]
                                            for t in stages[-1].tables])
@@ -314,7 +327,7 @@ def _pairs(tournament: Tournament, entries: list[TournamentEntry], number: int) 
         ranked = [line.name for line in table_standing(tournament) if line.name in members]
         ranked += [n for n in names if n not in ranked]
         met = {frozenset(sum(t.sides, ())) for r in rounds_of(tournament) for t in r.tables}
-        had = {b for r in tournament.played for b in r.byes}
+        had = [b for r in tournament.played for b in r.byes]  # two byes counted twice
         made = pairing.swiss(ranked, met, had)
         tables, byes, unmet = made.tables, ((made.bye,) if made.bye else ()), made.unmet
     seated = tuple((members[a][0], members[b][0], members[a][1], members[b][1])
@@ -395,7 +408,7 @@ def _recounted(tournament: Tournament, match: Match,
     state = MatchState.of(match.settings, [h.input for h in match.hands])
     return table_of(tournament, Seated(
         match.key, match.scorer_key, match.board or 0, tuple(match.player_names),
-        state.totals, state.victory, len(state.hands), state.finished, state.winner), pairs)
+        state.totals, state.victory, len(state.hands), state.over, state.winner), pairs)
 
 
 def rounds_of(tournament: Tournament, recount: bool = False) -> list[standings.Round]:

@@ -6,7 +6,7 @@ import re
 
 from flask_babel import lazy_gettext as _l
 from wtforms import IntegerField, RadioField, SelectChoice, StringField, TextAreaField
-from wtforms.validators import InputRequired, Length, NumberRange
+from wtforms.validators import DataRequired, InputRequired, Length, NumberRange
 
 from ..forms import Form
 from ..game.i18n import N_
@@ -39,8 +39,8 @@ def read_entries(text: str, kind: str) -> list[Entry]:
 
 
 class TournamentForm(Form):
-    name = StringField(_l("Name of the tournament"),
-                       validators=[InputRequired(), Length(max=NAME_MAX)])
+    name = StringField(_l("Name of the tournament"), filters=[lambda s: s.strip() if s else s],
+                       validators=[DataRequired(), Length(max=NAME_MAX)])
     kind = RadioField(_l("Format"), default=INDIVIDUAL, choices=[
         SelectChoice(INDIVIDUAL, N_("Individual: new partners every round")),
         SelectChoice(PAIRS, N_("Pairs: fixed partners"))])
@@ -58,5 +58,9 @@ class TournamentForm(Form):
                             validators=[InputRequired(), Length(max=20_000)])
 
 
+ARRIVAL_MAX = 3 * NAME_MAX + 5  # the longest pair's line: "Name: Player & Player"
+
+
 class ArrivalForm(Form):
-    name = StringField(_l("Late arrival"), validators=[InputRequired(), Length(max=90)])
+    name = StringField(_l("Late arrival"),
+                       validators=[InputRequired(), Length(max=ARRIVAL_MAX)])

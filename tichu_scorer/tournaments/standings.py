@@ -212,10 +212,13 @@ def with_knockout(lines: Sequence[Line], rounds: Iterable[Round]) -> list[Line]:
         groups.append(sorted((t.sides[1 - t.winner][0] for t in stage.tables
                               if t.winner is not None), key=lambda n: order.get(n, 0)))
     placed: list[Line] = []
+    done: set[str] = set()  # a stage corrected after the next was drawn: each line once
     for group in groups:
         place = len(placed) + 1
-        placed += [replace(by_name[n], place=place) for n in group if n in by_name]
-    done = {line.name for line in placed}
+        for name in group:
+            if name in by_name and name not in done:
+                placed.append(replace(by_name[name], place=place))
+                done.add(name)
     rest = [line for line in lines if line.name not in done]
     shift = len(placed)
     for line in rest:

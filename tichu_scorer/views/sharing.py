@@ -50,7 +50,10 @@ def join() -> Response | tuple[str, int]:
         match = db.session.execute(db.select(Match).filter_by(
             scorer_key=code)).scalar_one_or_none()
         if match is not None:
-            access.join(match.group, "scorer")
+            if match.tournament_round_id is not None:
+                access.score_match(match)  # a tournament's table scores itself, no other
+            else:
+                access.join(match.group, "scorer")
             flash(gettext("This phone can now enter hands at %(table)s.",
                           table=match.group.name))
             return redirect(url_for("matches.show", match_id=match.key), code=303)

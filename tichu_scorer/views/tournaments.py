@@ -17,9 +17,9 @@ from .. import access, live, public
 from ..extensions import limit_creation, limit_exports, limit_reads, limit_writes
 from ..extensions import db
 from ..matches import writes
-from ..models import Tournament, TournamentRound
+from ..models import NAME_MAX, Tournament, TournamentRound
 from ..tournaments import director, standings
-from ..tournaments.forms import ArrivalForm, TournamentForm, read_entries, read_entry
+from ..tournaments.forms import ARRIVAL_MAX, ArrivalForm, TournamentForm, read_entries, read_entry
 from .sharing import qr_svg
 
 bp = Blueprint("tournaments", __name__)
@@ -92,7 +92,7 @@ def show(key: str) -> str:
     return render_template(
         "tournaments/show.html", tournament=tournament, scorer=scorer, rounds=rounds,
         number=number, ready=ready, last=last, lines=director.table_standing(tournament, rounds=counted),
-        arrival=ArrivalForm(), live=live.tables([tournament.group.key]),
+        arrival=ArrivalForm(), arrival_max=ARRIVAL_MAX, live=live.tables([tournament.group.key]),
         corrections=director.corrections(tournament),
         shown=standings.shown, show_qr=bool(qr))
 
@@ -125,6 +125,9 @@ def arrive(key: str) -> Response | tuple[str, int]:
     form = ArrivalForm()
     if not form.validate_on_submit():
         exc = director.Refused("name", "TN1", gettext("Enter the name of who arrives."))
+        if form.name.data and form.name.data.strip():  # a line too long
+            exc = director.Refused("name", "TN1", gettext(
+                "Each name has 1 to %(most)d characters.", most=NAME_MAX))
         return _refused(tournament, exc)
     try:
         row = director.arrive(tournament, read_entry(form.name.data, tournament.kind))
