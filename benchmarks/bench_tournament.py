@@ -9,7 +9,8 @@ Seeds nothing: the director's phone starts the tournament through the form, ever
 phone joins by its score code and saves its hands with the ordinary hand form. Rounds 1–5
 are played table after table; in round 6 the 16 tables' phones save each of their four
 hands at the same moment (a barrier; --pause seconds between two hands: a far denser round
-than a real one, where a hand takes minutes) while a big screen reads the board in a loop. DATABASE_URL: that (empty) PostgreSQL database, else a SQLite file in
+than a real one, where a hand takes minutes) while a big screen reads the board in a
+loop. DATABASE_URL: that (empty) PostgreSQL database, else a SQLite file in
 a temporary folder. Prints the machine's load before and after (`os.getloadavg`).
 Targets (issue 25): draw ≤ 1 s; board p95 ≤ 50 ms during the last round.
 """
@@ -81,7 +82,8 @@ def play_table(base: str, path: str, code: str, board: int,
         phone.close()
 
 
-def board_times(screen: Session, path: str, stop: threading.Event | None, count: int) -> list[float]:
+def board_times(screen: Session, path: str, stop: threading.Event | None,
+                count: int) -> list[float]:
     times = []
     while (stop is None and len(times) < count) or (stop is not None and not stop.is_set()):
         began = time.perf_counter()
@@ -164,8 +166,8 @@ def main() -> None:
             print("board, quiet (round 6 drawn):", summary(quiet))
             stop = threading.Event()
             screen: list[float] = []
-            watcher = threading.Thread(target=lambda: screen.extend(
-                board_times(director, url + "/board", stop, 0)))
+            watcher = threading.Thread(target=lambda seen=screen, halt=stop: seen.extend(
+                board_times(director, url + "/board", halt, 0)))
             watcher.start()
             began = time.perf_counter()
             together = threading.Barrier(len(boards))

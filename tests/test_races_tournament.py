@@ -93,8 +93,9 @@ def test_every_table_of_a_24_player_round_saving_at_once_keeps_the_standing(serv
         for number in range(1, ROUNDS + 1):
             # two directors tap "Draw" at once: the round is stored once
             tokens = [token(d, url) for d in directors]
-            drawn = at_once(pool, [lambda d=d, t=t: post(d, url + "/draw", {
-                "round": str(number), "csrf_token": t}) for d, t in zip(directors, tokens)])
+            drawn = at_once(pool, [lambda d=d, t=t, n=number: post(d, url + "/draw", {
+                "round": str(n), "csrf_token": t})
+                for d, t in zip(directors, tokens, strict=True)])
             assert sorted(s for s, _b, _h in drawn) == [303, 422], drawn
             with app.app_context():
                 tournament = db.session.execute(db.select(Tournament)).scalar_one()
@@ -106,13 +107,15 @@ def test_every_table_of_a_24_player_round_saving_at_once_keeps_the_standing(serv
             for key, code in matches:  # a phone at each table joins by its score code
                 phone = phones.setdefault(key, Session(base))
                 assert phone.get("/join?code=" + code)[0] == 303
-                tables.append((phone, f"/matches/{key}", phone.token(f"/matches/{key}/hands/new")))
+                tables.append((phone, f"/matches/{key}",
+                               phone.token(f"/matches/{key}/hands/new")))
             for hand in range(1, HANDS + 1):
                 saved = at_once(pool, [
-                    lambda t=t, i=i: t[0].request("POST", t[1] + "/hands/new", urllib.parse.urlencode({
-                        "csrf_token": t[2], "place_1": str(i % 4), "place_2": str((i + 1) % 4),
-                        "card_a": str(10 * ((i + hand) % 10)), "number": str(hand)}).encode(),
-                        "application/x-www-form-urlencoded")
+                    lambda t=t, i=i, h=hand: t[0].request(
+                        "POST", t[1] + "/hands/new", urllib.parse.urlencode({
+                            "csrf_token": t[2], "place_1": str(i % 4),
+                            "place_2": str((i + 1) % 4), "card_a": str(10 * ((i + h) % 10)),
+                            "number": str(h)}).encode(), "application/x-www-form-urlencoded")
                     for i, t in enumerate(tables)])
                 assert [s for s, _b, _h in saved] == [303] * 6, [b[:300] for _s, b, _h in saved]
                 with app.app_context():

@@ -21,6 +21,7 @@ from tichu_scorer.tournaments.pairing import (
     Pairing,
     PairingError,
     _maximum,
+    all_against_all,
     knockout,
     next_knockout,
     round_robin,
@@ -348,3 +349,33 @@ def test_other_knockout_sizes_and_too_few_pairs_are_refused(size, seeds, says):
 def test_the_next_stage_takes_the_winners_of_two_or_four_matches(winners):
     with pytest.raises(PairingError, match=r"winners of 2 or 4 matches, not \d+ \(TN3\)"):
         next_knockout(winners)
+
+
+@pytest.mark.parametrize("count", [6, 7, 8, 9])
+def test_all_against_all_after_a_change_plans_the_rounds_left_without_a_rematch(count):
+    """A pair leaves after three rounds and another arrives: each later round, planned
+    anew from what was played, seats nobody against a pair met before, and the byes go
+    to those who sat out least."""
+    names = [f"P{i}" for i in range(count)]
+    plan = round_robin(names)
+    met = [frozenset(t) for r in plan[:3] for t in r if t[1] is not None]
+    byes = [t[0] for r in plan[:3] for t in r if t[1] is None]
+    field = names[1:] + ["New"]
+    left = len(plan) - 3
+    for number in range(left):
+        made = all_against_all(field, met, left - number, byes)
+        assert made is not None
+        tables = [frozenset(t) for t in made.tables]
+        assert not set(tables) & set(met)
+        seated = [n for t in made.tables for n in t] + ([made.bye] if made.bye else [])
+        assert sorted(seated) == sorted(field)
+        if made.bye:
+            counts = {n: byes.count(n) for n in field}
+            assert counts[made.bye] == min(counts.values())
+            byes.append(made.bye)
+        met += tables
+
+
+def test_all_against_all_says_none_when_every_plan_repeats():
+    met = [("A", "B"), ("C", "D"), ("A", "C"), ("B", "D")]
+    assert all_against_all(["A", "B", "C", "D"], met, 2) is None

@@ -265,6 +265,10 @@ def test_a_swiss_pairs_tournament_never_repeats_a_meeting_and_ends_in_a_knockout
         # the final's winner (side A: the winner of seed 4 v 1, that is seed 4) leads
         assert [line.place for line in lines[:4]] == [1, 2, 3, 3]
         assert lines[0].name == seeds[3] and lines[1].name == seeds[2]
+    for path in ("", "/board"):  # the pages rank as the director's standing does
+        page = html.unescape(client.get(url + path).get_data(as_text=True))
+        shown = re.findall(r'<tr data-name="([^"]+)">', page)
+        assert shown == [line.name for line in lines], path
     over = client.post(url + "/draw", data={"round": 6})
     assert over.status_code == 422
     assert "All rounds are played" in client.get(url).get_data(as_text=True)

@@ -20,10 +20,20 @@ from ..extensions import db
 from ..game import variants
 from ..game.house import PRESETS
 from ..game.i18n import _
+from ..matches import match_log
 from ..matches.creation import added_match
 from ..matches.writes import begin_write, writing
-from ..matches import match_log
-from ..models import NAME_MAX, Group, HandEvent, Match, MatchSeat, Player, Tournament, TournamentEntry, TournamentRound
+from ..models import (
+    NAME_MAX,
+    Group,
+    HandEvent,
+    Match,
+    MatchSeat,
+    Player,
+    Tournament,
+    TournamentEntry,
+    TournamentRound,
+)
 from ..scoring.state import MatchState
 from . import draw, standings
 
@@ -140,8 +150,9 @@ def of_group(group: Group) -> Tournament | None:
 def _held(tournament_id: int) -> Tournament:
     """Begin a write holding the tournament (SQLite: the write lock; PostgreSQL: its row)."""
     begin_write()
-    return db.session.execute(db.select(Tournament).filter_by(id=tournament_id)
-                              .with_for_update()).scalar_one()
+    held: Tournament = db.session.execute(db.select(Tournament).filter_by(id=tournament_id)
+                                          .with_for_update()).scalar_one()
+    return held
 
 
 def playing(tournament: Tournament, number: int) -> list[TournamentEntry]:
@@ -315,14 +326,24 @@ def _pairs(tournament: Tournament, entries: list[TournamentEntry], number: int) 
             "A round needs at least two pairs; %(count)d play.") % {"count": len(entries)})
     members = {e.name: e.members or [] for e in entries}
     names = [e.name for e in entries]
-    if tournament.pairing == ALL:
+    changed = any(e.joined > 1 or e.left is not None for e in tournament.entries)
+    planned = None
+    if tournament.pairing == ALL and changed:  # a plan for the rounds left, none met twice
+        met = {frozenset(sum(t.sides, ())) for r in rounds_of(tournament) for t in r.tables}
+        planned = pairing.all_against_all(
+            names, met, tournament.rounds - number + 1,
+            [b for r in tournament.played for b in r.byes])
+    if tournament.pairing == ALL and not changed:
         order = [e.name for e in tournament.entries]
         schedule = pairing.round_robin([n for n in order if n in members])
         index = (number - 1) % len(schedule)
         games = [(a, b) for a, b in schedule[index]]
         tables = tuple((a, b) for a, b in games if a is not None and b is not None)
-        byes = tuple(a or b for a, b in games if a is None or b is None)
+        byes: tuple[str, ...] = tuple(n for a, b in games if a is None or b is None
+                                      for n in (a, b) if n is not None)
         unmet: tuple[Any, ...] = ()
+    elif planned is not None:
+        tables, byes, unmet = planned.tables, ((planned.bye,) if planned.bye else ()), ()
     else:
         ranked = [line.name for line in table_standing(tournament) if line.name in members]
         ranked += [n for n in names if n not in ranked]

@@ -301,3 +301,85 @@ def _augment(root: int, adjacent: list[list[int]], match: list[int]) -> None:
                     return
                 used[match[to]] = True
                 queue.append(match[to])
+
+
+LOOK_AHEAD_STEPS = 200_000  # matchings tried by `all_against_all` before it gives up
+
+
+def all_against_all(pairs: Sequence[str], met: Iterable[Iterable[str]], rounds: int,
+                    byes: Iterable[str] = ()) -> Pairing | None:
+    """All against all after the field changed (a pair left, another arrived): the next
+    round of a plan of `rounds` rounds in which no pair meets a pair it met before and the
+    byes stay fair (an odd number: a pair among those with the fewest byes sits out), found
+    by a bounded depth-first search over the rounds left. None when no such plan exists or
+    the search ran out of steps (`LOOK_AHEAD_STEPS`): the caller pairs the Swiss way then.
+
+    >>> all_against_all(["A", "B", "C", "D"], [("A", "B"), ("C", "D")], 2).tables
+    (('A', 'C'), ('B', 'D'))
+    >>> all_against_all(["A", "B", "C", "D"], [("A", "B"), ("A", "C"), ("A", "D")], 1) is None
+    True
+    """
+    names = _checked(pairs)
+    index = {key(n): i for i, n in enumerate(names)}
+    n = len(names)
+    bye = n if n % 2 else None  # a seat for the bye: who meets it sits out
+    size = n + (1 if bye is not None else 0)
+    seen = [[False] * size for _ in range(size)]
+    for table in met:
+        a, b = (index.get(key(x)) for x in table)
+        if a is not None and b is not None:
+            seen[a][b] = seen[b][a] = True
+    sat = [0] * size
+    for name in byes:
+        if (i := index.get(key(name))) is not None:
+            sat[i] += 1
+    steps = [0]
+
+    def allowed(a: int, b: int) -> bool:
+        if b == bye:  # [TN2]: the bye to one of those who sat out least
+            return not seen[a][b] and sat[a] == min(sat[i] for i in range(n))
+        return not seen[a][b]
+
+    def rounds_from(left: int) -> list[tuple[int, int]] | None:
+        if left == 0:
+            return []
+        free = list(range(size))
+        chosen: list[tuple[int, int]] = []
+
+        def fill() -> list[tuple[int, int]] | None:
+            steps[0] += 1
+            if steps[0] > LOOK_AHEAD_STEPS:
+                return None
+            if not free:
+                for a, b in chosen:
+                    seen[a][b] = seen[b][a] = True
+                    if b == bye:
+                        sat[a] += 1
+                rest = rounds_from(left - 1)
+                for a, b in chosen:
+                    seen[a][b] = seen[b][a] = False
+                    if b == bye:
+                        sat[a] -= 1
+                return list(chosen) if rest is not None else None
+            a = free.pop(0)
+            for j, b in enumerate(free):
+                if allowed(a, b) if b != a else False:
+                    free.pop(j)
+                    chosen.append((a, b))
+                    found = fill()
+                    chosen.pop()
+                    free.insert(j, b)
+                    if found is not None:
+                        free.insert(0, a)
+                        return found
+            free.insert(0, a)
+            return None
+
+        return fill()
+
+    plan = rounds_from(max(1, rounds))
+    if plan is None:
+        return None
+    tables = tuple((names[a], names[b]) for a, b in plan if b != bye)
+    sitting = next((names[a] for a, b in plan if b == bye), None)
+    return Pairing(tables, sitting, 0, ())

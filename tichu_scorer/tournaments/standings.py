@@ -151,12 +151,12 @@ def standing(rounds: Iterable[Round], individual: bool,
                         gained = met[name, rival]
                         gained[0] += gap
                         gained[1] += lead
-        victory, points = _bye_credit(rnd.tables)
+        bye_victory, bye_points = _bye_credit(rnd.tables)
         for name in rnd.byes:
             line = sums.get(name) or sums.setdefault(name, _Sum())
             line.byes += 1
-            line.bye_victory += victory
-            line.bye_points += points
+            line.bye_victory += bye_victory
+            line.bye_points += bye_points
             if not individual and rnd.complete:
                 line.match_points += WIN
     return _ranked(sums, met, individual)
@@ -197,7 +197,8 @@ def with_knockout(lines: Sequence[Line], rounds: Iterable[Round]) -> list[Line]:
 
     >>> line = lambda name, place: Line(name, place, 0, Fraction(0), Fraction(0), Fraction(0), 1, 0)
     >>> final = Round(3, (Table(1, (("B",), ("A",)), (), (1000, 400), 9, True, 0),), knockout=True)
-    >>> [(l.name, l.place) for l in with_knockout([line("A", 1), line("B", 2), line("C", 3)], [final])]
+    >>> ranked = with_knockout([line("A", 1), line("B", 2), line("C", 3)], [final])
+    >>> [(l.name, l.place) for l in ranked]
     [('B', 1), ('A', 2), ('C', 3)]
     """
     stages = [r for r in rounds if r.knockout]
@@ -207,7 +208,8 @@ def with_knockout(lines: Sequence[Line], rounds: Iterable[Round]) -> list[Line]:
     by_name = {line.name: line for line in lines}
     order = {line.name: i for i, line in enumerate(lines)}
     final = stages[-1].tables[0]
-    groups = [[final.sides[final.winner][0]], [final.sides[1 - final.winner][0]]]
+    won = final.winner or 0  # (not None: checked above)
+    groups = [[final.sides[won][0]], [final.sides[1 - won][0]]]
     for stage in reversed(stages[:-1]):
         groups.append(sorted((t.sides[1 - t.winner][0] for t in stage.tables
                               if t.winner is not None), key=lambda n: order.get(n, 0)))

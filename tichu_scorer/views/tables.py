@@ -15,8 +15,8 @@ from ..game import variants
 from ..game.house import preset_of
 from ..game.variants import SideKind
 from ..matches import listing, roster, writes
-from ..tournaments import director
 from ..models import NAME_MAX, Group, Match, Player, utcnow
+from ..tournaments import director
 from .errors import form_value
 from .sharing import qr_svg
 from .stats import TONIGHT

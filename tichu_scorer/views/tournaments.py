@@ -7,15 +7,16 @@ from __future__ import annotations
 import csv
 import io
 import secrets
+from dataclasses import dataclass
 from typing import Any
 
 from flask import Blueprint, abort, flash, jsonify, redirect, render_template, request, url_for
 from flask_babel import gettext
+from markupsafe import Markup
 from werkzeug.wrappers import Response
 
 from .. import access, live, public
-from ..extensions import limit_creation, limit_exports, limit_reads, limit_writes
-from ..extensions import db
+from ..extensions import db, limit_creation, limit_exports, limit_reads, limit_writes
 from ..matches import writes
 from ..models import NAME_MAX, Tournament, TournamentRound
 from ..tournaments import director, standings
@@ -55,20 +56,31 @@ def new() -> str | Response | tuple[str, int]:
     return render_template("tournaments/new.html", form=form, refused=refused), status
 
 
+@dataclass
+class ShownTable:
+    """A round's table on the page: as stored, as the standing reads it, and (the
+    director's page, asked for) its score code's QR."""
+
+    match: director.Seated
+    table: standings.Table
+    qr: Markup | None = None
+
+
 def _rounds(tournament: Tournament, latest: bool = False
             ) -> tuple[list[dict[str, Any]], list[standings.Round]]:
     """Each round drawn, newest first (`latest`: only the newest), with its tables as the
     page shows them; and the rounds as the standing reads them."""
     seated = director.seated(tournament)
     pairs = director.pair_names(tournament)
-    shown, counted = [], []
+    shown: list[dict[str, Any]] = []
+    counted: list[standings.Round] = []
     for rnd in tournament.played:
-        tables = [{"match": t, "table": director.table_of(tournament, t, pairs)}
+        tables = [ShownTable(t, director.table_of(tournament, t, pairs))
                   for t in seated.get(rnd.id, [])]
-        counted.append(standings.Round(rnd.number, tuple(t["table"] for t in tables),
-                                       tuple(rnd.byes)))
+        counted.append(standings.Round(rnd.number, tuple(t.table for t in tables),
+                                       tuple(rnd.byes), rnd.stage == "knockout"))
         shown.append({"round": rnd, "tables": tables,
-                      "playing": [t["table"].board for t in tables if not t["table"].over]})
+                      "playing": [t.table.board for t in tables if not t.table.over]})
     shown.reverse()
     return (shown[:1] if latest else shown), counted
 
@@ -87,11 +99,12 @@ def show(key: str) -> str:
     qr = request.args.get("qr")
     for rnd in rounds[:1]:
         for table in rnd["tables"]:
-            link = public.link("matches.join", code=table["match"].code)
-            table["qr"] = qr_svg(link) if scorer and qr else None
+            link = public.link("matches.join", code=table.match.code)
+            table.qr = qr_svg(link) if scorer and qr else None
     return render_template(
         "tournaments/show.html", tournament=tournament, scorer=scorer, rounds=rounds,
-        number=number, ready=ready, last=last, lines=director.table_standing(tournament, rounds=counted),
+        number=number, ready=ready, last=last,
+        lines=director.table_standing(tournament, rounds=counted),
         arrival=ArrivalForm(), arrival_max=ARRIVAL_MAX, live=live.tables([tournament.group.key]),
         corrections=director.corrections(tournament),
         shown=standings.shown, show_qr=bool(qr))
@@ -190,7 +203,7 @@ def export(key: str, kind: str) -> Response:
                      "victory_points": list(t.victory), "points": list(t.points),
                      "hands": t.hands, "over": t.over} for t in r.tables]}
                     for r in director.rounds_of(tournament)]}
-        response = jsonify(body)
+        response: Response = jsonify(body)
     else:
         out = io.StringIO()
         writer = csv.writer(out)
