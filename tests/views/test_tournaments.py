@@ -327,3 +327,11 @@ def test_a_draw_that_cannot_meet_tn1_says_so_and_seats_everyone(app, client):
     assert "data-ratings" in page and "data-print" in page
     ratings = client.get(re.search(r'href="([^"]+)" data-ratings', page).group(1))
     assert ratings.status_code == 200 and "A" in ratings.get_data(as_text=True)
+
+
+def test_the_csv_ranking_keeps_a_name_from_being_read_as_a_formula(client):
+    url = start(client, ["=cmd()", "+Bob", "@Cy", "Dee"], rounds=1, hands=1)
+    rows = list(csv.reader(io.StringIO(client.get(url + "/standing.csv").get_data(
+        as_text=True))))
+    names = {r[1] for r in rows[1:]}
+    assert names == {"'=cmd()", "'+Bob", "'@Cy", "Dee"}

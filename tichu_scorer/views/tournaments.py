@@ -21,6 +21,7 @@ from ..matches import writes
 from ..models import NAME_MAX, Tournament, TournamentRound
 from ..tournaments import director, standings
 from ..tournaments.forms import ARRIVAL_MAX, ArrivalForm, TournamentForm, read_entries, read_entry
+from ..transfer_csv import sheet_cell
 from .sharing import qr_svg
 
 bp = Blueprint("tournaments", __name__)
@@ -213,7 +214,7 @@ def export(key: str, kind: str) -> Response:
         writer.writerow(head)
         for line in lines:
             row = line.as_dict()
-            writer.writerow([row[h] for h in head])
+            writer.writerow([sheet_cell(row[h]) for h in head])
         response = Response(out.getvalue(), mimetype="text/csv")
     response.headers["Content-Disposition"] = (
         f'attachment; filename="tournament-{tournament.key}.{kind}"')
