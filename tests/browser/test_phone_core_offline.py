@@ -348,3 +348,49 @@ def test_without_signal_grand_seigneur_shows_what_the_server_will(live_server, n
     page.wait_for_selector(".problems .problem")
     assert " ".join(page.locator(".problems .problem").first.text_content().split()) == refused_here
     assert errors == []
+
+
+# The core's answers held back until the test lets them go (a phone slow to start it)
+HELD_CORE = """(() => {
+  const Real = window.Worker;
+  window.coreAsked = [];
+  window.coreHeld = [];
+  window.letCoreAnswer = () => { window.coreHeld.splice(0).forEach((go) => go()); };
+  window.Worker = class extends Real {
+    postMessage(message) { window.coreAsked.push(message.text); super.postMessage(message); }
+    set onmessage(fn) { super.onmessage = (event) => window.coreHeld.push(() => fn(event)); }
+    get onmessage() { return super.onmessage; }
+  };
+})();"""
+
+
+def test_a_count_the_core_answers_late_never_draws_a_hand_refused_meanwhile(live_server, phone):
+    """The match page asks the core to count a waiting hand; before it answers, the signal
+    comes back and the server refuses the hand: the late count draws nothing (the hand is
+    no longer waiting), as on a phone slow to start the core."""
+    page = phone
+    match_url = controlled_match(page, live_server)
+    core_kept(page)
+    page.context.add_init_script(HELD_CORE)
+    page.context.set_offline(True)
+    page.goto(match_url + "/hands/new")
+    page.wait_for_selector(".out-buttons:not([hidden])")
+    page.tap(".out-btn[data-seat='2']")
+    page.fill("#card_a", "33")  # not a multiple of 5: the server refuses it
+    page.tap("button[type=submit]")
+    page.wait_for_url(match_url + "*")
+    page.wait_for_selector("#outbox:has-text('1 hand waiting')")
+    page.wait_for_function("() => window.coreAsked.some((t) => t.includes('\"op\":\"waiting\"'))")
+    page.context.set_offline(False)
+    send_waiting(page)
+    page.wait_for_selector("#outbox:has-text('Hand 1 was refused')")
+    assert not page.locator("tr.waiting").count()
+    # the core answers the count now, the hand long refused
+    page.wait_for_function("() => window.coreHeld.length >= window.coreAsked.length",
+                           timeout=60000)
+    page.evaluate("window.letCoreAnswer()")
+    # what the answers drew, they drew before a later task of the page's
+    page.evaluate("() => new Promise((done) => setTimeout(done))")
+    assert not page.locator("tr.waiting").count()
+    assert page.locator("#provisional").is_hidden()
+    assert page.locator("[data-total='0']").text_content().strip() == "0"
