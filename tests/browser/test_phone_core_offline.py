@@ -38,6 +38,22 @@ def core_kept(page) -> None:
     raise AssertionError("the service worker never kept the core")
 
 
+SNAPSHOT_KEPT = """async () => (await (await caches.open('tichu-core')).keys())
+  .some((r) => r.url.includes('/core/snapshot?v='))"""
+
+
+def snapshot_kept(page) -> None:
+    """Wait until the scorer's page, idle with signal, had the core keep its memory snapshot
+    (offline.js, warm), as a phone does at the table: its first start without signal then
+    takes a second or so, not the start from nothing, which on a loaded machine can outlast
+    the page's wait for the core's answer (core-client.js, CORE_TIMEOUT)."""
+    for _ in range(600):
+        if page.evaluate(SNAPSHOT_KEPT):
+            return
+        page.wait_for_timeout(100)
+    raise AssertionError("the match page never had the core keep its snapshot")
+
+
 def tap_hand(page, first, second, points):
     """Out first and second; the card points only where they count: partners out first
     and second (a double victory) hide them, at once or when the preview says so."""
@@ -137,22 +153,13 @@ def test_the_referee_judges_without_signal(live_server, phone):
     shot(page, "core-offline-referee")
 
 
-SNAPSHOT_KEPT = """async () => (await (await caches.open('tichu-core')).keys())
-  .some((r) => r.url.includes('/core/snapshot?v='))"""
-
-
 def test_with_signal_the_page_keeps_the_cores_snapshot_for_a_fast_start(live_server, phone):
     """The scorer's match page, idle with signal, starts the core once so that it keeps its
     memory snapshot; the hand form opened later without signal starts from it."""
     page = phone
     match_url = controlled_match(page, live_server)
     core_kept(page)
-    for _ in range(600):  # the page itself, idle: nobody asked for the core
-        if page.evaluate(SNAPSHOT_KEPT):
-            break
-        page.wait_for_timeout(100)
-    else:
-        raise AssertionError("the match page never had the core keep its snapshot")
+    snapshot_kept(page)  # the page itself, idle: nobody asked for the core
     page.context.set_offline(True)
     page.goto(match_url + "/hands/new")
     tap_hand(page, 0, 2, "75")
@@ -229,10 +236,7 @@ def test_a_broken_snapshot_is_dropped_and_the_core_starts_from_nothing(live_serv
     page = phone
     match_url = controlled_match(page, live_server)
     core_kept(page)
-    for _ in range(600):  # the page keeps a snapshot by itself; it is then spoiled
-        if page.evaluate(SNAPSHOT_KEPT):
-            break
-        page.wait_for_timeout(100)
+    snapshot_kept(page)  # the page keeps a snapshot by itself; it is then spoiled
     page.evaluate("""async () => {
       const cache = await caches.open('tichu-core');
       const key = (await cache.keys()).find((r) => r.url.includes('/core/snapshot?v='));
