@@ -8,7 +8,7 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
 from benchmarks.harness import controlled
-from tests.browser.conftest import shot, start_match
+from tests.browser.conftest import shot, start_match, until
 
 
 def controlled_match(page, base: str, start=start_match) -> str:
@@ -55,17 +55,9 @@ SYNCED = """async (next) => {
 
 
 def synced(page, next_hand: int) -> None:
-    """Wait until the page is the server's match page once the phone sent what waited.
-    (Polled: wait_for_function would take the predicate's promise for a true answer.)"""
-    for _ in range(150):
-        try:
-            if page.evaluate(SYNCED, str(next_hand)):
-                return
-        except PlaywrightError as exc:  # asked as the phone loaded the page afresh
-            if "context was destroyed" not in str(exc):
-                raise
-        page.wait_for_timeout(100)
-    raise AssertionError(f"no page of the server's with hand {next_hand} next, nothing waiting")
+    """Wait until the page is the server's match page once the phone sent what waited."""
+    until(page, SYNCED, str(next_hand), seconds=15,
+          what=f"the server's page with hand {next_hand} next, nothing waiting")
 
 
 def enter_first_hand(page, match_url: str) -> None:
