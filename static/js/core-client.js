@@ -70,8 +70,9 @@
     return items.sort((a, b) => a.number - b.number).map((i) => i.body || null);
   }
 
-  // The match page while hands of this match wait on the phone (offline.js, provisional)
-  async function provisional(mine, live, note) {
+  // The match page while hands of this match wait on the phone (offline.js, provisional);
+  // nothing is drawn once `latest` says a newer count came while the core answered
+  async function provisional(mine, live, note, latest = () => true) {
     if (!mine.length) { waitingRows([], [], ""); drawRanked(null, []); return; }
     // The totals, the list and who shuffles next as the server will have them once the
     // hands arrive: the phone's copy of the core scores them in turn. Without it (no
@@ -81,6 +82,7 @@
     const rankings = live && live.dataset.rankings ? JSON.parse(live.dataset.rankings) : null;
     const state = facts ? await core({ op: "waiting", facts: facts, bodies: mine.map((i) => i.body || null), chart, rankings })
       .catch(() => null) : null;
+    if (!latest()) return;
     if (rankings) { drawRanked(state && state.ranked ? state : null, mine, note); return; }
     if (state) drawChart(state.chart, state.words);
     const scores = mine.map((item, k) => {

@@ -360,8 +360,13 @@
     return items;
   }
 
-  // The match page and the hand form while hands of this match wait.
+  // The match page and the hand form while hands of this match wait. Only the latest count
+  // draws: one still waiting on the core (a slow first start) never draws hands sent or
+  // refused since.
+  let counts = 0;
   async function provisional(waiting) {
+    const count = ++counts;
+    const latest = () => count === counts;
     // the match page, its page of every hand, its hand form (?queued=1 aside)
     const here = window.location.pathname.replace(/\/(hands\/new|every-hand)$/, "");
     const mine = waiting.filter((i) => i.match === here).sort((a, b) => a.number - b.number);
@@ -378,7 +383,7 @@
     });
     const note = document.getElementById("provisional");
     if (note) note.hidden = true;
-    if (live && !mine.length && client) client.then((c) => c.provisional([]), () => {}); // none waits
+    if (live && !mine.length && client) client.then((c) => latest() && c.provisional([]), () => {}); // none waits
     // Undo takes back the latest hand: while hands wait, that is the latest waiting one
     const undo = document.querySelector("form[data-undo]");
     const undoButton = undo && undo.querySelector("button");
@@ -409,7 +414,8 @@
     // the core scores them as the server will (core-client.js); without it, the scores
     // each hand's preview showed count, as before
     const core = await coreClient().catch(() => null);
-    if (core) return core.provisional(mine, live, note);
+    if (!latest()) return;
+    if (core) return core.provisional(mine, live, note, latest);
     document.querySelectorAll("[data-total]").forEach((el) => {
       const side = Number(el.dataset.total);
       if (!("stored" in el.dataset)) el.dataset.stored = el.textContent.trim();

@@ -208,6 +208,24 @@ def phone(new_context):
     return page
 
 
+def until(page, predicate: str, arg=None, *, seconds: float = 20, what: str = "") -> None:
+    """Wait until `predicate` (a JavaScript function, which may return a promise) is true in
+    the page, asked again every 0.1 s, also while the page is loaded afresh. Not
+    wait_for_function, which does not await a promise: it takes it for a true answer."""
+    from playwright.sync_api import Error as PlaywrightError
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            if page.evaluate(predicate, arg):
+                return
+        except PlaywrightError as exc:  # asked as the page went on to another
+            if "context was destroyed" not in str(exc):
+                raise
+        if time.monotonic() > deadline:
+            raise AssertionError(f"not so within {seconds} s: {what or predicate}")
+        page.wait_for_timeout(100)
+
+
 def shot(page, name: str) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)

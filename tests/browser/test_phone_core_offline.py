@@ -38,6 +38,22 @@ def core_kept(page) -> None:
     raise AssertionError("the service worker never kept the core")
 
 
+SNAPSHOT_KEPT = """async () => (await (await caches.open('tichu-core')).keys())
+  .some((r) => r.url.includes('/core/snapshot?v='))"""
+
+
+def snapshot_kept(page) -> None:
+    """Wait until the scorer's page, idle with signal, had the core keep its memory snapshot
+    (offline.js, warm), as a phone does at the table: its first start without signal then
+    takes a second or so, not the start from nothing, which on a loaded machine can outlast
+    the page's wait for the core's answer (core-client.js, CORE_TIMEOUT)."""
+    for _ in range(600):
+        if page.evaluate(SNAPSHOT_KEPT):
+            return
+        page.wait_for_timeout(100)
+    raise AssertionError("the match page never had the core keep its snapshot")
+
+
 def tap_hand(page, first, second, points):
     """Out first and second; the card points only where they count: partners out first
     and second (a double victory) hide them, at once or when the preview says so."""
@@ -137,22 +153,13 @@ def test_the_referee_judges_without_signal(live_server, phone):
     shot(page, "core-offline-referee")
 
 
-SNAPSHOT_KEPT = """async () => (await (await caches.open('tichu-core')).keys())
-  .some((r) => r.url.includes('/core/snapshot?v='))"""
-
-
 def test_with_signal_the_page_keeps_the_cores_snapshot_for_a_fast_start(live_server, phone):
     """The scorer's match page, idle with signal, starts the core once so that it keeps its
     memory snapshot; the hand form opened later without signal starts from it."""
     page = phone
     match_url = controlled_match(page, live_server)
     core_kept(page)
-    for _ in range(600):  # the page itself, idle: nobody asked for the core
-        if page.evaluate(SNAPSHOT_KEPT):
-            break
-        page.wait_for_timeout(100)
-    else:
-        raise AssertionError("the match page never had the core keep its snapshot")
+    snapshot_kept(page)  # the page itself, idle: nobody asked for the core
     page.context.set_offline(True)
     page.goto(match_url + "/hands/new")
     tap_hand(page, 0, 2, "75")
@@ -229,10 +236,7 @@ def test_a_broken_snapshot_is_dropped_and_the_core_starts_from_nothing(live_serv
     page = phone
     match_url = controlled_match(page, live_server)
     core_kept(page)
-    for _ in range(600):  # the page keeps a snapshot by itself; it is then spoiled
-        if page.evaluate(SNAPSHOT_KEPT):
-            break
-        page.wait_for_timeout(100)
+    snapshot_kept(page)  # the page keeps a snapshot by itself; it is then spoiled
     page.evaluate("""async () => {
       const cache = await caches.open('tichu-core');
       const key = (await cache.keys()).find((r) => r.url.includes('/core/snapshot?v='));
@@ -348,3 +352,49 @@ def test_without_signal_grand_seigneur_shows_what_the_server_will(live_server, n
     page.wait_for_selector(".problems .problem")
     assert " ".join(page.locator(".problems .problem").first.text_content().split()) == refused_here
     assert errors == []
+
+
+# The core's answers held back until the test lets them go (a phone slow to start it)
+HELD_CORE = """(() => {
+  const Real = window.Worker;
+  window.coreAsked = [];
+  window.coreHeld = [];
+  window.letCoreAnswer = () => { window.coreHeld.splice(0).forEach((go) => go()); };
+  window.Worker = class extends Real {
+    postMessage(message) { window.coreAsked.push(message.text); super.postMessage(message); }
+    set onmessage(fn) { super.onmessage = (event) => window.coreHeld.push(() => fn(event)); }
+    get onmessage() { return super.onmessage; }
+  };
+})();"""
+
+
+def test_a_count_the_core_answers_late_never_draws_a_hand_refused_meanwhile(live_server, phone):
+    """The match page asks the core to count a waiting hand; before it answers, the signal
+    comes back and the server refuses the hand: the late count draws nothing (the hand is
+    no longer waiting), as on a phone slow to start the core."""
+    page = phone
+    match_url = controlled_match(page, live_server)
+    core_kept(page)
+    page.context.add_init_script(HELD_CORE)
+    page.context.set_offline(True)
+    page.goto(match_url + "/hands/new")
+    page.wait_for_selector(".out-buttons:not([hidden])")
+    page.tap(".out-btn[data-seat='2']")
+    page.fill("#card_a", "33")  # not a multiple of 5: the server refuses it
+    page.tap("button[type=submit]")
+    page.wait_for_url(match_url + "*")
+    page.wait_for_selector("#outbox:has-text('1 hand waiting')")
+    page.wait_for_function("() => window.coreAsked.some((t) => t.includes('\"op\":\"waiting\"'))")
+    page.context.set_offline(False)
+    send_waiting(page)
+    page.wait_for_selector("#outbox:has-text('Hand 1 was refused')")
+    assert not page.locator("tr.waiting").count()
+    # the core answers the count now, the hand long refused
+    page.wait_for_function("() => window.coreHeld.length >= window.coreAsked.length",
+                           timeout=60000)
+    page.evaluate("window.letCoreAnswer()")
+    # what the answers drew, they drew before a later task of the page's
+    page.evaluate("() => new Promise((done) => setTimeout(done))")
+    assert not page.locator("tr.waiting").count()
+    assert page.locator("#provisional").is_hidden()
+    assert page.locator("[data-total='0']").text_content().strip() == "0"

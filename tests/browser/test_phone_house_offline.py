@@ -4,7 +4,12 @@ double victory 100, [R4] victory points, shown with the waiting hand)."""
 from __future__ import annotations
 
 from tests.browser.conftest import shot
-from tests.browser.test_phone_core_offline import _bundle, core_kept, tap_hand  # noqa: F401
+from tests.browser.test_phone_core_offline import (  # noqa: F401
+    _bundle,
+    core_kept,
+    snapshot_kept,
+    tap_hand,
+)
 from tests.browser.test_phone_offline import controlled_match
 
 
@@ -24,6 +29,7 @@ def test_offline_core_scores_a_club_match_as_the_server(live_server, phone):
     page = phone
     match_url = controlled_match(page, live_server, start=start_club_match)
     core_kept(page)
+    snapshot_kept(page)  # what is tested is the club's scoring, not the core's first start
     page.context.set_offline(True)
     page.goto(match_url + "/hands/new")
     tap_hand(page, 0, 2, "75")  # a double victory for team A: 100 under [R3]

@@ -8,7 +8,7 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
 from benchmarks.harness import controlled
-from tests.browser.conftest import shot, start_match
+from tests.browser.conftest import shot, start_match, until
 
 
 def controlled_match(page, base: str, start=start_match) -> str:
@@ -42,6 +42,22 @@ def kept(page, path: str, text: str) -> None:
             return
         page.wait_for_timeout(100)
     raise AssertionError(f"the phone's copy of {path} never held {text!r}")
+
+
+# The match page as the server drew it with `next` the next hand's number (offline.js
+# changes the link's words, never its data-next-hand), nothing waiting on the phone
+SYNCED = """async (next) => {
+  const link = document.querySelector('a[data-next-hand]');
+  const box = document.getElementById('outbox');
+  return !!link && link.dataset.nextHand === next && !!box && box.hidden && !!window.tichuOutbox
+    && (await window.tichuOutbox.all()).length === 0;
+}"""
+
+
+def synced(page, next_hand: int) -> None:
+    """Wait until the page is the server's match page once the phone sent what waited."""
+    until(page, SYNCED, str(next_hand), seconds=15,
+          what=f"the server's page with hand {next_hand} next, nothing waiting")
 
 
 def enter_first_hand(page, match_url: str) -> None:
@@ -81,8 +97,12 @@ def test_offline_hands_wait_and_sync_once(live_server, phone):
     shot(page, "offline-waiting")
 
     context.set_offline(False)
-    page.wait_for_selector("text=Add hand 3", timeout=15000)
-    page.wait_for_selector("#outbox", state="hidden")
+    # Sent, the phone loads the match afresh (offline.js, flush). The page before it says
+    # "Add hand 3" while the hands wait, and hides the outbox a moment before it goes, its
+    # totals and list then back to its copy's (0, no rows): a read there is early. Waited
+    # for: the server's own page (offline.js changes the link's words, never its
+    # data-next-hand) with nothing waiting on the phone
+    synced(page, 3)
     totals = [int(t) for t in page.locator("[data-total]").all_text_contents()]
     assert totals == [75 + 25, 25 + 75]
     assert page.locator("table.hands tbody tr").count() == 2

@@ -7,7 +7,7 @@ import datetime as dt
 
 import pytest
 
-from tests.browser.conftest import PHONE, shot, start_match
+from tests.browser.conftest import PHONE, shot, start_match, until
 
 WORDS = {"en": "Matches", "de": "Partien"}
 
@@ -67,10 +67,9 @@ def test_a_fresh_phone_starts_with_a_match_or_a_table_and_imports_from_a_link(
 def remembered_at(page, path: str, when: dt.datetime) -> None:
     """Wait until this phone has noted that it used the match at `when` (offline.js writes it
     to IndexedDB after the page loaded; leaving the page sooner would leave the old time)."""
-    page.wait_for_function(
-        """([url, at]) => window.tichuOutbox && window.tichuOutbox.remembered().then(
-               (ms) => ms.some((m) => m.url === url && m.at === at))""",
-        arg=[path, int(when.timestamp() * 1000)], timeout=20000)
+    until(page, """([url, at]) => window.tichuOutbox && window.tichuOutbox.remembered().then(
+                     (ms) => ms.some((m) => m.url === url && m.at === at))""",
+          [path, int(when.timestamp() * 1000)], what=f"{path} remembered at {when}")
 
 
 def test_the_offline_page_tells_matches_of_the_same_players_apart(live_server, phone):

@@ -10,7 +10,7 @@ from urllib.parse import urlparse
 from playwright.sync_api import Error as PlaywrightError
 
 from benchmarks.harness import controlled
-from tests.browser.conftest import PHONE, shot
+from tests.browser.conftest import PHONE, shot, until
 from tests.browser.test_phone_companion import add, start_four, totals
 
 
@@ -103,7 +103,7 @@ def test_the_installed_start_page_opens_offline(live_server, phone):
     controlled(page)
     # what the offline start page needs, not a pause: this match remembered in IndexedDB
     # and the start page in the worker's page cache
-    page.wait_for_function(REMEMBERED, arg=urlparse(url).path, timeout=60_000)
+    until(page, REMEMBERED, urlparse(url).path, seconds=60, what="the match remembered")
     page.context.set_offline(True)
     page.goto(live_server + "/")
     assert page.locator("h1").first.text_content().strip() == "Matches"
