@@ -177,6 +177,9 @@ def test_a_semi_final_corrected_after_the_final_was_drawn_lists_each_pair_once(a
     # the first semi-final's last hand is undone at its table and the other side wins it
     assert client.post(semis[0] + "/undo", data={"number": "10"}).status_code == 303
     win(client, semis[0], 1)
+    # the director is told that the final drawn seats a pair that no longer won ([TN4])
+    page = client.get(url).get_data(as_text=True)
+    assert page.count("data-knockout-changed") == 1 and "(TN4)" in page
     win(client, tables(client, url, 3)[0], 0)
     with app.app_context():
         lines = director.table_standing(tournament(key))

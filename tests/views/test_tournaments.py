@@ -269,6 +269,7 @@ def test_a_swiss_pairs_tournament_never_repeats_a_meeting_and_ends_in_a_knockout
         page = html.unescape(client.get(url + path).get_data(as_text=True))
         shown = re.findall(r'<tr data-name="([^"]+)">', page)
         assert shown == [line.name for line in lines], path
+        assert "data-knockout-changed" not in page  # nothing corrected since the draw
     over = client.post(url + "/draw", data={"round": 6})
     assert over.status_code == 422
     assert "All rounds are played" in client.get(url).get_data(as_text=True)

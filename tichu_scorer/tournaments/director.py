@@ -295,6 +295,26 @@ def _knockout(tournament: Tournament, number: int) -> Seating:
                          for a, b in games), ())
 
 
+def knockout_changed(rounds: Sequence[standings.Round]) -> list[str]:
+    """Knockout stages drawn from a result corrected since ([TN4]): for each table of a
+    later stage that seats a pair the stage before no longer sends, a sentence saying
+    which. The director corrects it at that table (or plays it out as drawn)."""
+    stages = [r for r in rounds if r.knockout]
+    found = []
+    for before, after in zip(stages, stages[1:], strict=False):
+        winners = {t.sides[t.winner][0] for t in before.tables
+                   if t.over and t.winner is not None}
+        for table in after.tables:
+            for side in table.sides:
+                if winners and side[0] not in winners:
+                    found.append(_("Table %(board)d of round %(number)d seats %(pair)s, but "
+                                   "after a correction of round %(before)d that pair did "
+                                   "not win its match there.") % {
+                        "board": table.board, "number": after.number, "pair": side[0],
+                        "before": before.number})
+    return found
+
+
 @dataclass(frozen=True)
 class Seating:
     tables: tuple[tuple[str, ...], ...]  # four names by seat: 0 and 2 are partners

@@ -108,6 +108,7 @@ def show(key: str) -> str:
         lines=director.table_standing(tournament, rounds=counted),
         arrival=ArrivalForm(), arrival_max=ARRIVAL_MAX, live=live.tables([tournament.group.key]),
         corrections=director.corrections(tournament),
+        knockout_changed=director.knockout_changed(counted),
         shown=standings.shown, show_qr=bool(qr))
 
 
