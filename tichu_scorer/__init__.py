@@ -62,6 +62,7 @@ def create_app(test_config: Mapping[str, Any] | None = None,
     logging.getLogger("werkzeug").addFilter(_plain_text)
 
     db.init_app(app)
+    app.teardown_appcontext(database.end_session)  # runs before Flask-SQLAlchemy's own
     if app.config["SQLALCHEMY_DATABASE_URI"].startswith("postgresql"):
         with app.app_context():
             app.extensions["tichu_breaker"] = database.bound(db.engine, app.config)

@@ -22,6 +22,7 @@ each wait itself:
 
 from __future__ import annotations
 
+import logging
 import socket
 import struct
 import threading
@@ -32,6 +33,8 @@ import psycopg
 from psycopg.errors import _WaitTimeout  # what `Connection.wait` raises past its timeout
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
+
+log = logging.getLogger(__name__)
 
 UNREACHABLE = "database unreachable"  # health.state_of reads failures with these words
 PROBE_TIMEOUT = 0.5  # seconds a server asked whether it is there may take to answer
@@ -193,3 +196,21 @@ def bound(engine: Engine, config: Any) -> Breaker:
             raise breaker.refusal()
 
     return breaker
+
+
+def end_session(_error: BaseException | None = None) -> None:
+    """End the request's database session, also when its connection died under it (a
+    PostgreSQL restart between the answer and the end of the request): closing rolls back
+    on that connection, which then raises out of the request's teardown, and the worker
+    would answer 500 for a request already answered. The dead connection is dropped
+    instead; Flask-SQLAlchemy's own teardown, run after this one, finds nothing left."""
+    from .extensions import db
+    try:
+        db.session.remove()
+    except Exception:  # noqa: BLE001  # the connection is gone: the pool must not keep it
+        log.warning("Database connection lost at the end of a request", exc_info=True)
+        try:
+            db.session().invalidate()
+        except Exception:  # noqa: BLE001,S110  # nothing more can be done with it
+            pass
+        db.session.registry.clear()
