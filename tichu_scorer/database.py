@@ -27,6 +27,7 @@ import socket
 import struct
 import threading
 import time
+from contextlib import suppress
 from typing import Any, NoReturn
 
 import psycopg
@@ -209,8 +210,6 @@ def end_session(_error: BaseException | None = None) -> None:
         db.session.remove()
     except Exception:  # noqa: BLE001  # the connection is gone: the pool must not keep it
         log.warning("Database connection lost at the end of a request", exc_info=True)
-        try:
+        with suppress(Exception):  # nothing more can be done with it
             db.session().invalidate()
-        except Exception:  # noqa: BLE001,S110  # nothing more can be done with it
-            pass
         db.session.registry.clear()
