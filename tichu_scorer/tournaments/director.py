@@ -82,12 +82,13 @@ def create(name: str, kind: str, entries: Sequence[Entry], rounds: int, hands: i
     knockout = knockout if kind == PAIRS else None
     if knockout and (knockout not in KNOCKOUTS or knockout > len(entries)):
         raise Refused("knockout", "TN3", _(
-            "A knockout is for the best 2, 4 or 8 pairs, and no more than play.") )
+            "A knockout is for the best 2, 4 or 8 pairs, and no more than play."))
+    title = clean(name)[:NAME_MAX] or "Tichu"
     with writing():
-        group = Group(name=clean(name)[:NAME_MAX] or "Tichu")
+        group = Group(name=title)
         db.session.add(group)
         db.session.flush()
-        tournament = Tournament(group_id=group.id, name=clean(name)[:NAME_MAX] or "Tichu",
+        tournament = Tournament(group_id=group.id, name=title,
                                 kind=kind, pairing=pairing if kind == PAIRS else None,
                                 rounds=rounds, hands=hands, seed=seed,
                                 knockout=knockout or None)
@@ -323,7 +324,8 @@ class Seating:
 
 
 def _history(tournament: Tournament) -> list[draw.Round]:
-    return [draw.Round(tuple(tuple(m.player_names) for m in r.tables), tuple(r.byes))
+    tables = seated(tournament)  # two statements, not the matches of every round
+    return [draw.Round(tuple(t.names for t in tables.get(r.id, [])), tuple(r.byes))
             for r in tournament.played]
 
 
@@ -347,12 +349,12 @@ def _pairs(tournament: Tournament, entries: list[TournamentEntry], number: int) 
     members = {e.name: e.members or [] for e in entries}
     names = [e.name for e in entries]
     changed = any(e.joined > 1 or e.left is not None for e in tournament.entries)
+    rounds = rounds_of(tournament)  # read once: who met, who sat out, the standing
+    met = {frozenset(sum(t.sides, ())) for r in rounds for t in r.tables}
+    had = [b for r in rounds for b in r.byes]  # two byes counted twice
     planned = None
     if tournament.pairing == ALL and changed:  # a plan for the rounds left, none met twice
-        met = {frozenset(sum(t.sides, ())) for r in rounds_of(tournament) for t in r.tables}
-        planned = pairing.all_against_all(
-            names, met, tournament.rounds - number + 1,
-            [b for r in tournament.played for b in r.byes])
+        planned = pairing.all_against_all(names, met, tournament.rounds - number + 1, had)
     if tournament.pairing == ALL and not changed:
         order = [e.name for e in tournament.entries]
         schedule = pairing.round_robin([n for n in order if n in members])
@@ -365,10 +367,9 @@ def _pairs(tournament: Tournament, entries: list[TournamentEntry], number: int) 
     elif planned is not None:
         tables, byes, unmet = planned.tables, ((planned.bye,) if planned.bye else ()), ()
     else:
-        ranked = [line.name for line in table_standing(tournament) if line.name in members]
+        ranked = [line.name for line in table_standing(tournament, rounds=rounds)
+                  if line.name in members]
         ranked += [n for n in names if n not in ranked]
-        met = {frozenset(sum(t.sides, ())) for r in rounds_of(tournament) for t in r.tables}
-        had = [b for r in tournament.played for b in r.byes]  # two byes counted twice
         made = pairing.swiss(ranked, met, had)
         tables, byes, unmet = made.tables, ((made.bye,) if made.bye else ()), made.unmet
     seated = tuple((members[a][0], members[b][0], members[a][1], members[b][1])
