@@ -37,6 +37,36 @@ settings.load_profile("ci" if CI else "dev")
 LOCAL_FRACTION = 5  # locally a property test runs a fifth of its examples (at least 50)
 
 
+CLOCK_SITE = os.path.join(os.path.dirname(__file__), "clock")
+collect_ignore = ["clock"]  # loaded by Python at start-up, never collected (doctests)
+
+
+def pytest_configure(config) -> None:
+    """TEST_CLOCK=<ISO moment> runs the whole suite with every clock of the run moved there
+    (tests/clock/sitecustomize.py), to show that no test passes only on today's date."""
+    moment = os.environ.get("TEST_CLOCK", "").strip()
+    if not moment or os.environ.get("TEST_CLOCK_SHIFT"):
+        return  # the real clock, or a process already moved at its start
+    import time
+    from datetime import datetime, timezone
+
+    import time_machine
+    when = datetime.fromisoformat(moment.replace("Z", "+00:00"))
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=timezone.utc)
+    os.environ["TEST_CLOCK_SHIFT"] = repr(when.timestamp() - time.time())
+    os.environ["PYTHONPATH"] = os.pathsep.join(
+        filter(None, [CLOCK_SITE, os.environ.get("PYTHONPATH")]))
+    time_machine.travel(when, tick=True).start()
+
+
+def pytest_report_header(config) -> str | None:
+    from tichu_scorer.clock import utcnow
+    if os.environ.get("TEST_CLOCK_SHIFT"):
+        return f"clock moved to {utcnow():%Y-%m-%d %H:%M:%S} UTC (TEST_CLOCK)"
+    return None
+
+
 def pytest_collection_modifyitems(items) -> None:
     """Outside CI, scale down the examples of every property test, also those that set
     their own number (`@settings(max_examples=600)`), which a profile cannot change."""

@@ -63,6 +63,21 @@ def test_a_request_during_a_try_waits_for_its_outcome():
     assert outcome == [True]
 
 
+def test_a_failure_older_than_the_last_answer_trips_nothing():
+    """A connection attempt made while the database was frozen times out after it came
+    back and another request was answered: the database is not left alone again."""
+    clock = Clock()
+    breaker = Breaker(pause=2, patience=0, clock=clock)
+    frozen_attempt = clock()
+    clock.now += 1.5
+    breaker.answered()  # (thawed) another request got its answer
+    clock.now += 0.5
+    breaker.trip(frozen_attempt)  # the attempt's connect timeout, now
+    assert breaker.allow(bound=1)
+    breaker.trip(clock())  # a wait that began after the answer still trips it
+    assert not breaker.allow(bound=1)
+
+
 def test_a_refusal_reads_as_unreachable():
     refusal = Breaker(pause=2).refusal()
     assert isinstance(refusal, Unreachable)

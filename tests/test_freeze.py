@@ -159,15 +159,26 @@ def test_a_frozen_postgresql_gives_503s_in_time_and_recovers_alone(tmp_path, fro
                     assert all(f.result()[1] < DB_ANSWER for f in piled)
         # continued: every worker answers again by itself within its pause and one try,
         # on fresh connections (one that hung and were used again would fail)
+        # A round of 200s may come from one worker alone while the other still waits out a
+        # pause that began as the database came back (a connect timed out just after the
+        # thaw): 503s are allowed until RECOVERY, none after, and three rounds in a row of
+        # 200s (48 requests, spread over both workers) end it.
         thawed = time.monotonic()
+        in_a_row = 0
         with ThreadPoolExecutor(max_workers=8) as pool:
-            while not all(a[0] == 200 for a in pool.map(needs_db, [1] * 16)):
-                assert time.monotonic() - thawed < RECOVERY, "not recovered after SIGCONT"
-            record_property("recovered_s", round(time.monotonic() - thawed, 2))
-            for _ in range(2):
-                assert [a[0] for a in pool.map(needs_db, [1] * 16)] == [200] * 16
+            while in_a_row < 3:
+                statuses = [a[0] for a in pool.map(needs_db, [1] * 16)]
+                if statuses == [200] * 16:
+                    in_a_row += 1
+                    if in_a_row == 1:
+                        record_property("recovered_s", round(time.monotonic() - thawed, 2))
+                else:
+                    in_a_row = 0
+                    assert time.monotonic() - thawed < RECOVERY, (
+                        "not recovered after SIGCONT", statuses)
         assert needs_db(0)[0] == 303  # the hand is saved
-        assert timed(base, "GET", "/healthz")[0] == 200
+        status, _, _, body = timed(base, "GET", "/healthz")
+        assert status == 200, body
     print("seconds:", figures, "load:", Path("/proc/loadavg").read_text().split()[:3])
 
 

@@ -14,11 +14,12 @@ from sqlalchemy import text
 from tests.test_queries import queries_for
 from tests.views.test_transfer import synthetic_history
 from tichu_scorer import statistics, transfer
+from tichu_scorer.clock import utcnow
 from tichu_scorer.extensions import db
 from tichu_scorer.game import variants
 from tichu_scorer.matches import corrections, creation, hand_entry, roster, writes
 from tichu_scorer.matches.writes import Conflict
-from tichu_scorer.models import Group, Match, MatchTally, TableTally, utcnow
+from tichu_scorer.models import Group, Match, MatchTally, TableTally
 from tichu_scorer.scoring.stats import COUNTS
 from tichu_scorer.statistics import counting, store
 

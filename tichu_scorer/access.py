@@ -21,11 +21,11 @@ on the server; a refused read is a 404, so that a stranger learns nothing about 
 from __future__ import annotations
 
 import secrets
-from datetime import date
 
 from flask import abort, current_app, session
 from flask_babel import gettext
 
+from .clock import today
 from .extensions import db
 from .models import Group, Match
 
@@ -56,7 +56,7 @@ def join(group: Group, role: str) -> None:
     tables.pop(group.key, None)
     tables[group.key] = [role, group.generation]  # the newest last
     session[TABLES] = dict(list(tables.items())[-TABLES_KEPT:])
-    session["renewed"] = date.today().toordinal()
+    session["renewed"] = today().toordinal()
     device()
     _keep()
 
@@ -93,9 +93,9 @@ RENEW_DAYS = 30  # a device in use keeps its rights: the year starts again this 
 def renew() -> None:
     """A device that comes back keeps its tables for a year from now (the cookie is only
     sent when it changes, so it is changed about once a month)."""
-    today = date.today().toordinal()
-    if session.get(TABLES) and today - int(session.get("renewed", 0)) >= RENEW_DAYS:
-        session["renewed"] = today
+    now = today().toordinal()
+    if session.get(TABLES) and now - int(session.get("renewed", 0)) >= RENEW_DAYS:
+        session["renewed"] = now
         _keep()
 
 

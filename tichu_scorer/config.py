@@ -170,6 +170,10 @@ def database_timeouts(config: Mapping[str, Any]) -> dict[str, Any]:
     if not uri.startswith("sqlite:///:memory:") and uri != "sqlite://" and pooled:
         options.setdefault("pool_timeout", config["DB_POOL_TIMEOUT"])
     if uri.startswith("postgresql"):
+        # A pooled connection is asked whether it still works before a request gets it
+        # (one round trip): after a restart of the database every pooled one is dead, and
+        # otherwise the first request of each worker found out, answering 503.
+        options.setdefault("pool_pre_ping", pooled)
         options["connect_args"] = client_options(config) | dict(
             options.get("connect_args") or {})
     return options

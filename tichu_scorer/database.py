@@ -52,7 +52,9 @@ class Breaker:
     for `pause` seconds every request is refused at once; then one request at a time tries
     it (its wait bounded as any other), and a request that comes meanwhile waits up to
     `patience` for that try's outcome, so that the requests of the moment a database comes
-    back are not refused for the one that found it back."""
+    back are not refused for the one that found it back. A failure of a wait that began
+    before the database last answered is old news (a connection attempt made while it was
+    frozen, timing out after it was back) and trips nothing."""
 
     def __init__(self, pause: float, patience: float = 0.5,
                  clock: Any = time.monotonic) -> None:
@@ -62,6 +64,7 @@ class Breaker:
         self.changed = threading.Condition()
         self.closed_until = 0.0  # no request before this moment
         self.trying_until = 0.0  # one request is trying the database until this moment
+        self.answered_at = float("-inf")  # when it last answered
 
     def allow(self, bound: float) -> bool:
         """May a request ask the database now (`bound`: how long it may wait at most)?"""
@@ -77,14 +80,18 @@ class Breaker:
             self.trying_until = now + bound  # this request is the one that tries
             return True
 
-    def trip(self) -> None:
+    def trip(self, began: float | None = None) -> None:
+        """A wait that began at `began` (this clock) got no answer in time."""
         with self.changed:
+            if began is not None and self.answered_at >= began:
+                return  # it answered another request since: this failure is older news
             self.closed_until = self.clock() + self.pause
             self.trying_until = 0.0
             self.changed.notify_all()
 
     def answered(self) -> None:
         """The database answered: every request may ask it again."""
+        self.answered_at = self.clock()
         if self.closed_until:  # (no lock on the common path: nothing was tripped)
             with self.changed:
                 self.closed_until = self.trying_until = 0.0
@@ -110,6 +117,7 @@ class BoundedConnection(psycopg.Connection[Any]):
     def wait(self, gen: Any, interval: float = 0.1, timeout: float | None = None) -> Any:
         if timeout is not None:  # psycopg's own bounded waits (cancelling) stay as they are
             return super().wait(gen, interval=interval, timeout=timeout)
+        began = self.breaker.clock() if self.breaker is not None else 0.0
         try:
             result = super().wait(gen, interval=interval, timeout=self.reply_timeout)
         except _WaitTimeout:
@@ -120,24 +128,24 @@ class BoundedConnection(psycopg.Connection[Any]):
             waited = self.reply_timeout
             while True:
                 if not self.server_answers():
-                    self.give_up(waited)
+                    self.give_up(waited, began)
                 try:  # the generator goes on where it waited (it yields its wait again)
                     result = super().wait(gen, interval=interval, timeout=self.busy_timeout)
                     break
                 except _WaitTimeout:
                     waited += self.busy_timeout
                     if waited >= self.longest:
-                        self.give_up(waited)
+                        self.give_up(waited, began)
         if self.breaker is not None:
             self.breaker.answered()
         return result
 
-    def give_up(self, waited: float) -> NoReturn:
+    def give_up(self, waited: float, began: float) -> NoReturn:
         # The server may answer this request later: the connection is closed, so that
         # nothing reads that answer as another one's (SQLAlchemy discards it)
         self.pgconn.finish()
         if self.breaker is not None:
-            self.breaker.trip()
+            self.breaker.trip(began)
         raise Unreachable(f"{UNREACHABLE}: no answer within {waited * 1000:.0f} ms") from None
 
     def server_answers(self, within: float = PROBE_TIMEOUT) -> bool:
@@ -180,10 +188,11 @@ def bound(engine: Engine, config: Any) -> Breaker:
     def connect_bounded(_dialect: Any, _record: Any, cargs: Any, cparams: Any) -> Any:
         if not breaker.allow(connect):
             raise breaker.refusal()
+        began = breaker.clock()
         try:
             conn = BoundedConnection.connect(*cargs, **cparams)
         except psycopg.errors.ConnectionTimeout:
-            breaker.trip()
+            breaker.trip(began)
             raise
         conn.reply_timeout = reply
         conn.busy_timeout = int(config["DB_STATEMENT_TIMEOUT_MS"]) / 1000 + 1 - reply

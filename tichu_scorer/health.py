@@ -13,12 +13,12 @@ from __future__ import annotations
 import time
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as Late
-from datetime import datetime, timezone
 
 from flask import Flask, current_app
 from sqlalchemy import Column, DateTime, Integer, Table, text
 from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 
+from .clock import utcnow
 from .database import UNREACHABLE
 from .extensions import db
 
@@ -79,7 +79,7 @@ def _failed(started: float, state: str, why: str) -> tuple[bool, dict[str, objec
 def _beat(app: Flask) -> None:
     """Write the heartbeat under the health bound (raises what the database raised)."""
     bound = int(app.config["HEALTH_TIMEOUT_MS"])
-    now = datetime.now(timezone.utc).replace(tzinfo=None)
+    now = utcnow()
     with app.app_context(), db.engine.connect() as conn:
         sqlite = conn.dialect.name == "sqlite"
         try:

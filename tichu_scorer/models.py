@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import re
 import secrets
-from datetime import datetime, timezone
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import JSON, ForeignKey, Index, SmallInteger, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from . import scoring
+from .clock import utcnow
 from .codes import SCORE_LENGTH
 from .codes import new_code as new_code  # `transfer` takes it from here
 from .extensions import db
@@ -29,8 +30,6 @@ MOST_BOMBS = 4  # bombs one player may be counted with in a hand (a counter, one
 TALLY_WHO_MAX = 300  # a partnership: up to three names as a JSON list
 # What a phone may send as a hand's client id (the form and the import check it alike).
 CLIENT_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
-def utcnow() -> datetime:
-    return datetime.now(timezone.utc).replace(tzinfo=None)
 
 
 class Player(db.Model):  # type: ignore[name-defined,misc]

@@ -22,6 +22,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import selectinload
 
 from . import scoring, statistics, transfer_known
+from .clock import utcnow
 from .extensions import db
 from .game.i18n import _
 from .matches import ending, hand_entry, prebuilt, roster, writes
@@ -37,7 +38,6 @@ from .models import (
     MatchSeat,
     Player,
     new_code,
-    utcnow,
 )
 from .scoring.games import game_of
 from .transfer_checks import (

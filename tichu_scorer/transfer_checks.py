@@ -14,9 +14,10 @@ from datetime import datetime, timezone
 from typing import Any
 
 from . import phones
+from .clock import utcnow
 from .game.i18n import _
 from .matches.corrections import ACTIONS
-from .models import MOST_BOMBS, NAME_MAX, NOTE_MAX, Hand, HandEvent, utcnow
+from .models import MOST_BOMBS, NAME_MAX, NOTE_MAX, Hand, HandEvent
 from .scoring import Call
 
 # The sizes an import may have. Real play is far below them: a match to 1000 takes 10 to 20

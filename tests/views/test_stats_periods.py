@@ -1,11 +1,12 @@
 """Statistics of a period (tonight, this month, all), as a table or as cards."""
 
 import re
-from datetime import timedelta
+from datetime import datetime, timedelta, timezone
 
 from tests.conftest import hand_form, match_id, new_match, post_hand
+from tichu_scorer.clock import utcnow
 from tichu_scorer.extensions import db
-from tichu_scorer.models import Match, utcnow
+from tichu_scorer.models import Match
 
 
 def started(app, url, ago):
@@ -18,7 +19,8 @@ def players_shown(page):
     return set(re.findall(r'<th scope="row">([^<&]+)</th>', page))
 
 
-def test_the_period_filter_counts_the_matches_started_in_it(app, client):
+def test_the_period_filter_counts_the_matches_started_in_it(app, client, time_machine):
+    time_machine.move_to(datetime(2026, 12, 15, 21, 0, tzinfo=timezone.utc))
     now = new_match(client)
     earlier = new_match(client, names=["Eve", "Fay", "Gus", "Hal"])
     old = new_match(client, names=["Max", "Ned", "Oli", "Pat"])
@@ -39,6 +41,22 @@ def test_the_period_filter_counts_the_matches_started_in_it(app, client):
     page = client.get("/stats?period=tonight").get_data(as_text=True)
     bob = page[page.index('<th scope="row">Bob</th>'):]
     assert "<td>1/1</td>" in bob[:bob.index("</tr>")]
+
+
+def test_tonight_crosses_midnight_and_the_month_begins_on_the_first(app, client,
+                                                                     time_machine):
+    """29 February 2028, 22:00 UTC: a match starts; 1 March, 08:00: it is tonight's (the last
+    12 hours), but not this month's."""
+    time_machine.move_to(datetime(2028, 2, 29, 22, 0, tzinfo=timezone.utc))
+    late = new_match(client)
+    post_hand(client, late, hand_form([0, 1], a=60))
+    time_machine.move_to(datetime(2028, 3, 1, 8, 0, tzinfo=timezone.utc))
+    today = new_match(client, names=["Eve", "Fay", "Gus", "Hal"])
+    post_hand(client, today, hand_form([0, 1], a=60))
+    tonight = players_shown(client.get("/stats?period=tonight").get_data(as_text=True))
+    month = players_shown(client.get("/stats?period=month").get_data(as_text=True))
+    assert {"Ann", "Eve"} <= tonight
+    assert "Eve" in month and "Ann" not in month
 
 
 def card(page, name):

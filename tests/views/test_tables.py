@@ -2,6 +2,7 @@
 names; rights survive a browser restart and a key rotation; links can be rotated."""
 
 import re
+from datetime import datetime, timezone
 
 import pytest
 
@@ -230,23 +231,26 @@ def test_a_name_at_another_table_tells_nothing(app, table):
         assert len(db.session.execute(db.select(Player).filter_by(name_key="ann")).all()) == 2
 
 
-def test_a_device_in_use_keeps_its_tables_a_year_from_its_last_visit(app, client, table,
-                                                                       monkeypatch):
-    from datetime import date, timedelta
-
+def test_a_device_in_use_keeps_its_tables_a_year_from_its_last_visit(app, table, time_machine):
+    """Joined on 20 November 2026, back on 22 December (more than RENEW_DAYS later, and in
+    December, where the year of the expiry is not the year of the visit's month plus one
+    month's): the cookie now lasts until 22 December 2027. Before that it is not sent."""
     from tichu_scorer import access
-    url, *_ = table
-    client.get(url)
-    assert "Set-Cookie" not in client.get("/").headers  # renewed at most once a month
-    later = date.today() + timedelta(days=access.RENEW_DAYS + 1)
-
-    class Later(date):
-        @classmethod
-        def today(cls):
-            return later
-    monkeypatch.setattr(access, "date", Later)
+    assert access.RENEW_DAYS < 32
+    url, _group_key, code, _key = table
+    client = app.test_client()
+    time_machine.move_to(datetime(2026, 11, 20, 21, 0, tzinfo=timezone.utc), tick=False)
+    joined = client.get("/join", query_string={"code": code})
+    assert "Expires=Sat, 20 Nov 2027 21:00:00 GMT" in joined.headers["Set-Cookie"]
+    client.get(joined.headers["Location"])
+    client.get("/")  # (its form's CSRF token is written once)
+    assert "Set-Cookie" not in client.get(url).headers  # renewed at most once a month
+    time_machine.move_to(datetime(2026, 12, 12, 21, 0, tzinfo=timezone.utc), tick=False)
+    assert "Set-Cookie" not in client.get("/").headers  # 22 days: not yet
+    time_machine.move_to(datetime(2026, 12, 22, 21, 0, tzinfo=timezone.utc), tick=False)
     cookie = client.get("/").headers.get("Set-Cookie", "")
-    assert "Expires=" in cookie and str(later.year + 1) in cookie
+    assert "Expires=Wed, 22 Dec 2027 21:00:00 GMT" in cookie, cookie
+    assert "Set-Cookie" not in client.get("/").headers  # and not again the same day
 
 
 def test_a_background_copy_never_sends_the_session_back(tmp_path):

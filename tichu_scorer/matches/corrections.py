@@ -11,11 +11,12 @@ from flask_babel import force_locale, gettext
 from sqlalchemy import func
 from sqlalchemy.orm.exc import StaleDataError
 
+from ..clock import utcnow
 from ..extensions import db
 from ..game.house import HouseRules, HouseRulesError, named_rules, read_house_rules
 from ..game.i18n import N_
 from ..game.layouts import TEAM_LETTERS
-from ..models import Hand, HandEvent, Match, utcnow
+from ..models import Hand, HandEvent, Match
 from ..scoring import Call, Problem, call_made
 from ..scoring.games import game_of
 from . import settings

@@ -8,8 +8,9 @@ from __future__ import annotations
 from sqlalchemy import inspect
 
 from .. import statistics
+from ..clock import utcnow
 from ..game.i18n import _
-from ..models import Hand, Match, utcnow
+from ..models import Hand, Match
 from ..scoring import HandInput, Problem
 from ..scoring.state import MatchState
 from . import prebuilt

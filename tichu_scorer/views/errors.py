@@ -3,7 +3,6 @@ view, so that bad input gets a 4xx naming the field and never a bare 500."""
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from typing import Any, TypeVar
 from urllib.parse import unquote_to_bytes
@@ -25,6 +24,7 @@ from sqlalchemy.orm.exc import ObjectDeletedError
 from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response
 
+from ..clock import timestamp
 from ..engine.budget import OutOfTime
 from ..extensions import db, limiter
 from ..health import state_of
@@ -164,7 +164,7 @@ def _retry_after() -> str:
     try:
         breached = limiter.current_limit
         if breached is not None:
-            return str(max(1, int(breached.reset_at - time.time())))
+            return str(max(1, int(breached.reset_at - timestamp())))
     except Exception:  # noqa: BLE001  # the store went away meanwhile: a guess will do
         current_app.logger.warning("Rate limit store unreachable for Retry-After")
     return "60"
@@ -234,7 +234,8 @@ def register(app: Flask) -> None:
         message = str(getattr(exc, "orig", None) or exc).lower()
         state = next((state for state, words in TRANSIENT if any(w in message for w in words)),
                      state_of(exc))
-        app.logger.warning("Database %s on %s %s", state, request.method, _route())
+        app.logger.warning("Database %s on %s %s: %s", state, request.method, _route(),
+                           message.splitlines()[0][:150] if message else "")
         response = _answer(503, gettext("The server is busy; nothing was saved. Try again in "
                                         "a moment."), "server")
         response.headers["Retry-After"] = "2"

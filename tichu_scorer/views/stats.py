@@ -9,9 +9,10 @@ from flask_babel import get_locale, gettext
 from werkzeug.wrappers import Response
 
 from .. import access, live, statistics
+from ..clock import utcnow
 from ..extensions import db, limit_reads
 from ..matches import kept_pages
-from ..models import Group, utcnow
+from ..models import Group
 
 bp = Blueprint("stats", __name__)
 # "Tonight" is the matches started in the last 12 hours: an evening's play, however late

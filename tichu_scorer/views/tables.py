@@ -10,12 +10,13 @@ from flask_babel import gettext
 from werkzeug.wrappers import Response
 
 from .. import access, evenings, live, public
+from ..clock import utcnow
 from ..extensions import db, limit_creation, limit_reads, limit_writes
 from ..game import variants
 from ..game.house import preset_of
 from ..game.variants import SideKind
 from ..matches import listing, roster, writes
-from ..models import NAME_MAX, Group, Match, Player, utcnow
+from ..models import NAME_MAX, Group, Match, Player
 from ..tournaments import director
 from .errors import form_value
 from .sharing import qr_svg
