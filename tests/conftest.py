@@ -42,8 +42,13 @@ collect_ignore = ["clock"]  # loaded by Python at start-up, never collected (doc
 
 
 def pytest_configure(config) -> None:
-    """TEST_CLOCK=<ISO moment> runs the whole suite with every clock of the run moved there
-    (tests/clock/sitecustomize.py), to show that no test passes only on today's date."""
+    """The markers. TEST_CLOCK=<ISO moment> runs the whole suite with every clock of the run
+    moved there (tests/clock/sitecustomize.py), to show that no test passes only on today's
+    date."""
+    config.addinivalue_line("markers", "one_database: its outcome cannot depend on the "
+                            "database (CI runs it against SQLite only)")
+    config.addinivalue_line("markers", "every_database: a browser test of what the database "
+                            "decides, run against PostgreSQL too")
     moment = os.environ.get("TEST_CLOCK", "").strip()
     if not moment or os.environ.get("TEST_CLOCK_SHIFT"):
         return  # the real clock, or a process already moved at its start
@@ -67,9 +72,34 @@ def pytest_report_header(config) -> str | None:
     return None
 
 
+# Tests whose outcome cannot depend on the database the app runs on, marked `one_database`
+# here, so that CI's second run, against PostgreSQL, leaves them out (`.ci/run`: -m "not
+# one_database"; docs/TESTING.md): the pure modules (engine, scoring, tournaments' draw),
+# the checks of the source, the tests that start database servers of their own, and the
+# browser tests, which test the page (the server's side of each is a view test that runs on
+# both). A browser test of what the database decides (a hand sent once, two phones on one
+# hand, a draw) is marked `every_database` and runs on both.
+ONE_DATABASE = ("tests/browser/", "tests/engine/", "tests/scoring/", "tests/tournaments/",
+                "tichu_scorer/", "tests/test_answers.py", "tests/test_clock.py",
+                "tests/test_evenings.py", "tests/test_fetch_pyodide.py", "tests/test_freeze.py",
+                "tests/test_i18n.py", "tests/test_pg_restart.py", "tests/test_purity.py",
+                "tests/test_ratings.py", "tests/test_rule_ids.py", "tests/test_setup.py",
+                "tests/test_static.py")
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def one_database(item) -> bool:
+    where = os.path.relpath(str(item.path), ROOT)
+    return where.startswith(ONE_DATABASE) and item.get_closest_marker("every_database") is None
+
+
 def pytest_collection_modifyitems(items) -> None:
-    """Outside CI, scale down the examples of every property test, also those that set
-    their own number (`@settings(max_examples=600)`), which a profile cannot change."""
+    """Mark the `one_database` tests. Outside CI, scale down the examples of every property
+    test, also those that set their own number (`@settings(max_examples=600)`), which a
+    profile cannot change."""
+    for item in items:
+        if one_database(item):
+            item.add_marker(pytest.mark.one_database)
     if CI:
         return
     for item in items:

@@ -128,6 +128,19 @@
   // with signal, on an idle moment: the core keeps its snapshot (core-client.js, warm)
   const warm = (n) => requestIdleCallback(() => coreClient().then((c) => c.warm())
     .then((r) => { if (r === "later" && n < 30) setTimeout(() => warm(n + 1), 4000); }, () => {}));
+  // The warm-up starts only once the player has left the page alone for QUIET ms (no
+  // tap, no key): a page left within seconds (the match page → the hand form → saved)
+  // never starts the core only to drop it half-started, and a start never competes with
+  // the player's taps for the phone's CPU.
+  const QUIET = 3000;
+  function warmWhenQuiet() {
+    let timer = 0;
+    const later = () => { clearTimeout(timer); timer = setTimeout(() => { stop(); warm(0); }, QUIET); };
+    const events = ["pointerdown", "keydown", "input"];
+    const stop = () => events.forEach((e) => document.removeEventListener(e, later, true));
+    events.forEach((e) => document.addEventListener(e, later, true));
+    later();
+  }
   function coreClient() {
     if (!client && coreUrls()[1]) {
       client = new Promise((resolve, reject) => {
@@ -486,7 +499,7 @@
     const controller = navigator.serviceWorker && navigator.serviceWorker.controller;
     if (controller && coreUrls()[0]) controller.postMessage({ core: true });
     if (navigator.onLine === false) coreClient().then((c) => c.ask({ op: "batch", items: [] })).catch(() => {});
-    else if (controller && coreUrls()[0] && self.requestIdleCallback) warm(0);
+    else if (controller && coreUrls()[0] && self.requestIdleCallback) warmWhenQuiet();
     remember();
     handedBack().then(show).then(flush);
   });

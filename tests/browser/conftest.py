@@ -227,6 +227,19 @@ def until(page, predicate: str, arg=None, *, seconds: float = 20, what: str = ""
 
 
 def shot(page, name: str) -> None:
+    """A picture of the page to look at (test-artifacts/), once the page has loaded.
+    Chromium now and then refuses a capture while a new page's first frames are drawn
+    ("Unable to capture screenshot", seen at load 14 right after a navigation) and takes
+    the same picture when asked again: that refusal alone is asked again, after a frame."""
+    from playwright.sync_api import Error as PlaywrightError
     ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+    page.wait_for_load_state()
+    for attempt in range(3):
+        try:
+            page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+            return
+        except PlaywrightError as exc:
+            if "Unable to capture screenshot" not in str(exc) or attempt == 2:
+                raise
+            page.evaluate("() => new Promise((r) => requestAnimationFrame(() => r()))")
 

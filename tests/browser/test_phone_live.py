@@ -6,6 +6,7 @@ no live process answers (the development server alone, `make run`)."""
 
 from __future__ import annotations
 
+import threading
 import time
 
 import pytest
@@ -163,6 +164,7 @@ def held_back_server(tmp_path):
     events never do."""
     app = browser_app(tmp_path)
     inner = app.wsgi_app
+    done = threading.Event()
 
     def holding(environ, start_response):
         if not environ["PATH_INFO"].startswith("/live/s/"):
@@ -171,11 +173,15 @@ def held_back_server(tmp_path):
 
         def nothing():
             yield b""
-            time.sleep(12)
+            done.wait(30)  # held until the test ends
         return nothing()
     app.wsgi_app = holding
-    with serving(app) as base:
-        yield base
+    try:
+        with serving(app) as base:
+            yield base
+            done.set()
+    finally:
+        done.set()
 
 
 def test_a_stream_held_back_gives_way_to_questions(held_back_server, phone, new_context):
@@ -183,8 +189,11 @@ def test_a_stream_held_back_gives_way_to_questions(held_back_server, phone, new_
     match_url = start_match(page, held_back_server)
     other = second_phone(page, new_context)
     other.wait_for_selector("text=Add hand 1")
-    other.wait_for_timeout(8000)  # live.js after 1 s, then 5 s for the stream's hello
-    assert [u for u in other.asked if "/live/m/" in u], "the page did not ask instead"
+    # live.js after 1 s, then 5 s for the stream's hello, then it asks instead
+    deadline = time.monotonic() + 20
+    while not [u for u in other.asked if "/live/m/" in u]:
+        assert time.monotonic() < deadline, "the page did not ask instead"
+        other.wait_for_timeout(100)
     add(page, 0, 1, "75")
     other.wait_for_selector("#live-note:has-text('Hand 1 saved on another phone.')",
                             timeout=SOON)

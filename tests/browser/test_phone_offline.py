@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
@@ -72,6 +73,7 @@ def enter_first_hand(page, match_url: str) -> None:
     page.wait_for_selector("#outbox:has-text('1 hand waiting')")
 
 
+@pytest.mark.every_database
 def test_offline_hands_wait_and_sync_once(live_server, phone):
     page = phone
     context = page.context

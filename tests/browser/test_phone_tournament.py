@@ -15,6 +15,7 @@ SOON = 10000  # ms: a loaded machine may take long; the goal is 2 s (bench_live.
 PLAYERS = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"]
 
 
+@pytest.mark.every_database
 @pytest.mark.parametrize("theme, locale", [("light", "en"), ("dark", "de")])
 def test_a_director_draws_a_table_scores_and_the_board_follows(live_server, new_context,
                                                                 theme, locale):

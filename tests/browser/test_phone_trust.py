@@ -7,6 +7,7 @@ from __future__ import annotations
 import time
 from urllib.parse import urlparse
 
+import pytest
 from playwright.sync_api import Error as PlaywrightError
 
 from benchmarks.harness import controlled
@@ -39,6 +40,7 @@ def hand_rows(page):
     return page.locator("table.hands tbody tr").count()
 
 
+@pytest.mark.every_database
 def test_a_save_on_lie_fi_is_queued_and_sent_once(live_server, phone):
     page = phone
     url = start_four(page, live_server)
@@ -152,6 +154,7 @@ def test_a_stranger_sees_no_other_table(live_server, phone, new_context):
     stranger_context.close()
 
 
+@pytest.mark.every_database
 def test_two_phones_one_hand_the_second_chooses(live_server, phone, new_context):
     page = phone
     url = start_four(page, live_server)
@@ -187,6 +190,7 @@ def test_two_phones_one_hand_the_second_chooses(live_server, phone, new_context)
     other_context.close()
 
 
+@pytest.mark.every_database
 def test_a_waiting_hand_that_meets_another_phones_hand_is_never_lost(live_server, phone,
                                                                       new_context):
     page = phone
