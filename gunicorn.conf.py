@@ -45,6 +45,9 @@ threads = int(os.environ.get("THREADS", "1" if SHARED_LIMITS else "8"))
 timeout = int(os.environ.get("TIMEOUT", "30"))
 graceful_timeout = 20
 keepalive = 5
+# gunicorn's control socket (runtime management through `gunicornc`) is not used here: off,
+# so that two servers on one machine (the tests' many) never share its one default path.
+control_socket_disable = True
 max_requests = 5000  # recycle workers now and then
 max_requests_jitter = 500
 # "-": standard output; ACCESS_LOG= (empty) turns it off where a proxy in front logs each

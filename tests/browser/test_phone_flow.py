@@ -40,6 +40,20 @@ IN_VIEW = """(el) => {
 }"""
 
 
+# Resolves once the control has kept its place and size for three animation frames in a row.
+SETTLED = """(el) => new Promise((resolve) => {
+  let last = "", same = 0;
+  const tick = () => {
+    const r = el.getBoundingClientRect();
+    const now = [r.top, r.left, r.width, r.height].join();
+    same = now === last ? same + 1 : 0;
+    last = now;
+    if (same >= 3) resolve(true); else requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+})"""
+
+
 class Steps(Taps):
     """Counts taps and, for each tap, whether the player had to scroll to reach the control
     (it was off the screen or behind the save bar when the finger went for it)."""
@@ -55,7 +69,7 @@ class Steps(Taps):
     def __call__(self, selector: str) -> None:
         target = self.page.locator(selector).first
         target.wait_for()
-        self.page.wait_for_timeout(150)  # a layout change the last tap set off settles
+        target.evaluate(SETTLED)  # a layout change the last tap set off has settled
         if not target.evaluate(IN_VIEW):
             self.scrolled.append(selector)
             target.scroll_into_view_if_needed()
