@@ -48,6 +48,7 @@ HOUSE_CHOICES = [SelectChoice(key, name) for key, (name, _r, _h) in PRESETS.item
     SelectChoice("own", N_("Our own"))]
 HOUSE_FLAGS = ("no_grand", "double_100", "victory_points", "dragon_kept", "no_wish")
 MIN_LEAD, MAX_LEAD, MAX_HANDS = 50, 10000, 99
+OWN_CALLS_LENGTH = 200  # [R9]: the own calls as typed (the pages' maxlength)
 NO_SEAT = SelectChoice("", "—")
 
 
@@ -106,8 +107,9 @@ class HouseRulesMixin:
     dragon_kept = BooleanField(N_("The Dragon's trick is kept by a player going out with it"))
     no_wish = BooleanField(N_("No wish penalty"))
     lead_by = IntegerField(N_("The match ends at a lead of"), validators=[Optional()])
-    custom_calls = StringField(N_("Own calls, worth like Tichu"),
-                               validators=[Optional(), Length(max=200)])
+    custom_calls = StringField(N_("Own calls, worth like Tichu"), validators=[
+        Optional(), Length(max=OWN_CALLS_LENGTH, message=_l(
+            "Own calls: at most %(max)d characters; shorten their names."))])
 
     def own_rules(self) -> HouseRules:
         return replace(RULE_BOOK, grand_tichu=not self.no_grand.data,
@@ -126,7 +128,10 @@ class HouseRulesMixin:
             return ()
 
     def check_calls(self) -> None:
-        """[R9]: each call a name and its points (a multiple of 50, like Tichu's 100)."""
+        """[R9]: each call a name and its points (a multiple of 50, like Tichu's 100); not
+        asked of a text already refused for its length."""
+        if self.custom_calls.errors:
+            return
         try:
             read_house_rules({"custom_calls": own_calls(self.custom_calls.data)})
         except HouseRulesError as exc:
@@ -243,7 +248,8 @@ class NewMatchForm(ProblemsMixin, HouseRulesMixin, Form):
                                "variant": ("variant", "H1"), "length": ("target", "T3.5"),
                                "hands": ("target", "T3.5"), "table": ("table", "H1"),
                                "table_name": ("table", "H1"), "house": ("house", "R1"),
-                               "lead_by": ("house", "R6"), "fixed_hands": ("house", "R7")}
+                               "lead_by": ("house", "R6"), "fixed_hands": ("house", "R7"),
+                               "custom_calls": ("house", "R9")}
                             | {f: ("house", "R1") for f in HOUSE_FLAGS})
         if self.problems:
             return False
@@ -311,7 +317,8 @@ class MatchSettingsForm(ProblemsMixin, HouseRulesMixin, Form):
         player once ([H1])."""
         self.validate()
         self.shape_problems({f"seat_{s}": ("players", "H1") for s in range(self.seats)}
-                            | {"target": ("target", "E1"), "lead_by": ("house", "R6")}
+                            | {"target": ("target", "E1"), "lead_by": ("house", "R6"),
+                               "custom_calls": ("house", "R9")}
                             | {f: ("house", "R1") for f in HOUSE_FLAGS})
         if game_of(game).has_target:
             self.check_lead(game)

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 from typing import Any
 
-from .scoring import call_made
+from .scoring import Call, call_made, read_call
 
 WIDTH, HEIGHT, PAD = 340, 200, 28
 LABEL_CHAR = 6  # the width of a digit of the axis labels (10px type), with room to spare
@@ -123,13 +123,16 @@ def call_marks(side_of: Mapping[int, int], names: Sequence[str],
                ) -> list[list[tuple[int, str, bool]]]:
     """Each hand's calls as markers (side, label, made): `hands` are (calls by seat, out
     order); `outcome` the translated "%(name)s: %(call)s made" / "… failed", `said` each
-    call's translated name (translated once per chart, not per call)."""
+    call's translated name (translated once per chart, not per call); a match's own call
+    ([R9]) is named as it is."""
     calls = []
     for hand_calls, out_order in hands:
         marks = []
         for seat, call in hand_calls.items():
             made = call_made(int(seat), out_order)
-            label = outcome[made] % {"name": names[int(seat)], "call": said.get(call, call)}
+            meant = read_call(call)
+            shown = said.get(meant.value, meant.value) if isinstance(meant, Call) else call
+            label = outcome[made] % {"name": names[int(seat)], "call": shown}
             marks.append((side_of[int(seat)], label, made))
         calls.append(marks)
     return calls

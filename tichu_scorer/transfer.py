@@ -201,7 +201,8 @@ def _check_match(raw: object, where: Spot, state: _Import) -> _Checked:
     target, limit = _check_length(raw, game, where)
     match = Match(variant=game.key, target=target, hand_limit=limit, lead_by=lead_by,
                   house_rules=None if house == scoring.RULE_BOOK else house.as_dict(),
-                  started_at=parse_time(raw.get("started_at"), where) or utcnow())
+                  started_at=parse_time(raw.get("started_at"), where, "started_at")
+                  or utcnow())
     names = _check_players(raw.get("players"), game, where)
     match.seats = roster.seat_rows(game, [_player(state, name) for name in names])
     match.totals = []
@@ -220,8 +221,10 @@ def _check_match(raw: object, where: Spot, state: _Import) -> _Checked:
     if (problem := ending.overrun(match)) is not None:  # no hand after the end
         raise refuse(where, f"{problem.message} ({problem.rule})")
     if match.finished:
-        match.finished_at = parse_time(raw.get("finished_at"), where) or match.finished_at
-    return _Checked(match, check_log(raw.get("log"), by_number, where, len(match.seats)))
+        match.finished_at = (parse_time(raw.get("finished_at"), where, "finished_at")
+                             or match.finished_at)
+    return _Checked(match, check_log(raw.get("log"), by_number, where, len(match.seats),
+                                     house))
 
 
 def _check_house(raw: Mapping[str, Any], game: scoring.Variant, where: Spot
@@ -356,8 +359,8 @@ def _check_hand(match: Match, raw: object, where: Spot, state: _Import) -> Hand:
     for name, value in row.items():
         setattr(hand, name, value)
     hand.version, hand.client_id = version, client_id
-    hand.created_at = parse_time(raw.get("created_at"), spot) or utcnow()
-    hand.deleted_at = parse_time(raw.get("deleted_at"), spot)
+    hand.created_at = parse_time(raw.get("created_at"), spot, "created_at") or utcnow()
+    hand.deleted_at = parse_time(raw.get("deleted_at"), spot, "deleted_at")
     return hand
 
 

@@ -8,17 +8,19 @@ entry the import would refuse is shown as unreadable, never a 500.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from typing import Any
 
 from . import phones
 from .clock import utcnow
+from .game.house import RULE_BOOK, HouseRules, HouseRulesError, read_house_rules
 from .game.i18n import _
 from .matches.corrections import ACTIONS
 from .models import MOST_BOMBS, NAME_MAX, NOTE_MAX, Hand, HandEvent
-from .scoring import Call
+from .scoring import read_call
+from .scoring.read import seat_key
 
 # The sizes an import may have. Real play is far below them: a match to 1000 takes 10 to 20
 # hands and logs a line or two per hand; a table plays a few matches an evening.
@@ -31,7 +33,6 @@ MAX_IMPORT_TOTAL_EVENTS = 50_000
 DB_INT_MAX = 2**31 - 1
 SUMMARY_MAX = HandEvent.__table__.c.summary.type.length
 POINTS_MAX = 1000  # card points of a hand as entered or counted (a hand has 100)
-CALLS = frozenset(c.value for c in Call)
 
 
 class ImportError_(ValueError):
@@ -60,8 +61,10 @@ def refuse(where: Spot, message: str) -> ImportError_:
     return ImportError_(_("{where}: {message}").format(where=where, message=message))
 
 
-def parse_time(value: object, where: Spot) -> datetime | None:
-    """An ISO date and time; one with a time zone is stored as UTC, as the app stores."""
+def parse_time(value: object, where: Spot, field: str) -> datetime | None:
+    """An ISO date and time; one with a time zone is stored as UTC, as the app stores.
+    Refused naming `field`: what is no date and time, or one that leaves the calendar
+    (before the year 1 or after 9999) once in UTC."""
     if value in (None, ""):
         return None
     try:
@@ -69,10 +72,15 @@ def parse_time(value: object, where: Spot) -> datetime | None:
     except ValueError:
         parsed = None
     if parsed is None:
-        raise refuse(where, _("{value} is not a date and time.").format(
-            value=repr(value)[:40]))
+        raise refuse(where, _("{field} {value} is not a date and time.").format(
+            field=field, value=repr(value)[:40]))
     if parsed.tzinfo is not None:
-        parsed = parsed.astimezone(timezone.utc).replace(tzinfo=None)
+        try:
+            parsed = parsed.astimezone(timezone.utc).replace(tzinfo=None)
+        except OverflowError:  # 0001-01-01T00:00:00+01:00 is in the year 0 in UTC
+            raise refuse(where, _("{field} {value} is not a date and time of the years 1 "
+                                  "to 9999 in UTC.").format(field=field,
+                                                           value=repr(value)[:40])) from None
     return parsed
 
 
@@ -84,7 +92,25 @@ def _seat(value: object, seats: int) -> bool:
     return whole(value, 0, seats - 1)
 
 
-def _hand_problem(part: Mapping[str, Any], seats: int) -> tuple[str, str] | None:
+def _calls_problem(calls: object, seats: int, rules: HouseRules) -> str | None:
+    """[P3], [R9]: calls keyed by a seat of the match ("0", "1", …), each a call word these
+    house rules read (`scoring.read_call`: Tichu, Grand Tichu or one of the match's own
+    calls); what they must be, citing the rule, when they are not."""
+    if isinstance(calls, Mapping) and all(
+            (seat := seat_key(k)) is not None and seat < seats
+            and read_call(v, rules) is not None for k, v in calls.items()):
+        return None
+    seat_range = f"0–{seats - 1}"
+    if not rules.custom_calls:
+        return _("must map seats {seats} to \"tichu\" or \"grand\".").format(
+            seats=seat_range) + " (P3)"
+    return _("must map seats {seats} to \"tichu\", \"grand\" or one of this match's calls "
+             "({names}).").format(seats=seat_range, names=", ".join(
+                 f'"{name}"' for name, _points in rules.custom_calls)) + " (R9)"
+
+
+def _hand_problem(part: Mapping[str, Any], seats: int,
+                  rules: HouseRules) -> tuple[str, str] | None:
     """The first field of a hand as a log entry keeps it that the log page could not say
     in words, with the rule it breaks."""
     seat_range = f"0–{seats - 1}"
@@ -93,13 +119,8 @@ def _hand_problem(part: Mapping[str, Any], seats: int) -> tuple[str, str] | None
             < len(order) or not all(_seat(s, seats) for s in order)):
         return "out_order", _("must be a list of different seats {seats}.").format(
             seats=seat_range)
-    calls = part.get("calls") or {}
-    if not isinstance(calls, Mapping) or not all(
-            isinstance(k, str) and k.isascii() and k.isdigit() and int(k) < seats
-            and isinstance(v, str) and v in CALLS
-            for k, v in calls.items()):
-        return "calls", _("must map seats {seats} to \"tichu\" or \"grand\".").format(
-            seats=seat_range)
+    if (why := _calls_problem(part.get("calls") or {}, seats, rules)) is not None:
+        return "calls", why
     for key in ("card_points", "counted_points"):
         points = part.get(key) or []
         if not isinstance(points, list) or len(points) > 2 or not all(
@@ -134,10 +155,11 @@ def _settings_problem(part: Mapping[str, Any], seats: int) -> tuple[str, str] | 
     return None
 
 
-def entry_problem(action: object, before: object, after: object,
-                  seats: int) -> tuple[str, str] | None:
+def entry_problem(action: object, before: object, after: object, seats: int,
+                  rules: HouseRules = RULE_BOOK) -> tuple[str, str] | None:
     """The first field of a log entry's `before` or `after` that the log cannot read, for
-    a match of `seats` seats: (field, what it must be); None when the entry is sound.
+    a match of `seats` seats whose calls are read by `rules` (`log_rules`): (field, what it
+    must be); None when the entry is sound.
 
     >>> entry_problem("edited", {"out_order": [0, 9]}, {"out_order": [0, 1]}, 4)
     ('before.out_order', 'must be a list of different seats 0–3.')
@@ -149,22 +171,53 @@ def entry_problem(action: object, before: object, after: object,
             continue
         if not isinstance(part, Mapping):
             return name, _("must be an object or null.")
-        found = (_settings_problem if action == "settings" else _hand_problem)(part, seats)
+        found = (_settings_problem(part, seats) if action == "settings"
+                 else _hand_problem(part, seats, rules))
         if found is not None:
             return f"{name}.{found[0]}", found[1]
     return None
 
 
-def check_log(events: object, hands: Mapping[int, Hand], where: Spot, seats: int
-              ) -> list[tuple[Hand | None, dict[str, Any]]]:
+def log_rules(rules: HouseRules, settings: Iterable[object]) -> HouseRules:
+    """The house rules a match's log entries are read by: the match's `rules`, with the own
+    calls ([R9]) of every house rules its logged changes of settings name (the `before`
+    and `after` of its "settings" entries). A call the match has dropped since stays
+    readable in the entries that name it; any other word does not.
+
+    >>> blind = HouseRules(custom_calls=(("blind", 400),))
+    >>> log_rules(RULE_BOOK, [{"house": blind.as_dict()}, None]).custom_calls
+    (('blind', 400),)
+    >>> log_rules(blind, [{"house": {"custom_calls": "x"}}, "text"]) is blind
+    True
+    """
+    calls = dict(rules.custom_calls)
+    for part in settings:
+        house = part.get("house") if isinstance(part, Mapping) else None
+        try:
+            named = read_house_rules(house or None)
+        except HouseRulesError:  # an imported entry of a shape no check foresaw: no calls
+            continue
+        for name, points in named.custom_calls:
+            calls.setdefault(name, points)
+    if len(calls) == len(rules.custom_calls):
+        return rules
+    return replace(rules, custom_calls=tuple(calls.items()))
+
+
+def check_log(events: object, hands: Mapping[int, Hand], where: Spot, seats: int,
+              rules: HouseRules = RULE_BOOK) -> list[tuple[Hand | None, dict[str, Any]]]:
     """The log as the app writes it: known actions, the hand each names, plain text, and
-    before and after as the log page reads them (seats of this match)."""
+    before and after as the log page reads them (seats of this match, its calls read by
+    its house `rules` and those its logged changes of settings name: `log_rules`)."""
     if events is None:
         return []
     if not isinstance(events, list) or len(events) > MAX_IMPORT_EVENTS:
         raise refuse(where, _("log must be a list of at most {n} entries ({given} "
                               "given).").format(
             n=MAX_IMPORT_EVENTS, given=len(events) if isinstance(events, list) else 0))
+    rules = log_rules(rules, [part for raw in events if isinstance(raw, Mapping)
+                              and raw.get("action") == "settings"
+                              for part in (raw.get("before"), raw.get("after"))])
     checked = []
     for index, raw in enumerate(events, start=1):
         spot = Spot(where.match, entry=index)
@@ -178,7 +231,9 @@ def check_log(events: object, hands: Mapping[int, Hand], where: Spot, seats: int
             raise refuse(spot, _("summary must be text of at most {n} characters.").format(
                 n=SUMMARY_MAX))
         number, position = raw.get("hand_number"), raw.get("position", 0)
-        if number is not None and number not in hands:
+        # (a whole number: a list or an object cannot be looked up, and True or 1.0 would
+        # be taken for hand 1)
+        if number is not None and not (whole(number) and number in hands):
             raise refuse(spot, _("hand_number {n} is not a hand of this match.").format(
                 n=repr(number)[:20]))
         if not whole(position, 0):
@@ -186,7 +241,8 @@ def check_log(events: object, hands: Mapping[int, Hand], where: Spot, seats: int
         if any(raw.get(k) is not None and not isinstance(raw.get(k), Mapping)
                for k in ("before", "after")):
             raise refuse(spot, _("before and after must be objects or null."))
-        if problem := entry_problem(action, raw.get("before"), raw.get("after"), seats):
+        if problem := entry_problem(action, raw.get("before"), raw.get("after"), seats,
+                                    rules):
             raise refuse(spot, f"{problem[0]} {problem[1]}")
         phone = raw.get("phone")
         if phone is not None and not isinstance(phone, str):
@@ -195,5 +251,6 @@ def check_log(events: object, hands: Mapping[int, Hand], where: Spot, seats: int
         checked.append((hands.get(number) if number is not None else None, {
             "position": position, "action": action, "summary": summary,
             "before": raw.get("before"), "after": raw.get("after"),
-            "at": parse_time(raw.get("at"), spot) or utcnow(), "phone": phones.clean(phone)}))
+            "at": parse_time(raw.get("at"), spot, "at") or utcnow(),
+            "phone": phones.clean(phone)}))
     return checked

@@ -69,6 +69,14 @@ def stream_csv(match_ids: Sequence[int]) -> Iterator[str]:
     yield out.getvalue()
 
 
+def _call_name(word: str, rules: scoring.HouseRules) -> str:
+    """A stored call word as the sheet names it (`scoring.read_call`): "Tichu", "Grand
+    Tichu", or the match's own call by its name ([R9]); a word these rules do not define
+    (a call the match dropped since) as it is."""
+    call = scoring.read_call(word, rules)
+    return call.label if call is not None else str(word)
+
+
 def _padded(values: Sequence[object]) -> list[object]:
     return [*values, *[""] * (MAX_SIDES - len(values))]
 
@@ -77,12 +85,12 @@ def _write_rows(writer: Any, matches: Iterable[Match], number: int) -> int:
     """The rows of these matches, numbered from `number` (a match without a hand in play
     has no row and no number); the next match's number."""
     for match in matches:
-        names = match.names
+        names, rules = match.names, match.house
         page = match_view.match_page(match)
         sides = _padded([" & ".join(side.names) for side in match.game.sides(names)])
         asks_points = "card_points" in game_of(match.game).asks
         # [R1]: the house rules by their ids (the rule book: none), on every row of the match
-        house = " ".join(rule for rule, _m, _v in named_rules(match.house, match.lead_by))
+        house = " ".join(rule for rule, _m, _v in named_rules(rules, match.lead_by))
         if match.hand_limit and not match.game.lasts_hands:
             house = f"{house} R7".strip()
         for row in page.rows:
@@ -91,7 +99,7 @@ def _write_rows(writer: Any, matches: Iterable[Match], number: int) -> int:
             writer.writerow(sheet_cell(cell) for cell in [
                 number, match.variant, match.started_at.strftime("%Y-%m-%d %H:%M"),
                 row.position, " / ".join(names), " > ".join(names[s] for s in hand.out_order),
-                "; ".join(f"{names[int(s)]}: {scoring.Call(c).label}"
+                "; ".join(f"{names[int(s)]}: {_call_name(c, rules)}"
                           for s, c in hand.calls.items()),
                 *(points + ["", ""])[:2],
                 "" if hand.wish_offender is None else names[hand.wish_offender],

@@ -99,6 +99,7 @@ STORED_ANYHOW = [
     ("edited", {"out_order": "0123"}, {"out_order": [0, 1]}),
     ("edited", {"calls": {"x": "tichu"}}, {"calls": {}}),
     ("edited", {"calls": {"0": "blind"}}, {"calls": {}}),
+    ("edited", {"calls": {"9" * 5000: "tichu"}}, {"calls": {}}),  # too long for int()
     ("edited", {"card_points": 5}, {"card_points": [5, 95]}),
     ("edited", {"wish_penalty": 3}, {"wish_penalty": None}),
     ("edited", {"wish_penalty": {"offender": 7}}, {"wish_penalty": None}),
@@ -291,3 +292,49 @@ def test_a_name_given_twice_in_an_object_is_refused_naming_it(app, client, blob,
     assert r.status_code == 422
     assert f"The name “{key}” appears twice in one object" in text_of(r)
     assert stored(app) == 0
+
+
+# --- shapes that answered 500 (or a bare 400): refused, naming the entry and the field ---
+
+@pytest.mark.parametrize("change, message", [
+    # a list or an object cannot be looked up among the hands (TypeError)
+    (lambda m: m.update(log=[edited(hand_number=[1])]),
+     "match 1, log entry 1: hand_number [1] is not a hand of this match."),
+    (lambda m: m.update(log=[edited(hand_number={"n": 1})]),
+     "match 1, log entry 1: hand_number {'n': 1} is not a hand of this match."),
+    # a seat key too long for int() (ValueError): no small seat number, refused with [P3]
+    (lambda m: m.update(log=[edited(before={"calls": {"9" * 5000: "tichu"}})]),
+     'match 1, log entry 1: before.calls must map seats 0–3 to "tichu" or "grand". (P3)'),
+    # a time that leaves the calendar once in UTC (OverflowError)
+    (lambda m: m.update(started_at="0001-01-01T00:00:00+01:00"),
+     "match 1: started_at '0001-01-01T00:00:00+01:00' is not a date and time of the years "
+     "1 to 9999 in UTC."),
+    (lambda m: m["hands"][0].update(created_at="9999-12-31T23:30:00-01:00"),
+     "match 1, hand 1: created_at '9999-12-31T23:30:00-01:00' is not a date and time of the "
+     "years 1 to 9999 in UTC."),
+    (lambda m: m.update(log=[edited(at="0001-01-01T00:00:00+00:01")]),
+     "match 1, log entry 1: at '0001-01-01T00:00:00+00:01' is not a date and time of the "
+     "years 1 to 9999 in UTC."),
+])
+def test_an_import_of_an_odd_shape_is_refused_naming_where_and_the_field(app, client, change,
+                                                                         message):
+    data = one_match([])
+    change(data["matches"][0])
+    r = upload(client, json.dumps(data).encode())
+    page = text_of(r)
+    assert r.status_code == 422, page[-600:]
+    assert message in page
+    assert stored(app) == 0
+
+
+def test_a_log_naming_a_matchs_own_call_is_imported_and_said_in_words(app, client):
+    """[R9]: "blind" is a call of a match whose house rules define it (for one without it,
+    it is refused above)."""
+    data = one_match([edited(after={"calls": {"0": "blind"}})])
+    data["matches"][0]["house_rules"] = {"custom_calls": {"blind": 400}}
+    r = upload(client, json.dumps(data).encode())
+    assert r.status_code == 303, text_of(r)[-600:]
+    with app.app_context():
+        key = db.session.execute(db.select(Match.key)).scalar_one()
+    page = text_of(client.get(f"/matches/{key}/log"))
+    assert "cannot be read" not in page and "call Tichu → blind" in page

@@ -1,6 +1,7 @@
 """Tables are private: a stranger sees no other table's matches, log, exports, statistics or
 names; rights survive a browser restart and a key rotation; links can be rotated."""
 
+import html
 import re
 from datetime import datetime, timezone
 
@@ -263,3 +264,59 @@ def test_a_background_copy_never_sends_the_session_back(tmp_path):
     r = fresh.get("/matches/new", headers={"X-Tichu-Prefetch": "1"})
     assert r.status_code == 200 and "Set-Cookie" not in r.headers
     assert "Set-Cookie" in fresh.get("/matches/new").headers  # a page the player opens does
+
+
+NEW_MATCH = {"seat_0": "Ann", "seat_1": "Bob", "seat_2": "Cy", "seat_3": "Dee",
+             "target": "1000"}
+
+
+def matches_of(app, group_key):
+    with app.app_context():
+        return db.session.scalar(db.select(db.func.count(Match.id)).join(Group).where(
+            Group.key == group_key))
+
+
+def test_a_new_match_at_a_table_this_phone_cannot_score_is_refused(app, client, table):
+    """Not a 422 whose "Not a valid choice" no field of the page shows: a stranger learns
+    nothing of the table (404), a phone that only views it is told so, naming it (403);
+    the link is refused before anyone types the players' names."""
+    url, group_key, code, _key = table
+    with app.app_context():
+        name = db.session.execute(db.select(Group.name).filter_by(key=group_key)).scalar_one()
+    stranger = app.test_client()
+    assert stranger.get(f"/matches/new?table={group_key}").status_code == 404
+    assert stranger.post(f"/matches/new?table={group_key}", data=NEW_MATCH).status_code == 404
+    assert stranger.post("/matches/new", data=NEW_MATCH | {"table": group_key}
+                         ).status_code == 404
+    for odd in ("unknown", "x" * 500, group_key + "x", group_key[:-1]):
+        assert client.post(f"/matches/new?table={odd}", data=NEW_MATCH).status_code == 404
+    member = app.test_client()
+    member.get("/join", query_string={"code": code})
+    for response in (member.get(f"/matches/new?table={group_key}"),
+                     member.post(f"/matches/new?table={group_key}", data=NEW_MATCH),
+                     member.post("/matches/new", data=NEW_MATCH | {"table": group_key})):
+        assert response.status_code == 403
+        assert (f"This phone only views the table “{name}”: only its scorers may start a "
+                "match there.") in html.unescape(response.get_data(as_text=True))
+    german = member.get(f"/matches/new?table={group_key}", headers={"Accept-Language": "de"})
+    assert german.status_code == 403
+    assert f"Dieses Handy sieht den Tisch „{name}“ nur an" in html.unescape(
+        german.get_data(as_text=True))
+    assert matches_of(app, group_key) == 1
+    # its scorer starts one there, by the link or by the form
+    assert client.post(f"/matches/new?table={group_key}", data=NEW_MATCH).status_code == 303
+    assert client.post("/matches/new", data=NEW_MATCH | {"table": group_key}
+                       ).status_code == 303
+    assert matches_of(app, group_key) == 3
+
+
+def test_new_seats_for_a_match_this_phone_only_views_start_at_a_new_table(app, table):
+    url, group_key, code, _key = table
+    member = app.test_client()
+    member.get("/join", query_string={"code": code})
+    again = url.rsplit("/", 1)[1]
+    assert member.get(f"/matches/new?again={again}").status_code == 200
+    r = member.post(f"/matches/new?again={again}", data=NEW_MATCH)
+    assert r.status_code == 303
+    assert matches_of(app, group_key) == 1  # not at the table it only views
+    assert member.get(r.headers["Location"] + "/hands/new").status_code == 200  # it scores

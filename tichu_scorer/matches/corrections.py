@@ -17,7 +17,7 @@ from ..game.house import HouseRules, HouseRulesError, named_rules, read_house_ru
 from ..game.i18n import N_
 from ..game.layouts import TEAM_LETTERS
 from ..models import Hand, HandEvent, Match
-from ..scoring import Call, Problem, call_made
+from ..scoring import Call, Problem, call_made, read_call
 from ..scoring.games import game_of
 from . import settings
 from .ending import after_the_end, recompute
@@ -30,15 +30,23 @@ ACTIONS = (N_("added"), N_("edited"), N_("deleted"), N_("undone"), N_("restored"
            N_("settings"))
 
 
-def _call_label(value: str | None) -> str:
-    return str(gettext(Call(value).label) if value else gettext("no call"))
+def call_label(word: object, rules: HouseRules) -> str:
+    """A stored call word in the reader's language (`scoring.read_call`): Tichu or Grand
+    Tichu translated, one of the match's own calls by its name ([R9]), "no call" for none;
+    a word these rules no longer define (a call the match has dropped since) as it is."""
+    if not word:
+        return str(gettext("no call"))
+    call = read_call(word, rules)
+    if isinstance(call, Call):
+        return str(gettext(call.label))
+    return call.label if call is not None else str(word)
 
 
 def describe_change(match: Match, before: Mapping[str, Any], after: Mapping[str, Any]) -> str:
     """What an edit changed, in words a player reads, in the reader's language: names,
     calls, card points, wish. The log stores what changed (before and after) and says it
     in words when it is read."""
-    names, game = match.names, game_of(match.game)
+    names, game, rules = match.names, game_of(match.game), match.house
     parts = []
 
     def order(seats: list[int]) -> str:
@@ -52,8 +60,8 @@ def describe_change(match: Match, before: Mapping[str, Any], after: Mapping[str,
     for seat in sorted({*calls_before, *calls_after}, key=int):
         if calls_before.get(seat) != calls_after.get(seat):
             parts.append(gettext("%(name)s's call %(before)s → %(after)s", name=names[int(seat)],
-                                 before=_call_label(calls_before.get(seat)),
-                                 after=_call_label(calls_after.get(seat))))
+                                 before=call_label(calls_before.get(seat), rules),
+                                 after=call_label(calls_after.get(seat), rules)))
     if "card_points" in game.asks:
         # compare the points as counted (an edit may enter the other team's figure)
         old_points = before.get("counted_points") or before.get("card_points") or [None, None]
@@ -223,12 +231,12 @@ def summarize(match: Match, row: Hand | Mapping[str, Any]) -> str:
     """One hand in a line, for choosing between two phones' versions of it: who went out,
     the calls and how they went, the card points and what each side scored."""
     get = row.get if isinstance(row, Mapping) else lambda key: getattr(row, key)
-    names = match.names
+    names, rules = match.names, match.house
     order = list(get("out_order") or [])
     parts = [gettext("out: %(order)s", order=", ".join(names[s] for s in order) or "—")]
     for seat, call in sorted((get("calls") or {}).items(), key=lambda item: int(item[0])):
         made = gettext("made") if call_made(int(seat), order) else gettext("failed")
-        parts.append(f"{names[int(seat)]} {Call(call).label} {made}")
+        parts.append(f"{names[int(seat)]} {call_label(call, rules)} {made}")
     points = get("card_points") or []
     if len(points) == 2:
         parts.append(gettext("card points %(a)s : %(b)s", a=points[0], b=points[1]))

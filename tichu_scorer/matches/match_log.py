@@ -9,14 +9,17 @@ cannot read (an old or hand-made import) is shown as unreadable, never a 500.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import func
 
 from ..extensions import db
+from ..game.house import HouseRules
 from ..models import Hand, HandEvent, Match
-from ..transfer_checks import entry_problem
+from ..scoring import read_call
+from ..transfer_checks import entry_problem, log_rules
 from . import corrections
 
 PAGE_SIZE = 100  # entries a page shows: a match to 1000 logs 10 to 40
@@ -66,16 +69,34 @@ def log_page(match: Match, older: str | None = None, newer: str | None = None,
     ids = {e.hand_id for e in events if e.hand_id is not None}
     hands = {h.id: h for h in db.session.execute(
         db.select(Hand).where(Hand.id.in_(ids))).scalars()} if ids else {}
-    entries = [_entry(match, event, low + i) for i, event in enumerate(events)]
+    rules = _rules(match, events)
+    entries = [_entry(match, event, low + i, rules) for i, event in enumerate(events)]
     return LogPage(entries[::-1], hands, total, older=low if low > 1 and events else None,
                    newer=top if top < total else None)
 
 
-def _entry(match: Match, event: HandEvent, number: int) -> Entry:
+def _rules(match: Match, events: Sequence[HandEvent]) -> HouseRules:
+    """The house rules these entries' calls are read by (`transfer_checks.log_rules`): the
+    match's own, unless an entry names a call word they do not define, a call the match
+    may have dropped since; then also those its logged changes of settings name (asked
+    only then: a page of a match whose calls never changed costs no more)."""
+    rules = match.house
+    words = [word for event in events if event.action != "settings"
+             for part in (event.before, event.after) if isinstance(part, Mapping)
+             and isinstance(part.get("calls"), Mapping)
+             for word in part["calls"].values() if isinstance(word, str)]
+    if all(read_call(word, rules) is not None for word in words):
+        return rules
+    settings = db.session.execute(db.select(HandEvent.before, HandEvent.after).where(
+        HandEvent.match_id == match.id, HandEvent.action == "settings")).all()
+    return log_rules(rules, [part for row in settings for part in row])
+
+
+def _entry(match: Match, event: HandEvent, number: int, rules: HouseRules) -> Entry:
     """An entry in the reader's language: an edit or a change of settings said anew from
     what it changed; one whose fields the log cannot read, as unreadable."""
     seats = len(match.seats)
-    if entry_problem(event.action, event.before, event.after, seats) is not None:
+    if entry_problem(event.action, event.before, event.after, seats, rules) is not None:
         return Entry(event, number, None, readable=False)
     say: Any = {"edited": lambda b, a: corrections.describe_change(match, b, a),
                 "settings": corrections.describe_settings}.get(event.action)
@@ -90,5 +111,5 @@ def _entry(match: Match, event: HandEvent, number: int) -> Entry:
 def words(match: Match, event: HandEvent) -> str:
     """An entry in the reader's language, as its line on the log page says it after the
     hand's number (a tournament's page lists its tables' corrections so)."""
-    entry = _entry(match, event, 0)
+    entry = _entry(match, event, 0, _rules(match, [event]))
     return (entry.said if entry.said is not None else event.summary) if entry.readable else ""

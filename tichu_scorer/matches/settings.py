@@ -12,7 +12,7 @@ from .. import phones
 from ..extensions import db
 from ..game.house import RULE_BOOK, HouseRules
 from ..models import HandEvent, Match, Player
-from ..scoring import Problem
+from ..scoring import Call, Problem, read_call
 from .ending import after_the_end, recompute
 from .roster import player_named
 
@@ -76,12 +76,12 @@ def _check_hands(match: Match, house: HouseRules) -> None:
     """[R2], [R8]: house rules the hands in play already break are refused, naming the
     first such hand."""
     for number, hand in enumerate(match.hands, start=1):
-        if not house.grand_tichu and "grand" in (hand.calls or {}).values():
+        words = list((hand.calls or {}).values())
+        if not house.grand_tichu and any(read_call(c, house) is Call.GRAND for c in words):
             raise HandsBreakRules(Problem("no_grand", "R2", gettext(
                 "Hand %(n)s has a Grand Tichu call: correct or delete it before playing "
                 "without Grand Tichu. Nothing was changed.", n=number)))
-        own = [c for c in (hand.calls or {}).values() if c not in ("tichu", "grand")
-               and house.call_points(c) is None]
+        own = [c for c in words if read_call(c, house) is None]
         if own:
             raise HandsBreakRules(Problem("custom_calls", "R9", gettext(
                 "Hand %(n)s has the call “%(call)s”: correct or delete it before playing "

@@ -25,6 +25,7 @@ from .hand import (
                    full_out_order,
                    hand_problems,
                    is_sweep,
+                   read_call,
                    score_hand,
                    victory_points,
 )
@@ -44,7 +45,7 @@ __all__ = [
     "HouseRules", "HouseRulesError", "read_house_rules", "call_made", "Derived", "derive",
     "HandInput", "HandResult",
     "InvalidHand", "Problem", "card_point_problems", "full_out_order", "hand_problems",
-    "is_sweep", "score_hand", "DUMMY", "NANKING", "TIENTSIN", "Layout", "threechu",
+    "is_sweep", "read_call", "score_hand", "DUMMY", "NANKING", "TIENTSIN", "Layout", "threechu",
     "DEFAULT_TARGET", "hands_problem", "leader", "target_problem", "tied_at_top", "winner",
     "read_hand", "read_layout", "MatchState", "PlayedHand", "Settings",
     "VARIANTS", "Side", "SideKind", "Variant", "find", "variant",

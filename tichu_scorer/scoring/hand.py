@@ -66,6 +66,28 @@ class CustomCall(NamedTuple):
 
 
 AnyCall = Call | CustomCall
+_BUILT_IN: dict[str, Call] = {call.value: call for call in Call}
+
+
+def read_call(word: object, rules: HouseRules = RULE_BOOK) -> AnyCall | None:
+    """What a call word means under a match's house rules: Tichu or Grand Tichu ([P3]), or
+    one of the match's own calls by its name, worth what the rules say ([R9]); None for any
+    other word. The one reading of a call word, wherever it comes from: the API, the hand
+    form, a stored hand, a log entry, an import.
+
+    >>> blind = HouseRules(custom_calls=(("blind", 400),))
+    >>> read_call("tichu"), read_call("blind", blind)
+    (<Call.TICHU: 'tichu'>, CustomCall(value='blind', points=400))
+    >>> read_call("blind"), read_call("Tichu"), read_call(["tichu"])
+    (None, None, None)
+    """
+    if not isinstance(word, str):
+        return None
+    built_in = _BUILT_IN.get(word)
+    if built_in is not None:
+        return built_in
+    points = rules.call_points(word)
+    return None if points is None else CustomCall(word, points)
 
 
 @dataclass(frozen=True)

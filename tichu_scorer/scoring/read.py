@@ -26,10 +26,10 @@ from .hand import (
     CARD_POINTS_MIN,
     AnyCall,
     Call,
-    CustomCall,
     HandInput,
     Problem,
     hand_problems,
+    read_call,
 )
 
 NUMBER_MAX = 10**6  # far beyond any seat or card points; a larger number is not quoted back
@@ -58,9 +58,13 @@ def _shown(value: object, width: int = 20) -> str:
     return text if len(text) <= width else text[:width - 1] + "…"
 
 
-def _seat_key(key: object) -> int | None:
-    """A seat from a `calls` key as docs/API.md writes it, "0", "1", …; None for anything
-    else ("00", " 0", "+0", "٣")."""
+def seat_key(key: object) -> int | None:
+    """A seat from a `calls` key as docs/API.md writes it and a hand stores and logs it,
+    "0", "1", …; None for anything else ("00", " 0", "+0", "٣", a number too long to read).
+
+    >>> seat_key("3"), seat_key("03"), seat_key("9" * 5000)
+    (3, None, None)
+    """
     if (isinstance(key, str) and len(key) <= KEY_DIGITS and key.isascii() and key.isdigit()
             and key == str(int(key))):
         return int(key)
@@ -98,20 +102,6 @@ def _read_out_order(data: Mapping[str, Any], problems: list[Problem],
     return tuple(seats)
 
 
-def _call(value: object, rules: HouseRules) -> AnyCall | None:
-    """The call a word names: "tichu", "grand", or one of the custom calls ([R9])."""
-    if isinstance(value, str):
-        if value in _BUILT_IN:
-            return _BUILT_IN[value]
-        points = rules.call_points(value)
-        if points is not None:
-            return CustomCall(value, points)
-    return None
-
-
-_BUILT_IN = {call.value: call for call in Call}
-
-
 def _read_calls(data: Mapping[str, Any], problems: list[Problem],
                 rules: HouseRules) -> dict[int, AnyCall]:
     raw = data.get("calls", {})
@@ -128,17 +118,17 @@ def _read_calls(data: Mapping[str, Any], problems: list[Problem],
         return {}
     calls: dict[int, AnyCall] = {}
     for key, value in raw.items():
-        seat = _seat_key(key)
+        seat = seat_key(key)
         name = f"calls.{seat}"
         if seat is None:
             problems.append(Problem("calls", "P3", _(
                 '{key} is not a seat: calls are keyed by the seat\'s number as a string, '
                 '"0", "1", …').format(key=_shown(str(key)))))
         elif isinstance(value, Repeated):
-            given = {v for v in value if isinstance(v, str)}
+            given = {read_call(v, rules) for v in value}
             problems.append(Problem(name, "P3", _(
                 "Seat {seat} has more than one call; a player may not call both Tichu and "
-                "Grand Tichu.").format(seat=seat) if {"tichu", "grand"} <= given else _(
+                "Grand Tichu.").format(seat=seat) if {Call.TICHU, Call.GRAND} <= given else _(
                 'The calls name seat {seat} more than once; give each seat one call, "tichu" '
                 'or "grand".').format(seat=seat)))
         elif isinstance(value, list):
@@ -146,7 +136,7 @@ def _read_calls(data: Mapping[str, Any], problems: list[Problem],
                 'Seat {seat}\'s call must be one word, "tichu" or "grand", not a list.').format(
                     seat=seat)))
         else:
-            call = _call(value, rules)
+            call = read_call(value, rules)
             if call is not None:
                 calls[seat] = call
             elif rules.custom_calls:

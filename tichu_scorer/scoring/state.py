@@ -37,7 +37,7 @@ from ..game.house import RULE_BOOK, HouseRules
 from ..game.variants import Side, Variant
 from . import seigneur
 from .games import NOT_OVER, End, Game, Rules, game_of
-from .hand import Call, CallResult, CustomCall, HandInput, HandResult
+from .hand import CallResult, CustomCall, HandInput, HandResult, read_call
 from .match import DEFAULT_TARGET, tied_at_top
 from .stats import HandFacts, MatchFacts
 
@@ -301,23 +301,20 @@ def next_hand(settings: Settings, totals: Sequence[int], played: int,
 
 def stored_hand(out_order: Sequence[int], calls: Mapping[str, str],
                 card_points: Sequence[int | None], wish_offender: int | None,
-                shuffler: int | None) -> HandInput:
+                shuffler: int | None, rules: HouseRules = RULE_BOOK) -> HandInput:
     """A hand as stored and exported (docs/API.md's shapes: calls keyed by the seat as a
     string, the card points as counted, none in Grand Seigneur) read back as the state's
-    input. The inverse of `stored_values`.
+    input. The inverse of `stored_values`. Each call word is read by `read_call`; a word
+    these rules do not define is one of the match's own calls ([R9]), worth what the
+    rules it is scored by say (`tally_hand`).
 
     >>> stored_hand([1, 0, 2, 3], {"0": "tichu"}, [30, 70], None, None).calls
     {0: <Call.TICHU: 'tichu'>}
     """
     points = (card_points[0], card_points[1]) if card_points else (None, None)
-    return HandInput(tuple(out_order), {int(seat): _CALLS.get(call) or CustomCall(call, 0)
-                                        for seat, call in calls.items()},
-                     points, wish_offender, shuffler)
-
-
-# A stored call word: a lookup, not Call(word). Any other word is one of the match's own
-# calls ([R9]), worth what the match's house rules say when it is scored (`tally_hand`).
-_CALLS = {call.value: call for call in Call}
+    read = {int(seat): read_call(call, rules) or CustomCall(call, 0)
+            for seat, call in calls.items()}
+    return HandInput(tuple(out_order), read, points, wish_offender, shuffler)
 
 
 def stored_values(played: PlayedHand, variant: Variant) -> dict[str, Any]:
@@ -325,6 +322,7 @@ def stored_values(played: PlayedHand, variant: Variant) -> dict[str, Any]:
     points, team and seat scores; Grand Seigneur's places), as `stored_hand` reads it back.
 
     >>> from tichu_scorer.game.variants import NANKING
+    >>> from tichu_scorer.scoring.hand import Call
     >>> state = MatchState.of(Settings(NANKING, tuple("ABCD")), [
     ...     HandInput((1, 0, 3), {2: Call.TICHU}, (None, 35))])
     >>> stored_values(state.hands[0], NANKING)["team_scores"]

@@ -17,13 +17,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from ..game.variants import Variant
-from .hand import call_made
+from .hand import Call, call_made, read_call
 
 
 @dataclass(frozen=True)
 class HandFacts:
     out_order: tuple[int, ...]
-    calls: Mapping[int, str]  # seat -> "tichu" / "grand"
+    calls: Mapping[int, str]  # seat -> its call word ("tichu", "grand", an own call [R9])
     seat_scores: tuple[int, ...]  # what the hand gave each seat (its side's score)
     teams: tuple[int, ...]  # team of each seat in this hand
     sweep: bool
@@ -146,10 +146,10 @@ def _count_hand(tally: Tally, hand: HandFacts, seats: tuple[int, ...]) -> None:
     for seat in seats:
         if seat < len(hand.bombs):
             tally.bombs += hand.bombs[seat]
-        call = hand.calls.get(seat)
-        if call == "tichu":
+        call = read_call(hand.calls.get(seat))  # a match's own call ([R9]) is neither
+        if call is Call.TICHU:
             tally.tichu_called += 1
             tally.tichu_made += call_made(seat, hand.out_order)
-        elif call == "grand":
+        elif call is Call.GRAND:
             tally.grand_called += 1
             tally.grand_made += call_made(seat, hand.out_order)

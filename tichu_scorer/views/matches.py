@@ -18,7 +18,7 @@ from flask_babel import gettext
 from werkzeug.wrappers import Response
 
 from .. import access, live, scoring
-from ..extensions import limit_creation, limit_reads, limit_writes
+from ..extensions import db, limit_creation, limit_reads, limit_writes
 from ..forms import NewMatchForm
 from ..game.house import preset_of
 from ..i18n import possessive
@@ -34,12 +34,13 @@ from ..matches import (
     writes,
 )
 from ..matches.rows import hand_rows
-from ..models import Match
+from ..models import Group, Match
 from ..tournaments import director
 from . import game_pages
 
 bp = Blueprint("matches", __name__)
 bp.record_once(lambda state: kept_pages.remember_build(state.app))
+KEY_LENGTH = Group.__table__.c.key.type.length  # a table's key, as links name it
 
 
 @bp.get("/")
@@ -64,7 +65,8 @@ def new() -> str | Response | tuple[str, int]:
         form.table.data = request.args.get("table") or (tables[0].key if tables else "new")
         if scoring.find(request.args.get("variant")):
             form.variant.data = request.args["variant"]
-        _again(form, request.args.get("again", ""))
+        _again(form, request.args.get("again", ""), tables)
+    _require_table(form.table.data, tables)
     if form.validate_on_submit():
         group = next((g for g in tables if g.key == form.table.data), None)
         if group is None:
@@ -81,14 +83,32 @@ def new() -> str | Response | tuple[str, int]:
                            known_names=roster.known_names(tables)), status
 
 
-def _again(form: NewMatchForm, key: str) -> None:
+def _require_table(key: object, tables: list[Group]) -> None:
+    """A match starts at a new table or at one of `tables`, those this phone scores: the
+    table a link (`?table=`) or the form names is refused otherwise, before the form is
+    read. 404 for a table this phone has not joined (it learns nothing about it), 403
+    naming the table for one it only views."""
+    if not isinstance(key, str) or key == "new" or any(g.key == key for g in tables):
+        return
+    group = None
+    if len(key) <= KEY_LENGTH and "\x00" not in key:  # no table has such a key
+        group = db.session.execute(db.select(Group).filter_by(key=key)).scalar_one_or_none()
+    group = access.require_group(group)
+    if access.role_in(group) != "scorer":
+        abort(403, gettext("This phone only views the table “%(table)s”: only its scorers "
+                           "may start a match there. Open its scorer link.", table=group.name))
+
+
+def _again(form: NewMatchForm, key: str, tables: list[Group]) -> None:
     """A rematch with other seats: the form filled in as the match `key` was, for the
-    players to swap seats or partners before it starts."""
+    players to swap seats or partners before it starts; at its table when this phone
+    scores it (a phone that only views it starts the match as a new one would)."""
     match = writes.match_by_key(key) if key else None
     if match is None or not access.can_view(match):
         return
     form.variant.data = match.variant
-    form.table.data = match.group.key
+    if any(g.key == match.group.key for g in tables):
+        form.table.data = match.group.key
     players = match.player_names
     for field, name in zip(form.seat_fields(), players, strict=False):
         field.data = name
