@@ -123,7 +123,9 @@ def test_closing_the_browser_keeps_scoring_rights(live_server, phone, new_contex
     url = start_four(page, live_server)
     state = page.context.storage_state()
     session = [c for c in state["cookies"] if c["name"] == "session"]
-    assert session and session[0]["expires"] > time.time() + 360 * 24 * 3600
+    # a year on the browser's clock (it counts a cookie's expiry from the server's Date)
+    browser_now = page.evaluate("Date.now() / 1000")
+    assert session and session[0]["expires"] > browser_now + 360 * 24 * 3600
     # a browser restart keeps only cookies with an expiry
     state["cookies"] = [c for c in state["cookies"] if c["expires"] != -1]
     reopened = new_context(storage_state=state, **PHONE)
