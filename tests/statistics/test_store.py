@@ -136,9 +136,6 @@ def test_add_refuses_a_row_that_is_not_there_and_leaves_the_sums(ctx):
     db.session.rollback()
 
 
-@pytest.mark.xfail(strict=True, reason="store.add updates the rows it finds before it "
-                   "returns False for a missing one; record_hand's recount then reads those "
-                   "rows as the old counts, so the table's sums never get the hand")
 def test_a_hand_added_to_a_match_missing_one_row_keeps_the_sums_right(ctx):
     match = add(new_match().key, GRAND_FAILED)
     ann = store.read(match.id)[ANN]

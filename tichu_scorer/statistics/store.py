@@ -72,11 +72,15 @@ def add(match: Match, difference: Rows) -> bool:
     """Add `difference` to the match's rows and its table's sums, the rows it names being
     there already (a hand added changes no player): False, with nothing added to the
     sums, when one is missing."""
-    found = _run(_ADD_TO_MATCH, [
-        {"match": match.id, "row_side": side, "row_who": who,
-         **{f"add_{c}": n for c, n in zip(COUNTS, counts, strict=True)}}
-        for (side, who), counts in sorted(difference.items())])
-    if found.rowcount != len(difference):
+    def to_rows(sign: int) -> Any:
+        return _run(_ADD_TO_MATCH, [
+            {"match": match.id, "row_side": side, "row_who": who,
+             **{f"add_{c}": sign * n for c, n in zip(COUNTS, counts, strict=True)}}
+            for (side, who), counts in sorted(difference.items())])
+    if to_rows(1).rowcount != len(difference):
+        # the rows found were added to: taken back, so that the recount that follows reads
+        # them as they were (it would otherwise leave this hand out of the table's sums)
+        to_rows(-1)
         return False
     _add(match.group_id, match.variant, difference)
     return True
