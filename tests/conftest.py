@@ -77,8 +77,9 @@ def pytest_report_header(config) -> str | None:
 # one_database"; docs/TESTING.md): the pure modules (engine, scoring, tournaments' draw),
 # the checks of the source, the tests that start database servers of their own, and the
 # browser tests, which test the page (the server's side of each is a view test that runs on
-# both). A browser test of what the database decides (a hand sent once, two phones on one
-# hand, a draw) is marked `every_database` and runs on both.
+# both). A test on such a path that asks the database for what it decides (a browser test of
+# a hand sent once or of two phones on one hand, the tournament director's stored rounds) is
+# marked `every_database` and runs on both.
 ONE_DATABASE = ("tests/browser/", "tests/engine/", "tests/scoring/", "tests/tournaments/",
                 "tichu_scorer/", "tests/test_answers.py", "tests/test_clock.py",
                 "tests/test_evenings.py", "tests/test_fetch_pyodide.py", "tests/test_freeze.py",
