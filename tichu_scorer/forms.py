@@ -336,14 +336,20 @@ class MatchSettingsForm(ProblemsMixin, HouseRulesMixin, Form):
         return not any(self.problems.values())
 
 
-def own_calls(text: str | None) -> dict[str, int | str]:
+def own_calls(text: str | None) -> dict[str, Any]:
     """[R9]'s calls as typed: "blind = 400, small = 50" (also "blind: 400"); ValueError
     for a part without a name and points.
 
+    A name typed twice, in any capitals, keeps both values, which the house rules refuse
+    ([R9]: one call a name), never the last silently.
+
     >>> own_calls("blind = 400, Small:50")
     {'blind': 400, 'Small': 50}
+    >>> own_calls("blind = 50, BLIND = 100")
+    {'blind': [50, 100]}
     """
-    found: dict[str, int | str] = {}
+    found: dict[str, Any] = {}
+    spelled: dict[str, str] = {}  # casefolded name -> its first spelling
     for part in (text or "").split(","):
         if not part.strip():
             continue
@@ -351,7 +357,13 @@ def own_calls(text: str | None) -> dict[str, int | str]:
         if not sep or not name.strip():
             raise ValueError(part)
         value = points.strip()
-        found[" ".join(name.split())] = int(value) if value.lstrip("-").isdigit() else value
+        number: int | str = int(value) if value.lstrip("-").isdigit() else value
+        name = spelled.setdefault(" ".join(name.split()).casefold(), " ".join(name.split()))
+        if name in found:
+            before = found[name]
+            found[name] = [*(before if isinstance(before, list) else [before]), number]
+        else:
+            found[name] = number
     return found
 
 

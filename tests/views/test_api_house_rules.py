@@ -153,6 +153,8 @@ BAD = [
     ({"custom_calls": ["blind"]}, "house_rules.custom_calls", "R9"),
     ({"custom_calls": {"blind": True}}, "house_rules.custom_calls.blind", "R9"),
     ({"custom_calls": {"tichu": 400}}, "house_rules.custom_calls.tichu", "R9"),
+    # one call a name, whatever its capitals
+    ({"custom_calls": {"blind": 400, "BLIND": 50}}, "house_rules.custom_calls.BLIND", "R9"),
     ({"dragon_kept_when_out": "yes"}, "house_rules.dragon_kept_when_out", "R5"),
 ]
 

@@ -125,6 +125,7 @@ def _custom_calls(raw: object) -> tuple[tuple[str, int], ...]:
         raise HouseRulesError(field, "R9", _("may name at most {n} calls").format(
             n=MOST_CALLS))
     calls = []
+    seen: set[str] = set()
     for name, value in raw.items():
         if not isinstance(name, str):
             raise HouseRulesError(field, "R9", _("a call's name must be text"))
@@ -137,8 +138,11 @@ def _custom_calls(raw: object) -> tuple[tuple[str, int], ...]:
             raise HouseRulesError(f"{field}.{shown}", "R9", _(
                 '"tichu" and "grand" are the rule book\'s calls; give a custom call '
                 'another name'))
-        if isinstance(value, list):  # a name given twice (the API's JSON keeps both)
+        if isinstance(value, list) or name.casefold() in seen:
+            # a name given twice (the API's JSON keeps both), or in other capitals: one
+            # call at the table, whatever its capitals
             raise HouseRulesError(f"{field}.{shown}", "R9", _("names a call more than once"))
+        seen.add(name.casefold())
         calls.append((name, _points(f"{field}.{shown}", "R9", value, CALL_STEP, CALL_STEP)))
     return tuple(calls)
 
