@@ -146,6 +146,9 @@
     };
   }
 
+  // offline.js saves the hand as it stands at Save, also when Save came before any preview
+  form.tichuBody = body;
+
   // Show the problems of the fields worked on; returns how many show.
   function showProblems(errors) {
     form.querySelectorAll(".problems").forEach((box) => { box.replaceChildren(); });

@@ -182,8 +182,10 @@
     let id = fields.get("client_id");
     if (!id) { id = window.tichuId(); fields.set("client_id", id); }
     const preview = form.dataset.previewScores ? JSON.parse(form.dataset.previewScores) : null;
-    // the hand as the preview sent it (hand.js): the core scores it again while it waits
-    const body = form.dataset.previewBody ? JSON.parse(form.dataset.previewBody) : null;
+    // the hand as it stands at Save (hand.js), also when Save came before any preview, or
+    // as Grand Seigneur's ranking keeps it (ranking.js): the core scores it while it waits
+    const body = typeof form.tichuBody === "function" ? form.tichuBody()
+      : form.dataset.previewBody ? JSON.parse(form.dataset.previewBody) : null;
     const item = { client_id: id, action: form.action || window.location.href, fields: fields.toString(),
                    match: form.dataset.matchUrl, number: Number(fields.get("number")) || 0,
                    scores: preview, body: body, created: Date.now() };

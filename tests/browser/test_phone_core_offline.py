@@ -103,6 +103,32 @@ def test_without_signal_the_phone_scores_as_the_server_will(live_server, phone):
     assert [e for e in page.errors if "net::ERR_INTERNET_DISCONNECTED" not in e] == []
 
 
+def test_a_hand_saved_before_its_preview_came_is_counted(live_server, phone):
+    """The README's three taps without signal, Save tapped at once: the preview (the core's
+    start) has not come yet, and the hand is counted all the same once the core answers."""
+    page = phone
+    match_url = controlled_match(page, live_server)
+    core_kept(page)
+    page.context.set_offline(True)
+    page.goto(match_url)
+    page.tap(".first-btn >> nth=1")  # Bob out first
+    page.wait_for_selector(".out-buttons:not([hidden])")
+    page.tap(".quick button[data-set='65']")  # team A's card points
+    assert not page.locator(".preview .scored-here").count()  # no preview yet
+    page.tap("button[type=submit]")
+    page.wait_for_url(match_url + "*")
+    page.wait_for_selector("#provisional:not([hidden])")
+    page.wait_for_selector("tr.waiting")
+    page.wait_for_function("() => document.querySelector(\"[data-total='1']\")"
+                           ".textContent.trim() === '35'", timeout=60000)
+    assert page.locator("[data-total='0']").text_content().strip() == "65"
+    note = page.locator("#provisional").text_content()
+    assert "is counted" in note and "not" not in note, note
+    page.reload()  # and again on the page the phone kept
+    page.wait_for_function("() => document.querySelector(\"[data-total='0']\")"
+                           ".textContent.trim() === '65'", timeout=60000)
+
+
 def test_a_core_that_cannot_start_leaves_the_outbox_as_it_was(live_server, phone):
     page = phone
     # the bundle fails: every file of the core answers 503, none is kept
