@@ -184,15 +184,17 @@
     const preview = form.dataset.previewScores ? JSON.parse(form.dataset.previewScores) : null;
     // the hand as it stands at Save (hand.js), also when Save came before any preview, or
     // as Grand Seigneur's ranking keeps it (ranking.js): the core scores it while it waits
-    const body = typeof form.tichuBody === "function" ? form.tichuBody()
-      : form.dataset.previewBody ? JSON.parse(form.dataset.previewBody) : null;
+    const previewed = form.dataset.previewBody ? JSON.parse(form.dataset.previewBody) : null;
+    const body = typeof form.tichuBody === "function" ? form.tichuBody() : previewed;
     const item = { client_id: id, action: form.action || window.location.href, fields: fields.toString(),
                    match: form.dataset.matchUrl, number: Number(fields.get("number")) || 0,
                    scores: preview, body: body, created: Date.now() };
     form.querySelectorAll("button[type=submit]").forEach((b) => { b.disabled = true; });
     // without signal, the phone's core refuses what the server would (the same message and
     // rule): the form keeps the hand, as the server's page of problems does
-    const refused = navigator.onLine === false ? await refusedHere(form, item) : null;
+    // (asked only where a preview answered: Save never waits for the core's first start, and
+    // a hand the preview already refused waits for the server's own refusal)
+    const refused = navigator.onLine === false && previewed ? await refusedHere(form, item) : null;
     if (refused) {
       showRefusal(form, refused);
       form.querySelectorAll("button[type=submit]").forEach((b) => { b.disabled = false; });
