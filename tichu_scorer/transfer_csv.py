@@ -69,14 +69,6 @@ def stream_csv(match_ids: Sequence[int]) -> Iterator[str]:
     yield out.getvalue()
 
 
-def _call_name(word: str, rules: scoring.HouseRules) -> str:
-    """A stored call word as the sheet names it (`scoring.read_call`): "Tichu", "Grand
-    Tichu", or the match's own call by its name ([R9]); a word these rules do not define
-    (a call the match dropped since) as it is."""
-    call = scoring.read_call(word, rules)
-    return call.label if call is not None else str(word)
-
-
 def _padded(values: Sequence[object]) -> list[object]:
     return [*values, *[""] * (MAX_SIDES - len(values))]
 
@@ -99,7 +91,7 @@ def _write_rows(writer: Any, matches: Iterable[Match], number: int) -> int:
             writer.writerow(sheet_cell(cell) for cell in [
                 number, match.variant, match.started_at.strftime("%Y-%m-%d %H:%M"),
                 row.position, " / ".join(names), " > ".join(names[s] for s in hand.out_order),
-                "; ".join(f"{names[int(s)]}: {_call_name(c, rules)}"
+                "; ".join(f"{names[int(s)]}: {scoring.call_name(c, rules)}"
                           for s, c in hand.calls.items()),
                 *(points + ["", ""])[:2],
                 "" if hand.wish_offender is None else names[hand.wish_offender],

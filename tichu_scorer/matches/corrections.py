@@ -17,7 +17,7 @@ from ..game.house import HouseRules, HouseRulesError, named_rules, read_house_ru
 from ..game.i18n import N_
 from ..game.layouts import TEAM_LETTERS
 from ..models import Hand, HandEvent, Match
-from ..scoring import Call, Problem, call_made, read_call
+from ..scoring import Call, Problem, call_made, call_name, read_call
 from ..scoring.games import game_of
 from . import settings
 from .ending import after_the_end, recompute
@@ -37,9 +37,7 @@ def call_label(word: object, rules: HouseRules) -> str:
     if not word:
         return str(gettext("no call"))
     call = read_call(word, rules)
-    if isinstance(call, Call):
-        return str(gettext(call.label))
-    return call.label if call is not None else str(word)
+    return str(gettext(call.label)) if isinstance(call, Call) else call_name(word, rules)
 
 
 def describe_change(match: Match, before: Mapping[str, Any], after: Mapping[str, Any]) -> str:

@@ -90,6 +90,18 @@ def read_call(word: object, rules: HouseRules = RULE_BOOK) -> AnyCall | None:
     return None if points is None else CustomCall(word, points)
 
 
+def call_name(word: object, rules: HouseRules = RULE_BOOK) -> str:
+    """A stored call word as a sheet or a log names it (`read_call`): "Tichu" or "Grand
+    Tichu" (marked for translation), one of the match's own calls by its name ([R9]), and a
+    word these rules do not define (a call the match dropped since) as it is.
+
+    >>> call_name("grand"), call_name("blind", HouseRules(custom_calls=(("blind", 400),)))
+    ('Grand Tichu', 'blind')
+    """
+    call = read_call(word, rules)
+    return call.label if call is not None else str(word)
+
+
 @dataclass(frozen=True)
 class Problem:
     """One violated rule: the input field it concerns, the rule id, a sentence."""
