@@ -424,8 +424,6 @@ def test_two_rounds_of_one_number_cannot_be_stored(ctx):
 
 
 @DATABASE
-@pytest.mark.xfail(strict=True, reason="[TN5] not implemented: once the next round is drawn, "
-                   "a hand of the round before can still be edited, with no reopening")
 def test_a_round_is_closed_once_the_next_is_drawn(ctx):
     made = individual(["A", "B", "C", "D"], rounds=2)
     director.draw_round(made, 1)

@@ -174,7 +174,10 @@ def test_a_semi_final_corrected_after_the_final_was_drawn_lists_each_pair_once(a
     for match in semis:
         win(client, match, 0)
     assert client.post(url + "/draw", data={"round": 3}).status_code == 303
-    # the first semi-final's last hand is undone at its table and the other side wins it
+    # the final drawn, the semi-finals are closed ([TN5]): the director reopens the first
+    assert client.post(url + "/reopen", data={"table": semis[0].rsplit("/", 1)[1],
+                                              "reason": "last hand misread"}).status_code == 303
+    # its last hand is undone at its table and the other side wins it
     assert client.post(semis[0] + "/undo", data={"number": "10"}).status_code == 303
     win(client, semis[0], 1)
     # the director is told that the final drawn seats a pair that no longer won ([TN4])

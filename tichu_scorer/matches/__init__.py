@@ -10,6 +10,7 @@ core's types, ask its `MatchState`, and write the result back.
 - `ending`: the derived columns and the end-of-match rules corrections must keep
 - `corrections`: editing, deleting, undoing and restoring hands; the log's summaries
 - `settings`: the target and names changed after the start
+- `closing`: a tournament's table once its round is closed ([TN5]), and its reopenings
 - `listing`: the match lists, a page at a time; `match_log`: the log page, likewise
 - the match page along one path: `hand_reads` (the hands read as values), `match_view`
   (the view models), `rows` (the table's rows), `chart`, `kept_pages` (kept per revision)

@@ -19,7 +19,7 @@ from ..game.layouts import TEAM_LETTERS
 from ..models import Hand, HandEvent, Match
 from ..scoring import Call, Problem, call_made, call_name, read_call
 from ..scoring.games import game_of
-from . import settings
+from . import closing, settings
 from .ending import after_the_end, recompute
 from .hand_entry import extras_of, score
 from .match_view import side_labels
@@ -27,7 +27,7 @@ from .writes import Conflict, log
 
 # The log's actions, as the log page shows them (translated there).
 ACTIONS = (N_("added"), N_("edited"), N_("deleted"), N_("undone"), N_("restored"),
-           N_("settings"))
+           N_("settings"), N_("reopened"))
 
 
 def call_label(word: object, rules: HouseRules) -> str:
@@ -153,7 +153,10 @@ def edit_hand(match: Match, hand: Hand, data: Mapping[str, Any],
               version: int, extras: Mapping[str, Any] | None = None) -> list[Problem]:
     """Replace what was recorded for `hand`; totals and result follow (a finished match
     reopens when the edit changes its result). `match` must be held. Conflict when another
-    phone edited or deleted the hand after `version` was read."""
+    phone edited or deleted the hand after `version` was read; the problem of a table
+    whose tournament round is closed ([TN5])."""
+    if (closed := closing.closed(match)) is not None:
+        return [closed]
     _check(hand, version)
     preview, problems, row = score(match, data, editing=hand, correction=True)
     if problems or preview is None:
@@ -173,7 +176,9 @@ def edit_hand(match: Match, hand: Hand, data: Mapping[str, Any],
 
 def delete_hand(match: Match, hand: Hand, version: int, action: str = "deleted") -> None:
     """Take a hand out of play; it stays in the log and can be restored. `match` must be
-    held; Conflict when the hand changed or went since `version` was read."""
+    held; Conflict when the hand changed or went since `version` was read; `closing.Closed`
+    when the table's tournament round is closed ([TN5])."""
+    closing.check(match)
     _check(hand, version)
     was_after_the_end = after_the_end(match)
     log(match, hand, action, "", hand.recorded(), None)
@@ -201,7 +206,9 @@ def restore_hand(match: Match, hand: Hand, moved_on_ok: bool = True,
     changed since (another phone may have entered the hand again meanwhile; bringing the
     old one back beside it would count the hand twice). With `moved_on_ok` False (the
     "Restore" offered right after an undo or a delete) the match must not have changed
-    since the hand went. `match` must be held; on Conflict nothing changes."""
+    since the hand went. `match` must be held; on Conflict (or `closing.Closed`, [TN5])
+    nothing changes."""
+    closing.check(match)
     if hand.deleted_at is None:
         return False
     if revision is not None:

@@ -16,7 +16,7 @@ from ..models import Hand, Match
 from ..scoring import Layout, Problem
 from ..scoring.games import game_of
 from ..scoring.state import next_hand, stored_values
-from . import prebuilt
+from . import closing, prebuilt
 from .ending import ends_earlier, settle, state_of
 from .writes import Conflict, Stale, log, position
 
@@ -107,8 +107,9 @@ def add_hand(match: Match, data: Mapping[str, Any], number: int,
     cannot undo: with a hand added and another deleted since, the place is the same again,
     the entry is not. (A form without `entry`, queued on a phone before forms carried it, is
     checked by its place alone.) A `client_id` seen before returns the hand already stored
-    (exactly once). The commit expires what was read: the caller learns the hand's place
-    from the result, not by reading the match again."""
+    (exactly once); `closing.Closed` when the table's tournament round is closed ([TN5]).
+    The commit expires what was read: the caller learns the hand's place from the result,
+    not by reading the match again."""
     if client_id:
         known = db.session.execute(db.select(Hand).filter_by(client_id=client_id)
                                    ).scalar_one_or_none()
@@ -116,6 +117,7 @@ def add_hand(match: Match, data: Mapping[str, Any], number: int,
             if known.match_id != match.id:
                 raise Conflict()
             return Added(known, [], position(match, known))
+    closing.check(match)  # [TN5]: a table of a closed round takes no hand
     current = (match.hand_count or 0) + 1
     if number != current:
         raise _stale(match, number, entry, current, next_entry(match))

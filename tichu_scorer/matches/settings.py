@@ -13,6 +13,7 @@ from ..extensions import db
 from ..game.house import RULE_BOOK, HouseRules
 from ..models import HandEvent, Match, Player
 from ..scoring import Call, Problem, read_call
+from . import closing
 from .ending import after_the_end, recompute
 from .roster import player_named
 
@@ -34,8 +35,10 @@ def change_settings(match: Match, target: int | None, names: Sequence[str],
     one; other matches keep their players) and, when given, the house rules and [R6]'s
     lead ([R1]: the hands are scored again under them). The change goes into the match's
     log, with `describe(before, after)` as its stored words. `match` must be held
-    (`lock_match`). False when nothing changed (nothing is written)."""
+    (`lock_match`). False when nothing changed (nothing is written); `closing.Closed` for a
+    table of a closed tournament round ([TN5])."""
     try:
+        closing.check(match)
         before = settings_of(match)
         was_after_the_end = after_the_end(match)
         if target is not None and match.settings.game.has_target:

@@ -1,6 +1,7 @@
 """What a tournament's director does, stored: a tournament with its entries, late arrivals
 and drop-outs between rounds, each round drawn and its tables stored as matches in one
-transaction, and the standing read from the tables' matches (RULES.md `[TN1]`–`[TN4]`).
+transaction, and the standing read from the tables' matches (RULES.md `[TN1]`–`[TN4]`);
+a table of a closed round reopened (`[TN5]`, `matches.closing`).
 
 The rounds' tables are ordinary matches of the tournament's own table (`Tournament.group`):
 each is scored on its own phones with the ordinary hand flow, and a director's correction
@@ -20,9 +21,9 @@ from ..extensions import db
 from ..game import variants
 from ..game.house import PRESETS
 from ..game.i18n import _
-from ..matches import match_log
+from ..matches import closing, match_log
 from ..matches.creation import added_match
-from ..matches.writes import begin_write, writing
+from ..matches.writes import begin_write, lock_match, writing
 from ..models import (
     NAME_MAX,
     Group,
@@ -211,6 +212,43 @@ def keep_rules(match: Match) -> None:
             "This match is table %(board)d of a tournament round: its players and rules are "
             "the tournament's, and it is neither deleted nor played again. Hands are "
             "corrected as in any match.") % {"board": match.board or 0})
+
+
+def reopen(tournament: Tournament, match_key: str, reason: str) -> tuple[int, int]:
+    """[TN5]: the director reopens one table of a closed round, giving a reason; its hands
+    take changes (each logged as usual) until the next round is drawn. The reopening, its
+    reason and the phone go into the table's log. Refused without a reason, for a table of
+    another tournament, or one whose round is not closed. The table's round and board."""
+    said = clean(reason)
+    if not said:
+        raise Refused("reason", "TN5", _(
+            "Give the reason for reopening the table: it goes into the table's log."))
+    if len(said) > closing.REASON_MAX:
+        raise Refused("reason", "TN5", _("The reason has at most %(most)d characters.") % {
+            "most": closing.REASON_MAX})
+    tournament_id = tournament.id
+    try:
+        match = lock_match(match_key[:24])
+        rnd = (db.session.get(TournamentRound, match.tournament_round_id)
+               if match is not None and match.tournament_round_id is not None else None)
+        if match is None or rnd is None or rnd.tournament_id != tournament_id:
+            raise Refused("table", "TN5", _("No such table in this tournament."))
+        found = closing.closure(match)
+        if found is None or found.latest == found.round:
+            raise Refused("table", "TN5", _(
+                "Round %(number)d is the latest drawn: its tables are not closed, and are "
+                "corrected at the table.") % {"number": rnd.number})
+        board = match.board or 0
+        if not found.closed:
+            raise Refused("table", "TN5", _(
+                "Table %(board)d of round %(number)d is already reopened.") % {
+                "board": board, "number": found.round})
+        closing.reopen(match, said, found.latest)
+        db.session.commit()
+    except Exception:
+        db.session.rollback()
+        raise
+    return found.round, board
 
 
 def still_playing(rnd: TournamentRound) -> list[int]:

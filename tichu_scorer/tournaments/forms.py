@@ -1,4 +1,5 @@
-"""The forms of a tournament's director: a new tournament, and a late arrival."""
+"""The forms of a tournament's director: a new tournament, a late arrival, a table
+reopened."""
 
 from __future__ import annotations
 
@@ -64,3 +65,11 @@ ARRIVAL_MAX = 3 * NAME_MAX + 5  # the longest pair's line: "Name: Player & Playe
 class ArrivalForm(Form):
     name = StringField(_l("Late arrival"),
                        validators=[InputRequired(), Length(max=ARRIVAL_MAX)])
+
+
+class ReopenForm(Form):
+    """[TN5]: the table of a closed round to reopen (its match's key) and why; whether it
+    may be reopened, and the reason's length, are the director's (`director.reopen`)."""
+
+    table = StringField(_l("Table"), validators=[InputRequired(), Length(max=24)])
+    reason = StringField(_l("Reason"), validators=[Length(max=2_000)])

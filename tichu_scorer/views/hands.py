@@ -11,7 +11,7 @@ from werkzeug.wrappers import Response
 from .. import access, answers
 from ..extensions import csrf, db, limit_reads, limit_writes
 from ..game.layouts import TEAM_LETTERS
-from ..matches import corrections, ending, hand_entry, match_log, match_view, writes
+from ..matches import closing, corrections, ending, hand_entry, match_log, match_view, writes
 from ..models import CLIENT_ID, Hand, Match
 from ..scoring.games import game_of
 from ..scoring.hand import CARD_POINTS_MAX, CARD_POINTS_MIN, CARD_POINTS_STEP
@@ -21,6 +21,21 @@ from .jsonbody import json_body
 from .matches import page_showing, visible
 
 bp = Blueprint("hands", __name__)
+
+
+@bp.errorhandler(closing.Closed)
+def _closed(exc: closing.Closed) -> tuple[str, int] | tuple[Response, int]:
+    """[TN5]: a table of a closed tournament round takes no change of its hands, whichever
+    write asked (new, delete, undo, restore; an edit shows it on its form): 422 with the
+    rule, as JSON for a script (the outbox keeps the hand with the reason) or a page."""
+    db.session.rollback()
+    problem = exc.problem
+    if wants_json():
+        return jsonify(errors=[problem.as_dict() | {"group": "match"}]), 422
+    match_id = (request.view_args or {}).get("match_id", "")
+    return render_template("errors/error.html", code=422, back=url_for(
+        "matches.show", match_id=match_id), message=f"{problem.message} ({problem.rule})"), 422
+
 
 def _form_int(name: str) -> int:
     """A whole number the page put in a hidden field (a version, a hand number): a missing

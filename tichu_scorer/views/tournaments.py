@@ -1,6 +1,7 @@
-"""Tournaments ([TN1]–[TN4]): a director starts one, draws each round, handles late
-arrivals and drop-outs; each round's tables are matches scored on their own phones; the
-standing is shown on a live board and exported (`tournaments.director`)."""
+"""Tournaments ([TN1]–[TN5]): a director starts one, draws each round, handles late
+arrivals and drop-outs, reopens a table of a closed round; each round's tables are matches
+scored on their own phones; the standing is shown on a live board and exported
+(`tournaments.director`)."""
 
 from __future__ import annotations
 
@@ -17,10 +18,17 @@ from werkzeug.wrappers import Response
 
 from .. import access, live, public
 from ..extensions import db, limit_creation, limit_exports, limit_reads, limit_writes
-from ..matches import writes
+from ..matches import closing, writes
 from ..models import NAME_MAX, Tournament, TournamentRound
 from ..tournaments import director, standings
-from ..tournaments.forms import ARRIVAL_MAX, ArrivalForm, TournamentForm, read_entries, read_entry
+from ..tournaments.forms import (
+    ARRIVAL_MAX,
+    ArrivalForm,
+    ReopenForm,
+    TournamentForm,
+    read_entries,
+    read_entry,
+)
 from ..transfer_csv import sheet_cell
 from .sharing import qr_svg
 
@@ -86,6 +94,22 @@ def _rounds(tournament: Tournament, latest: bool = False
     return (shown[:1] if latest else shown), counted
 
 
+def _closing(tournament: Tournament, rounds: list[dict[str, Any]]) -> dict[str, Any]:
+    """[TN5] on the page: the rounds drawn before a correction of a closed round
+    (`drawn_before`: by round, the corrected tables), those corrections (`late`), the tables
+    reopened now (`reopened`) and those the director may reopen (`closed`), from the
+    rounds as `_rounds` shows them (newest first)."""
+    found = closing.reopenings(tournament.id)
+    latest = rounds[0]["round"].number if rounds else 0
+    reopened = {r.match_key: r for r in found if r.latest == latest}
+    closed = [(t.match.key, r["round"].number, t.table.board) for r in reversed(rounds)
+              if r["round"].number < latest for t in r["tables"]
+              if t.match.key not in reopened]
+    return {"drawn_before": closing.drawn_before(found),
+            "late": [r for r in found if r.changed], "reopened": reopened,
+            "closed": closed, "reason_max": closing.REASON_MAX}
+
+
 @bp.get("/tournaments/<key>")
 @limit_reads
 def show(key: str) -> str:
@@ -109,7 +133,7 @@ def show(key: str) -> str:
         arrival=ArrivalForm(), arrival_max=ARRIVAL_MAX, live=live.tables([tournament.group.key]),
         corrections=director.corrections(tournament),
         knockout_changed=director.knockout_changed(counted),
-        shown=standings.shown, show_qr=bool(qr))
+        shown=standings.shown, show_qr=bool(qr), **_closing(tournament, rounds))
 
 
 @bp.post("/tournaments/<key>/draw")
@@ -124,6 +148,24 @@ def draw(key: str) -> Response | tuple[str, int]:
         return _refused(tournament, exc)
     for unmet in rnd.unmet:
         flash(f"{unmet['message']} ({unmet['rule']})")
+    return redirect(url_for("tournaments.show", key=tournament.key), code=303)
+
+
+@bp.post("/tournaments/<key>/reopen")
+@limit_writes
+def reopen(key: str) -> Response | tuple[str, int]:
+    """[TN5]: reopen one table of a closed round, giving a reason (logged at the table)."""
+    tournament = _tournament(key, "scorer")
+    form = ReopenForm()
+    if not form.validate_on_submit():
+        return _refused(tournament, director.Refused("table", "TN5", gettext(
+            "Choose the table to reopen, and give the reason.")))
+    try:
+        number, board = director.reopen(tournament, form.table.data, form.reason.data or "")
+    except director.Refused as exc:
+        return _refused(tournament, exc)
+    flash(gettext("Table %(board)d of round %(number)d is reopened: its hands may be "
+                  "corrected until the next round is drawn.", board=board, number=number))
     return redirect(url_for("tournaments.show", key=tournament.key), code=303)
 
 
@@ -187,7 +229,8 @@ def board(key: str) -> str:
     return render_template("tournaments/board.html", tournament=tournament,
                            lines=director.table_standing(tournament, rounds=counted),
                            rounds=rounds,
-                           live=live.tables([tournament.group.key]), shown=standings.shown)
+                           live=live.tables([tournament.group.key]), shown=standings.shown,
+                           **_closing(tournament, rounds))
 
 
 @bp.get("/tournaments/<key>/standing.<any(csv, json):kind>")
