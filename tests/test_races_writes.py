@@ -125,8 +125,10 @@ def test_rematch_racing_the_deletion_of_its_match(table):
 
 
 def test_rotation_racing_a_rematch(table):
-    """Rotating the links (every match's viewer code) while a rematch is stored: both, or
-    503 with Retry-After for the one the database rolled back, never a 500."""
+    """Rotating the links (every match's viewer code) while a rematch is stored: both,
+    never a 503 (PostgreSQL once rolled one back as a deadlock) nor a 500. Both hold the
+    table first (`writes.lock_table`); test_races_table_writes races every write of a
+    table."""
     t = table(1)
     phone = t.phones[0]
     key, token = group_key(t), t.tokens[id(phone)]
@@ -134,7 +136,7 @@ def test_rotation_racing_a_rematch(table):
         results = overlapping(t, phone, [
             lambda c: post(t, c, t.url + "/rematch", {"csrf_token": token}),
             lambda c: post(t, c, f"/tables/{key}/rotate", {"csrf_token": token})])
-        assert all(s in (303, 503) for s, _ in results), [
+        assert all(s == 303 for s, _ in results), [
             (s, re.findall(rb'id="import-error"[^>]*>([^<]+)', page)) for s, page in results]
         t.check()
 

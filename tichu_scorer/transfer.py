@@ -387,11 +387,11 @@ def _store(checked: list[_Checked], state: _Import, group: Group | None,
     rows each, whatever the size of the history): players, matches, seats, hands, log.
     The ids the database gives are read back by keys the import chose (a match's join code,
     a hand's match and number), so no insert waits for its own result."""
+    table_id = group.id if group is not None else None  # (kept before the write begins)
     try:
         writes.begin_write()
-        if group is not None:  # one import at a time per table (PostgreSQL; SQLite: begin)
-            db.session.execute(db.select(Group.id).where(Group.id == group.id)
-                               .with_for_update(key_share=True))
+        if table_id is not None:  # the table first, as every write of a whole table
+            writes.lock_table(table_id)
         keep, already, copies = transfer_known.sort_out(
             [item.match for item in checked], sorted({*tables, *([group.id] if group else [])}))
         checked = [checked[i] for i in keep]

@@ -108,7 +108,7 @@ def test_the_logs_restore_is_refused_when_the_match_changed_since_the_log_was_op
 
 def test_a_rematch_of_a_match_deleted_meanwhile_is_a_404(client, monkeypatch):
     url = new_match(client)
-    monkeypatch.setattr(writes, "lock_match", lambda key: None)  # deleted after it was read
+    monkeypatch.setattr(writes, "hold_match", lambda key: None)  # deleted after it was read
     r = client.post(url + "/rematch")
     assert r.status_code == 404
     assert "deleted this match meanwhile" in r.get_data(as_text=True)

@@ -20,10 +20,12 @@ def create_match(group: Group, names: Sequence[str], target: int | None,
                  rematch_of: str | None = None, house: HouseRules = RULE_BOOK,
                  lead_by: int | None = None) -> Match:
     """A new match of table `group` with these players in seats 0, 1, …, played by these
-    house rules ([R1]). A rematch holds the match it follows (key `rematch_of`) meanwhile:
-    Conflict when it was deleted."""
+    house rules ([R1]). The write holds the table first (`writes.lock_table`); a rematch
+    then holds the match it follows (key `rematch_of`): Conflict when it was deleted."""
+    group_id = group.id  # (the write begins by ending the read: the id is kept first)
     with writing():
-        held = writes.lock_match(rematch_of) if rematch_of else None
+        writes.lock_table(group_id)
+        held = writes.hold_match(rematch_of) if rematch_of else None
         if rematch_of and held is None:
             raise Conflict()
         match = added_match(group, names, target, game, hand_limit, house, lead_by,

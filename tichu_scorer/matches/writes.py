@@ -1,6 +1,7 @@
 """Transactions and locks: the one way into a write (`begin_write`, `writing`,
-`lock_match`), a read without a transaction (`reading`), the conflicts a write refuses, a
-match looked up by its key, and the log every change of a match appends to."""
+`lock_match`; a write of a whole table: `lock_table`, `hold_match`, `hold_matches`), a read
+without a transaction (`reading`), the conflicts a write refuses, a match looked up by its
+key, and the log every change of a match appends to."""
 
 from __future__ import annotations
 
@@ -8,9 +9,12 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from sqlalchemy import bindparam
+from sqlalchemy.orm import lazyload
+
 from .. import phones
 from ..extensions import db
-from ..models import Hand, Match
+from ..models import Group, Hand, Match
 from . import prebuilt
 
 
@@ -84,6 +88,49 @@ def lock_match(key: str) -> Match | None:
     count and log its hand under the old name."""
     begin_write()
     return prebuilt.held_match(key)
+
+
+def hold_match(key: str) -> Match | None:
+    """`lock_match` in a write already begun: a write of the whole table holds the table
+    first (`lock_table`), then the match."""
+    return prebuilt.held_match(key)
+
+
+# A write of a whole table takes its locks in one order: the table's row, then its matches
+# by id, then the rows it inserts or changes (the tables' sums last, `statistics`).
+# PostgreSQL: FOR NO KEY UPDATE makes two such writes of one table wait for each other but
+# lets a save at one of its matches insert a row naming the table (a foreign key's check
+# takes FOR KEY SHARE, which FOR UPDATE would refuse). Every statement afterwards sees what
+# the write it waited for committed (READ COMMITTED); populate_existing reads the row afresh.
+_TABLE_HELD = (db.select(Group).where(Group.id == bindparam("table"))
+               .with_for_update(key_share=True).execution_options(populate_existing=True))
+_TABLE_MATCHES_HELD = (db.select(Match).where(Match.group_id == bindparam("table"))
+                       .order_by(Match.id).with_for_update(of=Match)
+                       .options(lazyload(Match.group), lazyload(Match.seats))
+                       .execution_options(populate_existing=True))
+
+
+def lock_table(group_id: int) -> Group | None:
+    """The first lock of a write of the whole table `group_id` (rotating its links,
+    renaming it, a new match, a rematch, an import; call it first in `writing()` or after
+    `begin_write`): its row, read afresh, None when it is gone. Every such write holds the
+    table before any match of it (`hold_match`, `hold_matches`), so no two of them, and no
+    save at one of its matches, wait for each other in a circle: PostgreSQL once found a
+    rotation holding the table's row and waiting for a match that a rematch held while it
+    waited for the table's row (a deadlock, one rolled back: a 503). SQLite: the database's
+    write lock (`begin_write`) already orders every write; this only reads the row."""
+    group: Group | None = db.session.execute(
+        _TABLE_HELD, {"table": group_id}).scalar_one_or_none()
+    return group
+
+
+def hold_matches(group_id: int) -> list[Match]:
+    """Every match of the table, by id, held (PostgreSQL: FOR UPDATE) and read afresh, in
+    a write that holds the table (`lock_table`). A rotation takes them before it changes
+    the table's row: the row's codes are unique keys, so changing them takes FOR UPDATE,
+    which waits for every save that inserted a row naming the table (its foreign key's FOR
+    KEY SHARE); with every match held first, no such save is waiting for the rotation."""
+    return list(db.session.execute(_TABLE_MATCHES_HELD, {"table": group_id}).scalars())
 
 
 def match_by_key(key: str) -> Match | None:

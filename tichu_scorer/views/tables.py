@@ -31,6 +31,12 @@ def _group(key: str, role: str = "member") -> Group:
     return access.require_group(group, role)
 
 
+def _held(group_id: int) -> Group:
+    """The table, held for a write of the whole table (`writes.lock_table`, the write's
+    first statement) and read afresh, if this phone still scores it."""
+    return access.require_group(writes.lock_table(group_id), "scorer")
+
+
 @bp.get("/tables/<key>")
 def show(key: str) -> str:
     """The table's matches, and how to let other phones in."""
@@ -132,13 +138,13 @@ def new() -> Response:
 @bp.post("/tables/<key>/rename")
 @limit_writes
 def rename(key: str) -> Response:
-    _group(key, "scorer")
+    group_id = _group(key, "scorer").id  # (a write begins by ending the read: kept first)
     name = " ".join(form_value("name").split())
     if not name or len(name) > NAME_MAX or "\x00" in name:
         flash(gettext("A table's name is 1 to %(n)s characters.", n=NAME_MAX), "error")
     else:
         with writes.writing():
-            _group(key, "scorer").name = name
+            _held(group_id).name = name
     return redirect(url_for("tables.show", key=key), code=303)
 
 
@@ -147,10 +153,11 @@ def rename(key: str) -> Response:
 def rotate(key: str) -> Response:
     """New invite code and scorer link: phones that joined with the old ones must join
     again (this one stays a scorer)."""
-    _group(key, "scorer")
+    group_id = _group(key, "scorer").id
     with writes.writing():
-        group = _group(key, "scorer")
-        group.rotate(listing.history([group], limit=None), access.device())
+        group = _held(group_id)
+        # every match held before the table's row changes (`writes.hold_matches`)
+        group.rotate(writes.hold_matches(group.id), access.device())
     access.join(group, "scorer")
     flash(gettext("New links made. The old invite code, scorer link and codes of its "
                   "matches no longer work; phones that joined with them must join again."))
