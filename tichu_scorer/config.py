@@ -116,6 +116,12 @@ def defaults(instance_path: str) -> dict[str, object]:
         # exports), per client address and page: far above what a phone or a club asks.
         "READ_RATE_LIMIT": os.environ.get("READ_RATE_LIMIT", "120 per minute"),
         "EXPORT_RATE_LIMIT": os.environ.get("EXPORT_RATE_LIMIT", "120 per hour"),
+        # Exports are built once per state of their matches, one at a time per server, and
+        # kept in instance/exports (tichu_scorer/exports.py): a request waits at most
+        # EXPORT_WAIT seconds for another's build (then 503, try again), and the folder holds
+        # at most EXPORT_CACHE_BYTES.
+        "EXPORT_WAIT": float(os.environ.get("EXPORT_WAIT", "2")),
+        "EXPORT_CACHE_BYTES": int(os.environ.get("EXPORT_CACHE_BYTES", 256 * 1024 * 1024)),
         # Referee questions (the API, the page and its verdicts) per client address, and the
         # CPU seconds one question may take before it is answered 503 (a second line of
         # defence: the search is bounded far below it; docs/security-referee.md).

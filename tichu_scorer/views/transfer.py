@@ -10,14 +10,13 @@ from flask import (
     redirect,
     render_template,
     request,
-    stream_with_context,
     url_for,
 )
 from flask_babel import gettext, ngettext
 from sqlalchemy import func
 from werkzeug.wrappers import Response as BaseResponse
 
-from .. import access, transfer, transfer_csv
+from .. import access, exports, transfer
 from ..extensions import db, limit_creation, limit_exports, limit_reads, limit_writes
 from ..matches import listing, writes
 from ..models import Group, Hand, HandEvent
@@ -31,15 +30,6 @@ bp = Blueprint("transfer", __name__)
 # An export of a long history is far larger than any form (MAX_CONTENT_LENGTH, 64 KiB);
 # the import alone takes up to IMPORT_MAX_BYTES.
 IMPORT_MAX_BYTES = 4 * 1024 * 1024
-
-
-def _download(ids: list[int], kind: str, name: str) -> Response:
-    """The export streamed as it is written, a batch of matches at a time (a long history
-    is never held in memory whole)."""
-    body = transfer.stream_json(ids) if kind == "json" else transfer_csv.stream_csv(ids)
-    return Response(stream_with_context(body),
-                    mimetype="application/json" if kind == "json" else "text/csv",
-                    headers={"Content-Disposition": f'attachment; filename="{name}.{kind}"'})
 
 
 @bp.get("/matches/<match_id>/export.<any(json, csv):kind>")
@@ -58,7 +48,7 @@ def match_export(match_id: str, kind: str) -> Response:
                            "%(most_entries)d log entries): it cannot be exported.",
                            hands=hands, entries=entries, most_hands=MAX_IMPORT_HANDS,
                            most_entries=MAX_IMPORT_EVENTS))
-    return _download([match.id], kind, f"tichu-match-{match_id}")
+    return exports.download([match.id], kind, f"tichu-match-{match_id}")
 
 
 @bp.get("/matches/<match_id>/sheet")
@@ -73,7 +63,7 @@ def sheet(match_id: str) -> str:
 @limit_exports
 def history_export(kind: str) -> Response:
     """Every match of the tables this device joined (and no other)."""
-    return _download(listing.match_ids(access.groups()), kind, "tichu-history")
+    return exports.download(listing.match_ids(access.groups()), kind, "tichu-history")
 
 
 @bp.post("/import")
