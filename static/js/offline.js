@@ -283,10 +283,22 @@
     if (link && link.dataset.discard) remove(link.dataset.discard).catch(() => {});
   });
 
-  let flushing = false;
-  async function flush() {
-    if (flushing) return;
-    flushing = true;
+  // One sending at a time; a flush asked for meanwhile (the "online" event, the player's
+  // tap, the timer) runs once more after it, since the network may have come back only
+  // after the first had tried. The promise answers when the outbox has been tried.
+  let flushing = null;
+  let again = false;
+  function flush() {
+    if (flushing) { again = true; return flushing; }
+    flushing = (async () => {
+      let sent = 0;
+      do { again = false; sent += await sendWaiting(); } while (again);
+      await show();
+      if (sent && document.querySelector("[data-live-match]")) window.location.replace(window.location.pathname);
+    })().finally(() => { flushing = null; });
+    return flushing;
+  }
+  async function sendWaiting() {
     let sent = 0;
     try {
       const items = (await all()).filter((i) => !i.error && !i.conflict).sort((a, b) => a.created - b.created);
@@ -310,11 +322,8 @@
       }
     } catch (err) {
       // the network went away again: the rest waits
-    } finally {
-      flushing = false;
     }
-    await show();
-    if (sent && document.querySelector("[data-live-match]")) window.location.replace(window.location.pathname);
+    return sent;
   }
 
   // Show a waiting hand's refusal with the server's page: the conflict with both hands and
