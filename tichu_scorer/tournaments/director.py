@@ -11,7 +11,8 @@ parts are `draw` (individual seating), `pairing` (pairs) and `standings`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import Any, NamedTuple
 
@@ -256,53 +257,88 @@ def still_playing(rnd: TournamentRound) -> list[int]:
     return [m.board or 0 for m in rnd.tables if m.finished_at is None]
 
 
-def draw_round(tournament: Tournament, number: int) -> TournamentRound:
+def draw_round(tournament: Tournament, number: int,
+               check: Callable[[], None] = draw.nothing) -> TournamentRound:
     """Draw round `number` and store its tables, in one transaction. Refused when it is not
     the next round, when the round before is still being played ([TN4]), or when too few
     play. A draw that cannot meet a rule is stored all the same, with what it could not
-    meet (`TournamentRound.unmet`). Two directors drawing at once store it once."""
+    meet (`TournamentRound.unmet`). Two directors drawing at once store it once.
+
+    The seating is searched before that transaction, so that other tables save meanwhile
+    (SQLite's write lock is held only while the round is stored), from what the draw rests
+    on (`_asked`): the transaction reads that again and stores the seating only if nothing
+    of it changed meanwhile (a result, an arrival, a drop-out); else it is searched once
+    more, and after a second change inside the transaction, under the lock, as every draw
+    once was: a change made meanwhile never refuses a draw. `check` is the search's CPU
+    allowance: OutOfTime once spent, and nothing stored."""
+    for _attempt in range(DRAW_SEARCHES):
+        db.session.rollback()  # read what others stored until now
+        asked = _asked(tournament, number)
+        seating = asked.seating(check)  # the search: no write transaction, no lock
+        with _drawing(number):
+            held = _held(tournament.id)
+            if _asked(held, number) != asked:
+                continue  # changed meanwhile: nothing written, searched again
+            rnd = _stored(held, number, seating)
+        return rnd
+    with _drawing(number):  # changed at every search: searched under the lock this time
+        held = _held(tournament.id)
+        rnd = _stored(held, number, _asked(held, number).seating(check))
+    return rnd
+
+
+DRAW_SEARCHES = 2  # searches of a round outside the write transaction before one inside
+
+
+@contextmanager
+def _drawing(number: int) -> Iterator[None]:
+    """The write transaction of a draw: refused when another director's request drew the
+    round first (its unique key)."""
     try:
         with writing():
-            held = _held(tournament.id)
-            following = len(held.played) + 1
-            if 1 <= number < following:  # a second tap, or a second director
-                raise Refused("round", "TN4", _(
-                    "Round %(number)d is already drawn.") % {"number": number})
-            if number != following and following <= held.rounds + knockout_stages(held):
-                raise Refused("round", "TN4", _(
-                    "Round %(number)d is the next to draw.") % {"number": following})
-            if following > held.rounds + knockout_stages(held):
-                raise Refused("round", "TN1", _(
-                    "The tournament has %(rounds)d rounds.") % {"rounds": held.rounds})
-            if held.played and (boards := still_playing(held.played[-1])):
-                raise Refused("round", "TN4", _(
-                    "Round %(number)d is not over: table %(boards)s is still playing.") % {
-                    "number": number - 1, "boards": ", ".join(map(str, boards))})
-            knockout = number > held.rounds
-            rnd = TournamentRound(tournament_id=held.id, number=number,
-                                  stage="knockout" if knockout else "round")
-            if knockout:
-                seating = _knockout(held, number)
-            elif held.kind == INDIVIDUAL:
-                seating = _individual(held, playing(held, number), number)
-            else:
-                seating = _pairs(held, playing(held, number), number)
-            rnd.byes = list(seating.byes)
-            rnd.unmet = [u.as_dict() for u in seating.unmet]
-            db.session.add(rnd)
-            db.session.flush()
-            for board, names in enumerate(seating.tables, 1):
-                if knockout:  # [TN3]: to a target, a tie plays on ([E1])
-                    added_match(held.group, names, KNOCKOUT_TARGET, variants.DEFAULT,
-                                None, KNOCKOUT_HOUSE, tournament_round_id=rnd.id,
-                                board=board)
-                else:
-                    added_match(held.group, names, None, variants.DEFAULT, held.hands,
-                                HOUSE, tournament_round_id=rnd.id, board=board)
-    except IntegrityError:  # another director's request drew it first
+            yield
+    except IntegrityError:
         db.session.rollback()
         raise Refused("round", "TN4", _(
             "Round %(number)d is already drawn.") % {"number": number}) from None
+
+
+def _turn(tournament: Tournament, number: int) -> None:
+    """Refused unless round `number` is the next to draw and the round before is over."""
+    following = len(tournament.played) + 1
+    last = tournament.rounds + knockout_stages(tournament)
+    if 1 <= number < following:  # a second tap, or a second director
+        raise Refused("round", "TN4", _(
+            "Round %(number)d is already drawn.") % {"number": number})
+    if number != following and following <= last:
+        raise Refused("round", "TN4", _(
+            "Round %(number)d is the next to draw.") % {"number": following})
+    if following > last:
+        raise Refused("round", "TN1", _(
+            "The tournament has %(rounds)d rounds.") % {"rounds": tournament.rounds})
+    if tournament.played and (boards := still_playing(tournament.played[-1])):
+        raise Refused("round", "TN4", _(
+            "Round %(number)d is not over: table %(boards)s is still playing.") % {
+            "number": number - 1, "boards": ", ".join(map(str, boards))})
+
+
+def _stored(held: Tournament, number: int, seating: Seating) -> TournamentRound:
+    """Round `number` with its tables as matches, in the caller's write transaction."""
+    knockout = number > held.rounds
+    rnd = TournamentRound(tournament_id=held.id, number=number,
+                          stage="knockout" if knockout else "round")
+    rnd.byes = list(seating.byes)
+    rnd.unmet = [u.as_dict() for u in seating.unmet]
+    db.session.add(rnd)
+    db.session.flush()
+    for board, names in enumerate(seating.tables, 1):
+        if knockout:  # [TN3]: to a target, a tie plays on ([E1])
+            added_match(held.group, names, KNOCKOUT_TARGET, variants.DEFAULT,
+                        None, KNOCKOUT_HOUSE, tournament_round_id=rnd.id,
+                        board=board)
+        else:
+            added_match(held.group, names, None, variants.DEFAULT, held.hands,
+                        HOUSE, tournament_round_id=rnd.id, board=board)
     return rnd
 
 
@@ -311,27 +347,25 @@ def knockout_stages(tournament: Tournament) -> int:
     return {2: 1, 4: 2, 8: 3}.get(tournament.knockout or 0, 0)
 
 
-def _knockout(tournament: Tournament, number: int) -> Seating:
-    """A knockout stage ([TN3]): the best `knockout` pairs of the standing after the
-    rounds that still play (not dropped out), 1 v N, 2 v N-1, …; later stages pair the
-    winners so that the two best seeds meet only in the final."""
-    from . import pairing
+def _knockout(tournament: Tournament, number: int) -> _Knockout:
+    """A knockout stage ([TN3]) as asked: the pairs of the standing after the rounds that
+    still play (not dropped out), or the winners of the stage before."""
     rounds = rounds_of(tournament)
     stages = [r for r in rounds if r.knockout]
-    try:
-        if not stages:
-            lines = table_standing(tournament, rounds=rounds)
-            still = {e.name for e in playing(tournament, number)}
-            games = pairing.knockout([line.name for line in lines if line.name in still],
-                                     tournament.knockout or 0)
-        else:
-            games = pairing.next_knockout([t.sides[t.winner or 0][0]
-                                           for t in stages[-1].tables])
-    except pairing.PairingError as exc:
-        raise Refused("round", "TN3", str(exc)) from None
-    members = {e.name: e.members or [] for e in tournament.entries}
-    return Seating(tuple((members[a][0], members[b][0], members[a][1], members[b][1])
-                         for a, b in games), ())
+    seeded: tuple[str, ...] = ()
+    winners = None
+    if not stages:
+        still = {e.name for e in playing(tournament, number)}
+        seeded = tuple(line.name for line in table_standing(tournament, rounds=rounds)
+                       if line.name in still)
+    else:
+        winners = tuple(t.sides[t.winner or 0][0] for t in stages[-1].tables)
+    return _Knockout(tournament.knockout or 0, seeded, winners, _members(tournament.entries))
+
+
+def _members(entries: Sequence[TournamentEntry]) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """Each pair's name with its two players, in the order entered."""
+    return tuple((e.name, tuple(e.members or ())) for e in entries)
 
 
 def knockout_changed(rounds: Sequence[standings.Round]) -> list[str]:
@@ -361,58 +395,130 @@ class Seating:
     unmet: tuple[draw.Unmet, ...] = ()
 
 
-def _history(tournament: Tournament) -> list[draw.Round]:
+def _history(tournament: Tournament) -> tuple[draw.Round, ...]:
     tables = seated(tournament)  # two statements, not the matches of every round
-    return [draw.Round(tuple(t.names for t in tables.get(r.id, [])), tuple(r.byes))
-            for r in tournament.played]
+    return tuple(draw.Round(tuple(t.names for t in tables.get(r.id, [])), tuple(r.byes))
+                 for r in tournament.played)
+
+
+def _asked(tournament: Tournament, number: int) -> _Individual | _Pairs | _Knockout:
+    """What the draw of round `number` rests on, read: refused when it is not the next
+    round, the round before is still being played, or too few play. Two reads that are
+    equal draw the same seating (the draw and the pairing are deterministic)."""
+    _turn(tournament, number)
+    if number > tournament.rounds:
+        return _knockout(tournament, number)
+    if tournament.kind == INDIVIDUAL:
+        return _individual(tournament, playing(tournament, number), number)
+    return _pairs(tournament, playing(tournament, number), number)
 
 
 def _individual(tournament: Tournament, entries: list[TournamentEntry],
-                number: int) -> Seating:
-    names = [e.name for e in entries]
+                number: int) -> _Individual:
+    names = tuple(e.name for e in entries)
     if len(names) < 4:
         raise Refused("entries", "TN1", _(
             "A round needs at least four players; %(count)d play.") % {"count": len(names)})
-    made = draw.draw(names, 1, seed=tournament.seed * 1000 + number,
-                     history=_history(tournament))
-    new = made.rounds[0]
-    return Seating(new.tables, new.byes, made.unmet)
+    return _Individual(names, tournament.seed * 1000 + number, _history(tournament))
 
 
-def _pairs(tournament: Tournament, entries: list[TournamentEntry], number: int) -> Seating:
-    from . import pairing
+def _pairs(tournament: Tournament, entries: list[TournamentEntry], number: int) -> _Pairs:
     if len(entries) < 2:
         raise Refused("entries", "TN3", _(
             "A round needs at least two pairs; %(count)d play.") % {"count": len(entries)})
-    members = {e.name: e.members or [] for e in entries}
-    names = [e.name for e in entries]
     changed = any(e.joined > 1 or e.left is not None for e in tournament.entries)
+    if tournament.pairing == ALL and not changed:  # the round robin: nothing else counts
+        return _Pairs(ALL, False, number, 0, _members(entries), frozenset(), (), ())
     rounds = rounds_of(tournament)  # read once: who met, who sat out, the standing
-    met = {frozenset(sum(t.sides, ())) for r in rounds for t in r.tables}
-    had = [b for r in rounds for b in r.byes]  # two byes counted twice
-    planned = None
-    if tournament.pairing == ALL and changed:  # a plan for the rounds left, none met twice
-        planned = pairing.all_against_all(names, met, tournament.rounds - number + 1, had)
-    if tournament.pairing == ALL and not changed:
-        order = [e.name for e in tournament.entries]
-        schedule = pairing.round_robin([n for n in order if n in members])
-        index = (number - 1) % len(schedule)
-        games = [(a, b) for a, b in schedule[index]]
-        tables = tuple((a, b) for a, b in games if a is not None and b is not None)
-        byes: tuple[str, ...] = tuple(n for a, b in games if a is None or b is None
-                                      for n in (a, b) if n is not None)
-        unmet: tuple[Any, ...] = ()
-    elif planned is not None:
-        tables, byes, unmet = planned.tables, ((planned.bye,) if planned.bye else ()), ()
-    else:
-        ranked = [line.name for line in table_standing(tournament, rounds=rounds)
-                  if line.name in members]
-        ranked += [n for n in names if n not in ranked]
-        made = pairing.swiss(ranked, met, had)
-        tables, byes, unmet = made.tables, ((made.bye,) if made.bye else ()), made.unmet
-    seated = tuple((members[a][0], members[b][0], members[a][1], members[b][1])
-                   for a, b in tables)
-    return Seating(seated, tuple(byes), tuple(unmet))
+    met = frozenset(frozenset(sum(t.sides, ())) for r in rounds for t in r.tables)
+    had = tuple(b for r in rounds for b in r.byes)  # two byes counted twice
+    names = [e.name for e in entries]
+    plays = set(names)
+    ranked = [line.name for line in table_standing(tournament, rounds=rounds)
+              if line.name in plays]
+    listed = set(ranked)
+    ranked += [n for n in names if n not in listed]
+    return _Pairs(tournament.pairing, changed, number, tournament.rounds - number + 1,
+                  _members(entries), met, had, tuple(ranked))
+
+
+@dataclass(frozen=True)
+class _Individual:
+    """An individual round as its draw asks it ([TN1], [TN2]): who plays, the seed, and
+    the rounds before (who sat where, who sat out)."""
+
+    names: tuple[str, ...]
+    seed: int
+    history: tuple[draw.Round, ...]
+
+    def seating(self, check: Callable[[], None]) -> Seating:
+        made = draw.draw(self.names, 1, seed=self.seed, history=self.history, check=check)
+        new = made.rounds[0]
+        return Seating(new.tables, new.byes, made.unmet)
+
+
+@dataclass(frozen=True)
+class _Pairs:
+    """A pairs round as its pairing asks it ([TN3]): the pairing, whether the field changed
+    since the first round, the round and the rounds left with it, the pairs that play
+    with their players (as entered), who met whom, the byes so far and the pairs ranked by
+    the standing (these three not read for a round robin of an unchanged field)."""
+
+    pairing: str | None
+    changed: bool
+    number: int
+    left: int
+    members: tuple[tuple[str, tuple[str, ...]], ...]
+    met: frozenset[frozenset[str]]
+    had: tuple[str, ...]
+    ranked: tuple[str, ...]
+
+    def seating(self, check: Callable[[], None]) -> Seating:
+        from . import pairing
+        names = [name for name, _players in self.members]
+        planned = None
+        if self.pairing == ALL and self.changed:  # a plan for the rounds left, none met twice
+            planned = pairing.all_against_all(names, self.met, self.left, self.had, check)
+        if self.pairing == ALL and not self.changed:
+            schedule = pairing.round_robin(names)
+            games = schedule[(self.number - 1) % len(schedule)]
+            tables = tuple((a, b) for a, b in games if a is not None and b is not None)
+            byes: tuple[str, ...] = tuple(n for a, b in games if a is None or b is None
+                                          for n in (a, b) if n is not None)
+            unmet: tuple[Any, ...] = ()
+        elif planned is not None:
+            tables, byes, unmet = planned.tables, ((planned.bye,) if planned.bye else ()), ()
+        else:
+            made = pairing.swiss(self.ranked, self.met, self.had, check)
+            tables, byes, unmet = made.tables, ((made.bye,) if made.bye else ()), made.unmet
+        members = dict(self.members)
+        return Seating(tuple((members[a][0], members[b][0], members[a][1], members[b][1])
+                             for a, b in tables), byes, tuple(unmet))
+
+
+@dataclass(frozen=True)
+class _Knockout:
+    """A knockout stage as asked ([TN3]): its size, and the standing's pairs that still
+    play (the first stage) or the stage before's winners by match (None before), with
+    every pair's players."""
+
+    size: int
+    seeded: tuple[str, ...]
+    winners: tuple[str, ...] | None
+    members: tuple[tuple[str, tuple[str, ...]], ...]
+
+    def seating(self, check: Callable[[], None]) -> Seating:
+        """The best `size` 1 v N, 2 v N-1, …; later stages pair the winners so that the
+        two best seeds meet only in the final."""
+        from . import pairing
+        try:
+            games = (pairing.knockout(self.seeded, self.size) if self.winners is None
+                     else pairing.next_knockout(self.winners))
+        except pairing.PairingError as exc:
+            raise Refused("round", "TN3", str(exc)) from None
+        members = dict(self.members)
+        return Seating(tuple((members[a][0], members[b][0], members[a][1], members[b][1])
+                             for a, b in games), ())
 
 
 class Seated(NamedTuple):

@@ -236,12 +236,13 @@ def _seat(players: list[int], grid: _Table, rng: random.Random,
     return best
 
 
-def _nothing() -> None:
+def nothing() -> None:
+    """No CPU allowance: a check that never raises (the work is bounded without it)."""
     return None
 
 
 def draw(players: Sequence[str], rounds: int, seed: int = 0,
-         history: Sequence[Round] = (), check: Callable[[], None] = _nothing) -> Draw:
+         history: Sequence[Round] = (), check: Callable[[], None] = nothing) -> Draw:
     """Draw `rounds` new rounds for `players` (4 or more, different by `key`) after the
     rounds of `history`, whose names missing from `players` have left. `check` is called
     now and then (a CPU allowance raising when spent); the work is bounded without it.

@@ -43,12 +43,12 @@ TN3 A knockout of the best 4 needs 4 pairs; there are 3 (TN3).
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..game.i18n import _, ngettext
-from .draw import Unmet, key
+from .draw import Unmet, key, nothing
 
 KNOCKOUT_SIZES = (2, 4, 8)
 
@@ -116,13 +116,14 @@ def round_robin(pairs: Sequence[str]) -> list[list[tuple[str, str | None]]]:
 
 
 def swiss(standing: Sequence[str], met: Iterable[Iterable[str]] = (),
-          byes: Iterable[str] = ()) -> Pairing:
+          byes: Iterable[str] = (), check: Callable[[], None] = nothing) -> Pairing:
     """Pair the next Swiss round. `standing` lists the pairs best first (the caller
     ranks them by `[TN3]`); `met` holds each table played so far as its two names (a
     frozenset, a tuple, ...); `byes` names the pair of each bye so far (a pair with two
     byes twice). Names in `met` or `byes` missing from `standing` have left: not counted.
     Never refuses a standing of two pairs or more: where every pairing seats some pairs
-    who met before, the fewest such tables are taken and `unmet` says so (`[TN3]`)."""
+    who met before, the fewest such tables are taken and `unmet` says so (`[TN3]`).
+    `check` is called before each matching (a CPU allowance raising when spent)."""
     names = _checked(standing)
     n = len(names)
     index = {key(name): i for i, name in enumerate(names)}
@@ -139,6 +140,7 @@ def swiss(standing: Sequence[str], met: Iterable[Iterable[str]] = (),
 
     bye: int | None = None
     rest = list(range(n))
+    check()
     mate = _maximum(rest, allowed, {})
     if n % 2:
         fewest = min(had)
@@ -146,6 +148,7 @@ def swiss(standing: Sequence[str], met: Iterable[Iterable[str]] = (),
         best = len(rest)
         for c in fair:
             left = [i for i in range(n) if i != c]
+            check()
             matched = _maximum(left, allowed, mate)
             need = len(left) // 2 - len(matched) // 2
             if need < best:
@@ -167,6 +170,7 @@ def swiss(standing: Sequence[str], met: Iterable[Iterable[str]] = (),
                 if seen[top][q] != again or int(again) > budget:
                     continue
                 left = [v for v in others if v != q]
+                check()
                 matched = _maximum(left, allowed, mate)
                 if len(left) // 2 - len(matched) // 2 <= budget - int(again):
                     chosen, mate, budget = q, matched, budget - int(again)
@@ -304,15 +308,21 @@ def _augment(root: int, adjacent: list[list[int]], match: list[int]) -> None:
 
 
 LOOK_AHEAD_STEPS = 200_000  # matchings tried by `all_against_all` before it gives up
+CHECK_STEPS = 512  # steps of `all_against_all` between two calls of its `check`
 
 
 def all_against_all(pairs: Sequence[str], met: Iterable[Iterable[str]], rounds: int,
-                    byes: Iterable[str] = ()) -> Pairing | None:
+                    byes: Iterable[str] = (),
+                    check: Callable[[], None] = nothing) -> Pairing | None:
     """All against all after the field changed (a pair left, another arrived): the next
     round of a plan of `rounds` rounds in which no pair meets a pair it met before and the
     byes stay fair (an odd number: a pair among those with the fewest byes sits out), found
     by a bounded depth-first search over the rounds left. None when no such plan exists or
     the search ran out of steps (`LOOK_AHEAD_STEPS`): the caller pairs the Swiss way then.
+    `check` is called every `CHECK_STEPS` steps (a CPU allowance raising when spent). The
+    search goes one level deeper per table of the plan (255 pairs with 18 rounds left:
+    2,304), more than Python's recursion allows, so its levels are generators run by
+    `_run`, not nested calls.
 
     >>> all_against_all(["A", "B", "C", "D"], [("A", "B"), ("C", "D")], 2).tables
     (('A', 'C'), ('B', 'D'))
@@ -340,22 +350,24 @@ def all_against_all(pairs: Sequence[str], met: Iterable[Iterable[str]], rounds: 
             return not seen[a][b] and sat[a] == min(sat[i] for i in range(n))
         return not seen[a][b]
 
-    def rounds_from(left: int) -> list[tuple[int, int]] | None:
+    def rounds_from(left: int) -> Level:
         if left == 0:
             return []
         free = list(range(size))
         chosen: list[tuple[int, int]] = []
 
-        def fill() -> list[tuple[int, int]] | None:
+        def fill() -> Level:
             steps[0] += 1
             if steps[0] > LOOK_AHEAD_STEPS:
                 return None
+            if steps[0] % CHECK_STEPS == 0:
+                check()
             if not free:
                 for a, b in chosen:
                     seen[a][b] = seen[b][a] = True
                     if b == bye:
                         sat[a] += 1
-                rest = rounds_from(left - 1)
+                rest = yield rounds_from(left - 1)
                 for a, b in chosen:
                     seen[a][b] = seen[b][a] = False
                     if b == bye:
@@ -366,7 +378,7 @@ def all_against_all(pairs: Sequence[str], met: Iterable[Iterable[str]], rounds: 
                 if allowed(a, b) if b != a else False:
                     free.pop(j)
                     chosen.append((a, b))
-                    found = fill()
+                    found = yield fill()
                     chosen.pop()
                     free.insert(j, b)
                     if found is not None:
@@ -375,11 +387,39 @@ def all_against_all(pairs: Sequence[str], met: Iterable[Iterable[str]], rounds: 
             free.insert(0, a)
             return None
 
-        return fill()
+        return (yield fill())
 
-    plan = rounds_from(max(1, rounds))
+    plan = _run(rounds_from(max(1, rounds)))
     if plan is None:
         return None
     tables = tuple((names[a], names[b]) for a, b in plan if b != bye)
     sitting = next((names[a] for a, b in plan if b == bye), None)
     return Pairing(tables, sitting, 0, ())
+
+
+# A level of a search run by `_run`: it yields the level below, is sent what that returned,
+# and returns its own answer.
+Level = Generator["Level", "list[tuple[int, int]] | None", "list[tuple[int, int]] | None"]
+
+
+def _run(top: Level) -> list[tuple[int, int]] | None:
+    """What the search `top` returns, its levels kept on a list instead of the call stack
+    (as deep as the search goes, never a RecursionError).
+
+    >>> def count(n):
+    ...     return 0 if n == 0 else 1 + (yield count(n - 1))
+    >>> _run(count(5000))
+    5000
+    """
+    stack = [top]
+    answer = None
+    while stack:
+        try:
+            below = stack[-1].send(answer)
+        except StopIteration as done:
+            stack.pop()
+            answer = done.value
+        else:
+            stack.append(below)
+            answer = None
+    return answer

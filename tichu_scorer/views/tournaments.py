@@ -11,12 +11,23 @@ import secrets
 from dataclasses import dataclass
 from typing import Any
 
-from flask import Blueprint, abort, flash, jsonify, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    abort,
+    current_app,
+    flash,
+    jsonify,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 from flask_babel import gettext
 from markupsafe import Markup
 from werkzeug.wrappers import Response
 
 from .. import access, live, public
+from ..engine.budget import Budget, OutOfTime
 from ..extensions import db, limit_creation, limit_exports, limit_reads, limit_writes
 from ..matches import closing, writes
 from ..models import NAME_MAX, Tournament, TournamentRound
@@ -138,14 +149,20 @@ def show(key: str) -> str:
 
 @bp.post("/tournaments/<key>/draw")
 @limit_writes
-def draw(key: str) -> Response | tuple[str, int]:
+def draw(key: str) -> Response | tuple[str, int] | tuple[str, int, dict[str, str]]:
     """Draw the next round ([TN1]–[TN4]); the number asked guards against a second tap."""
     tournament = _tournament(key, "scorer")
     number = request.form.get("round", type=int) or 0
     try:
-        rnd = director.draw_round(tournament, number)
+        rnd = director.draw_round(tournament, number,
+                                  Budget(current_app.config["DRAW_CPU_BUDGET"]).check)
     except director.Refused as exc:
         return _refused(tournament, exc)
+    except OutOfTime as exc:  # as the API's draw: a second line of defence, nothing stored
+        current_app.logger.warning("Draw over its %g s CPU budget", exc.seconds)
+        page, status = _refused(tournament, director.Refused("round", "", gettext(
+            "Drawing took too long and stopped. Try again in a moment.")), 503)
+        return page, status, {"Retry-After": "5"}
     for unmet in rnd.unmet:
         flash(f"{unmet['message']} ({unmet['rule']})")
     return redirect(url_for("tournaments.show", key=tournament.key), code=303)
@@ -169,9 +186,10 @@ def reopen(key: str) -> Response | tuple[str, int]:
     return redirect(url_for("tournaments.show", key=tournament.key), code=303)
 
 
-def _refused(tournament: Tournament, exc: director.Refused) -> tuple[str, int]:
+def _refused(tournament: Tournament, exc: director.Refused,
+             status: int = 422) -> tuple[str, int]:
     return render_template("tournaments/refused.html", tournament=tournament,
-                           refused=exc), 422
+                           refused=exc), status
 
 
 @bp.post("/tournaments/<key>/entries")
