@@ -251,3 +251,44 @@ def test_the_closure_follows_the_rounds_drawn_and_the_reopenings(ctx):
     assert closing.reopenings(made.id) == [closing.Reopening(key, 1, 1, 2, "why", False)]
     assert db.session.scalar(db.select(db.func.count()).select_from(HandEvent).where(
         HandEvent.action == closing.REOPENED)) == 1
+
+
+def test_a_closed_tables_page_says_so_and_offers_no_change(app, client):
+    """The table's phone had the page as a scorer's (hand links to edit); once the next
+    round is drawn the page is a viewer's with the closure named, and the forms refuse
+    before anything is typed; reopened, the page is a scorer's again."""
+    url = start(client, PLAYERS, rounds=2, hands=1)
+    assert client.post(url + "/draw", data={"round": 1}).status_code == 303
+    (match_url,) = tables(client, url, 1)
+    phone = table_phone(app, client, match_url)
+    play(phone, match_url, 1)
+    phone.get(match_url)  # "Hand 1 saved."
+    before = phone.get(match_url)
+    assert "data-scorer" in before.get_data(as_text=True) and "data-closed" not in text(before)
+    tag, revision = before.headers["ETag"], stored(app, match_url)[1]
+    assert client.post(url + "/draw", data={"round": 2}).status_code == 303
+    # a new state: every kept page of it (a viewer's too), live phones and exports follow
+    assert stored(app, match_url)[1] == revision + 1
+    closed = phone.get(match_url, headers={"If-None-Match": tag})  # the kept copy is stale
+    page = closed.get_data(as_text=True)
+    assert closed.status_code == 200 and "data-closed" in page and "data-scorer" not in page
+    assert "Round 1 is closed: round 2 has been drawn" in text(closed)
+    assert "/hands/1/edit" not in page
+    for form in ("/hands/new", "/hands/1/edit"):
+        refused = phone.get(match_url + form)
+        assert refused.status_code == 422 and "(TN5)" in text(refused)
+    assert reopen(client, url, match_url).status_code == 303
+    again = phone.get(match_url).get_data(as_text=True)
+    assert "data-scorer" in again and "data-closed" not in again
+    assert phone.get(match_url + "/hands/1/edit").status_code == 200
+
+
+def test_a_reopening_is_in_the_tables_export(app, client):
+    """A reopening changes the table's state (its revision): an export built before it is
+    not served after it."""
+    url, match_url, phone = closed_table(app, client)
+    first = client.get(match_url + "/export.json").get_json()
+    assert closing.REOPENED not in [e["action"] for e in first["matches"][0]["log"]]
+    assert reopen(client, url, match_url).status_code == 303
+    after = client.get(match_url + "/export.json").get_json()
+    assert closing.REOPENED in [e["action"] for e in after["matches"][0]["log"]]

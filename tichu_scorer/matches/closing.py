@@ -28,15 +28,16 @@ from .. import phones
 from ..extensions import db
 from ..models import HandEvent, Match, Tournament, TournamentRound
 from ..scoring import Problem
+from .ending import changed
 
 REOPENED = "reopened"  # the log's action for a reopening ([TN5])
 REASON_MAX = 200  # characters of a reopening's reason
 
 # the table's round and its tournament, the tournament's row held (PostgreSQL)
-_OWN = (db.select(TournamentRound.tournament_id, TournamentRound.number)
-        .join(Tournament, Tournament.id == TournamentRound.tournament_id)
-        .where(TournamentRound.id == bindparam("round"))
-        .with_for_update(read=True, key_share=True, of=Tournament))
+_OWN_READ = (db.select(TournamentRound.tournament_id, TournamentRound.number)
+             .join(Tournament, Tournament.id == TournamentRound.tournament_id)
+             .where(TournamentRound.id == bindparam("round")))
+_OWN = _OWN_READ.with_for_update(read=True, key_share=True, of=Tournament)
 # read after the row is held: a draw that held it has committed its round by then
 _LATEST = (db.select(func.max(TournamentRound.number))
            .where(TournamentRound.tournament_id == bindparam("tournament")))
@@ -67,12 +68,14 @@ class Closure(NamedTuple):
         return self.latest > self.round and self.reopened_in != self.latest
 
 
-def closure(match: Match) -> Closure | None:
+def closure(match: Match, hold: bool = True) -> Closure | None:
     """Where the table stands ([TN5]); None for a match that is no tournament's table.
-    Call it in the write that holds the match (`writes.lock_match`)."""
+    Call it in the write that holds the match (`writes.lock_match`); `hold=False` on a
+    page that only shows it (no row is locked)."""
     if match.tournament_round_id is None:
         return None
-    own = db.session.execute(_OWN, {"round": match.tournament_round_id}).one_or_none()
+    own = db.session.execute(_OWN if hold else _OWN_READ,
+                             {"round": match.tournament_round_id}).one_or_none()
     if own is None:
         return None
     latest = db.session.scalar(_LATEST, {"tournament": own.tournament_id}) or own.number
@@ -88,9 +91,10 @@ def round_of(after: object) -> int | None:
     return number if isinstance(number, int) and not isinstance(number, bool) else None
 
 
-def closed(match: Match) -> Problem | None:
-    """[TN5]: the problem of changing a hand of this table now, None when it may change."""
-    found = closure(match)
+def closed(match: Match, hold: bool = True) -> Problem | None:
+    """[TN5]: the problem of changing a hand of this table now, None when it may change
+    (`hold`: as `closure`)."""
+    found = closure(match, hold)
     if found is None or not found.closed:
         return None
     return Problem("match", "TN5", gettext(
@@ -99,10 +103,10 @@ def closed(match: Match) -> Problem | None:
         "giving a reason.", number=found.round, next=found.round + 1, board=match.board or 0))
 
 
-def check(match: Match) -> None:
+def check(match: Match, hold: bool = True) -> None:
     """Raise `Closed` when the table's round is closed ([TN5]); nothing for any other
-    match."""
-    if (problem := closed(match)) is not None:
+    match (`hold`: as `closure`; False for a form only shown)."""
+    if (problem := closed(match, hold)) is not None:
         raise Closed(problem)
 
 
@@ -113,6 +117,7 @@ def reopen(match: Match, reason: str, latest: int) -> None:
     db.session.add(HandEvent(match_id=match.id, hand_id=None, position=match.hand_count,
                              action=REOPENED, summary=reason[:REASON_MAX], before=None,
                              after={"round": latest}, phone=phones.name()))
+    changed(match)  # its page, log and exports name the new state
 
 
 class Reopening(NamedTuple):

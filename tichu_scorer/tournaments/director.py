@@ -339,6 +339,12 @@ def _stored(held: Tournament, number: int, seating: Seating) -> TournamentRound:
         else:
             added_match(held.group, names, None, variants.DEFAULT, held.hands,
                         HOUSE, tournament_round_id=rnd.id, board=board)
+    # [TN5]: the rounds before are closed now; their tables' pages (kept per revision) and
+    # live phones learn it from a new revision
+    db.session.execute(db.update(Match).where(Match.tournament_round_id.in_(
+        db.select(TournamentRound.id).where(TournamentRound.tournament_id == held.id,
+                                            TournamentRound.number < number)))
+        .values(revision=Match.revision + 1).execution_options(synchronize_session=False))
     return rnd
 
 

@@ -176,6 +176,7 @@ def new(match_id: str) -> Response | tuple[str, int] | tuple[Response, int]:
     if request.method == "GET":
         match = visible(match_id)
         access.require_scorer(match)
+        closing.check(match, hold=False)  # [TN5]: no form to fill in for nothing
         return _over(match, 200) if match.finished else _page(match, _form(match), 200)
     match = _held(match_id)
     form = _form(match)
@@ -212,6 +213,7 @@ def edit(match_id: str, number: int) -> Response | tuple[str, int]:
     if request.method == "GET":
         match = visible(match_id)
         access.require_scorer(match)
+        closing.check(match, hold=False)  # [TN5]
     else:
         match = _held(match_id)
     hand = _hand(match, number)

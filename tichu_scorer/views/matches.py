@@ -24,6 +24,7 @@ from ..game.house import preset_of
 from ..i18n import possessive
 from ..matches import (
     chart,
+    closing,
     creation,
     hand_reads,
     kept_pages,
@@ -158,6 +159,11 @@ def _show(match: Match, viewer: bool, every: bool = False) -> Response:
     else the page around the body kept for this revision, language and role, rendered
     when none is kept yet. `every`: a row for every hand, not only the `LATEST`."""
     scorer = not viewer and access.can_score(match)
+    # [TN5]: a table of a closed round is shown as to a viewer, saying so (the draw that
+    # closed it raised its revision: no page kept before says otherwise)
+    found = closing.closure(match, hold=False) if match.tournament_round_id else None
+    closed = found if found is not None and found.closed else None
+    scorer = scorer and closed is None
     pages = game_pages.pages_of(match)
     template = pages.match_template
     key = kept_pages.page_key(match, scorer, template, every)
@@ -180,7 +186,7 @@ def _show(match: Match, viewer: bool, every: bool = False) -> Response:
                             _anchor=f"hand-{hidden}") if hidden else None
         kept = kept_pages.keep_body(key, ", ".join(match.names), render_template(
             template, page=page, sides=page.sides, can_score=scorer, shown=shown, every=every,
-            hidden=hidden, every_url=every_url,
+            hidden=hidden, every_url=every_url, closed=closed,
             chart=chart.match_chart(page) if pages.hands_table else None,
             rows=hand_rows(shown, edit, page.notes_below, anchored=every)
             if pages.hands_table else None,
