@@ -65,3 +65,50 @@ def test_a_director_draws_a_table_scores_and_the_board_follows(live_server, new_
     assert re.search(r"1\D+2", director.text_content("[data-board='1'] .meta"))
     table.context.close()
     director.context.close()
+
+
+@pytest.mark.parametrize("theme, locale", [("light", "en"), ("dark", "de")])
+def test_a_closed_round_at_its_table_and_the_directors_reopening(live_server, new_context,
+                                                                  theme, locale):
+    """[TN5] at 360×640: once round 2 is drawn, round 1's table phone sees its match closed
+    (the rule named, nothing to edit); the director reopens it with a reason from the
+    tournament page, and the table corrects its hand."""
+    director = new_context(**PHONE, color_scheme=theme, locale=locale).new_page()
+    director.goto(live_server + "/tournaments/new")
+    director.fill("#name", "Club cup")
+    director.fill("#rounds", "2")
+    director.fill("#hands", "1")
+    director.fill("#entries", "\n".join(PLAYERS[:4]))
+    director.tap("button[type=submit]")
+    director.tap("[data-draw] button")
+    director.wait_for_selector("[data-board='1']")
+    code = director.get_attribute("[data-board='1'] [data-code]", "data-code")
+    table = new_context(**PHONE, color_scheme=theme, locale=locale).new_page()
+    table.goto(live_server + "/join?code=" + code)
+    table.wait_for_selector("[data-total]")
+    match_url = table.url.split("?")[0]
+    table.tap("a[data-next-hand]")
+    table.wait_for_selector(".out-buttons:not([hidden])")
+    table.tap(".out-btn[data-seat='0']")
+    table.tap(".out-btn[data-seat='1']")
+    table.tap(".quick button[data-set='60']")
+    table.tap("button[type=submit]")
+    table.wait_for_function("() => !location.pathname.endsWith('/hands/new')")
+    director.reload()
+    director.tap("[data-draw] button")  # round 2: round 1 is closed
+    director.wait_for_selector("[data-reopen]")
+    table.goto(match_url)
+    table.wait_for_selector("[data-closed]")
+    assert "TN5" in table.text_content("[data-closed]")
+    assert table.locator("a[href*='/hands/1/edit']").count() == 0
+    assert table.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    shot(table, f"tournament-closed-table-{theme}-{locale}")
+    director.locator("[data-reopen] summary").tap()
+    director.fill("#reopen-reason", "card points misread")
+    director.locator("[data-reopen] button[type=submit]").tap()
+    director.wait_for_selector(f"[data-reopened='{match_url.rsplit('/', 1)[1]}']")
+    assert director.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    shot(director, f"tournament-reopened-{theme}-{locale}")
+    table.goto(match_url)
+    table.wait_for_selector("a[href*='/hands/1/edit']")
+    assert table.locator("[data-closed]").count() == 0
