@@ -275,9 +275,9 @@ def test_a_log_must_be_a_list_of_at_most_max_import_events():
 @pytest.mark.parametrize("bad, message", [
     ("added", "a log entry must be an object."),
     (entry(action="changed"), "unknown action 'changed'; the log knows added, edited, "
-                              "deleted, undone, restored, settings."),
+                              "deleted, undone, restored, settings, reopened."),
     ({"hand_number": 1}, "unknown action None; the log knows added, edited, deleted, "
-                         "undone, restored, settings."),
+                         "undone, restored, settings, reopened."),
     (entry(summary=None), "summary must be text of at most 500 characters."),
     (entry(summary="x" * 501), "summary must be text of at most 500 characters."),
     (entry(hand_number=2), "hand_number 2 is not a hand of this match."),
