@@ -125,22 +125,6 @@
     const el = document.querySelector("[data-core]");
     return el ? el.dataset.core.split(" ") : [];
   };
-  // with signal, on an idle moment: the core keeps its snapshot (core-client.js, warm)
-  const warm = (n) => requestIdleCallback(() => coreClient().then((c) => c.warm())
-    .then((r) => { if (r === "later" && n < 30) setTimeout(() => warm(n + 1), 4000); }, () => {}));
-  // The warm-up starts only once the player has left the page alone for QUIET ms (no
-  // tap, no key): a page left within seconds (the match page → the hand form → saved)
-  // never starts the core only to drop it half-started, and a start never competes with
-  // the player's taps for the phone's CPU.
-  const QUIET = 3000;
-  function warmWhenQuiet() {
-    let timer = 0;
-    const later = () => { clearTimeout(timer); timer = setTimeout(() => { stop(); warm(0); }, QUIET); };
-    const events = ["pointerdown", "keydown", "input"];
-    const stop = () => events.forEach((e) => document.removeEventListener(e, later, true));
-    events.forEach((e) => document.addEventListener(e, later, true));
-    later();
-  }
   function coreClient() {
     if (!client && coreUrls()[1]) {
       client = new Promise((resolve, reject) => {
@@ -464,7 +448,7 @@
   // match page, its hand form and, for a long match, its page of every hand. The copies are
   // fetched again only when the match moved on (another hand, other totals): a repeat view
   // of an unchanged match costs one request, the page itself.
-  async function remember() {
+  async function remember(worker) {
     const live = document.querySelector("[data-live-match][data-scorer]");
     if (!live) return;
     const url = window.location.pathname.replace(/\/every-hand$/, "");  // the match, once
@@ -476,7 +460,8 @@
     // when this phone first scored it (the offline page's lines tell matches apart by it)
     const since = known ? known.since || known.at : Date.now();
     await put({ url, title: document.title, at: Date.now(), since, state }, MATCHES).catch(() => {});
-    const controller = navigator.serviceWorker && navigator.serviceWorker.controller;
+    // the worker that keeps them: this page's, or on a first visit the one just installed
+    const controller = worker || navigator.serviceWorker && navigator.serviceWorker.controller;
     if (!controller) return;
     // the page of every hand is named by the match page (opened, it is kept as it is)
     // and what its chart is drawn from with hands waiting on the phone (core-client.js)
@@ -505,14 +490,15 @@
   }
 
   document.addEventListener("DOMContentLoaded", () => {
-    // A page that may need the core (a scorer's match page and hand form, the referee) has
-    // the service worker keep it, fetched once in the background (its client script is
-    // among the static files every phone keeps); without signal, it starts while the
-    // player taps, so the first preview comes sooner
-    const controller = navigator.serviceWorker && navigator.serviceWorker.controller;
-    if (controller && coreUrls()[0]) controller.postMessage({ core: true });
+    // A page that may need the core (a scorer's match page and hand form, the referee):
+    // without signal, it starts while the player taps, so the first preview comes sooner;
+    // ready.js has the service worker keep it and its snapshot, and the match page say so
     if (navigator.onLine === false) coreClient().then((c) => c.ask({ op: "batch", items: [] })).catch(() => {});
-    else if (controller && coreUrls()[0] && self.requestIdleCallback) warmWhenQuiet();
+    const sw = navigator.serviceWorker;
+    const ready = document.getElementById("ready-note");
+    if (sw && coreUrls()[0] && ready) document.head.append(Object.assign(document.createElement("script"), { src: ready.dataset.script }));
+    // a first visit: the pages it needs without signal, as soon as they can be kept
+    if (sw && !sw.controller) sw.ready.then((r) => remember(r.active));
     remember();
     handedBack().then(show).then(flush);
   });

@@ -349,20 +349,36 @@
     window.scrollBy(0, Math.max(-window.scrollY, by));
   }
   // The verdict of the phone's copy of the server's engine (core-client.js), drawn as
-  // templates/referee/verdict.html draws the server's, in plain words
-  async function offlineVerdict(params) {
-    const outbox = window.tichuOutbox;
-    if (!outbox || !form.dataset.core || !(params.get("play") || "").trim() && !(params.get("hand") || "").trim()) {
-      throw new Error("nothing to judge here");
-    }
-    const core = await outbox.coreClient();
-    const [answer, status] = await core.ask({ op: "judge_fields", fields: Object.fromEntries(params) });
+  // templates/referee/verdict.html draws the server's, word for word. `judged`: whether
+  // the server would judge this question (/referee/verdict judges once the play or the
+  // rest of the hand holds a card; the page /referee once its address names a play or a
+  // table); if not, what to tap next, as the server says it.
+  const spoken = (params) => ((params.get("play") || "").trim() || (params.get("hand") || "").trim()) !== "";
+  async function offlineVerdict(params, judged = spoken(params)) {
+    start();
     const words = JSON.parse(form.dataset.words);
     const el = (tag, cls, text) => {
       const node = document.createElement(tag);
       node.className = cls;
       if (text) node.textContent = text;
       return node;
+    };
+    if (!judged) {  // the server's prompt: nothing to judge yet
+      const prompt = el("div", "verdict prompt");
+      prompt.append(el("p", "js-only", (params.get("trick") || "").trim() ? words.then : words.lead), el("p", "no-js", words.nojs));
+      return [prompt];
+    }
+    const outbox = window.tichuOutbox;
+    if (!outbox || !form.dataset.core) throw new Error("no core here");
+    const core = await outbox.coreClient();
+    const [answer, status] = await core.ask({ op: "judge_fields", fields: Object.fromEntries(params) });
+    // a sentence as the server's template writes it: each run of ranks ("4–8") kept whole
+    const sentence = (cls, text) => {
+      const p = el("p", cls);
+      text.split(/\b((?:\d+|[JQKA])–(?:\d+|[JQKA]))\b/).forEach((piece, k) => {
+        if (k % 2) p.append(el("span", "run", piece)); else if (piece) p.append(piece);
+      });
+      return p;
     };
     const section = el("section", "verdict " + (status !== 200 ? "unsure" : answer.legal ? "legal" : "illegal"));
     section.id = "verdict";
@@ -377,24 +393,41 @@
       section.dataset.field = answer.field || "";
     }
     section.append(head);
-    if (status === 200 && answer.reading && !answer.reason.includes(answer.reading)) {
-      section.append(el("p", "reading", answer.reading));
-    }
-    section.append(el("p", "reason", status === 200 ? answer.reason : answer.error));
+    // the server reads a pass as no reading at all
+    const reading = status === 200 && answer.combination && answer.combination.kind !== "pass" ? answer.reading : "";
+    if (reading && !answer.reason.includes(reading)) section.append(sentence("reading", reading));
+    section.append(status === 200 ? sentence("reason", answer.reason) : el("p", "reason", answer.error));
     const gift = status === 200 && answer.dragon_gift;  // [R5], as verdict.html says it
     if (gift && words.gift) {
-      section.append(el("p", "gift", words.gift[gift.given_away === false ? "kept" : gift.given_away ? "given" : "either"]));
+      const said = el("p", "gift", words.gift[gift.given_away === false ? "kept" : gift.given_away ? "given" : "either"]);
+      said.dataset.gift = "";
+      section.append(said);
+    }
+    if (status === 200 && answer.fulfilling_play && answer.fulfilling_play.length) {
+      const fulfil = el("p", "fulfil", words.fulfil + " ");
+      answer.fulfilling_play.forEach((card) => fulfil.append(chip(card)));
+      section.append(fulfil);
     }
     section.append(el("p", "here", form.dataset.here));
     return [section];
+  }
+  // the slot a refusal is about, marked as the server's page marks it
+  function markProblem() {
+    const problem = box.querySelector("[data-field]");
+    form.querySelectorAll(".slot").forEach((slot) => {
+      const field = problem ? problem.dataset.field : "";
+      const bad = field === slot.dataset.slot || (field === "wish" && slot.dataset.slot === "hand");
+      slot.classList.toggle("problem-slot", bad);
+    });
   }
 
   function ask() {
     clearTimeout(timer);
     box.setAttribute("aria-busy", "true");
-    timer = setTimeout(send, 120);
+    timer = setTimeout(() => send(), 120);
   }
-  async function send() {
+  // (`judged`: the page's own address is being answered, see fromAddress: it stays as it is)
+  async function send(judged) {
     const params = new URLSearchParams(new FormData(form));
     params.delete("_target");
     const query = params.toString();
@@ -412,12 +445,14 @@
     } catch (err) {
       if (err.name === "AbortError" || mine !== asked) return;
       if (err.message !== "unanswered") { // no signal: the phone's copy of the core judges
-        const judged = await offlineVerdict(params).catch(() => null);
+        const drawn = await offlineVerdict(params, judged).catch(() => null);
         if (mine !== asked) return;
-        if (judged) {
-          show(judged);
+        if (drawn) {
+          show(drawn);
+          box.dataset.answered = query;
           box.removeAttribute("aria-busy");
-          history.replaceState(history.state, "", location.pathname + "?" + query);
+          markProblem();
+          if (judged === undefined) history.replaceState(history.state, "", location.pathname + "?" + query);
           return;
         }
       }
@@ -435,14 +470,57 @@
     show(answer.content.childNodes);
     box.dataset.answered = query;
     box.removeAttribute("aria-busy");
-    const problem = box.querySelector("[data-field]");
-    form.querySelectorAll(".slot").forEach((slot) => {
-      const field = problem ? problem.dataset.field : "";
-      const bad = field === slot.dataset.slot || (field === "wish" && slot.dataset.slot === "hand");
-      slot.classList.toggle("problem-slot", bad);
-    });
-    history.replaceState(history.state, "", location.pathname + "?" + query);
+    markProblem();
+    if (judged === undefined) history.replaceState(history.state, "", location.pathname + "?" + query);
   }
+
+  // The page the phone kept at install (/referee), shown without signal for another of the
+  // referee's addresses (the match page's "Check a play", a shared verdict, this page
+  // reloaded after taps; sw.js): the question is in the address. It is put on the form as
+  // the server would have drawn it, and answered as the server answers that address.
+  function fromAddress() {
+    const question = new URLSearchParams(location.search);
+    if (form.dataset.asked === undefined
+        || new URLSearchParams(form.dataset.asked).toString() === question.toString()) return;
+    const words = JSON.parse(form.dataset.words);
+    const seen = new Set();
+    question.forEach((value, name) => {
+      if (seen.has(name) || name === "_target") return;  // the server reads a field's first value
+      seen.add(name);
+      let field = form.elements.namedItem(name);
+      if (!field && name === "match") {
+        field = document.createElement("input");
+        field.type = "hidden";
+        field.name = "match";
+        form.prepend(field);
+      }
+      if (!field || field instanceof RadioNodeList) return;
+      if (field.type === "checkbox") field.checked = value !== "" && value !== "false";
+      else field.value = value;
+    });
+    start();
+    openLine = false;
+    const key = question.get("match");
+    const options = form.querySelector(".options");
+    if (key && options && self.caches && !options.querySelector("a.back")) {  // back to a match this phone keeps
+      const url = words.match + encodeURIComponent(key);
+      caches.match(url).then((kept) => {
+        if (!kept || options.querySelector("a.back")) return;
+        const back = document.createElement("a");
+        back.className = "back";
+        back.href = url;
+        back.textContent = words.back;
+        options.prepend(back);
+      }).catch(() => {});
+    }
+    // the slot filled first, as the server chooses it
+    const wanted = question.get("_target");
+    aim(["trick", "play", "hand"].includes(wanted) ? wanted : state.trick.length || state.play.length ? "play" : "trick");
+    render();
+    box.setAttribute("aria-busy", "true");
+    send(question.has("play") || question.has("trick"));
+  }
+  fromAddress();
 
   form.dataset.ready = "1";
 })();

@@ -15,8 +15,10 @@
 // its cards in the query, one URL per question), the copy used longest ago going first.
 // Navigations use the navigation preload: the page's request starts while this worker boots.
 // The phone's copy of the core (BUILD.core: Pyodide, the core's archive, its worker; about
-// 6 MB) is not part of the install: a page that may need it asks (offline.js), and it is
-// fetched once in the background, kept across deploys while its URLs stay the same.
+// 6 MB) is not part of the install: it is fetched once in the background once this worker
+// is active, and again on a later page while a file is missing (a page that needs it asks
+// too, until it is whole: ready.js), kept across deploys while its URLs stay the same. The referee's page, kept at install, stands in for any of
+// its addresses without signal (it reads its question from the address: referee.js).
 const VERSION = BUILD.version;
 const STATIC = VERSION + "-static";
 const PAGES = "tichu-pages";
@@ -97,26 +99,57 @@ async function takeOver() {
 self.addEventListener("activate", (event) => {
   const preload = self.registration.navigationPreload
     ? self.registration.navigationPreload.enable().catch(() => undefined) : undefined;
-  event.waitUntil(Promise.all([preload, takeOver().catch(() => undefined)])
-    .then(() => self.clients.claim()));
+  const active = Promise.all([preload, takeOver().catch(() => undefined)])
+    .then(() => self.clients.claim());
+  event.waitUntil(active);
+  // then the core, without holding the pages' requests (a page asks again: ready.js)
+  const saving = self.navigator.connection && self.navigator.connection.saveData;
+  active.then(() => pause(1000)).then(() => keepCore(saving)).catch(() => undefined);
 });
 
-// The core's files this phone lacks, fetched one after another (no rush: the page works)
-async function keepCore() {
+// The core's files this phone lacks, fetched one after another (no rush: the page works).
+// One fetch at a time however many pages ask; a file that does not come is tried again
+// when a page next asks (offline.js asks again while it is idle, until every file is kept).
+// Every navigation has it kept too, a few seconds on (the referee judges without signal on
+// every phone that opened the app), unless the phone asks to save data (`saving`).
+let keeping = null;
+let whole = false; // every file is kept
+const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+async function fetchCore() {
   const cache = await caches.open(CORE);
   for (const url of BUILD.core) {
     if (await cache.match(url)) continue;
     const response = await fetch(url, { credentials: "same-origin" });
-    if (!response.ok) return; // tried again when a page next asks
+    if (!response.ok) return;
     await cache.put(url, response);
   }
+  whole = true;
+}
+function keepCore(saving) {
+  if (saving) return undefined;
+  if (!keeping) keeping = fetchCore().catch(() => undefined).finally(() => { keeping = null; });
+  return keeping;
+}
+// What this phone keeps of the core: how many of its files, and whether the memory
+// snapshot of this bundle's worker is kept (core-worker.js keeps it beside the files)
+async function coreKept() {
+  const cache = await caches.open(CORE);
+  const found = await Promise.all(BUILD.core.map((url) => cache.match(url)));
+  const worker = BUILD.core.find((url) => url.startsWith("/core/worker.js"));
+  const snapshot = worker ? Boolean(await cache.match("/core/snapshot" + new URL(worker, self.location.href).search)) : false;
+  return { kept: found.filter(Boolean).length, total: BUILD.core.length, snapshot };
 }
 
 // A page asks to keep copies of pages it will need without signal (its hand form), or the
-// core to score and judge without signal.
+// core to score and judge without signal. Given a port, it is told what is kept at once,
+// and again once the files it lacked were fetched (done).
 self.addEventListener("message", (event) => {
   if (event.data && event.data.core) {
-    event.waitUntil(keepCore().catch(() => undefined));
+    const port = event.ports && event.ports[0];
+    const tell = (kept) => { if (port) port.postMessage(kept); };
+    event.waitUntil(coreKept().then(tell).then(() => keepCore()).then(coreKept)
+      .then((kept) => tell(Object.assign(kept, { done: true })))
+      .catch(() => tell(null)));
     return;
   }
   const urls = (event.data && event.data.cache) || [];
@@ -152,7 +185,10 @@ async function page(event) {
     if (copy) return copy;
   }
   const network = fromNetwork(event);
-  const cached = await caches.match(request);
+  // the referee at any of its addresses (?match=…, a verdict's question): its own copy, else
+  // the page kept at install, which reads the question from its address (referee.js)
+  const own = await caches.match(request);
+  const cached = own || (url.pathname === "/referee" && url.search ? await caches.match("/referee") : undefined);
   if (!cached) {  // nothing to fall back on but the offline page, after a longer wait
     const offline = () => caches.match("/offline");
     const late = new Promise((resolve) => setTimeout(resolve, 3 * PAGE_TIMEOUT)).then(offline);
@@ -168,8 +204,10 @@ async function page(event) {
     if (client) client.postMessage({ fresh: url.pathname });
   }).catch(() => undefined);
   const shown = await Promise.race([network.catch(() => cached), timeout]);
-  // only a copy shown is used (the timer also ends after a network answer already came)
-  return shown === cached ? served(request, cached) : shown;
+  // only a copy shown is used (the timer also ends after a network answer already came);
+  // the referee's page shown for another address is not kept under that address
+  if (shown !== cached) return shown;
+  return own ? served(request, own) : cached;
 }
 
 self.addEventListener("fetch", (event) => {
@@ -197,6 +235,7 @@ self.addEventListener("fetch", (event) => {
   if (request.mode === "navigate") {
     // a page answered from its copy leaves the preload unused: it may still settle
     if (event.preloadResponse) event.waitUntil(event.preloadResponse.catch(() => undefined));
+    if (!whole) event.waitUntil(pause(3000).then(() => keepCore(request.headers.get("Save-Data") === "on")));
     event.respondWith(page(event));
   }
 });
