@@ -26,7 +26,8 @@ for run in $(seq 1 "$runs"); do
   echo "run $run: exit $status, $((took / 60)) min $((took % 60)) s, load $load_before → $(cut -d' ' -f1-3 /proc/loadavg): $(grep -E '^=+ .*(passed|failed|error).* =+$' "$log" | tail -1)"
   if [ "$status" -ne 0 ]; then
     failed=$((failed + 1))
-    grep -E "^(FAILED|ERROR) |^FAIL Required test coverage|^E  " "$log" | head -40
+    grep -E "^(FAILED|ERROR) |^FAIL Required test coverage" "$log"
+    grep -E "^E  " "$log" | head -40
   fi
   rm -f "$log"
 done
