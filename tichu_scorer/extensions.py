@@ -117,6 +117,10 @@ def _too_many_exports() -> str:
 limit_reads = limiter.limit(lambda: _config("READ_RATE_LIMIT"), error_message=_too_many_reads)
 limit_exports = limiter.limit(lambda: _config("EXPORT_RATE_LIMIT"),
                               error_message=_too_many_exports)
+# The phone's core (views/core.py): its seven files, one budget per client address for all
+# of them (a phone fetches them once per deploy; a room of phones shares an address).
+limit_core = limiter.shared_limit(lambda: _config("CORE_RATE_LIMIT"), scope="core",
+                                  error_message=_too_many_reads)
 
 
 def join_limit() -> str:

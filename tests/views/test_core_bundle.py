@@ -88,3 +88,38 @@ def test_the_service_worker_lists_the_core_but_does_not_install_it(client, bundl
                        .removeprefix("const BUILD = ").rstrip(";"))
     assert build["core"] == bundled
     assert not set(bundled) & set(build["assets"])
+
+
+def test_a_phone_that_has_a_runtime_file_gets_a_304(client, bundled):
+    wasm = next(u for u in bundled if u.endswith(".wasm"))
+    first = client.get(wasm, headers={"Accept-Encoding": "br"})
+    tag = first.headers["ETag"]
+    again = client.get(wasm, headers={"Accept-Encoding": "br", "If-None-Match": tag})
+    assert again.status_code == 304 and not again.data
+    other = client.get(wasm, headers={"Accept-Encoding": "gzip", "If-None-Match": tag})
+    assert other.status_code == 200 and other.headers["ETag"] != tag  # another encoding
+    part = client.get(wasm, headers={"Accept-Encoding": "identity", "Range": "bytes=0-3"})
+    assert part.status_code == 206 and part.data == b"\0asm"
+
+
+@pytest.mark.parametrize("name", ["archive", "worker"])
+def test_only_the_current_version_of_a_core_file_is_kept_for_a_year(client, bundled, name):
+    url = bundled[1] if name == "archive" else bundled[0]
+    current = client.get(url)
+    assert "immutable" in current.headers["Cache-Control"]
+    for stale in (url.split("?")[0] + "?v=0123456789ab", url.split("?")[0]):
+        answer = client.get(stale)  # the file of now, under a name that is not its own
+        assert answer.status_code == 200 and answer.data == current.data
+        assert answer.headers["Cache-Control"] == "no-cache"
+    repeat = client.get(url, headers={"If-None-Match": current.headers["ETag"]})
+    assert repeat.status_code == 304
+
+
+def test_one_address_pulls_the_core_files_within_a_bound(tmp_path, bundled):
+    from tests.conftest import make_app
+    app = make_app(tmp_path, RATELIMIT_ENABLED=True, CORE_RATE_LIMIT="3 per hour")
+    phone = app.test_client()
+    asked = [phone.get(url).status_code for url in bundled[:5]]  # one budget for all files
+    assert asked == [200, 200, 200, 429, 429]
+    other = app.test_client()  # another address: its own budget
+    assert other.get(bundled[0], environ_base={"REMOTE_ADDR": "10.0.0.9"}).status_code == 200

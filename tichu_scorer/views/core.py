@@ -14,10 +14,11 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from flask import Blueprint, Flask, abort, current_app, request, url_for
+from flask import Blueprint, Flask, abort, current_app, request, send_file, url_for
 from werkzeug.wrappers import Response
 
 from ..assets import IMMUTABLE
+from ..extensions import limit_core
 from ..matches import hand_entry
 from ..models import Match
 
@@ -145,30 +146,49 @@ def _immutable(response: Response) -> Response:
     return response
 
 
+def _named(response: Response, asked: str | None, current: str) -> Response:
+    """Kept for a year when the URL names the content served (`asked` is its hash), else
+    revalidated each time: a stale or made-up `?v=` is never kept as if it were the
+    file (the ETag says what was sent)."""
+    if asked == current:
+        return _immutable(response)
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
 @bp.get("/core/pyodide/<version>/<name>")
+@limit_core
 def runtime(version: str, name: str) -> Response:
-    """A file of the Pyodide runtime, in the best encoding the browser takes."""
+    """A file of the Pyodide runtime, in the best encoding the browser takes, as it lies on
+    disk: sent by the server's zero-copy file sending, with an ETag and Range (a phone that
+    has it asks with If-None-Match and gets a 304)."""
     found = bundle()
     if found is None or version != found.version or name not in RUNTIME:
         abort(404)
     stored = [e for e, ext in ENCODINGS.items() if (found.runtime / (name + ext)).exists()]
     encoding = request.accept_encodings.best_match(stored)
     path = found.runtime / (name + ENCODINGS[encoding] if encoding else name)
-    response = Response(path.read_bytes(), mimetype=RUNTIME[name])
+    response = send_file(path, mimetype=RUNTIME[name], conditional=True,
+                         etag=f"{version}-{name}-{encoding or 'identity'}")
     if encoding:
         response.headers["Content-Encoding"] = encoding
     return _immutable(response)
 
 
 @bp.get("/core/core.zip")
+@limit_core
 def archive() -> Response:
     found = bundle()
     if found is None:
         abort(404)
-    return _immutable(Response(found.archive, mimetype="application/zip"))
+    response = Response(found.archive, mimetype="application/zip")
+    response.set_etag(found.archive_hash)
+    return _named(response.make_conditional(request), request.args.get("v"),
+                  found.archive_hash)
 
 
 @bp.get("/core/worker.js")
+@limit_core
 def worker() -> Response:
     found = bundle()
     if found is None:
@@ -176,6 +196,6 @@ def worker() -> Response:
     response = Response(found.worker, mimetype="text/javascript")
     # the worker's own policy: the page's, and WebAssembly compiled (never JavaScript eval)
     response.headers["Content-Security-Policy"] = WORKER_CSP
-    response.headers["Cache-Control"] = IMMUTABLE if request.args.get("v") == \
-        found.worker_hash else "no-cache"
-    return response
+    response.set_etag(found.worker_hash)
+    return _named(response.make_conditional(request), request.args.get("v"),
+                  found.worker_hash)
