@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import gettext
 import json
+import re
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
@@ -27,6 +28,8 @@ from . import engine, progression, scoring
 from .game import variants
 from .game.i18n import _, ngettext, set_translator, translator
 from .scoring import Layout, Problem, Variant, read_house_rules, seigneur
+from .scoring.body import BadBody, too_deep
+from .scoring.body import check as body_check
 from .scoring.games import game_of
 from .scoring.state import Settings, next_hand, stored_values
 
@@ -390,6 +393,7 @@ def judge(body: object, seconds: float | None,
 # The phone's side: static/js/core-worker.js passes each request in as JSON text and
 # takes the answer back as JSON text, so that no object crosses between the two languages.
 _languages: dict[str, Any] = {}
+LANG = re.compile(r'"lang"\s*:\s*"([A-Za-z_-]{2,10})"')
 
 
 def _use_language(lang: str, locales: str) -> None:
@@ -405,6 +409,11 @@ def _answer(request: Mapping[str, Any], seconds: float | None, locales: str) -> 
     if "lang" in request:  # each request of a batch may name its own
         _use_language(str(request["lang"] or "en"), locales)
     op = request.get("op")
+    if op in ("preview", "judge"):  # the server's body checks first, with its answer
+        try:
+            body_check(request.get("body"))
+        except BadBody as exc:
+            return exc.answer()
     if op == "preview":  # after the hands waiting on the phone, if any
         facts = MatchFacts.from_dict(request["facts"])
         if request.get("waiting"):
@@ -426,10 +435,16 @@ def phone(text: str, locales: str, seconds: float | None) -> str:
     """Answer one request of the phone's worker (JSON text in, JSON text out): `preview`,
     `waiting`, `judge`, or a `batch` of them, in the language `lang`. The referee's
     allowance counts wall time there (a phone's one thread does nothing else meanwhile)."""
-    request = json.loads(text)
     before = translator()  # given back after: the server's tests call this in-process
     _use_language("en", locales)
     try:
+        try:
+            request = json.loads(text)
+        except RecursionError:  # a body nested past Python's own limit: as the server says,
+            # in the language the request names before its body
+            asked = LANG.search(text[:200])
+            _use_language(asked.group(1) if asked else "en", locales)
+            return json.dumps({"ok": too_deep().answer()})
         return json.dumps({"ok": _answer(request, seconds, locales)})
     except engine.OutOfTime:
         return json.dumps({"ok": None, "out_of_time": True})
