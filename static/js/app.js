@@ -47,3 +47,10 @@ window.addEventListener("load", function () {
     document.head.append(script);
   }, 1000);
 });
+// Where the page is not a secure context (plain http:// to a LAN address), the Share page
+// says what that costs without signal.
+document.addEventListener("DOMContentLoaded", function () {
+  document.querySelectorAll("[data-insecure]").forEach(function (note) {
+    note.hidden = window.isSecureContext !== false;
+  });
+});

@@ -57,3 +57,26 @@ def test_score_and_watch_codes_typed_land_on_the_match(live_server, phone, new_c
     assert linked.locator("text=/Add hand/").count() == 0
     shot(linked, "watch-link")
     assert page.errors == []
+
+
+def test_the_share_page_says_what_plain_http_costs_without_signal(live_server, new_context):
+    """Opened at 127.0.0.1 (a secure context, as localhost is) the Share page says nothing
+    of it; opened where the browser finds no secure context (plain http:// to a LAN address,
+    as `make run` prints: told here by the page's isSecureContext) it says that phones
+    cannot keep the app for no signal, in the phone's language."""
+    page = new_context(**PHONE).new_page()
+    url = start_match(page, live_server)
+    page.goto(url + "/share")
+    page.wait_for_selector("h2#share-title")
+    assert page.locator("[data-insecure]").is_hidden()
+    page.tap("a[data-choice='score']")
+    link = page.get_attribute("a[data-scorer-link]", "href")
+    plain = new_context(**PHONE, locale="de", color_scheme="dark").new_page()
+    plain.add_init_script("Object.defineProperty(window, 'isSecureContext', {value: false})")
+    plain.goto(link)  # a second scorer's phone, in German
+    plain.wait_for_selector("[data-total]")
+    plain.goto(url + "/share")
+    plain.wait_for_selector("[data-insecure]:visible")
+    assert "HTTPS" in plain.text_content("[data-insecure]")
+    assert "Handys" in plain.text_content("[data-insecure]")
+    shot(plain, "share-plain-http-dark-de")
