@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from .. import statistics
 from ..extensions import db
 from ..game import variants
 from ..game.house import RULE_BOOK, HouseRules
-from ..models import Group, Match
+from ..models import Group, Match, Player
 from ..scoring import Variant
 from . import prebuilt, writes
-from .roster import player_named, seat_rows
+from .roster import player_named, players_named, seat_rows
 from .writes import Conflict, writing
 
 
@@ -36,20 +36,38 @@ def create_match(group: Group, names: Sequence[str], target: int | None,
 def added_match(group: Group, names: Sequence[str], target: int | None,
                 game: Variant = variants.DEFAULT, hand_limit: int | None = None,
                 house: HouseRules = RULE_BOOK, lead_by: int | None = None,
-                rematch_of_id: int | None = None, **placed: int) -> Match:
+                rematch_of_id: int | None = None,
+                players: Mapping[str, Player] | None = None, **placed: int) -> Match:
     """A new match added in the caller's write transaction (`create_match`, and the
-    tables of a tournament's round, all stored at once; `placed`: a table's round and
-    board)."""
+    tables of a tournament's round, all stored at once: `players_added`; `placed`: a
+    table's round and board). `players`: the players of its names, read already; then
+    the caller records its statistics (`statistics.record_imported`)."""
     match = Match(group_id=group.id, variant=game.key, target=target,
                   hand_limit=hand_limit, stamp=prebuilt.next_stamp(group.id), lead_by=lead_by,
                   house_rules=None if house == RULE_BOOK else house.as_dict(),
                   rematch_of_id=rematch_of_id, **placed)
-    match.seats = seat_rows(game, [player_named(group.id, name) for name in names])
+    match.seats = seat_rows(game, [players[name] if players is not None
+                                   else player_named(group.id, name) for name in names])
     match.totals = [0] * match.sides
     match.victory = [0] * match.sides if house.victory_points else None  # [R4]
     db.session.add(match)
-    statistics.record(match)  # a match without hands still counts as played
+    if players is None:
+        statistics.record(match)  # a match without hands still counts as played
     return match
+
+
+def players_added(group: Group, tables: Sequence[Sequence[str]],
+                  add: Callable[[int, Sequence[str], Mapping[str, Player]], Match]
+                  ) -> list[Match]:
+    """Many new matches at once (a tournament's round): their players read and created
+    together, each match added by `add(board, names, players)` (`added_match` with
+    `players`), then stored and counted in one go (a match without hands still counts as
+    played)."""
+    players = players_named(group.id, [name for names in tables for name in names])
+    matches = [add(board, names, players) for board, names in enumerate(tables, 1)]
+    db.session.flush()
+    statistics.record_imported(matches)
+    return matches
 
 
 def rematch(match: Match) -> Match:

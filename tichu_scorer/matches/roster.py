@@ -37,6 +37,26 @@ def player_named(group_id: int, name: str) -> Player:
     return player
 
 
+def players_named(group_id: int, names: Sequence[str]) -> dict[str, Player]:
+    """The players of these names (any case, any spacing), by the name as given, new ones
+    created: one read and one insert for all (a tournament's round seats hundreds). When
+    another write brings one of the new names at the same moment, one at a time."""
+    clean = {name: " ".join(name.split()) for name in names}
+    keys = {Player.key(c): c for c in clean.values()}
+    found = {p.name_key: p for p in db.session.execute(db.select(Player).where(
+        Player.group_id == group_id, Player.name_key.in_(list(keys)))).scalars()}
+    missing = [Player(group_id=group_id, name=c, name_key=k) for k, c in keys.items()
+               if k not in found]
+    if missing:
+        try:
+            with db.session.begin_nested():
+                db.session.add_all(missing)
+        except IntegrityError:
+            return {name: player_named(group_id, name) for name in clean}
+        found.update((p.name_key, p) for p in missing)
+    return {name: found[Player.key(c)] for name, c in clean.items()}
+
+
 def known_names(groups: Sequence[Group], limit: int = 200) -> list[str]:
     """Names of the players of these tables, most recent first, for the new-match form
     (a table's names are seen only by its members)."""

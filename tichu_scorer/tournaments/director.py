@@ -11,7 +11,7 @@ parts are `draw` (individual seating), `pairing` (pairs) and `standings`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import Any, NamedTuple
@@ -23,7 +23,7 @@ from ..game import variants
 from ..game.house import PRESETS
 from ..game.i18n import _
 from ..matches import closing, match_log
-from ..matches.creation import added_match
+from ..matches.creation import added_match, players_added
 from ..matches.writes import begin_write, lock_match, writing
 from ..models import (
     NAME_MAX,
@@ -331,14 +331,16 @@ def _stored(held: Tournament, number: int, seating: Seating) -> TournamentRound:
     rnd.unmet = [u.as_dict() for u in seating.unmet]
     db.session.add(rnd)
     db.session.flush()
-    for board, names in enumerate(seating.tables, 1):
+
+    def add(board: int, names: Sequence[str], players: Mapping[str, Player]) -> Match:
         if knockout:  # [TN3]: to a target, a tie plays on ([E1])
-            added_match(held.group, names, KNOCKOUT_TARGET, variants.DEFAULT,
-                        None, KNOCKOUT_HOUSE, tournament_round_id=rnd.id,
-                        board=board)
-        else:
-            added_match(held.group, names, None, variants.DEFAULT, held.hands,
-                        HOUSE, tournament_round_id=rnd.id, board=board)
+            return added_match(held.group, names, KNOCKOUT_TARGET, variants.DEFAULT, None,
+                               KNOCKOUT_HOUSE, players=players, tournament_round_id=rnd.id,
+                               board=board)
+        return added_match(held.group, names, None, variants.DEFAULT, held.hands, HOUSE,
+                           players=players, tournament_round_id=rnd.id, board=board)
+
+    players_added(held.group, seating.tables, add)
     # [TN5]: the rounds before are closed now; their tables' pages (kept per revision) and
     # live phones learn it from a new revision
     db.session.execute(db.update(Match).where(Match.tournament_round_id.in_(
