@@ -24,6 +24,22 @@ def test_player_named_finds_a_name_in_any_case_and_spacing_per_table(ctx):
     assert db.session.execute(db.select(db.func.count()).select_from(Player)).scalar() == 2
 
 
+def test_players_named_reads_and_creates_many_at_once_as_player_named_does(ctx, monkeypatch):
+    one = roster.create_group("A")
+    writes.begin_write()
+    ann = roster.player_named(one.id, "Ann Lee")
+    db.session.commit()
+    writes.begin_write()
+    seen = []
+    monkeypatch.setattr(roster, "player_named", lambda *a: seen.append(a))  # not one by one
+    found = roster.players_named(one.id, ["ann  lee", "Bob", " bob ", "Cy"])
+    db.session.commit()
+    assert found["ann  lee"] is ann and found["Bob"] is found[" bob "] and not seen
+    assert found["Bob"].name == "Bob"  # as first given
+    assert sorted(p.name_key for p in db.session.execute(db.select(Player)).scalars()) == [
+        Player.key("Ann Lee"), Player.key("Bob"), Player.key("Cy")]
+
+
 def test_known_names_are_the_tables_players_newest_first(ctx):
     one, other = roster.create_group("A"), roster.create_group("B")
     writes.begin_write()

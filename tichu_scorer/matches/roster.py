@@ -42,7 +42,9 @@ def players_named(group_id: int, names: Sequence[str]) -> dict[str, Player]:
     created: one read and one insert for all (a tournament's round seats hundreds). When
     another write brings one of the new names at the same moment, one at a time."""
     clean = {name: " ".join(name.split()) for name in names}
-    keys = {Player.key(c): c for c in clean.values()}
+    keys: dict[str, str] = {}
+    for name in clean.values():  # a new player takes the name as first given
+        keys.setdefault(Player.key(name), name)
     found = {p.name_key: p for p in db.session.execute(db.select(Player).where(
         Player.group_id == group_id, Player.name_key.in_(list(keys)))).scalars()}
     missing = [Player(group_id=group_id, name=c, name_key=k) for k, c in keys.items()
