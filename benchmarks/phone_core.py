@@ -11,8 +11,9 @@ The first offline score is timed from the start of that navigation to the first 
 answer (asked as soon as the form shows, as the hand form asks: core-client.js); the later
 ones are single previews after a waiting hand. Each rate runs twice: from the snapshot,
 and with the snapshot dropped (a start from nothing, as before the snapshot, which then
-takes one: the worker's steps say how long each part took). Whether the slowdown reaches
-the worker's thread shows in the later previews (pure work in the worker).
+takes one: the worker's steps say how long each part took). The slowdown does not reach
+the worker's thread (Chromium throttles the page's only): benchmarks/phone_core_main.py
+runs the same start on the page's thread too, the honest figure for a slower phone.
 """
 
 from __future__ import annotations
