@@ -1,4 +1,4 @@
-"""The checks every JSON body passes before anything reads it, on the server
+r"""The checks every JSON body passes before anything reads it, on the server
 (`views/jsonbody.py`, a 400 naming the field) and in the phone's core (`answers.phone`,
 the same answer): nesting deeper than MAX_DEPTH, text or a name with a NUL character
 (PostgreSQL cannot store it) or a lone surrogate (UTF-8 cannot say it), and, where asked,
