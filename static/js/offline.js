@@ -184,8 +184,9 @@
       form.querySelectorAll("button[type=submit]").forEach((b) => { b.disabled = false; });
       return;
     }
+    ownSave.add(id); // this page sends it now: a flush meanwhile leaves it alone
     await put(item);
-    const result = await send(item, null);
+    const result = await send(item, null); // (every answer below leaves the page)
     if (result.kind === "saved") {
       await remove(id);
       window.location.href = result.url;
@@ -272,6 +273,9 @@
   // after the first had tried. The promise answers when the outbox has been tried.
   let flushing = null;
   let again = false;
+  // The hands this page's own Save is sending at this moment: the flush that a page starts
+  // as it loads (its storage slow to open) must not send the same hand beside it.
+  const ownSave = new Set();
   function flush() {
     if (flushing) { again = true; return flushing; }
     flushing = (async () => {
@@ -285,8 +289,10 @@
   async function sendWaiting() {
     let sent = 0;
     try {
-      const items = (await all()).filter((i) => !i.error && !i.conflict).sort((a, b) => a.created - b.created);
+      const items = (await all()).filter((i) => !i.error && !i.conflict && !ownSave.has(i.client_id))
+        .sort((a, b) => a.created - b.created);
       for (const item of items) {
+        if (ownSave.has(item.client_id)) continue; // the Save began while this flush ran
         const token = await freshToken();
         if (!token) break; // still no network: the rest waits
         const result = await send(item, token);
