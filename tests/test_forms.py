@@ -97,6 +97,26 @@ def test_the_number_of_players_is_the_games_citing_its_rule(app, data, need, giv
                                                         f"{given} names were given.")]}
 
 
+@pytest.mark.parametrize("data, problems", [
+    # the new-match refusals once made through HTTP (tests/views/test_matches.py)
+    ({"seat_2": ""}, {"players": [("players", "H1", "This game needs 4 players; 3 names "
+                                                    "were given.")]}),
+    ({"seat_2": "ann"}, {"players": [("players", "H1", SAME.format("Ann", "ann"))]}),
+    ({"seat_1": "Bob  Ray", "seat_3": "bob ray"},
+     {"players": [("players", "H1", SAME.format("Bob Ray", "bob ray"))]}),
+    ({"seat_0": "A" * 41}, {"players": [("seat_0", "H1", "Field cannot be longer than 40 "
+                                                         "characters.")]}),
+    ({"target": "custom", "custom_target": "abc"},
+     {"target": [("custom_target", "E1", "Not a valid integer value.")]}),
+    ({"target": "custom", "custom_target": "1234"},
+     {"target": [("custom_target", "E1", "The target must be a multiple of 50.")]}),
+    ({"target": "7"}, {"target": [("target", "E1", "Not a valid choice.")]}),
+])
+def test_new_match_refusals_name_the_field_and_rule(app, data, problems):
+    ok, form = new_match(app, FOUR | {"table": "new"} | data)
+    assert not ok and said(form) == problems
+
+
 def test_one_player_in_two_seats_is_refused_whatever_the_capitals(app):
     ok, form = new_match(app, FOUR | {"table": "new", "seat_3": " ANN "})
     assert not ok
@@ -191,6 +211,30 @@ def test_own_rules_no_table_plays_are_refused_each_with_its_rule(app):
         ("custom_calls", "R9", "Own calls: write each as a name, “=” and its points, "
                                "separated by commas: “blind = 400, small = 50”."),
         ("fixed_hands", "R7", "A match lasts 1 to 99 hands.")]}
+
+
+EXAMPLE = "Write them as “blind = 400, small = 50”."
+
+
+@pytest.mark.parametrize("typed, message", [
+    # each once refused through HTTP (tests/views/test_house_calls.py)
+    ("blind", "Own calls: write each as a name, “=” and its points, separated by commas: "
+              "“blind = 400, small = 50”."),
+    ("= 400", "Own calls: write each as a name, “=” and its points, separated by commas: "
+              "“blind = 400, small = 50”."),
+    ("blind = 401", f"Own calls: must be a multiple of 5 from 5 to 1000. {EXAMPLE}"),
+    ("tichu = 300", "Own calls: \"tichu\" and \"grand\" are the rule book's calls; give a "
+                    f"custom call another name. {EXAMPLE}"),
+    ("blind = 50, blind = 100", f"Own calls: names a call more than once. {EXAMPLE}"),
+    ("blind = 50, BLIND = 50", f"Own calls: names a call more than once. {EXAMPLE}"),
+    ("blind = lots", f"Own calls: must be a whole number. {EXAMPLE}"),
+    (", ".join(f"{c} = 100" for c in "abcdefghi"), f"Own calls: may name at most 8 calls. "
+                                                   f"{EXAMPLE}"),
+])
+def test_own_calls_no_table_can_play_are_refused_with_r9(app, typed, message):
+    ok, form = new_match(app, FOUR | {"table": "new", "target": "1000", "house": "own",
+                                      "custom_calls": typed})
+    assert not ok and said(form) == {"house": [("custom_calls", "R9", message)]}
 
 
 def test_a_lead_ends_only_a_match_of_two_teams(app):
@@ -313,11 +357,42 @@ def test_a_stored_hand_fills_the_form_as_it_was_recorded(app):
      f"Bombs of Dee: a count of 0 to {MOST_BOMBS}."),
     ({"note": "x" * (NOTE_MAX + 1)}, "extras", "note", "H1",
      f"Field cannot be longer than {NOTE_MAX} characters."),
+    # the hand form's refusals through HTTP (tests/views/test_hands.py), each read here
+    ({"place_2": "1", "card_a": "50"}, "out_order", "out_order", "H7",
+     "Fill the out-order from first place on, without gaps."),
+    ({"place_1": "0", "place_2": "9", "card_a": "50"}, "out_order", "place_2", "H7",
+     "Not a valid choice."),
+    ({"place_1": "0", "place_2": "1", "card_a": "50", "call_2": "both"}, "call_2", "call_2",
+     "P3", "Not a valid choice."),
+    ({"place_1": "0", "place_2": "1", "card_a": "50", "wish_offender": "7"}, "wish",
+     "wish_offender", "P4", "Not a valid choice."),
 ])
 def test_a_hand_form_problem_is_shown_by_its_field_group_with_its_rule(
         app, data, group, field, rule, message):
     ok, form = hand(app, data)
     assert not ok and said(form) == {group: [(field, rule, message)]}
+
+
+def test_card_points_that_are_no_number_are_refused_with_p1(app):
+    ok, form = hand(app, {"place_1": "0", "place_2": "1", "card_a": "lots"})
+    assert not ok and said(form) == {"card_points": [
+        ("card_a", "P1", "Not a valid integer value."),
+        ("card_a", "P1", "Number must be between -1000 and 1000.")]}
+
+
+@pytest.mark.parametrize("field, values, group, rule", [
+    ("place_1", ("0", "2"), "out_order", "H7"),
+    ("call_0", ("tichu", "grand"), "call_0", "P3"),
+    ("wish_offender", ("", "1"), "wish", "P4"),
+])
+def test_each_hand_field_sent_twice_is_refused_in_its_group_with_its_rule(app, field, values,
+                                                                          group, rule):
+    sound = [("place_1", "0"), ("place_2", "1"), ("card_a", "50")]
+    data = MultiDict([(k, v) for k, v in sound if k != field]
+                     + [(field, value) for value in values])
+    ok, form = hand(app, data)
+    assert not ok and said(form) == {group: [
+        (field, rule, f"The field “{field}” was sent more than once; send one value.")]}
 
 
 def test_a_hand_field_sent_twice_says_so_even_for_bombs(app):

@@ -297,6 +297,45 @@ def test_each_refused_entry_names_the_match_the_entry_and_the_field(bad, message
     assert log_refusal([entry(), entry(), bad]) == f"match 2, log entry 3: {message}"
 
 
+EDIT = {"out_order": [0, 1], "calls": {"0": "tichu"}, "card_points": [50, 50],
+        "wish_penalty": {"offender": 2}}
+
+
+def edited(before=None, after=None):
+    return entry(action="edited", before=EDIT | (before or {}), after=EDIT | (after or {}))
+
+
+@pytest.mark.parametrize("bad, field", [
+    # each once imported through HTTP (tests/views/test_log_import.py)
+    (edited(before={"out_order": [0, 9]}), "before.out_order"),
+    (edited(after={"out_order": "0123"}), "after.out_order"),
+    (edited(after={"out_order": [0, 0]}), "after.out_order"),
+    (edited(after={"out_order": [True]}), "after.out_order"),
+    (edited(after={"calls": {"7": "tichu"}}), "after.calls"),
+    (edited(after={"calls": {"x": "tichu"}}), "after.calls"),
+    (edited(after={"calls": {"0": "blind"}}), "after.calls"),
+    (edited(after={"calls": {"0": ["tichu"]}}), "after.calls"),
+    (edited(after={"calls": ["tichu"]}), "after.calls"),
+    (edited(after={"card_points": "50"}), "after.card_points"),
+    (edited(after={"card_points": [50, 50, 0]}), "after.card_points"),
+    (edited(after={"counted_points": [10**6, 0]}), "after.counted_points"),
+    (edited(after={"wish_penalty": {"offender": 9}}), "after.wish_penalty"),
+    (edited(after={"wish_penalty": 2}), "after.wish_penalty"),
+    (entry(action="deleted", before={"out_order": [4]}), "before.out_order"),
+    ({"action": "settings", "position": 0, "before": {"target": "x", "names": []},
+      "after": {"target": 500, "names": []}}, "before.target"),
+    ({"action": "settings", "position": 0, "before": {"names": 5},
+      "after": {"names": ["A"]}}, "before.names"),
+    ({"action": "settings", "position": 0, "before": {"names": ["A"] * 5},
+      "after": {"names": ["A"]}}, "before.names"),
+    ({"action": "settings", "position": 0, "before": {"names": [["A"]]},
+      "after": {"names": ["A"]}}, "before.names"),
+])
+def test_an_imported_entry_the_log_could_not_read_is_refused_naming_its_field(bad, field):
+    said = log_refusal([edited(), edited(), bad], match=1)
+    assert said.startswith(f"match 1, log entry 3: {field} must "), said
+
+
 def test_a_summary_may_fill_the_logs_column_and_a_position_start_at_zero():
     most = HandEvent.__table__.c.summary.type.length
     [(_hand, row)] = check_log([entry(summary="x" * most, position=0)], HANDS, Spot(1), 4)

@@ -79,6 +79,15 @@ def test_every_key_reads_and_prints_back():
     ({"custom_calls": {" blind": 400}}, "house_rules.custom_calls", "R9"),
     ({"custom_calls": {"x" * 31: 400}}, "house_rules.custom_calls", "R9"),
     ({"custom_calls": {f"c{i}": 100 for i in range(9)}}, "house_rules.custom_calls", "R9"),
+    (True, "house_rules", "R1"),
+    ({"grand": False}, "house_rules.grand", "R1"),
+    ({"double_victory_points": 99}, "house_rules.double_victory_points", "R3"),
+    ({"wish_penalty": None}, "house_rules.wish_penalty", "R8"),
+    ({"dragon_kept_when_out": "yes"}, "house_rules.dragon_kept_when_out", "R5"),
+    ({"custom_calls": {"blind": True}}, "house_rules.custom_calls.blind", "R9"),
+    ({"custom_calls": {"tichu": 400}}, "house_rules.custom_calls.tichu", "R9"),
+    # one call a name, whatever its capitals
+    ({"custom_calls": {"blind": 400, "BLIND": 50}}, "house_rules.custom_calls.BLIND", "R9"),
 ])
 def test_a_key_that_cannot_be_read_is_named_with_its_rule(raw, field, rule):
     with pytest.raises(HouseRulesError) as caught:

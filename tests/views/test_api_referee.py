@@ -53,31 +53,10 @@ def test_seigneur_second_dragon_beats_the_first(client):
 
 
 @pytest.mark.parametrize("body, field", [
-    ({}, "play"),
-    ({"play": "5j"}, "play"),
+    # one the engine refuses, one answers.judge refuses itself; every question that cannot
+    # be judged: tests/test_answers.py
     ({"play": ["5x"]}, "play"),
-    ({"play": ["5j", "5j"]}, "play"),
-    ({"play": ["5j"], "hand": ["6j"]}, "play"),
-    ({"play": ["5j"], "hand": "5j"}, "hand"),
-    ({"play": ["5j"], "trick": [{"cards": ["5j"]}]}, "hand"),
-    ({"play": ["6j"], "trick": [{"cards": ["5j"]}, {"cards": ["4j"]}]}, "trick"),
-    ({"play": ["6j"], "trick": ["5j"]}, "trick"),
-    ({"play": ["6j"], "trick": {"cards": []}}, "trick"),
-    # an empty object, false, 0 or "" is no list either (once read as an empty table)
     ({"play": [], "trick": {}}, "trick"),
-    ({"play": [], "trick": False}, "trick"),
-    ({"play": [], "trick": 0}, "trick"),
-    ({"play": [], "trick": ""}, "trick"),
-    ({"play": ["6j"], "decks": True}, "decks"),  # once read as 1
-    ({"play": ["6j"], "trick": [{"cards": ["5j"], "seat": "x"}]}, "trick"),
-    ({"play": ["6j"], "wish": "1"}, "wish"),
-    ({"play": ["6j"], "wish": "DR"}, "wish"),
-    ({"play": ["6j"], "out_of_turn": "yes"}, "out_of_turn"),
-    ({"play": ["6j"], "seat": "north"}, "seat"),
-    ({"play": ["6j"], "variant": "poker"}, "variant"),
-    ({"play": ["6j"], "variant": "seigneur", "decks": 3}, "decks"),
-    ({"play": ["DOG"], "variant": "seigneur"}, "play"),
-    ({"play": ["MJ", "MJ"], "variant": "seigneur"}, "play"),
 ])
 def test_bad_questions_are_400_naming_the_field(client, body, field):
     r = check(client, body)
@@ -85,7 +64,7 @@ def test_bad_questions_are_400_naming_the_field(client, body, field):
     assert r.get_json()["field"] == field and r.get_json()["error"]
 
 
-@pytest.mark.parametrize("raw", [b"", b"[]", b"nope", b"\x00\xff"])
+@pytest.mark.parametrize("raw", [b"nope"])  # every one: tests/views/test_jsonbody.py
 def test_malformed_json_is_400(client, raw):
     r = client.post(URL, data=raw, content_type="application/json")
     assert r.status_code == 400 and r.get_json()["field"] == "body"

@@ -57,20 +57,16 @@ def test_a_seat_with_two_calls(client):
                    "Grand Tichu."}]
 
 
-@pytest.mark.parametrize("body", [b"", b"{", b"[1, 2]", b'"text"', b"\xff\xfe", b"null",
-                                  b"1e999999", b'{"a": ' * 5000])
+@pytest.mark.parametrize("body", [b"{", b"[1, 2]"])  # every one: tests/views/test_jsonbody.py
 def test_malformed_bodies_are_400(client, body):
     r = client.post(URL, data=body, content_type="application/json")
     assert r.status_code == 400
     assert set(r.get_json()) == {"error", "field"}
 
 
-@pytest.mark.parametrize("body", [
-    {"out_order": None}, {"out_order": {"0": 1}}, {"calls": "tichu", "out_order": [0]},
-    {"out_order": [0], "card_points": "50"}, {"out_order": [0], "card_points": [1.5, None]},
+@pytest.mark.parametrize("body", [  # every odd shape: tests/scoring/test_read.py
     {"out_order": [0], "card_points": [None, None], "wish_penalty": []},
-    {"variant": "tichu-x", "out_order": [0]}, {"variant": ["nanking"]},
-    {"out_order": [10 ** 30], "card_points": [10 ** 30, None]},
+    {"variant": "tichu-x", "out_order": [0]},
 ])
 def test_odd_shapes_are_422_never_500(client, body):
     r = post(client, body)
@@ -113,7 +109,7 @@ def test_threechu_player_scores(client):
     assert body["player_scores"] == {"0": 130, "1": 70, "2": 130, "3": 70}
 
 
-@pytest.mark.parametrize("seat", [2, 0])
+@pytest.mark.parametrize("seat", [2])  # the dummy too: tests/scoring/test_read.py
 def test_threechu_no_grand_for_shuffler_or_dummy(client, seat):
     r = post(client, {"variant": "threechu", "dummy": 2, "out_order": [1, 3],
                       "calls": {str(seat): "grand"}})
@@ -121,7 +117,7 @@ def test_threechu_no_grand_for_shuffler_or_dummy(client, seat):
     assert r.get_json()["errors"][0]["rule"] == "T3.3"
 
 
-@pytest.mark.parametrize("dummy", [None, 4, "2", True])
+@pytest.mark.parametrize("dummy", [None])  # every one: tests/scoring/test_read.py
 def test_threechu_needs_the_dummy(client, dummy):
     body = {"variant": "threechu", "out_order": [1, 3]}
     if dummy is not None:

@@ -64,7 +64,7 @@ def test_a_stale_edit_is_refused_not_overwritten(client, app, url):
                        data=mine | {"overwrite": "2"}).status_code == 409
 
 
-@pytest.mark.parametrize("version", [None, "", "x", "1.0", "-1", "１", "9" * 30])
+@pytest.mark.parametrize("version", [None, "9" * 30])  # every value: test_hands.py
 def test_a_missing_or_malformed_version_is_refused(client, app, url, version):
     data = hand_form([0, 1], a=20) | ({} if version is None else {"version": version})
     r = client.post(url + "/hands/1/edit", data=data)
@@ -188,7 +188,7 @@ def test_two_phones_saving_the_same_hand(client, app, url):
     assert "Hand 4 saved." in client.get(url).get_data(as_text=True)
 
 
-@pytest.mark.parametrize("number", [None, "", "three", "0x3", "4" * 12])
+@pytest.mark.parametrize("number", ["three"])  # every value: test_hands.py
 def test_a_missing_or_malformed_hand_number_is_refused(client, app, url, number):
     data = hand_form([0, 1], a=50) | ({} if number is None else {"number": number})
     r = client.post(url + "/hands/new", data=data)

@@ -1,11 +1,14 @@
-"""Hand entry through the form: saved hands, every refusal next to its field, nothing lost."""
+"""Hand entry through the form: saved hands, every refusal next to its field, nothing lost;
+and the hidden numbers a form carries (`_form_int`), read directly in a request context."""
 
 import pytest
 from sqlalchemy import func
+from werkzeug.exceptions import BadRequest
 
-from tests.conftest import hand_form, match_id, new_match, post_hand
+from tests.conftest import hand_form, make_app, match_id, new_match, post_hand
 from tichu_scorer.extensions import db
 from tichu_scorer.models import Hand, Match
+from tichu_scorer.views import hands
 
 
 @pytest.fixture()
@@ -46,17 +49,10 @@ def test_saving_hands(client, app, url, data, totals, out, scores):
 
 
 @pytest.mark.parametrize("data, group, rule", [
-    (hand_form([0, 1], a=33), "card_points", "P1"),
-    (hand_form([0, 1], a=50, b=45), "card_points", "P1"),
-    (hand_form([0, 1], a=130), "card_points", "P1"),
-    (hand_form([0, 1]), "card_points", "P1"),
-    (hand_form([0, 1], a="lots"), "card_points", "P1"),
-    (hand_form([], a=50), "out_order", "H7"),
-    (hand_form([0, 0], a=50), "out_order", "H7"),
-    (hand_form([0, 9], a=50), "out_order", "H7"),
+    # one the form refuses, one scoring refuses; every refusal of each: tests/test_forms.py,
+    # tests/scoring/test_read.py
     ({"place_2": "1", "card_a": "50"}, "out_order", "H7"),
-    (hand_form([0, 1], {"2": "both"}, a=50), "call_2", "P3"),
-    (hand_form([0, 1], a=50, wish=7), "wish", "P4"),
+    (hand_form([0, 1], a=33), "card_points", "P1"),
 ])
 def test_refusals_name_field_and_rule(client, app, url, data, group, rule):
     r = post_hand(client, url, data)
@@ -130,3 +126,32 @@ def test_a_script_asking_for_json_reads_the_refusal_as_data(client, app):
     assert page.status_code == 422 and "text/html" in page.content_type
     with app.app_context():
         assert db.session.scalar(db.select(func.count(Hand.id))) == 1
+
+
+# --- the hidden numbers, read directly --------------------------------------------------
+
+@pytest.fixture(scope="module")
+def plain(tmp_path_factory):
+    """One app for these tests, without tables: reading a form asks no database."""
+    return make_app(tmp_path_factory.mktemp("hidden"))
+
+
+@pytest.mark.parametrize("field, raw", [
+    ("version", None), ("version", ""), ("version", "x"), ("version", "1.0"),
+    ("version", "-1"), ("version", "１"), ("version", "9" * 30), ("version", str(10**30)),
+    ("version", "99999999999999999999"), ("version", "1234567890"),
+    ("number", None), ("number", ""), ("number", "three"), ("number", "0x3"),
+    ("number", "4" * 12),
+])
+def test_a_missing_or_malformed_hidden_number_is_a_400_naming_its_field(plain, field, raw):
+    with plain.test_request_context(method="POST", data={} if raw is None else {field: raw}):
+        with pytest.raises(BadRequest) as caught:
+            hands._form_int(field)
+    assert f"The form field “{field}” is missing or not a whole number" in (
+        caught.value.description)
+
+
+@pytest.mark.parametrize("raw, number", [("1", 1), ("0", 0), ("999999999", 999_999_999)])
+def test_a_hidden_number_of_up_to_nine_digits_is_read(plain, raw, number):
+    with plain.test_request_context(method="POST", data={"version": raw}):
+        assert hands._form_int("version") == number

@@ -37,11 +37,8 @@ def url(client):
 # --- 1. a form field sent twice -------------------------------------------------------
 
 
-@pytest.mark.parametrize("body, field, rule", [
+@pytest.mark.parametrize("body, field, rule", [  # every field: tests/test_forms.py
     ("place_1=0&place_2=1&card_a=50&card_a=30", "card_a", "P1"),
-    ("place_1=0&place_1=2&place_2=1&card_a=50", "place_1", "H7"),
-    ("place_1=0&place_2=1&card_a=50&call_0=tichu&call_0=grand", "call_0", "P3"),
-    ("place_1=0&place_2=1&card_a=50&wish_offender=&wish_offender=1", "wish_offender", "P4"),
 ])
 def test_a_hand_field_sent_twice_is_refused_on_the_form(client, url, body, field, rule):
     r = client.post(url + "/hands/new", data=body + "&number=1", content_type=FORM)
@@ -125,7 +122,7 @@ def test_fields_sent_once_still_save(client, url):
 SCORE = "/api/v1/score"
 
 
-@pytest.mark.parametrize("key", ["00", " 0", "0 ", "+0", "-0", "01", "0.0", "٠", "1e0"])
+@pytest.mark.parametrize("key", ["01"])  # every key: tests/scoring/test_read.py
 def test_only_canonical_seat_keys_are_calls(client, key):
     r = client.post(SCORE, json={"out_order": [0, 1], "calls": {key: "tichu"},
                                  "card_points": [50, None]})
@@ -142,7 +139,7 @@ def test_a_canonical_seat_key_is_a_call(client):
     assert [(c["seat"], c["made"]) for c in r.get_json()["calls"]] == [(0, False), (3, True)]
 
 
-@pytest.mark.parametrize("value", [["tichu", "tichu"], ["tichu"], ["tichu", "grand"], []])
+@pytest.mark.parametrize("value", [["tichu", "grand"]])  # every one: tests/scoring/test_read.py
 def test_a_call_given_as_a_list_says_one_call_is_expected(client, value):
     r = client.post(SCORE, json={"out_order": [0, 1], "calls": {"0": value},
                                  "card_points": [50, None]})
@@ -168,19 +165,12 @@ def test_the_same_call_twice_for_a_seat_says_so(client):
 HUGE = "9" * 400
 
 
-@pytest.mark.parametrize("raw, field", [
-    ('{"out_order": [0, 1], "card_points": [1e308, null]}', "card_points.0"),
-    ('{"out_order": [0, 1], "card_points": [null, -1e308]}', "card_points.1"),
-    ('{"out_order": [0, 1], "card_points": [%s, null]}' % HUGE, "card_points.0"),
-    ('{"out_order": [0, 1], "card_points": [1e999, null]}', "card_points.0"),
-    ('{"out_order": [0, 1], "card_points": [1.5e300, 100]}', "card_points.0"),
-    ('{"out_order": [0, %s], "card_points": [50, null]}' % HUGE, "out_order"),
-    ('{"out_order": [0, 1e308], "card_points": [50, null]}', "out_order"),
-    ('{"out_order": [0, 1], "wish_penalty": {"offender": %s}}' % HUGE, "wish_penalty.offender"),
-    ('{"out_order": [0, 1], "calls": {"0": %s}}' % HUGE, "calls.0"),
-    ('{"out_order": [0, 1], "calls": {"0": "%s"}}' % HUGE, "calls.0"),
+@pytest.mark.parametrize("raw, field, where", [
+    # one each way in; every number: tests/scoring/test_read.py (the API) and
+    # tests/test_answers.py (the preview)
+    ('{"out_order": [0, 1], "card_points": [%s, null]}' % HUGE, "card_points.0", "api"),
+    ('{"out_order": [0, 1], "calls": {"0": %s}}' % HUGE, "calls.0", "preview"),
 ])
-@pytest.mark.parametrize("where", ["api", "preview"])
 def test_huge_numbers_get_a_short_message(client, url, raw, field, where):
     path = SCORE if where == "api" else url + "/hands/preview"
     r = client.post(path, data=raw, content_type="application/json")
@@ -204,12 +194,12 @@ def test_card_points_just_out_of_range_still_say_the_value(client):
 LONG = "k" * 5000
 
 
-@pytest.mark.parametrize("raw", [
-    {LONG: "NUL\x00"},  # a name of 5,000 characters above a NUL
-    {"calls": {LONG: ["\x00"]}},
-    {LONG: {"x": functools.reduce(lambda inner, _: [inner], range(40), 1)}},  # too deep
+@pytest.mark.parametrize("raw, path", [
+    # one each way in; every kind of name: tests/views/test_jsonbody.py
+    ({LONG: "NUL\x00"}, SCORE),  # a name of 5,000 characters above a NUL
+    ({LONG: {"x": functools.reduce(lambda inner, _: [inner], range(40), 1)}},  # too deep
+     "/api/v1/referee/check"),
 ])
-@pytest.mark.parametrize("path", [SCORE, "/api/v1/referee/check"])
 def test_a_long_name_is_not_quoted_back_in_full(client, raw, path):
     r = client.post(path, json=raw)
     assert r.status_code == 400
@@ -235,8 +225,7 @@ def token(client, path="/matches/new") -> str:
     return re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page).group(1)
 
 
-@pytest.mark.parametrize("bad", [b"seat_0=A\xffn", b"seat_0=A%FFn", b"se%C3at_0=Ann",
-                                 b"seat_0=%E2%82"])
+@pytest.mark.parametrize("bad", [b"seat_0=A%FFn"])  # every kind: tests/views/test_errors.py
 def test_a_form_body_that_is_not_utf8_is_a_400_saying_so(guarded, bad):
     body = b"csrf_token=" + token(guarded).encode() + b"&" + bad + b"&seat_1=Bob&seat_2=Cy" \
         b"&seat_3=Dee&target=1000"
@@ -244,7 +233,7 @@ def test_a_form_body_that_is_not_utf8_is_a_400_saying_so(guarded, bad):
     assert r.status_code == 400
     page = text_of(r)
     assert "UTF-8" in page and "CSRF" not in page
-    assert "seat_0" in page or "se" in page
+    assert "“seat_0”" in page
 
 
 def test_a_utf8_form_body_passes_the_check(guarded):
