@@ -119,6 +119,17 @@ class Session:
         status, data, _ = self.request("POST", path, payload, "application/json")
         return status, data
 
+    def import_file(self, token: str, blob: bytes) -> tuple[int, bytes, dict[str, str]]:
+        """POST /import as the history page's form sends it: the CSRF token and `blob` as
+        the JSON file."""
+        boundary = "tichu-import-boundary"
+        head = (f"--{boundary}\r\nContent-Disposition: form-data; name=\"csrf_token\"\r\n"
+                f"\r\n{token}\r\n--{boundary}\r\nContent-Disposition: form-data; "
+                f"name=\"file\"; filename=\"h.json\"\r\nContent-Type: application/json"
+                f"\r\n\r\n").encode()
+        return self.request("POST", "/import", head + blob + f"\r\n--{boundary}--\r\n".encode(),
+                            f"multipart/form-data; boundary={boundary}")
+
     def token(self, path: str) -> str:
         """The CSRF token of the form at `path` (fetching it sets the session cookie)."""
         status, data = self.get(path)

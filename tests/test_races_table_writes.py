@@ -28,13 +28,7 @@ MAKES_A_MATCH = ("rematch", "new match", "import")
 
 def upload(phone: Session, token: str, data: dict) -> tuple[int, bytes]:
     """The history page's import form, sending `data` as the JSON file."""
-    boundary = "tichu-race-boundary"
-    body = (f"--{boundary}\r\nContent-Disposition: form-data; name=\"csrf_token\"\r\n\r\n"
-            f"{token}\r\n--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; "
-            f"filename=\"h.json\"\r\nContent-Type: application/json\r\n\r\n"
-            f"{json.dumps(data)}\r\n--{boundary}--\r\n").encode()
-    status, page, _ = phone.request("POST", "/import", body,
-                                    f"multipart/form-data; boundary={boundary}")
+    status, page, _ = phone.import_file(token, json.dumps(data).encode())
     return status, page
 
 

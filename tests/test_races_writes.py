@@ -210,13 +210,7 @@ def test_two_imports_at_once_never_fail_with_a_500(table):
     t = table(2)
 
     def upload(phone: Session, data: dict) -> tuple[int, bytes]:
-        boundary = "tichu-race-boundary"
-        body = (f"--{boundary}\r\nContent-Disposition: form-data; name=\"csrf_token\"\r\n\r\n"
-                f"{t.tokens[id(phone)]}\r\n--{boundary}\r\nContent-Disposition: form-data; "
-                f"name=\"file\"; filename=\"h.json\"\r\nContent-Type: application/json\r\n\r\n"
-                f"{json.dumps(data)}\r\n--{boundary}--\r\n").encode()
-        status, page, _ = phone.request("POST", "/import", body,
-                                        f"multipart/form-data; boundary={boundary}")
+        status, page, _ = phone.import_file(t.tokens[id(phone)], json.dumps(data).encode())
         return status, page
 
     for rnd in range(ROUNDS // 3):
