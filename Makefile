@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 0.0.0.0
 PORT ?= 5000
 
-.PHONY: run serve test db bench load lock clean translations pyodide
+.PHONY: run serve test test-setup db bench load lock clean translations pyodide
 
 # The phone's offline scoring runs the core under Pyodide (docs/OFFLINE_CORE.md): the npm
 # registry's package, pinned by version and by the registry's sha512 integrity, fetched
@@ -75,13 +75,16 @@ LIVE_BIND ?= 127.0.0.1:8001
 serve: db $(MO) pyodide
 	LIVE_BIND=$(LIVE_BIND) $(BIN)/gunicorn -c gunicorn.conf.py wsgi:app
 
+# What the tests need, made once (CI makes it before its two runs start at once).
+test-setup: $(STAMP) $(MO) pyodide
+
 # Tests run on TEST_WORKERS parallel workers (pytest-xdist; 0 runs them in this process);
 # PYTEST_ARGS adds options (CI adds coverage). Compiled modules are kept in __pycache__
 # (ignored by git) even where the environment says not to write them: otherwise every
 # worker and every server a test starts compiles the app and the tests again (about 3 s of
 # CPU each).
 TEST_WORKERS ?= 3
-test: $(STAMP) $(MO) pyodide
+test: test-setup
 	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist worksteal $(PYTEST_ARGS)
 
 bench: $(STAMP)

@@ -138,8 +138,11 @@ TEST_DATABASE_URL = worker_database(os.environ.get("TEST_DATABASE_URL", "").stri
 # Ports for servers a test starts itself (gunicorn): below the kernel's ephemeral range, a
 # block of 500 per worker, started at an offset of this run's pid so that two suites run
 # at once (two checkouts) rarely meet; each one is checked free before it is handed out.
+# TEST_PORT_BLOCKS moves a run's workers to later blocks: CI runs its SQLite and
+# PostgreSQL runs at once, each in blocks of its own (.ci/run).
 _PORT_BLOCK = 500
-_PORT_BASE = 20000 + _PORT_BLOCK * (WORKER_INDEX % 20)
+_PORT_BASE = 20000 + _PORT_BLOCK * (
+    (WORKER_INDEX + int(os.environ.get("TEST_PORT_BLOCKS") or 0)) % 20)
 _ports = itertools.count(os.getpid() % _PORT_BLOCK)
 
 
