@@ -1,5 +1,6 @@
-"""`tournaments.director`, called directly in an app context (no HTTP): a tournament created
-with its own table and its entries checked ([TN1], [TN3]); each round drawn and its tables
+"""`tournaments.director` with `drawing` and `stored`, called directly in an app context (no
+HTTP): a tournament created with its own table and its entries checked by its format
+([TN1], [TN3]; each format's checks: tests/tournaments/formats/); each round drawn and its tables
 stored as matches of the tournament's rules in one transaction, refused when it is not the
 next or the round before is still playing ([TN4]) and nothing stored then; the same seed
 draws the same round; late arrivals and drop-outs from the next round; byes credited
@@ -7,8 +8,8 @@ draws the same round; late arrivals and drop-outs from the next round; byes cred
 stored and the standing equal to a recount from the hands; the corrections listed.
 
 The files in this folder are pure and marked `one_database` by their path
-(`tests/conftest.py`); the tests here that use the database are marked `every_database`
-so that CI runs them against PostgreSQL too. The pure ones keep `one_database`."""
+(`tests/conftest.py`); the tests here use the database and are marked `every_database` so
+that CI runs them against PostgreSQL too."""
 
 from __future__ import annotations
 
