@@ -1,5 +1,5 @@
 """The director's draw and SQLite's write lock: how long a large draw takes
-(`director.draw_round`, in process), how long it holds the write lock, and how long hands
+(`drawing.draw_round`, in process), how long it holds the write lock, and how long hands
 saved at other tables meanwhile wait for that lock, with the seating searched inside the
 write transaction (the old way, kept here as `held_draw`) and outside it (now), side by
 side.
@@ -43,7 +43,7 @@ from tichu_scorer.engine.budget import Budget  # noqa: E402
 from tichu_scorer.extensions import db  # noqa: E402
 from tichu_scorer.matches import creation, hand_entry, roster, writes  # noqa: E402
 from tichu_scorer.models import Tournament, TournamentRound  # noqa: E402
-from tichu_scorer.tournaments import director, draw  # noqa: E402
+from tichu_scorer.tournaments import director, draw, drawing, formats, stored  # noqa: E402
 
 HANDS = ({"out_order": [0, 1], "card_points": [60, None]},
          {"out_order": [1, 0], "card_points": [None, 60]})
@@ -82,10 +82,9 @@ def saver(uri: str, index: int, pause: float, stop: Any, out: Any) -> None:
     out.put(found)
 
 
-def pairs(pairing: str, rounds: int) -> Tournament:
-    return director.create("Bench", director.PAIRS, [
-        director.Entry(f"Pair {i}", (f"A{i}", f"B{i}")) for i in range(128)], rounds, 1,
-        pairing, 5)
+def pairs(fmt: formats.Format, rounds: int) -> Tournament:
+    return director.create("Bench", fmt, [
+        formats.Entry(f"Pair {i}", (f"A{i}", f"B{i}")) for i in range(128)], rounds, 1, 5)
 
 
 def changed(tournament_id: int, number: int) -> None:
@@ -93,16 +92,16 @@ def changed(tournament_id: int, number: int) -> None:
     by the look-ahead over the rounds left (18 and more rounds of 64 tables after a round of
     the schedule: it runs out of steps), then paired the Swiss way."""
     tournament = db.session.get(Tournament, tournament_id)
-    if number == 2 and tournament.pairing == director.ALL:
+    if number == 2 and tournament.pairing == formats.PAIRS_ALL.pairing:
         director.leave(tournament, tournament.entries[0].id)
 
 
 def held_draw(tournament: Tournament, number: int) -> TournamentRound:
     """The old way: the seating searched inside the write transaction, under the lock."""
     with writes.writing():
-        held = director._held(tournament.id)  # noqa: SLF001 - the old draw, as it was
-        seating = director._asked(held, number).seating(draw.nothing)  # noqa: SLF001
-        return director._stored(held, number, seating)  # noqa: SLF001
+        held = stored.held(tournament.id)  # the old draw, as it was
+        seating = drawing._asked(held, number).seating(draw.nothing)  # noqa: SLF001
+        return drawing._stored(held, number, seating)  # noqa: SLF001
 
 
 def finish(tournament_id: int, number: int, rng: random.Random) -> None:
@@ -171,10 +170,10 @@ def main() -> None:
         writes_seen = Transactions(db.engine)
         cases = {
             "256 players, individual": lambda: director.create(
-                "Bench", director.INDIVIDUAL, [director.Entry(f"Player {i}") for i in range(256)],
-                args.rounds, 1, director.SWISS, 5),
-            "128 pairs, Swiss": lambda: pairs(director.SWISS, args.rounds),
-            "128 pairs, all v all, -1": lambda: pairs(director.ALL, 20),
+                "Bench", formats.INDIVIDUAL, [formats.Entry(f"Player {i}") for i in range(256)],
+                args.rounds, 1, 5),
+            "128 pairs, Swiss": lambda: pairs(formats.PAIRS_SWISS, args.rounds),
+            "128 pairs, all v all, -1": lambda: pairs(formats.PAIRS_ALL, 20),
         }
         for case, make in cases.items():
             made = {"old": make().id, "new": make().id}
@@ -187,8 +186,8 @@ def main() -> None:
                     if way == "old":
                         held_draw(tournament, number)
                     else:
-                        director.draw_round(tournament, number,
-                                            Budget(app.config["DRAW_CPU_BUDGET"]).check)
+                        drawing.draw_round(tournament, number,
+                                           Budget(app.config["DRAW_CPU_BUDGET"]).check)
                     ended = time.monotonic()
                     writes_seen.on = False
                     got = results.setdefault(f"{case}|{way}", {

@@ -13,11 +13,14 @@ FORBIDDEN = ("flask", "flask_sqlalchemy", "flask_wtf", "wtforms", "sqlalchemy", 
 
 
 CORE = ("tichu_scorer.scoring", "tichu_scorer.engine", "tichu_scorer.game")
-# Every module of tournaments/ is pure (its package says so): a new one is checked unnamed.
-# every module of the tournaments package but the director's glue (database) and forms
-TOURNAMENTS = tuple(f"tichu_scorer.tournaments.{path.stem}"
-                    for path in sorted((PACKAGE / "tournaments").glob("*.py"))
-                    if path.stem not in ("__init__", "director", "forms"))
+# Every module of tournaments/ (its formats included) is pure but the glue that stores a
+# tournament (director, drawing, stored) and the forms: a new one is checked unnamed.
+GLUE = ("__init__", "director", "drawing", "stored", "forms")
+TOURNAMENTS = tuple(
+    "tichu_scorer." + ".".join(path.relative_to(PACKAGE).with_suffix("").parts)
+    .removesuffix(".__init__")
+    for path in sorted((PACKAGE / "tournaments").rglob("*.py"))
+    if path.parent != PACKAGE / "tournaments" or path.stem not in GLUE)
 
 
 def imported_alone(module, tmp_path, also):

@@ -22,7 +22,7 @@ from benchmarks.harness import Session, start_gunicorn
 from tests.conftest import CI, free_port, make_app, stop_server
 from tichu_scorer.extensions import db
 from tichu_scorer.models import Match, Tournament
-from tichu_scorer.tournaments import director
+from tichu_scorer.tournaments import stored
 
 pytestmark = pytest.mark.skipif(shutil.which("gunicorn", path=os.path.dirname(
     os.sys.executable)) is None, reason="gunicorn is installed with the app")
@@ -134,8 +134,8 @@ def test_every_table_of_a_24_player_round_saving_at_once_keeps_the_standing(serv
                     tournament = db.session.execute(db.select(Tournament)).scalar_one()
                     for m in tournament.played[-1].tables:
                         assert m.hand_count == hand == len(m.hands)
-                    stored = director.table_standing(tournament)
-                    assert stored == director.table_standing(tournament, recount=True)
+                    lines = stored.table_standing(tournament)
+                    assert lines == stored.table_standing(tournament, recount=True)
                     db.session.remove()
             with app.app_context():
                 over = db.session.execute(db.select(Match).where(Match.finished_at.is_(None))

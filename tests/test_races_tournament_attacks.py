@@ -1,7 +1,7 @@
 """Races of a director's changes with each other and with the tables, against real gunicorn
 workers (SQLite, or PostgreSQL by TEST_DATABASE_URL): a draw while a late arrival is added
 and a player drops out, and tables saving their last hand while a player drops out. After
-each race the round drawn seats exactly those who play it (`director.playing`), each once,
+each race the round drawn seats exactly those who play it (`formats.playing`), each once,
 and the standing read from the stored matches equals a recount from their hands."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from benchmarks.harness import Session
 from tests.test_races_tournament import at_once, post, pytestmark, served, token  # noqa: F401
 from tichu_scorer.extensions import db
 from tichu_scorer.models import Tournament
-from tichu_scorer.tournaments import director
+from tichu_scorer.tournaments import formats, stored
 
 PLAYERS = [f"Player {i}" for i in range(1, 10)]  # nine: two tables and a bye
 
@@ -25,8 +25,8 @@ def _checked(app, number):
         assert len(tournament.played) == number
         rnd = tournament.played[-1]
         seated = [n for m in rnd.tables for n in m.player_names] + list(rnd.byes)
-        assert sorted(seated) == sorted(e.name for e in director.playing(tournament, number))
-        assert director.table_standing(tournament) == director.table_standing(
+        assert sorted(seated) == sorted(e.name for e in formats.playing(tournament.entries, number))
+        assert stored.table_standing(tournament) == stored.table_standing(
             tournament, recount=True)
         tables = [(m.key, m.scorer_key, m.hand_count) for m in rnd.tables]
         entries = {e.name: e.id for e in tournament.entries}

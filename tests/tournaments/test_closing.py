@@ -20,7 +20,7 @@ from tichu_scorer import phones
 from tichu_scorer.extensions import db
 from tichu_scorer.matches import closing, creation, hand_entry, roster, writes
 from tichu_scorer.models import HandEvent, Tournament
-from tichu_scorer.tournaments import director
+from tichu_scorer.tournaments import director, drawing, formats
 from tichu_scorer.tournaments.director import Refused
 
 pytestmark = pytest.mark.every_database
@@ -227,16 +227,16 @@ def ctx(app):
 def test_the_closure_follows_the_rounds_drawn_and_the_reopenings(ctx):
     ordinary = creation.create_match(roster.create_group("T"), PLAYERS, 1000)
     assert closing.closure(ordinary) is None and closing.closed(ordinary) is None
-    made = director.create("Cup", director.INDIVIDUAL, [director.Entry(n) for n in PLAYERS],
+    made = director.create("Cup", formats.INDIVIDUAL, [formats.Entry(n) for n in PLAYERS],
                            3, 1)
-    director.draw_round(made, 1)
+    drawing.draw_round(made, 1)
     key = db.session.get(Tournament, made.id).played[0].tables[0].key
     assert closing.closure(writes.match_by_key(key)) == closing.Closure(1, 1, None)
     assert closing.closed(writes.match_by_key(key)) is None  # the latest round: open
     added = hand_entry.add_hand(writes.lock_match(key), {"out_order": [0, 1],
                                                          "card_points": [60, None]}, 1)
     assert added.hand is not None
-    director.draw_round(db.session.get(Tournament, made.id), 2)
+    drawing.draw_round(db.session.get(Tournament, made.id), 2)
     match = writes.match_by_key(key)
     assert closing.closure(match) == closing.Closure(1, 2, None)
     problem = closing.closed(match)

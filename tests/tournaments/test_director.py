@@ -1,5 +1,6 @@
-"""`tournaments.director`, called directly in an app context (no HTTP): a tournament created
-with its own table and its entries checked ([TN1], [TN3]); each round drawn and its tables
+"""`tournaments.director` with `drawing` and `stored`, called directly in an app context (no
+HTTP): a tournament created with its own table and its entries checked by its format
+([TN1], [TN3]; each format's checks: tests/tournaments/formats/); each round drawn and its tables
 stored as matches of the tournament's rules in one transaction, refused when it is not the
 next or the round before is still playing ([TN4]) and nothing stored then; the same seed
 draws the same round; late arrivals and drop-outs from the next round; byes credited
@@ -7,8 +8,8 @@ draws the same round; late arrivals and drop-outs from the next round; byes cred
 stored and the standing equal to a recount from the hands; the corrections listed.
 
 The files in this folder are pure and marked `one_database` by their path
-(`tests/conftest.py`); the tests here that use the database are marked `every_database`
-so that CI runs them against PostgreSQL too. The pure ones keep `one_database`."""
+(`tests/conftest.py`); the tests here use the database and are marked `every_database` so
+that CI runs them against PostgreSQL too."""
 
 from __future__ import annotations
 
@@ -19,8 +20,8 @@ import pytest
 from tichu_scorer.extensions import db
 from tichu_scorer.matches import corrections, creation, hand_entry, roster, writes
 from tichu_scorer.models import Match, Tournament, TournamentRound
-from tichu_scorer.tournaments import director, standings
-from tichu_scorer.tournaments.director import ALL, INDIVIDUAL, PAIRS, SWISS, Entry, Refused
+from tichu_scorer.tournaments import director, drawing, formats, standings, stored
+from tichu_scorer.tournaments.formats import INDIVIDUAL, PAIRS_ALL, PAIRS_SWISS, Entry, Refused
 
 DATABASE = pytest.mark.every_database  # runs on SQLite and PostgreSQL (see the docstring)
 # side A (seats 0 and 2) out first, B's seat 1 second; A took 60 card points, B 40
@@ -36,12 +37,12 @@ def ctx(app):
 
 def individual(names, rounds=3, hands=1, seed=7):
     return director.create("Club cup", INDIVIDUAL, [Entry(n) for n in names], rounds, hands,
-                           SWISS, seed)
+                           seed)
 
 
-def pairs(count, rounds=3, hands=1, pairing=SWISS, knockout=None):
+def pairs(count, rounds=3, hands=1, fmt=PAIRS_SWISS, knockout=None):
     entries = [Entry(f"Pair {i}", (f"A{i}", f"B{i}")) for i in range(count)]
-    return director.create("Pairs cup", PAIRS, entries, rounds, hands, pairing, 3, knockout)
+    return director.create("Pairs cup", fmt, entries, rounds, hands, 3, knockout)
 
 
 def fresh(tournament: Tournament) -> Tournament:
@@ -69,78 +70,6 @@ def refusal(call, *args, **kwargs) -> tuple[str, str, str]:
     return caught.value.field, caught.value.rule, caught.value.message
 
 
-# pure: the names and the entries' checks
-
-
-def test_names_are_cleaned_and_a_pair_is_named_by_its_players():
-    assert director.clean("  Ann \t  Lee ") == "Ann Lee"
-    assert director.pair_name([" Ann ", "Bob  Lee"]) == "Ann & Bob Lee"
-
-
-@pytest.mark.parametrize("kind, entries, rule, words", [
-    (INDIVIDUAL, ["Ann", "Bob", "Cy"], "TN1", "at least four players"),
-    (INDIVIDUAL, ["Ann", "Bob", "Cy", " ANN "], "TN1", "ANN is entered twice"),
-    (INDIVIDUAL, ["Ann", "Bob", "Cy", "  "], "TN1", "1 to 40 characters"),
-    (INDIVIDUAL, ["Ann", "Bob", "Cy", "x" * 41], "TN1", "1 to 40 characters"),
-    (PAIRS, [("Ann", "Bob")], "TN3", "at least four players (two pairs)"),
-    (PAIRS, [("Ann", "Bob"), ("Cy",)], "TN3", "A pair is two players: Cy"),
-    (PAIRS, [("Ann", "Bob"), ("Cy", " ")], "TN3", "A pair is two players"),
-    (PAIRS, [("Ann", "Bob"), ("Cy", "ann")], "TN1", "ann is entered twice"),
-    (PAIRS, [("Ann", "Bob"), ("Bob", "Ann")], "TN1", "entered twice"),
-])
-def test_entries_that_cannot_play_are_refused_with_the_rule(kind, entries, rule, words):
-    asked = [Entry(e) if kind == INDIVIDUAL else Entry("", e) for e in entries]
-    field, cited, message = refusal(director.check_entries, kind, asked)
-    assert (field, cited) == ("entries", rule) and words in message
-
-
-def test_two_pairs_of_one_name_are_refused():
-    entries = [Entry("Dragons", ("Ann", "Bob")), Entry(" dragons ", ("Cy", "Dee"))]
-    assert refusal(director.check_entries, PAIRS, entries)[:2] == ("entries", "TN3")
-    # a pair named as another pair's players are: the same name twice
-    made = [Entry("", ("Ann", "Bob")), Entry("Ann & Bob", ("Cy", "Dee"))]
-    assert "entered twice" in refusal(director.check_entries, PAIRS, made)[2]
-
-
-def test_a_late_arrival_needs_no_minimum_but_a_new_name():
-    known = ["Ann", "Bob", "Cy", "Dee"]
-    director.check_entries(INDIVIDUAL, [Entry("Eve")], known=known)  # one is enough
-    assert refusal(director.check_entries, INDIVIDUAL, [Entry("cy")], known)[:2] == (
-        "entries", "TN1")
-    many = [f"P{i}" for i in range(director.MOST_ENTRIES)]
-    assert "At most 256" in refusal(director.check_entries, INDIVIDUAL, [Entry("X")], many)[2]
-    director.check_entries(INDIVIDUAL, [Entry("X")], many[:-1])  # the 256th still arrives
-
-
-def test_the_knockout_stages_follow_its_size():
-    assert [director.knockout_stages(Tournament(knockout=k)) for k in (None, 2, 4, 8)] == [
-        0, 1, 2, 3]
-
-
-def test_sides_credit_the_partners_or_the_pair():
-    names = ["Ann", "Bob", "Cy", "Dee"]
-    assert director.sides_of(Tournament(kind=INDIVIDUAL), names, {}) == (("Ann", "Cy"),
-                                                                       ("Bob", "Dee"))
-    known = {frozenset({"ann", "cy"}): "Dragons"}
-    assert director.sides_of(Tournament(kind=PAIRS), names, known) == (("Dragons",),
-                                                                     ("Bob & Dee",))
-
-
-def test_a_knockout_stage_drawn_before_a_correction_is_named():
-    def table(board, a, b, winner):
-        return standings.Table(board, ((a,), (b,)), (), (1000, 500), 5, True, winner)
-    semis = standings.Round(4, (table(1, "P1", "P4", 0), table(2, "P2", "P3", 1)),
-                            knockout=True)
-    final = standings.Round(5, (table(1, "P1", "P3", None),), knockout=True)
-    assert director.knockout_changed([semis, final]) == []
-    corrected = standings.Round(4, (table(1, "P1", "P4", 1), table(2, "P2", "P3", 1)),
-                                knockout=True)  # P4 now won the first semi-final
-    (said,) = director.knockout_changed([corrected, final])
-    assert said.startswith("Table 1 of round 5 seats P1") and "round 4" in said
-    ordinary = standings.Round(1, (table(1, "P1", "P2", 1),))
-    assert director.knockout_changed([ordinary, corrected]) == []
-
-
 # stored: creating, drawing, arriving and leaving
 
 
@@ -163,17 +92,17 @@ def test_a_tournament_gets_its_own_table_and_its_entries(ctx):
 @DATABASE
 def test_a_pairs_tournament_names_its_pairs_and_checks_its_knockout(ctx):
     entries = [Entry("", (" Ann ", "Bob")), Entry("Dragons", ("Cy", "Dee"))]
-    made = director.create("   ", PAIRS, entries, 2, 1, ALL, knockout=2)
+    made = director.create("   ", PAIRS_ALL, entries, 2, 1, knockout=2)
     tournament = fresh(made)
-    assert tournament.name == "Tichu" and tournament.pairing == ALL
+    assert tournament.name == "Tichu" and tournament.pairing == PAIRS_ALL.pairing
     assert tournament.knockout == 2
     assert [(e.name, e.members) for e in tournament.entries] == [
         ("Ann & Bob", ["Ann", "Bob"]), ("Dragons", ["Cy", "Dee"])]
-    assert director.pair_names(tournament) == {frozenset({"ann", "bob"}): "Ann & Bob",
+    assert formats.pair_names(tournament.entries) == {frozenset({"ann", "bob"}): "Ann & Bob",
                                                frozenset({"cy", "dee"}): "Dragons"}
     count = db.session.scalar(db.select(db.func.count()).select_from(Tournament))
     for knockout in (4, 3):  # more pairs than play; not 2, 4 or 8
-        assert refusal(director.create, "Cup", PAIRS, entries, 2, 1, SWISS,
+        assert refusal(director.create, "Cup", PAIRS_SWISS, entries, 2, 1,
                        knockout=knockout)[:2] == ("knockout", "TN3")
     assert db.session.scalar(db.select(db.func.count()).select_from(Tournament)) == count
 
@@ -182,23 +111,23 @@ def test_a_pairs_tournament_names_its_pairs_and_checks_its_knockout(ctx):
 def test_a_round_is_stored_as_tables_of_the_tournaments_rules(ctx):
     players = [f"P{i}" for i in range(10)]
     made = individual(players, rounds=2, hands=3)
-    rnd = director.draw_round(made, 1)
+    rnd = drawing.draw_round(made, 1)
     tournament = fresh(made)
-    (stored,) = tournament.played
-    assert stored.id == rnd.id and stored.number == 1 and stored.stage == "round"
-    assert [m.board for m in stored.tables] == [1, 2]
-    seated = [n for m in stored.tables for n in m.player_names]
-    assert len(stored.byes) == 2  # ten players: the fewest sit out ([TN2])
-    assert sorted(seated + stored.byes) == sorted(players)  # everyone once
-    for match in stored.tables:
+    (row,) = tournament.played
+    assert row.id == rnd.id and row.number == 1 and row.stage == "round"
+    assert [m.board for m in row.tables] == [1, 2]
+    seated = [n for m in row.tables for n in m.player_names]
+    assert len(row.byes) == 2  # ten players: the fewest sit out ([TN2])
+    assert sorted(seated + row.byes) == sorted(players)  # everyone once
+    for match in row.tables:
         assert match.group_id == tournament.group_id
         assert (match.target, match.hand_limit) == (None, 3)  # [R7]: the round's hands
         house = match.house
-        assert house == director.HOUSE
+        assert house == formats.HOUSE
         assert house.victory_points and not house.grand_tichu  # [TN1]: [R4], [R2]
         assert house.double_victory_points == 100  # [R3]
         assert director.match_tournament(match) == tournament
-    assert director.still_playing(stored) == [1, 2]
+    assert drawing.still_playing(row) == [1, 2]
 
 
 @DATABASE
@@ -207,7 +136,7 @@ def test_the_same_seed_draws_the_same_round(ctx):
     seatings = []
     for _ in range(2):
         made = individual(players, seed=42)
-        director.draw_round(made, 1)
+        drawing.draw_round(made, 1)
         (rnd,) = fresh(made).played
         seatings.append(([m.player_names for m in rnd.tables], rnd.byes))
     assert seatings[0] == seatings[1] and len(seatings[0][1]) == 1
@@ -216,17 +145,17 @@ def test_the_same_seed_draws_the_same_round(ctx):
 @DATABASE
 def test_a_draw_out_of_turn_is_refused_and_stores_nothing(ctx):
     made = individual(["A", "B", "C", "D"], rounds=2)
-    assert refusal(director.draw_round, made, 2)[:2] == ("round", "TN4")
-    assert "Round 1 is the next" in refusal(director.draw_round, made, 0)[2]
-    director.draw_round(made, 1)
-    assert "already drawn" in refusal(director.draw_round, made, 1)[2]  # a second tap
-    field, rule, message = refusal(director.draw_round, made, 2)
+    assert refusal(drawing.draw_round, made, 2)[:2] == ("round", "TN4")
+    assert "Round 1 is the next" in refusal(drawing.draw_round, made, 0)[2]
+    drawing.draw_round(made, 1)
+    assert "already drawn" in refusal(drawing.draw_round, made, 1)[2]  # a second tap
+    field, rule, message = refusal(drawing.draw_round, made, 2)
     assert (field, rule) == ("round", "TN4") and "table 1 is still playing" in message
     play_round(made, 1, A_WINS)
-    assert director.still_playing(fresh(made).played[0]) == []
-    director.draw_round(made, 2)
+    assert drawing.still_playing(fresh(made).played[0]) == []
+    drawing.draw_round(made, 2)
     play_round(made, 2, B_WINS)
-    assert refusal(director.draw_round, made, 3)[:2] == ("round", "TN1")  # two rounds only
+    assert refusal(drawing.draw_round, made, 3)[:2] == ("round", "TN1")  # two rounds only
     tournament = fresh(made)
     assert [r.number for r in tournament.played] == [1, 2]
     assert db.session.scalar(db.select(db.func.count()).select_from(Match)) == 2
@@ -235,7 +164,7 @@ def test_a_draw_out_of_turn_is_refused_and_stores_nothing(ctx):
 @DATABASE
 def test_arrivals_and_drop_outs_play_from_the_next_round(ctx):
     made = individual(["A", "B", "C", "D", "E"])
-    director.draw_round(made, 1)
+    drawing.draw_round(made, 1)
     late = director.arrive(made, Entry(" Newcomer "))
     assert (late.name, late.joined, late.left) == ("Newcomer", 2, None)
     assert refusal(director.arrive, made, Entry("newcomer"))[:2] == ("entries", "TN1")
@@ -245,9 +174,8 @@ def test_arrivals_and_drop_outs_play_from_the_next_round(ctx):
     assert gone.left == 2
     assert director.leave(fresh(made), a.id).left == 2  # leaving twice changes nothing
     tournament = fresh(made)
-    assert {e.name for e in director.playing(tournament, 1)} == {"A", "B", "C", "D", "E"}
-    assert {e.name for e in director.playing(tournament, 2)} == {"B", "C", "D", "E",
-                                                                  "Newcomer"}
+    playing = [{e.name for e in formats.playing(tournament.entries, n)} for n in (1, 2)]
+    assert playing == [{"A", "B", "C", "D", "E"}, {"B", "C", "D", "E", "Newcomer"}]
     back = director.leave(tournament, a.id, leaving=False)
     assert (back.left, back.joined) == (None, 1)
     assert refusal(director.leave, fresh(made), 10**6)[:2] == ("entry", "TN2")
@@ -256,10 +184,10 @@ def test_arrivals_and_drop_outs_play_from_the_next_round(ctx):
 @DATABASE
 def test_too_few_players_left_for_a_round_is_refused(ctx):
     made = individual(["A", "B", "C", "D"], rounds=2)
-    director.draw_round(made, 1)
+    drawing.draw_round(made, 1)
     play_round(made, 1, A_WINS)
     director.leave(fresh(made), fresh(made).entries[0].id)
-    field, rule, message = refusal(director.draw_round, fresh(made), 2)
+    field, rule, message = refusal(drawing.draw_round, fresh(made), 2)
     assert (field, rule) == ("entries", "TN1") and "3 play" in message
     assert len(fresh(made).played) == 1
 
@@ -270,20 +198,20 @@ def test_too_few_players_left_for_a_round_is_refused(ctx):
 @DATABASE
 def test_the_tables_as_stored_hold_each_matchs_result(ctx):
     made = individual(["A", "B", "C", "D"], rounds=2, hands=2)
-    director.draw_round(made, 1)
+    drawing.draw_round(made, 1)
     (match,) = fresh(made).played[0].tables
     play(match.key, A_WINS)
     rnd = fresh(made).played[0]
-    (seated,) = director.seated(fresh(made))[rnd.id]
+    (seated,) = stored.seated(fresh(made))[rnd.id]
     # one hand: A 60 to B 40, 2 victory points to 0 ([R4]); one hand of two: not over
     assert (seated.key, seated.board, seated.names) == (match.key, 1, tuple(match.player_names))
     assert (seated.totals, seated.victory, seated.hands, seated.over, seated.winner) == (
         (60, 40), (2, 0), 1, False, None)
     play(match.key, A_WINS)
-    (seated,) = director.seated(fresh(made))[rnd.id]
+    (seated,) = stored.seated(fresh(made))[rnd.id]
     assert (seated.totals, seated.victory, seated.hands, seated.over, seated.winner) == (
         (120, 80), (4, 0), 2, True, 0)
-    table = director.table_of(fresh(made), seated, {})
+    table = stored.table_of(INDIVIDUAL, seated, {})
     assert table == standings.Table(1, ((seated.names[0], seated.names[2]),
                                         (seated.names[1], seated.names[3])),
                                     (4, 0), (120, 80), 2, True, 0)
@@ -292,13 +220,13 @@ def test_the_tables_as_stored_hold_each_matchs_result(ctx):
 @DATABASE
 def test_a_bye_is_credited_the_rounds_average_per_player(ctx):
     made = individual(["A", "B", "C", "D", "E"], rounds=1, hands=2)
-    director.draw_round(made, 1)
+    drawing.draw_round(made, 1)
     play_round(made, 1, A_WINS, A_WINS)
     tournament = fresh(made)
     (bye,) = tournament.played[0].byes
     (match,) = tournament.played[0].tables
     winners = {match.player_names[0], match.player_names[2]}
-    lines = {line.name: line for line in director.table_standing(tournament)}
+    lines = {line.name: line for line in stored.table_standing(tournament)}
     # [TN2]: per hand, the players average (2 + 2 + 0 + 0) / 4 = 1 victory point and
     # (60 + 60 + 40 + 40) / 4 = 50 points; two hands
     assert (lines[bye].victory, lines[bye].points) == (Fraction(2), Fraction(100))
@@ -306,26 +234,26 @@ def test_a_bye_is_credited_the_rounds_average_per_player(ctx):
     for name in winners:
         assert (lines[name].victory, lines[name].points, lines[name].place) == (4, 120, 1)
     assert lines[bye].place == 3
-    assert director.table_standing(tournament) == director.table_standing(tournament,
+    assert stored.table_standing(tournament) == stored.table_standing(tournament,
                                                                           recount=True)
 
 
 @DATABASE
 def test_the_standing_follows_a_correction_and_lists_it(ctx):
     made = individual(["A", "B", "C", "D"], rounds=1, hands=1)
-    director.draw_round(made, 1)
+    drawing.draw_round(made, 1)
     play_round(made, 1, A_WINS)
-    assert director.corrections(fresh(made)) == []  # a hand added is no correction
+    assert stored.corrections(fresh(made)) == []  # a hand added is no correction
     match = writes.lock_match(fresh(made).played[0].tables[0].key)
     hand = match.hands[0]
     assert corrections.edit_hand(match, hand, B_WINS, hand.version) == []
     tournament = fresh(made)
     (match,) = tournament.played[0].tables
-    lines = director.table_standing(tournament)
-    assert lines == director.table_standing(tournament, recount=True)
+    lines = stored.table_standing(tournament)
+    assert lines == stored.table_standing(tournament, recount=True)
     assert {line.name for line in lines if line.place == 1} == {match.player_names[1],
                                                                 match.player_names[3]}
-    (fix,) = director.corrections(tournament)
+    (fix,) = stored.corrections(tournament)
     assert (fix.round, fix.board, fix.match_key, fix.event.action) == (1, 1, match.key,
                                                                         "edited")
     assert "60 → 40" in fix.said  # the change in words, as the match's log says it
@@ -334,16 +262,16 @@ def test_the_standing_follows_a_correction_and_lists_it(ctx):
 @DATABASE
 def test_corrections_are_listed_newest_first_up_to_most(ctx):
     made = individual(["A", "B", "C", "D"], rounds=1, hands=3)
-    director.draw_round(made, 1)
+    drawing.draw_round(made, 1)
     play_round(made, 1, A_WINS, A_WINS, A_WINS)
     key = fresh(made).played[0].tables[0].key
     for number in (3, 2):
         corrections.undo_last(writes.lock_match(key), number)
-    listed = director.corrections(fresh(made))
+    listed = stored.corrections(fresh(made))
     assert [c.event.action for c in listed] == ["undone", "undone"]
     assert [c.event.position for c in listed] == [2, 3]  # the newest first
     assert listed[0].event.id > listed[1].event.id
-    assert len(director.corrections(fresh(made), most=1)) == 1
+    assert len(stored.corrections(fresh(made), most=1)) == 1
 
 
 @DATABASE
@@ -352,7 +280,7 @@ def test_an_ordinary_match_keeps_its_own_rules(ctx):
     assert director.match_tournament(match) is None
     director.keep_rules(match)  # not refused
     made = individual(["A", "B", "C", "D"])
-    director.draw_round(made, 1)
+    drawing.draw_round(made, 1)
     (table,) = fresh(made).played[0].tables
     field, rule, message = refusal(director.keep_rules, table)
     assert (field, rule) == ("match", "TN4") and "table 1 of a tournament round" in message
@@ -360,55 +288,55 @@ def test_an_ordinary_match_keeps_its_own_rules(ctx):
 
 @DATABASE
 def test_a_round_robin_of_pairs_meets_every_pair_once_with_match_points(ctx):
-    made = pairs(4, rounds=3, pairing=ALL)
+    made = pairs(4, rounds=3, fmt=PAIRS_ALL)
     met = []
     for number in (1, 2, 3):
-        director.draw_round(made, number)
+        drawing.draw_round(made, number)
         for board, match in enumerate(fresh(made).played[number - 1].tables, 1):
             # a pair's players sit as partners: seats 0 and 2, 1 and 3
             names = match.player_names
             assert {names[0][1:], names[2][1:]} == {names[0][1:]} != {names[1][1:]}
             play(match.key, A_WINS if board == 1 else B_WINS)
         met += [frozenset(t.sides[0] + t.sides[1])
-                for t in director.rounds_of(fresh(made))[number - 1].tables]
+                for t in stored.rounds_of(fresh(made))[number - 1].tables]
     assert len(met) == len(set(met)) == 6  # every pair met every other once ([TN3])
-    lines = director.table_standing(fresh(made))
+    lines = stored.table_standing(fresh(made))
     assert sum(line.match_points for line in lines) == 6 * standings.WIN  # a win is 2
     assert all(line.played == 3 and line.byes == 0 for line in lines)
-    assert lines == director.table_standing(fresh(made), recount=True)
+    assert lines == stored.table_standing(fresh(made), recount=True)
 
 
 @DATABASE
 def test_a_tie_gives_each_pair_one_match_point(ctx):
     made = pairs(2, rounds=1, hands=2)
-    director.draw_round(made, 1)
+    drawing.draw_round(made, 1)
     play_round(made, 1, A_WINS, B_WINS)  # 100 to 100, 2 victory points each
-    lines = director.table_standing(fresh(made))
+    lines = stored.table_standing(fresh(made))
     assert [(line.match_points, line.place) for line in lines] == [(1, 1), (1, 1)]
 
 
 @DATABASE
 def test_a_knockout_final_is_played_to_a_target_by_the_two_best(ctx):
     made = pairs(3, rounds=1, knockout=2)
-    director.draw_round(made, 1)
+    drawing.draw_round(made, 1)
     play_round(made, 1, A_WINS)
     tournament = fresh(made)
-    seeds = [line.name for line in director.table_standing(tournament)]
-    director.draw_round(tournament, 2)
+    seeds = [line.name for line in stored.table_standing(tournament)]
+    drawing.draw_round(tournament, 2)
     final = fresh(made).played[1]
     assert final.stage == "knockout" and final.byes == []
     (match,) = final.tables
-    assert (match.target, match.hand_limit) == (director.KNOCKOUT_TARGET, None)
+    assert (match.target, match.hand_limit) == (formats.Knockout.target, None)
     assert not match.house.victory_points  # [TN3]: a knockout match is to a target
-    table = director.rounds_of(fresh(made))[1].tables[0]
+    table = stored.rounds_of(fresh(made))[1].tables[0]
     assert [side[0] for side in table.sides] == seeds[:2]  # 1 v 2
-    assert refusal(director.draw_round, fresh(made), 3)[:2] == ("round", "TN1")  # no 3rd
+    assert refusal(drawing.draw_round, fresh(made), 3)[:2] == ("round", "TN1")  # no 3rd
     for _ in range(5):  # B: a double victory (100, [R3]) and a Tichu made, 200 a hand
         played = play(match.key, {"out_order": [1, 3], "calls": {"1": "tichu"}})
     assert played.finished and played.totals == [0, 1000]  # the second seed won the final
-    lines = director.table_standing(fresh(made))
+    lines = stored.table_standing(fresh(made))
     assert [(line.name, line.place) for line in lines[:2]] == [(seeds[1], 1), (seeds[0], 2)]
-    assert refusal(director.draw_round, fresh(made), 3)[:2] == ("round", "TN1")
+    assert refusal(drawing.draw_round, fresh(made), 3)[:2] == ("round", "TN1")
 
 
 @DATABASE
@@ -416,7 +344,7 @@ def test_two_rounds_of_one_number_cannot_be_stored(ctx):
     """The database keeps a round once, whichever request drew it (two directors at once):
     the draw's refusal of an IntegrityError rests on this."""
     made = individual(["A", "B", "C", "D"])
-    director.draw_round(made, 1)
+    drawing.draw_round(made, 1)
     db.session.add(TournamentRound(tournament_id=made.id, number=1))
     with pytest.raises(Exception, match="(?i)unique|duplicate"):
         db.session.flush()
@@ -426,9 +354,9 @@ def test_two_rounds_of_one_number_cannot_be_stored(ctx):
 @DATABASE
 def test_a_round_is_closed_once_the_next_is_drawn(ctx):
     made = individual(["A", "B", "C", "D"], rounds=2)
-    director.draw_round(made, 1)
+    drawing.draw_round(made, 1)
     play_round(made, 1, A_WINS)
-    director.draw_round(fresh(made), 2)
+    drawing.draw_round(fresh(made), 2)
     key = fresh(made).played[0].tables[0].key
     match = writes.lock_match(key)
     hand = match.hands[0]

@@ -13,7 +13,7 @@ from tests.conftest import hand_form, post_hand
 from tests.views.test_tournaments import play, start, tables
 from tichu_scorer.extensions import db
 from tichu_scorer.models import Match, Tournament
-from tichu_scorer.tournaments import director
+from tichu_scorer.tournaments import formats, stored
 
 
 def tournament(key):
@@ -79,7 +79,7 @@ def test_a_pair_that_dropped_out_plays_no_knockout(app, client):
     for match in tables(client, url, 1):
         play(client, match, 1)
     with app.app_context():
-        best = director.table_standing(tournament(key))[0].name
+        best = stored.table_standing(tournament(key))[0].name
         gone = next(e.id for e in tournament(key).entries if e.name == best)
     assert client.post(url + f"/entries/{gone}/leave").status_code == 303
     assert client.post(url + "/draw", data={"round": 2}).status_code == 303
@@ -104,7 +104,7 @@ def test_all_against_all_meets_no_pair_twice_after_a_drop_out_and_an_arrival(app
         for match in tables(client, url, number):
             play(client, match, 1)
     with app.app_context():
-        met = Counter(frozenset(sum(t.sides, ())) for r in director.rounds_of(tournament(key))
+        met = Counter(frozenset(sum(t.sides, ())) for r in stored.rounds_of(tournament(key))
                       for t in r.tables)
     assert [sorted(m) for m, n in met.items() if n > 1] == []
 
@@ -159,10 +159,10 @@ def test_a_finished_knockout_recounts_as_stored(app, client):
     assert client.post(url + "/draw", data={"round": 3}).status_code == 303
     win(client, tables(client, url, 3)[0], 1)
     with app.app_context():
-        stored = director.table_standing(tournament(key))
-        assert stored == director.table_standing(tournament(key), recount=True)
+        ranked = stored.table_standing(tournament(key))
+        assert ranked == stored.table_standing(tournament(key), recount=True)
         final = tournament(key).played[-1].tables[0]
-        assert stored[0].name == director.pair_names(tournament(key))[
+        assert ranked[0].name == formats.pair_names(tournament(key).entries)[
             frozenset(n.casefold() for n in final.player_names[1::2])]
 
 
@@ -185,8 +185,8 @@ def test_a_semi_final_corrected_after_the_final_was_drawn_lists_each_pair_once(a
     assert page.count("data-knockout-changed") == 1 and "(TN4)" in page
     win(client, tables(client, url, 3)[0], 0)
     with app.app_context():
-        lines = director.table_standing(tournament(key))
-        assert lines == director.table_standing(tournament(key), recount=True)
+        lines = stored.table_standing(tournament(key))
+        assert lines == stored.table_standing(tournament(key), recount=True)
         assert sorted(line.name for line in lines) == sorted(
             e.name for e in tournament(key).entries)
     board = client.get(url + "/standing.csv").get_data(as_text=True).splitlines()

@@ -13,7 +13,7 @@ import pytest
 from tests.conftest import hand_form, post_hand
 from tichu_scorer.extensions import db
 from tichu_scorer.models import Match, Tournament
-from tichu_scorer.tournaments import director
+from tichu_scorer.tournaments import stored
 
 
 def start(client, names, rounds=3, hands=2, kind="individual", pairing="swiss"):
@@ -71,8 +71,8 @@ def test_an_individual_tournament_is_drawn_played_and_ranked(app, client):
         assert [len(r.tables) for r in tournament.played] == [2, 2]
         second_byes = tournament.played[1].byes
         assert not set(second_byes) & set(byes)  # [TN2]: nobody sits out twice before all once
-        lines = director.table_standing(tournament)
-        assert lines == director.table_standing(tournament, recount=True)
+        lines = stored.table_standing(tournament)
+        assert lines == stored.table_standing(tournament, recount=True)
         line = {row.name: row for row in lines}
         # byes were credited with the round's average per player ([TN2])
         for name in byes:
@@ -95,15 +95,15 @@ def test_the_standing_follows_a_correction_of_a_past_round(app, client):
     (match_url,) = tables(client, url, 1)
     play(client, match_url, 1, out=(0, 1))
     with app.app_context():
-        before = director.table_standing(db.session.execute(db.select(Tournament)).scalar_one())
+        before = stored.table_standing(db.session.execute(db.select(Tournament)).scalar_one())
     # the director corrects the hand: side A took 20 card points, not 60
     hand = match_url + "/hands/1/edit"
     form = hand_form([0, 1], a=20) | {"version": "1"}
     assert client.post(hand, data=form).status_code == 303
     with app.app_context():
         tournament = db.session.execute(db.select(Tournament)).scalar_one()
-        after = director.table_standing(tournament)
-        assert after == director.table_standing(tournament, recount=True)
+        after = stored.table_standing(tournament)
+        assert after == stored.table_standing(tournament, recount=True)
         match = db.session.execute(db.select(Match)).scalar_one()
         assert [e.action for e in match.events] == ["added", "edited"]  # logged
     page = html.unescape(client.get(url).get_data(as_text=True))
@@ -133,7 +133,7 @@ def test_late_arrivals_and_drop_outs_count_from_the_next_round(app, client):
         assert len(tournament.played[0].tables) == 2
         # the drop-out keeps its first round in the standing
         assert any(line.name == "P0" and line.played == 1
-                   for line in director.table_standing(tournament))
+                   for line in stored.table_standing(tournament))
 
 
 @pytest.mark.parametrize("entries, field, rule", [
@@ -232,12 +232,12 @@ def test_a_swiss_pairs_tournament_never_repeats_a_meeting_and_ends_in_a_knockout
             play(client, match_url, 1, out=(board % 2, 1 - board % 2))
     with app.app_context():
         tournament = db.session.execute(db.select(Tournament)).scalar_one()
-        rounds = director.rounds_of(tournament)
+        rounds = stored.rounds_of(tournament)
         meetings = [frozenset(t.sides[0] + t.sides[1]) for r in rounds for t in r.tables]
         assert len(meetings) == 9 and len(set(meetings)) == 9  # no pair met another twice
         assert {e.name for e in tournament.entries} >= {"Dragons", "Cy & Dee", "Eve & Fay"}
-        lines = director.table_standing(tournament)
-        assert lines == director.table_standing(tournament, recount=True)
+        lines = stored.table_standing(tournament)
+        assert lines == stored.table_standing(tournament, recount=True)
         assert sum(line.match_points for line in lines) == 9 * 2  # a win is 2 ([TN3])
         seeds = [line.name for line in lines[:4]]
     # the knockout: 1 v 4 and 2 v 3, then the final
@@ -246,7 +246,7 @@ def test_a_swiss_pairs_tournament_never_repeats_a_meeting_and_ends_in_a_knockout
     assert len(semis) == 2
     with app.app_context():
         tournament = db.session.execute(db.select(Tournament)).scalar_one()
-        stage = director.rounds_of(tournament)[-1]
+        stage = stored.rounds_of(tournament)[-1]
         assert stage.knockout
         assert [t.sides[0][0] for t in stage.tables] == seeds[:2]
         assert [t.sides[1][0] for t in stage.tables] == [seeds[3], seeds[2]]
@@ -261,7 +261,7 @@ def test_a_swiss_pairs_tournament_never_repeats_a_meeting_and_ends_in_a_knockout
             break
     with app.app_context():
         tournament = db.session.execute(db.select(Tournament)).scalar_one()
-        lines = director.table_standing(tournament)
+        lines = stored.table_standing(tournament)
         # the final's winner (side A: the winner of seed 4 v 1, that is seed 4) leads
         assert [line.place for line in lines[:4]] == [1, 2, 3, 3]
         assert lines[0].name == seeds[3] and lines[1].name == seeds[2]
@@ -286,12 +286,12 @@ def test_all_against_all_with_an_odd_number_of_pairs_gives_each_one_bye(app, cli
             play(client, match_url, 1)
     with app.app_context():
         tournament = db.session.execute(db.select(Tournament)).scalar_one()
-        rounds = director.rounds_of(tournament)
+        rounds = stored.rounds_of(tournament)
         meetings = [frozenset(t.sides[0] + t.sides[1]) for r in rounds for t in r.tables]
         assert len(set(meetings)) == len(meetings) == 10  # every pair met every other
         assert sorted(b for r in rounds for b in r.byes) == sorted(
             e.name for e in tournament.entries)
-        lines = director.table_standing(tournament)
+        lines = stored.table_standing(tournament)
         assert all(line.byes == 1 and line.played == 4 for line in lines)
         assert sum(line.match_points for line in lines) == 10 * 2 + 5 * 2  # byes win
 

@@ -1,7 +1,8 @@
 """Tournaments ([TN1]–[TN5]): a director starts one, draws each round, handles late
 arrivals and drop-outs, reopens a table of a closed round; each round's tables are matches
 scored on their own phones; the standing is shown on a live board and exported
-(`tournaments.director`)."""
+(`tournaments.director`, `drawing`, `stored`); what differs between formats, the pages ask
+the tournament's format (`tournaments.formats`)."""
 
 from __future__ import annotations
 
@@ -31,15 +32,8 @@ from ..engine.budget import Budget, OutOfTime
 from ..extensions import db, limit_creation, limit_exports, limit_reads, limit_writes
 from ..matches import closing, writes
 from ..models import NAME_MAX, Tournament, TournamentRound
-from ..tournaments import director, standings
-from ..tournaments.forms import (
-    ARRIVAL_MAX,
-    ArrivalForm,
-    ReopenForm,
-    TournamentForm,
-    read_entries,
-    read_entry,
-)
+from ..tournaments import director, drawing, formats, standings, stored
+from ..tournaments.forms import ARRIVAL_MAX, ArrivalForm, ReopenForm, TournamentForm
 from ..transfer_csv import sheet_cell
 from .sharing import qr_svg
 
@@ -62,11 +56,12 @@ def new() -> str | Response | tuple[str, int]:
     form = TournamentForm()
     refused: director.Refused | None = None
     if form.validate_on_submit():
+        fmt = formats.named(form.kind.data, form.pairing.data)
         try:
             tournament = director.create(
-                form.name.data, form.kind.data, read_entries(form.entries.data, form.kind.data),
-                form.rounds.data, form.hands.data, form.pairing.data,
-                seed=secrets.randbelow(1_000_000), knockout=int(form.knockout.data or 0))
+                form.name.data, fmt, fmt.read_entries(form.entries.data), form.rounds.data,
+                form.hands.data, seed=secrets.randbelow(1_000_000),
+                knockout=int(form.knockout.data or 0))
         except director.Refused as exc:
             refused = exc
         else:
@@ -81,28 +76,21 @@ class ShownTable:
     """A round's table on the page: as stored, as the standing reads it, and (the
     director's page, asked for) its score code's QR."""
 
-    match: director.Seated
+    match: stored.Seated
     table: standings.Table
     qr: Markup | None = None
 
 
 def _rounds(tournament: Tournament, latest: bool = False
             ) -> tuple[list[dict[str, Any]], list[standings.Round]]:
-    """Each round drawn, newest first (`latest`: only the newest), with its tables as the
-    page shows them; and the rounds as the standing reads them."""
-    seated = director.seated(tournament)
-    pairs = director.pair_names(tournament)
-    shown: list[dict[str, Any]] = []
-    counted: list[standings.Round] = []
-    for rnd in tournament.played:
-        tables = [ShownTable(t, director.table_of(tournament, t, pairs))
-                  for t in seated.get(rnd.id, [])]
-        counted.append(standings.Round(rnd.number, tuple(t.table for t in tables),
-                                       tuple(rnd.byes), rnd.stage == "knockout"))
-        shown.append({"round": rnd, "tables": tables,
-                      "playing": [t.table.board for t in tables if not t.table.over]})
-    shown.reverse()
-    return (shown[:1] if latest else shown), counted
+    """Each round drawn, newest first (`latest`: only the newest), with its stage and its
+    tables as the page shows them; and the rounds as the standing reads them."""
+    found = stored.drawn(tournament)
+    shown = [{"round": d.row, "stage": d.stage,
+              "tables": [ShownTable(seated, table) for seated, table in d.tables],
+              "playing": [table.board for _seated, table in d.tables if not table.over]}
+             for d in reversed(found)]
+    return (shown[:1] if latest else shown), [d.counted for d in found]
 
 
 def _closing(tournament: Tournament, rounds: list[dict[str, Any]]) -> dict[str, Any]:
@@ -127,10 +115,11 @@ def show(key: str) -> str:
     """The director's page: the round being played with its tables (seats, progress, the
     code and QR of each table), the next draw, the entries, and the standing."""
     tournament = _tournament(key)
+    fmt = formats.of(tournament)
     scorer = access.role_in(tournament.group) == "scorer"
     rounds, counted = _rounds(tournament)
     number = len(tournament.played) + 1
-    last = tournament.rounds + director.knockout_stages(tournament)
+    last = fmt.rounds_in(tournament.rounds, tournament.knockout)
     ready = number <= last and not (rounds and rounds[0]["playing"])
     qr = request.args.get("qr")
     for rnd in rounds[:1]:
@@ -138,12 +127,12 @@ def show(key: str) -> str:
             link = public.link("matches.join", code=table.match.code)
             table.qr = qr_svg(link) if scorer and qr else None
     return render_template(
-        "tournaments/show.html", tournament=tournament, scorer=scorer, rounds=rounds,
-        number=number, ready=ready, last=last,
-        lines=director.table_standing(tournament, rounds=counted),
+        "tournaments/show.html", tournament=tournament, fmt=fmt, scorer=scorer, rounds=rounds,
+        number=number, next_stage=fmt.draws(number, tournament.rounds), ready=ready,
+        last=last, lines=stored.table_standing(tournament, rounds=counted),
         arrival=ArrivalForm(), arrival_max=ARRIVAL_MAX, live=live.tables([tournament.group.key]),
-        corrections=director.corrections(tournament),
-        knockout_changed=director.knockout_changed(counted),
+        corrections=stored.corrections(tournament),
+        knockout_changed=formats.knockout_changed(counted),
         shown=standings.shown, show_qr=bool(qr), **_closing(tournament, rounds))
 
 
@@ -154,8 +143,8 @@ def draw(key: str) -> Response | tuple[str, int] | tuple[str, int, dict[str, str
     tournament = _tournament(key, "scorer")
     number = request.form.get("round", type=int) or 0
     try:
-        rnd = director.draw_round(tournament, number,
-                                  Budget(current_app.config["DRAW_CPU_BUDGET"]).check)
+        rnd = drawing.draw_round(tournament, number,
+                                 Budget(current_app.config["DRAW_CPU_BUDGET"]).check)
     except director.Refused as exc:
         return _refused(tournament, exc)
     except OutOfTime as exc:  # as the API's draw: a second line of defence, nothing stored
@@ -205,7 +194,7 @@ def arrive(key: str) -> Response | tuple[str, int]:
                 "Each name has 1 to %(most)d characters.", most=NAME_MAX))
         return _refused(tournament, exc)
     try:
-        row = director.arrive(tournament, read_entry(form.name.data, tournament.kind))
+        row = director.arrive(tournament, formats.of(tournament).read_entry(form.name.data))
     except director.Refused as exc:
         return _refused(tournament, exc)
     flash(gettext("%(name)s plays from round %(number)d.", name=row.name, number=row.joined))
@@ -245,7 +234,8 @@ def board(key: str) -> str:
     tournament = _tournament(key)
     rounds, counted = _rounds(tournament, latest=True)
     return render_template("tournaments/board.html", tournament=tournament,
-                           lines=director.table_standing(tournament, rounds=counted),
+                           fmt=formats.of(tournament),
+                           lines=stored.table_standing(tournament, rounds=counted),
                            rounds=rounds,
                            live=live.tables([tournament.group.key]), shown=standings.shown,
                            **_closing(tournament, rounds))
@@ -256,27 +246,25 @@ def board(key: str) -> str:
 def export(key: str, kind: str) -> Response:
     """The ranking (and each round's tables, in JSON), to keep or publish."""
     tournament = _tournament(key)
-    lines = director.table_standing(tournament)
+    fmt = formats.of(tournament)
+    lines = stored.table_standing(tournament)
     if kind == "json":
-        body = {"tournament": {"name": tournament.name, "format": tournament.kind,
+        body = {"tournament": {"name": tournament.name, "format": fmt.kind,
                                "rounds": tournament.rounds, "hands": tournament.hands},
                 "standing": [line.as_dict() for line in lines],
                 "rounds": [{"number": r.number, "byes": list(r.byes), "tables": [
                     {"board": t.board, "sides": [list(s) for s in t.sides],
                      "victory_points": list(t.victory), "points": list(t.points),
                      "hands": t.hands, "over": t.over} for t in r.tables]}
-                    for r in director.rounds_of(tournament)]}
+                    for r in stored.rounds_of(tournament)]}
         response: Response = jsonify(body)
     else:
         out = io.StringIO()
         writer = csv.writer(out)
-        head = ["place", "name", "victory_points", "points", "difference", "played", "byes"]
-        if tournament.kind == director.PAIRS:
-            head.insert(2, "match_points")
-        writer.writerow(head)
+        writer.writerow(fmt.columns)
         for line in lines:
             row = line.as_dict()
-            writer.writerow([sheet_cell(row[h]) for h in head])
+            writer.writerow([sheet_cell(row[h]) for h in fmt.columns])
         response = Response(out.getvalue(), mimetype="text/csv")
     response.headers["Content-Disposition"] = (
         f'attachment; filename="tournament-{tournament.key}.{kind}"')

@@ -1,4 +1,4 @@
-"""The director's draw (`director.draw_round`) searches its seating outside the write
+"""The director's draw (`drawing.draw_round`) searches its seating outside the write
 transaction, within the API's CPU budget (`DRAW_CPU_BUDGET`): while the search runs,
 another table saves a hand (real threads; SQLite's write lock is free); a draw past its
 budget is refused with the API's sentence (503, Retry-After) and stores nothing; a draw
@@ -22,8 +22,8 @@ from tichu_scorer.engine.budget import Budget, OutOfTime
 from tichu_scorer.extensions import db
 from tichu_scorer.matches import creation, hand_entry, roster, writes
 from tichu_scorer.models import Match, Tournament, TournamentRound
-from tichu_scorer.tournaments import director, draw, pairing
-from tichu_scorer.tournaments.director import ALL, INDIVIDUAL, PAIRS, SWISS, Entry
+from tichu_scorer.tournaments import director, draw, drawing, pairing
+from tichu_scorer.tournaments.formats import INDIVIDUAL, PAIRS_ALL, PAIRS_SWISS, Entry
 
 DATABASE = pytest.mark.every_database
 A_WINS = {"out_order": [0, 1], "card_points": [60, None]}
@@ -37,13 +37,12 @@ def ctx(app):
 
 
 def individual(names=PLAYERS, rounds=3):
-    return director.create("Club cup", INDIVIDUAL, [Entry(n) for n in names], rounds, 1,
-                           SWISS, 7)
+    return director.create("Club cup", INDIVIDUAL, [Entry(n) for n in names], rounds, 1, 7)
 
 
-def pairs(count=6, pairing_kind=SWISS, rounds=3):
+def pairs(count=6, fmt=PAIRS_SWISS, rounds=3):
     entries = [Entry(f"Pair {i}", (f"A{i}", f"B{i}")) for i in range(count)]
-    return director.create("Pairs cup", PAIRS, entries, rounds, 1, pairing_kind, 3)
+    return director.create("Pairs cup", fmt, entries, rounds, 1, 3)
 
 
 def stored() -> tuple[int, int]:
@@ -75,15 +74,16 @@ def in_thread(app, work) -> dict:
 # the CPU budget
 
 
-@pytest.mark.parametrize("kind", [INDIVIDUAL, PAIRS])
-def test_a_draw_past_its_cpu_budget_is_the_apis_503_and_stores_nothing(tmp_path, kind):
+@pytest.mark.parametrize("fmt", [INDIVIDUAL, PAIRS_SWISS])
+def test_a_draw_past_its_cpu_budget_is_the_apis_503_and_stores_nothing(tmp_path, fmt):
     app = make_app(tmp_path, DRAW_CPU_BUDGET=0)
     with app.app_context():
         db.create_all()
     client = app.test_client()
-    entries = PLAYERS if kind == INDIVIDUAL else [f"A{i} & B{i}" for i in range(6)]
+    entries = PLAYERS if fmt is INDIVIDUAL else [f"A{i} & B{i}" for i in range(6)]
     made = client.post("/tournaments/new", data={
-        "name": "Club cup", "kind": kind, "pairing": SWISS, "rounds": 3, "hands": 1,
+        "name": "Club cup", "kind": fmt.kind, "pairing": PAIRS_SWISS.pairing, "rounds": 3,
+        "hands": 1,
         "entries": "\n".join(entries)})
     assert made.status_code == 303, made.get_data(as_text=True)
     url = made.headers["Location"]
@@ -103,10 +103,10 @@ def test_a_draw_past_its_cpu_budget_is_the_apis_503_and_stores_nothing(tmp_path,
 def test_a_draw_out_of_time_leaves_no_lock_and_the_next_draw_stores_it(ctx):
     made = individual()
     with pytest.raises(OutOfTime):
-        director.draw_round(made, 1, Budget(0).check)
+        drawing.draw_round(made, 1, Budget(0).check)
     assert stored() == (0, 0)
     counted = Budget()  # no limit: counts the search's checks
-    rnd = director.draw_round(made, 1, counted.check)
+    rnd = drawing.draw_round(made, 1, counted.check)
     assert counted.steps > 0 and rnd.number == 1 and stored() == (1, 3)
 
 
@@ -147,16 +147,17 @@ def free_write_lock(app) -> None:
         other.close()
 
 
-@pytest.mark.parametrize("kind, module, search", [
-    (INDIVIDUAL, draw, "draw"), (SWISS, pairing, "swiss"), (ALL, pairing, "all_against_all")])
-def test_another_table_saves_a_hand_while_the_draw_searches(ctx, monkeypatch, kind, module,
+@pytest.mark.parametrize("fmt, module, search", [
+    (INDIVIDUAL, draw, "draw"), (PAIRS_SWISS, pairing, "swiss"),
+    (PAIRS_ALL, pairing, "all_against_all")])
+def test_another_table_saves_a_hand_while_the_draw_searches(ctx, monkeypatch, fmt, module,
                                                            search):
     if not ctx.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite"):
         pytest.skip("SQLite's write lock (PostgreSQL holds only the tournament's row)")
     group = roster.create_group("Next table")
     other = creation.create_match(group, ["Ann", "Bob", "Cy", "Dee"], 1000).key
-    made = individual() if kind == INDIVIDUAL else pairs(pairing_kind=kind)
-    if kind == ALL:  # a pair drops out: the round is planned by the look-ahead
+    made = individual() if fmt is INDIVIDUAL else pairs(fmt=fmt)
+    if fmt is PAIRS_ALL:  # a pair drops out: the round is planned by the look-ahead
         director.leave(made, made.entries[0].id)
     real = getattr(module, search)
     searched = []
@@ -174,7 +175,7 @@ def test_another_table_saves_a_hand_while_the_draw_searches(ctx, monkeypatch, ki
         return real(*args, **kwargs)
 
     monkeypatch.setattr(module, search, searching)
-    rnd = director.draw_round(db.session.get(Tournament, made.id), 1)
+    rnd = drawing.draw_round(db.session.get(Tournament, made.id), 1)
     assert searched == [search] and rnd.number == 1
     db.session.rollback()
     assert writes.match_by_key(other).hand_count == 1
@@ -198,7 +199,7 @@ def test_a_draw_whose_ground_changed_meanwhile_is_made_again(ctx, monkeypatch):
         return real(players, *args, **kwargs)
 
     monkeypatch.setattr(draw, "draw", searching)
-    rnd = director.draw_round(db.session.get(Tournament, made.id), 1)
+    rnd = drawing.draw_round(db.session.get(Tournament, made.id), 1)
     assert len(searches) == 2 and "Late" not in searches[0] and "Late" in searches[1]
     db.session.rollback()
     rnd = db.session.get(TournamentRound, rnd.id)
@@ -218,7 +219,7 @@ def test_a_draw_whose_ground_changed_at_every_search_is_searched_under_the_lock(
 
     def searching(players, *args, **kwargs):
         searches.append(list(players))
-        if len(searches) <= director.DRAW_SEARCHES:
+        if len(searches) <= drawing.DRAW_SEARCHES:
             name = f"Late {len(searches)}"
             late = in_thread(ctx, lambda: director.arrive(
                 db.session.get(Tournament, made.id), Entry(name)).joined)
@@ -229,7 +230,7 @@ def test_a_draw_whose_ground_changed_at_every_search_is_searched_under_the_lock(
         return real(players, *args, **kwargs)
 
     monkeypatch.setattr(draw, "draw", searching)
-    rnd = director.draw_round(db.session.get(Tournament, made.id), 1)
+    rnd = drawing.draw_round(db.session.get(Tournament, made.id), 1)
     assert [len(s) for s in searches] == [8, 9, 10]
     db.session.rollback()
     rnd = db.session.get(TournamentRound, rnd.id)
