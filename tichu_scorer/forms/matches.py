@@ -80,7 +80,8 @@ class NewMatchForm(ProblemsMixin, HouseRulesMixin, Form):
         the core checks)."""
         if self.house.data != "own" or not game_of(self.game).has_target:
             return None
-        return self.lead_by.data
+        lead: int | None = self.lead_by.data
+        return lead
 
     @property
     def fixed_hands_value(self) -> int | None:
@@ -89,7 +90,8 @@ class NewMatchForm(ProblemsMixin, HouseRulesMixin, Form):
             return None
         if self.house.data in PRESETS:
             return PRESETS[self.house.data].hands
-        return self.fixed_hands.data  # as entered, which the core checks
+        hands: int | None = self.fixed_hands.data  # as entered, which the core checks
+        return hands
 
     def seat_fields(self) -> list[Field]:
         return [self[f"seat_{s}"] for s in range(MAX_SEATS)]
