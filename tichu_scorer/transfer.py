@@ -197,9 +197,9 @@ def _check_match(raw: object, where: Spot, state: _Import) -> _Checked:
     if game is None:
         raise refuse(where, _("unknown variant {variant}.").format(
             variant=repr(raw.get("variant"))[:20]))
-    house, lead_by = _check_house(raw, game, where)
-    target, limit = _check_length(raw, game, where)
-    match = Match(variant=game.key, target=target, hand_limit=limit, lead_by=lead_by,
+    house = _check_settings(raw, game, where)
+    match = Match(variant=game.key, target=raw.get("target"), hand_limit=raw.get("hand_limit"),
+                  lead_by=raw.get("lead_by"),
                   house_rules=None if house == scoring.RULE_BOOK else house.as_dict(),
                   started_at=parse_time(raw.get("started_at"), where, "started_at")
                   or utcnow())
@@ -227,48 +227,21 @@ def _check_match(raw: object, where: Spot, state: _Import) -> _Checked:
                                      house))
 
 
-def _check_house(raw: Mapping[str, Any], game: scoring.Variant, where: Spot
-                 ) -> tuple[scoring.HouseRules, int | None]:
+def _check_settings(raw: Mapping[str, Any], game: scoring.Variant, where: Spot
+                    ) -> scoring.HouseRules:
     """[R1]: the house rules a match plays by (none in an older export: the rule book), as
-    the score API reads them, and [R6]'s lead; only a game with points has either."""
+    the score API reads them; its length and lead as the new-match form allows them
+    (`scoring.settings_problems`; an older export without a target plays to the default,
+    as the app reads it). The first problem refuses the match."""
     try:
         house = scoring.read_house_rules(raw.get("house_rules"))
     except scoring.HouseRulesError as exc:
         raise refuse(where, exc.message) from None
-    lead = raw.get("lead_by")
-    if lead is not None and not (whole(lead, 50, 10000) and lead % 50 == 0):
-        raise refuse(where, _("lead_by must be a lead of 50 to 10000 points in steps of 50. "
-                              "(R6)"))
-    if not game_of(game).has_target and (house != scoring.RULE_BOOK or lead is not None):
-        raise refuse(where, _("Grand Seigneur has no points: no house rules on scoring. "
-                              "(R1)"))
-    if lead is not None and not game.teams:
-        raise refuse(where, _("lead_by ends a match of two teams only. (R6)"))
-    return house, lead
-
-
-def _check_length(raw: Mapping[str, Any], game: scoring.Variant, where: Spot
-                  ) -> tuple[int | None, int | None]:
-    """How long the match lasts, as the new-match form allows it: Grand Seigneur has no
-    points ([GS7]); Threechu a number of hands or a target ([T3.5]); the team games a
-    target (none in an old export means the default, as the app reads it) or, as a house
-    rule, a number of hands ([R7])."""
-    target, limit = raw.get("target"), raw.get("hand_limit")
-    if target is not None and (why := scoring.target_problem(target)):
-        raise refuse(where, f"{why} (E1)")
-    if limit is not None and game.lasts_hands and (why := scoring.hands_problem(limit)):
-        raise refuse(where, f"{why} (T3.5)")
-    if limit is not None and not game.lasts_hands and not whole(limit, 1, 99):
-        raise refuse(where, _("hand_limit must be a number of hands from 1 to 99. (R7)"))
-    if not game_of(game).has_target and (target is not None or limit is not None):
-        raise refuse(where, _("Grand Seigneur has no target and no number of hands. (GS7)"))
-    if game.lasts_hands and (target is None) == (limit is None):
-        raise refuse(where, _("A Threechu match lasts either a number of hands or to a "
-                               "target, and needs one of them. (T3.5)"))
-    if not game.lasts_hands and limit is not None and target is not None:
-        raise refuse(where, _("A match lasts a number of hands or plays to a target, not "
-                              "both. (R7)"))
-    return target, limit
+    problems = scoring.settings_problems(game, raw.get("target"), raw.get("hand_limit"),
+                                         raw.get("lead_by"), house)
+    if problems:
+        raise refuse(where, f"{problems[0].message} ({problems[0].rule})")
+    return house
 
 
 def _check_players(players: object, game: scoring.Variant, where: Spot) -> list[str]:

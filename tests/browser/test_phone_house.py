@@ -41,7 +41,21 @@ def test_a_tournament_match_in_two_taps(live_server, phone):
     assert totals(page) == [100, 0]
     assert page.text_content("[data-victory='0']").strip() == "3 victory points"
     shot(page, "house-match")
+    settings_show(page, ["No Grand Tichu", "Double victory worth 100",
+                         "Victory points 2 / 1 / 3"], "house-settings")
     assert not page.errors, page.errors
+
+
+def settings_show(page, ticked: list[str], name: str) -> None:
+    """The match's settings page ticks the boxes of its rules, and only those (the boxes
+    of game/house.py's FLAGS, in its order)."""
+    page.goto(page.evaluate("() => document.querySelector(\"a[href$='/settings']\").href"))
+    page.wait_for_selector(".house-own.shown")
+    boxes = page.locator(".house-own label.check")
+    assert boxes.count() == 5
+    assert [" ".join(boxes.nth(i).text_content().split()) for i in range(5)
+            if boxes.nth(i).locator("input").is_checked()] == ticked
+    looked_at(page, name)
 
 
 def test_our_own_rules_in_german_and_dark(live_server, new_context):
@@ -66,6 +80,9 @@ def test_our_own_rules_in_german_and_dark(live_server, new_context):
     assert page.locator("details.wish").count() == 0  # [R8]
     assert page.locator(".call-row label:has-text('Groß')").count() == 4
     shot(page, "house-hand-de-dark")
+    page.go_back()
+    settings_show(page, ["Keine Wunschstrafe"], "house-settings-de-dark")
+    assert page.input_value("#lead_by") == "500"
     assert errors == []
 
 

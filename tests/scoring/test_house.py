@@ -4,15 +4,22 @@ as an independent reading of §7 says (the scoring before house rules)."""
 
 from __future__ import annotations
 
+from dataclasses import fields
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tichu_scorer.game.house import (
+    BY_KEY,
+    FLAGS,
     KEYS,
+    PRESETS,
     RULE_BOOK,
     HouseRules,
     HouseRulesError,
+    named_rules,
+    preset_of,
     read_house_rules,
 )
 from tichu_scorer.game.layouts import NANKING, TIENTSIN, Layout, threechu
@@ -300,3 +307,47 @@ def test_r3_changes_only_a_sweep_and_a_wish_penalty(drawn, points):
         swing = layout.sweep_bonus * points // 200 - layout.sweep_bonus
         assert sorted(house.card_points) == [0, layout.sweep_bonus + swing]
         assert sum(house.team_scores) == sum(book.team_scores) + swing
+
+
+# --- the one table of boxes and the presets (`FLAGS`, `PRESETS`) ----------------------------
+
+def test_every_yes_no_or_points_rule_has_one_row_of_the_table():
+    """A field of `HouseRules` besides the own calls is a box of `FLAGS` (its row is what
+    the forms, the pages, the rematch and the import read), and each row sets one field."""
+    settable = [f.name for f in fields(HouseRules) if f.name != "custom_calls"]
+    assert sorted(flag.key for flag in FLAGS) == sorted(settable)
+    assert len({flag.box for flag in FLAGS}) == len(FLAGS) == len(BY_KEY)
+
+
+@pytest.mark.parametrize("flag", FLAGS, ids=lambda f: f.box)
+def test_each_box_sets_its_rule_reads_back_and_is_named_by_its_id(flag):
+    ticked = flag.rules(RULE_BOOK, True)
+    assert [k for k in KEYS if getattr(ticked, k) != getattr(RULE_BOOK, k)] == [flag.key]
+    assert flag.ticked(ticked) and not flag.ticked(RULE_BOOK)
+    assert flag.rules(ticked, False) == RULE_BOOK
+    assert read_house_rules({flag.key: flag.on}) == ticked == read_house_rules(ticked.as_dict())
+    assert [rule for rule, _m, _v in named_rules(ticked)] == [flag.rule]
+
+
+def test_a_match_page_names_the_rules_in_the_order_of_their_ids():
+    rules = HouseRules(False, 150, True, False, (("blind", 400),), True)
+    assert named_rules(rules, lead_by=300) == [
+        ("R2", "No Grand Tichu", {}), ("R3", "Double victory worth %(points)s", {"points": 150}),
+        ("R4", "Victory points 2 / 1 / 3", {}),
+        ("R5", "The Dragon's trick is kept by a player going out with it", {}),
+        ("R6", "Ends at a lead of %(lead)s", {"lead": 300}), ("R8", "No wish penalty", {}),
+        ("R9", "Call “%(name)s”: %(points)s", {"name": "blind", "points": 400})]
+
+
+@pytest.mark.parametrize("key", list(PRESETS))
+def test_each_preset_is_known_again_with_its_number_of_hands(key):
+    preset = PRESETS[key]
+    assert preset_of(preset.rules, preset.hands) == key
+    assert preset.hint_for(False) == preset.hint and preset.hint_for(True)
+
+
+def test_the_tournaments_hint_drops_its_four_hands_where_a_game_lasts_hands_of_its_own():
+    tournament = PRESETS["tournament"]
+    assert tournament.hint_for(False).startswith("4 hands")
+    assert not tournament.hint_for(True).startswith("4 hands")
+    assert preset_of(tournament.rules, 9) is None  # its rules, but not its four hands

@@ -1,9 +1,10 @@
-"""§8: the end of a match ([E1], [E2]) and its settings; the totals hand by hand are
-`scoring.state`'s (tests/scoring/test_state.py)."""
+"""§8: the end of a match ([E1], [E2]); the totals hand by hand are `scoring.state`'s
+(tests/scoring/test_state.py), the targets and lengths a match may have
+tests/scoring/test_settings.py's."""
 
 import pytest
 
-from tichu_scorer.scoring import leader, target_problem, winner
+from tichu_scorer.scoring import leader, winner
 
 
 @pytest.mark.parametrize("totals, target, expected", [
@@ -26,11 +27,3 @@ def test_winner(totals, target, expected):
     ((30, 20), 0), ((20, 30, 30), None), ((-5, -10), 0), ((), None), ((7,), 0)])
 def test_leader(totals, top):
     assert leader(totals) == top
-
-
-@pytest.mark.parametrize("target, ok", [
-    (1000, True), (500, True), (1500, True), (0, False), (49, False), (1234, False),
-    (20000, False), ("1000", False), (True, False),
-])
-def test_target_problem(target, ok):
-    assert (target_problem(target) is None) is ok

@@ -129,7 +129,7 @@ def test_the_sheet_the_export_and_an_import_carry_them(app, client):
 
 @pytest.mark.parametrize(("change", "words"), [
     ({"house_rules": {"grand_tichu": "no"}}, "house_rules.grand_tichu: must be true or false"),
-    ({"lead_by": 75}, "lead_by must be a lead of 50 to 10000")])
+    ({"lead_by": 75}, "The lead that ends the match must be 50 to 10000")])
 def test_an_import_with_house_rules_it_cannot_read_is_refused(app, client, change, words):
     start(client)
     data = client.get("/export.json").get_json()

@@ -4,7 +4,13 @@ honours R2, R3, R4, R8 and R9, the referee R5. The default is the rule book.
 `read_house_rules` reads the docs/API.md shape (the `house_rules` object of both endpoints)
 and raises `HouseRulesError` naming the field and the rule for an unknown key, a value of
 the wrong type, or one no table plays by. Match-level rules (`[R6]`, `[R7]`) belong to a
-match, not to one hand, and are not here.
+match, not to one hand, and are not here (`scoring.settings` checks them).
+
+`FLAGS` is the one table of the rules a match's own set ticks as a box (its box's name,
+the rule, the box's words, the value a ticked box gives), and `PRESETS` the common sets:
+the forms, the settings page, the templates, the rematch and the import read these two and
+name no rule themselves. A new yes/no house rule is a field of `HouseRules` and a row of
+`FLAGS` (tests/scoring/test_house.py, tests/views/test_house_flags.py).
 
 >>> read_house_rules(None) == RULE_BOOK, read_house_rules({}) is RULE_BOOK
 (True, True)
@@ -21,8 +27,8 @@ tichu_scorer.game.house.HouseRulesError: house_rules.grand_tichu: must be true o
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
-from typing import Any
+from dataclasses import dataclass, fields, replace
+from typing import Any, NamedTuple
 
 from .i18n import N_, _
 
@@ -76,20 +82,73 @@ class HouseRules:
         return None
 
     def as_dict(self) -> dict[str, object]:
-        """The docs/API.md shape, which `read_house_rules` reads back."""
-        return {"grand_tichu": self.grand_tichu,
-                "double_victory_points": self.double_victory_points,
-                "victory_points": self.victory_points, "wish_penalty": self.wish_penalty,
-                "custom_calls": dict(self.custom_calls),
-                "dragon_kept_when_out": self.dragon_kept_when_out}
+        """The docs/API.md shape, which `read_house_rules` reads back: each field by its
+        name, the own calls as an object."""
+        return {key: dict(self.custom_calls) if key == "custom_calls" else getattr(self, key)
+                for key in KEYS}
 
 
 RULE_BOOK = HouseRules()
+KEYS = tuple(f.name for f in fields(HouseRules))  # the API's keys, in the fields' order
 
-_FLAGS = {"grand_tichu": "R2", "victory_points": "R4", "wish_penalty": "R8",
-          "dragon_kept_when_out": "R5"}
-KEYS = ("grand_tichu", "double_victory_points", "victory_points", "wish_penalty",
-        "custom_calls", "dragon_kept_when_out")
+
+@dataclass(frozen=True, slots=True)
+class Flag:
+    """A house rule a match's own set ticks as a box: `box` names the form's field, `key`
+    the field of `HouseRules` (and the API's key) it sets to `on` when ticked (the rule
+    book's value otherwise), `rule` its id, `label` the box's words (a message id) and
+    `said` how a match's page names it when its value is not the rule book's (the box's
+    words unless given; a number is given to it as `points`).
+
+    >>> [f.box for f in FLAGS]
+    ['no_grand', 'double_100', 'victory_points', 'dragon_kept', 'no_wish']
+    >>> FLAGS[0].rules(RULE_BOOK, True).grand_tichu, FLAGS[0].ticked(RULE_BOOK)
+    (False, False)
+    """
+
+    box: str
+    key: str
+    rule: str
+    label: str
+    on: bool | int
+    said: str = ""
+
+    @property
+    def off(self) -> object:
+        """The rule book's value."""
+        return getattr(RULE_BOOK, self.key)
+
+    def ticked(self, rules: HouseRules) -> bool:
+        """Whether these rules tick the box."""
+        return bool(getattr(rules, self.key) == self.on)
+
+    def rules(self, rules: HouseRules, ticked: object) -> HouseRules:
+        """`rules` with this box ticked or not."""
+        value: Any = self.on if ticked else self.off
+        return replace(rules, **{self.key: value})
+
+    def named(self, rules: HouseRules) -> tuple[str, str, dict[str, object]] | None:
+        """[R1]: (rule id, message id, its values) when `rules` differ from the rule book
+        here, as `named_rules` gives them."""
+        value = getattr(rules, self.key)
+        if value == self.off:
+            return None
+        return self.rule, self.said or self.label, {} if self.said == "" else {"points": value}
+
+
+# The boxes of a match's own set, in the order the pages show them.
+FLAGS = (
+    Flag("no_grand", "grand_tichu", "R2", N_("No Grand Tichu"), False),
+    Flag("double_100", "double_victory_points", "R3", N_("Double victory worth 100"), 100,
+         said=N_("Double victory worth %(points)s")),
+    Flag("victory_points", "victory_points", "R4", N_("Victory points 2 / 1 / 3"), True),
+    Flag("dragon_kept", "dragon_kept_when_out", "R5",
+         N_("The Dragon's trick is kept by a player going out with it"), True),
+    Flag("no_wish", "wish_penalty", "R8", N_("No wish penalty"), False),
+)
+BY_KEY = {f.key: f for f in FLAGS}  # a flag by its field of `HouseRules`
+# the API's yes/no keys, each with its rule (a number, R3, is read by `_points`)
+_FLAGS = {f.key: f.rule for f in FLAGS if isinstance(f.on, bool)}
 
 
 def _whole(value: object) -> int | None:
@@ -161,8 +220,9 @@ def read_house_rules(raw: object) -> HouseRules:
             raise HouseRulesError(f"house_rules.{key[:NAME_LENGTH]}", "R1", _(
                 "is no house rule; the keys are {keys}").format(keys=", ".join(KEYS)))
     values: dict[str, Any] = {}  # each checked below
-    for key, rule in _FLAGS.items():
-        if key in raw:
+    for key in KEYS:
+        if key in _FLAGS and key in raw:
+            rule = _FLAGS[key]
             if not isinstance(raw[key], bool):
                 raise HouseRulesError(f"house_rules.{key}", rule, _("must be true or false"))
             values[key] = raw[key]
@@ -175,29 +235,49 @@ def read_house_rules(raw: object) -> HouseRules:
     return RULE_BOOK if rules == RULE_BOOK else rules
 
 
-# The common sets (RULES.md §10.1's sources): a match starts with one of them, or with its
-# own choice of the rules above. Each: (message id of its name, house rules, a fixed number
-# of hands [R7] for the points games that may last one).
-PRESETS: dict[str, tuple[str, HouseRules, int | None]] = {
-    "book": (N_("Rule book"), RULE_BOOK, None),
-    "tournament": (N_("Tournament (German championship)"),
-                   HouseRules(grand_tichu=False, double_victory_points=100,
-                              victory_points=True), 4),
-    "club": (N_("Club: 2 / 1 / 3 victory points"),
-             HouseRules(double_victory_points=100, victory_points=True), None),
+class Preset(NamedTuple):
+    """A common set of house rules (RULES.md §10.1's sources): the message id of its name,
+    its house rules, a fixed number of hands [R7] for the points games that may last one,
+    and the message id of the hint the new-match form gives beside it (`own_length`: for a
+    game that lasts a number of hands of its own, Threechu, where `hands` does not apply)."""
+
+    name: str
+    rules: HouseRules
+    hands: int | None
+    hint: str
+    own_length: str = ""
+
+    def hint_for(self, lasts_hands: bool) -> str:
+        """The hint for a game that lasts a number of hands of its own, or not."""
+        return self.own_length if lasts_hands and self.own_length else self.hint
+
+
+# A match starts with one of these, or with its own choice of the rules above.
+PRESETS: dict[str, Preset] = {
+    "book": Preset(N_("Rule book"), RULE_BOOK, None,
+                   N_("Grand Tichu, double victory 200, wish penalty.")),
+    "tournament": Preset(
+        N_("Tournament (German championship)"),
+        HouseRules(grand_tichu=False, double_victory_points=100, victory_points=True), 4,
+        N_("4 hands, no Grand Tichu, double victory 100, victory points (TN1)."),
+        N_("No Grand Tichu, double victory 100, victory points (TN1).")),
+    "club": Preset(N_("Club: 2 / 1 / 3 victory points"),
+                   HouseRules(double_victory_points=100, victory_points=True), None,
+                   N_("Double victory 100; each hand also gives 2 victory points to the "
+                      "side with more points, 1 each on a tie, 3 for a double victory (R4).")),
 }
 
 
 def preset_of(rules: HouseRules, hand_limit: int | None) -> str | None:
     """The preset these rules are, None for a set of their own.
 
-    >>> preset_of(RULE_BOOK, None), preset_of(PRESETS["tournament"][1], 4)
+    >>> preset_of(RULE_BOOK, None), preset_of(PRESETS["tournament"].rules, 4)
     ('book', 'tournament')
     >>> preset_of(HouseRules(wish_penalty=False), None) is None
     True
     """
-    for key, (_name, preset, hands) in PRESETS.items():
-        if preset == rules and (hands is None or hands == hand_limit):
+    for key, preset in PRESETS.items():
+        if preset.rules == rules and (preset.hands is None or preset.hands == hand_limit):
             return key
     return None
 
@@ -207,25 +287,15 @@ def named_rules(rules: HouseRules, lead_by: int | None = None,
     """[R1]: each house rule a match plays by, as (rule id, message id, its values): what
     its page, its sheet and its export name. The rule book names none.
 
-    >>> [r for r, _m, _v in named_rules(PRESETS["tournament"][1], lead_by=300)]
+    >>> [r for r, _m, _v in named_rules(PRESETS["tournament"].rules, lead_by=300)]
     ['R2', 'R3', 'R4', 'R6']
     >>> named_rules(RULE_BOOK)
     []
     """
-    said: list[tuple[str, str, dict[str, object]]] = []
-    if not rules.grand_tichu:
-        said.append(("R2", N_("No Grand Tichu"), {}))
-    if rules.double_victory_points != DOUBLE_VICTORY:
-        said.append(("R3", N_("Double victory worth %(points)s"),
-                     {"points": rules.double_victory_points}))
-    if rules.victory_points:
-        said.append(("R4", N_("Victory points 2 / 1 / 3"), {}))
-    if rules.dragon_kept_when_out:
-        said.append(("R5", N_("The Dragon's trick is kept by a player going out with it"), {}))
+    said = [named for flag in FLAGS if (named := flag.named(rules)) is not None]
     if lead_by:
         said.append(("R6", N_("Ends at a lead of %(lead)s"), {"lead": lead_by}))
-    if not rules.wish_penalty:
-        said.append(("R8", N_("No wish penalty"), {}))
+    said.sort(key=lambda named: named[0])  # by rule id, R2 to R8 (one digit each)
     for name, value in rules.custom_calls:
         said.append(("R9", N_("Call “%(name)s”: %(points)s"), {"name": name, "points": value}))
     return said

@@ -10,7 +10,7 @@ from flask_babel import gettext
 
 from .. import phones
 from ..extensions import db
-from ..game.house import RULE_BOOK, HouseRules
+from ..game.house import BY_KEY, RULE_BOOK, HouseRules
 from ..models import HandEvent, Match, Player
 from ..scoring import Call, Problem, read_call
 from . import closing
@@ -78,10 +78,11 @@ def settings_of(match: Match) -> dict[str, Any]:
 def _check_hands(match: Match, house: HouseRules) -> None:
     """[R2], [R8]: house rules the hands in play already break are refused, naming the
     first such hand."""
+    no_grand, no_wish = BY_KEY["grand_tichu"], BY_KEY["wish_penalty"]
     for number, hand in enumerate(match.hands, start=1):
         words = list((hand.calls or {}).values())
         if not house.grand_tichu and any(read_call(c, house) is Call.GRAND for c in words):
-            raise HandsBreakRules(Problem("no_grand", "R2", gettext(
+            raise HandsBreakRules(Problem(no_grand.box, no_grand.rule, gettext(
                 "Hand %(n)s has a Grand Tichu call: correct or delete it before playing "
                 "without Grand Tichu. Nothing was changed.", n=number)))
         own = [c for c in words if read_call(c, house) is None]
@@ -90,6 +91,6 @@ def _check_hands(match: Match, house: HouseRules) -> None:
                 "Hand %(n)s has the call “%(call)s”: correct or delete it before playing "
                 "without that call. Nothing was changed.", n=number, call=own[0])))
         if not house.wish_penalty and hand.wish_offender is not None:
-            raise HandsBreakRules(Problem("no_wish", "R8", gettext(
+            raise HandsBreakRules(Problem(no_wish.box, no_wish.rule, gettext(
                 "Hand %(n)s charged a wish penalty: correct or delete it before playing "
                 "without wish penalties. Nothing was changed.", n=number)))

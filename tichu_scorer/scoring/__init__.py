@@ -30,15 +30,9 @@ from .hand import (
                    score_hand,
                    victory_points,
 )
-from .match import (
-                   DEFAULT_TARGET,
-                   hands_problem,
-                   leader,
-                   target_problem,
-                   tied_at_top,
-                   winner,
-)
+from .match import DEFAULT_TARGET, leader, tied_at_top, winner
 from .read import read_hand, read_layout
+from .settings import hands_problem, settings_problems, target_problem
 from .state import MatchState, PlayedHand, Settings
 
 __all__ = [
@@ -49,6 +43,6 @@ __all__ = [
     "is_sweep", "call_name", "read_call", "score_hand", "DUMMY", "NANKING", "TIENTSIN",
     "Layout", "threechu",
     "DEFAULT_TARGET", "hands_problem", "leader", "target_problem", "tied_at_top", "winner",
-    "read_hand", "read_layout", "MatchState", "PlayedHand", "Settings",
+    "settings_problems", "read_hand", "read_layout", "MatchState", "PlayedHand", "Settings",
     "VARIANTS", "Side", "SideKind", "Variant", "find", "variant",
 ]

@@ -1,6 +1,6 @@
-"""The rules of a match's end and its settings ([E1], [E2], [T3.5]): who has won, whether
-the top is shared, and which targets and lengths a match may have. `state.MatchState`
-applies them hand by hand.
+"""The rules of a match's end ([E1], [E2]): who has won and whether the top is shared.
+`state.MatchState` applies them hand by hand; which targets and lengths a match may have
+is `settings`'.
 
 >>> winner((1020, 990), 1000), leader((30, 40, 40)), tied_at_top((1050, 1050), 1000)
 (0, None, 1050)
@@ -10,11 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..game.i18n import _
-
 DEFAULT_TARGET = 1000
-MIN_TARGET = 50
-MAX_TARGET = 10000
 
 
 def leader(totals: Sequence[int]) -> int | None:
@@ -53,25 +49,3 @@ def tied_at_top(totals: Sequence[int], target: int = DEFAULT_TARGET) -> int | No
         return None
     top = max(totals)
     return top if top >= target and list(totals).count(top) > 1 else None
-
-
-def hands_problem(hands: object) -> str | None:
-    """[T3.5]: a Threechu match lasts a multiple of 3 hands."""
-    if not isinstance(hands, int) or isinstance(hands, bool) or not 3 <= hands <= 99:
-        return _("The number of hands must be a whole number from 3 to 99.")
-    if hands % 3:
-        return _("The number of hands must be a multiple of 3, so everyone shuffles equally "
-                 "often.")
-    return None
-
-
-def target_problem(target: object) -> str | None:
-    """Why a match target is unusable, or None."""
-    if not isinstance(target, int) or isinstance(target, bool):
-        return _("The target must be a whole number.")
-    if not MIN_TARGET <= target <= MAX_TARGET:
-        return _("The target must lie between {low} and {high}.").format(low=MIN_TARGET,
-                                                                          high=MAX_TARGET)
-    if target % 50:
-        return _("The target must be a multiple of 50.")
-    return None

@@ -13,7 +13,7 @@ from .. import access, evenings, live, public
 from ..clock import utcnow
 from ..extensions import db, limit_creation, limit_reads, limit_writes
 from ..game import variants
-from ..game.house import preset_of
+from ..game.house import FLAGS, preset_of
 from ..game.variants import SideKind
 from ..matches import listing, roster, writes
 from ..models import NAME_MAX, Group, Match, Player
@@ -111,10 +111,7 @@ def _start_fields(group: Group, last: Match | None) -> dict[str, str]:
         return fields | {"house": preset}
     rules = last.house
     fields["house"] = "own"
-    ticked = {"no_grand": not rules.grand_tichu, "double_100": rules.double_victory_points == 100,
-              "victory_points": rules.victory_points,
-              "dragon_kept": rules.dragon_kept_when_out, "no_wish": not rules.wish_penalty}
-    fields |= {name: "y" for name, on in ticked.items() if on}
+    fields |= {flag.box: "y" for flag in FLAGS if flag.ticked(rules)}
     if last.lead_by:
         fields["lead_by"] = str(last.lead_by)
     if last.hand_limit:
