@@ -240,7 +240,8 @@ def _check_settings(raw: Mapping[str, Any], game: scoring.Variant, where: Spot
     problems = scoring.settings_problems(game, raw.get("target"), raw.get("hand_limit"),
                                          raw.get("lead_by"), house)
     if problems:
-        raise refuse(where, f"{problems[0].message} ({problems[0].rule})")
+        first = problems[0]  # named by the export's own key, as the form names its field
+        raise refuse(where, f"{first.field}: {first.message} ({first.rule})")
     return house
 
 
