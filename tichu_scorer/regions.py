@@ -196,11 +196,12 @@ def chart_figure(chart: Chart | None, sides: Sequence[Side], scorer: bool,
         return Markup('<figure class="chart" hidden><figcaption>%s%s</figcaption></figure>'
                       ) % (legend, markers)
     g, right = chart, chart.width - 28
+    title = escape(_("Score progression"))
     desc = escape(_("Running totals after each hand; circles mark calls made, crosses calls "
                     "failed."))
     parts = [f'<figure class="chart{" provisional" if provisional else ""}">\n  <svg viewBox='
              f'"0 0 {g.width} {g.height}" role="img" aria-labelledby="chart-title chart-desc">'
-             f'\n    <title id="chart-title">{escape(_("Score progression"))}</title>\n    '
+             f'\n    <title id="chart-title">{title}</title>\n    '
              f'<desc id="chart-desc">{desc}</desc>\n    ']
     for y, v in g.y_labels:
         parts.append(f'<line class="grid" x1="{g.left}" x2="{right}" y1="{y}" y2="{y}"/><text '
