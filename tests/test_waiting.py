@@ -147,42 +147,108 @@ def served(text: str) -> str:
     return " ".join(re.sub(r'\s+id="hand-\d+"', "", text).split())
 
 
-def drawn(text: str) -> str:
-    """A region as the phone drew it, without its marks of a hand not sent yet."""
-    text = re.sub(r' <small class="waiting-mark">[^<]*</small>', "", text)
-    text = re.sub(r'<p class="hint">[^<]*</p>', "", text)
+def drawn(text: str, name: str = "") -> str:
+    """A region as the phone drew it, without its marks of a hand not sent yet (and the
+    outcome's "Rematch once the signal is back." in place of the server's form)."""
+    text = re.sub(r'(?: |<br>)<small class="waiting-mark">[^<]*</small>', "", text)
+    if name == "outcome":
+        text = re.sub(r'<p class="hint">[^<]*</p>', "", text)
     return " ".join(text.replace(' class="waiting"', "").replace("waiting ", "").replace(
         " provisional", "").split())
 
 
+# Each game: the new match's form, a stored hand's form then the waiting hands' forms and
+# the same hands as the phone keeps their bodies, the regions its page has
 GAMES = {
-    "nanking": ({"target": "500"}, [hand_form((1, 3)), hand_form((0, 2), calls={0: "tichu"}),
-                                    hand_form((1, 0), a=50), hand_form((0, 2))],
+    "nanking": (["Ann", "Bob", "Cy", "Dee"], {"target": "500"},
+                [hand_form((1, 3)), hand_form((0, 2), calls={0: "tichu"}),
+                 hand_form((1, 0), a=50), hand_form((0, 2))],
                 [{"out_order": [1, 3]}, {"out_order": [0, 2], "calls": {"0": "tichu"}},
-                 {"out_order": [1, 0], "card_points": [50, None]}, {"out_order": [0, 2]}]),
+                 {"out_order": [1, 0], "card_points": [50, None]}, {"out_order": [0, 2]}],
+                ("totals", "meta", "outcome", "chart")),
+    "threechu": (["Tom", "Uma", "Vic"], {"variant": "threechu", "length": "hands", "hands": "3"},
+                 [hand_form((3, 1), {"3": "tichu"}, a=50), hand_form((0, 2), {"0": "grand"}),
+                  hand_form((2, 0), a=25)],
+                 [{"out_order": [3, 1], "calls": {"3": "tichu"}, "card_points": [50, None]},
+                  {"out_order": [0, 2], "calls": {"0": "grand"}},
+                  {"out_order": [2, 0], "card_points": [25, None]}],
+                 ("totals", "meta", "outcome", "chart")),
+    "seigneur": (["Al", "Bo", "Cy", "Di", "Ed"], {"variant": "seigneur"},
+                 [{"place_1": "2", "place_2": "0", "place_3": "4", "place_4": "1"},
+                  {"place_1": "3", "place_2": "1", "place_3": "0", "place_4": "2"},
+                  {"place_1": "1", "place_2": "3", "place_3": "4", "place_4": "0"}],
+                 [{"out_order": [2, 0, 4, 1]}, {"out_order": [3, 1, 0, 2]},
+                  {"out_order": [1, 3, 4, 0]}],
+                 ("played", "outcome", "seating", "records")),
 }
 
 
-@pytest.mark.parametrize("lang", ["en", "de"])
-def test_the_phones_regions_are_the_servers_page_once_the_hands_arrive(client, lang):
-    data = {f"seat_{i}": n for i, n in enumerate(["Ann", "Bob", "Cy", "Dee"])}
-    response = client.post("/matches/new", data=data | {"target": "500"})
-    url = response.headers["Location"]
-    head = {"Accept-Language": lang}
-    forms, bodies = GAMES["nanking"][1:]
-    post_hand(client, url, forms[0])
-    before = client.get(url, headers=head).get_data(as_text=True)
-    facts = json.loads(html.unescape(re.search(r'data-facts="([^"]*)"', before).group(1)))
-    chart = client.get(url + "/chart.json").get_json()
-    request = {"op": "waiting", "lang": lang, "facts": facts, "bodies": bodies[1:],
-               "chart": chart, "page": {"hand_url": url + "/hands/new", "rules_url": "/rules"}}
-    state = json.loads(answers.phone(json.dumps(request), LOCALES, None))["ok"]
-    assert state["facts"]["finished"]
-    for form in forms[1:]:
-        post_hand(client, url, form)
-    after = client.get(url, headers=head).get_data(as_text=True)
-    for name in ("totals", "meta", "outcome", "chart"):
-        assert drawn(state["regions"][name]) == served(region(after, name)), name
+def phone_page(client, url: str, lang: str, bodies, **page) -> dict:
+    """What the phone's core draws on the match page at `url`, as the server drew it now,
+    with the hands `bodies` waiting (core-client.js passes the page's facts, chart,
+    Grand Seigneur's orders and addresses)."""
+    before = client.get(url, headers={"Accept-Language": lang}).get_data(as_text=True)
+    attribute = re.compile(r'data-(facts|rankings)="([^"]*)"')
+    data = {k: json.loads(html.unescape(v)) for k, v in attribute.findall(before) if v}
+    request = {"op": "waiting", "lang": lang, "facts": data["facts"], "bodies": bodies,
+               "chart": client.get(url + "/chart.json").get_json(),
+               "rankings": data.get("rankings"),
+               "page": {"hand_url": url + "/hands/new", "rules_url": "/rules",
+                        "decimal": "," if lang == "de" else "."} | page}  # as the browser's
+    return json.loads(answers.phone(json.dumps(request), LOCALES, None))["ok"]
+
+
+def same_page(state: dict, after: str, names) -> None:
+    """The phone's regions equal the server's page `after`, its waiting rows the top ones."""
+    for name in names:
+        assert drawn(state["regions"][name], name) == served(region(after, name)), name
     rows = served(re.search(r'<tbody data-region="waiting"></tbody>\s*<tbody>(.*?)</tbody>',
                             after, re.S).group(1))
-    assert rows.startswith(drawn(state["regions"]["waiting"])) and rows.count("<tr") > 3
+    assert rows.startswith(drawn(state["regions"]["waiting"])), (rows, state["regions"])
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+@pytest.mark.parametrize("game", GAMES)
+def test_the_phones_regions_are_the_servers_page_once_the_hands_arrive(client, game, lang):
+    names, settings, forms, bodies, shown = GAMES[game]
+    data = {f"seat_{i}": n for i, n in enumerate(names)}
+    url = client.post("/matches/new", data=data | settings).headers["Location"]
+    post_hand(client, url, forms[0])
+    state = phone_page(client, url, lang, bodies[1:])
+    assert state["facts"]["finished"] != (game == "seigneur")  # a ranking game never ends
+    for form in forms[1:]:
+        post_hand(client, url, form)
+    same_page(state, client.get(url, headers={"Accept-Language": lang}).get_data(
+        as_text=True), shown)
+
+
+def test_a_stored_hand_edited_while_others_wait_is_counted_under_them(client):
+    """An edit needs the server; the page it leads back to carries the edited facts and
+    chart, from which the phone draws the hands still waiting."""
+    names, settings, forms, bodies, shown = GAMES["nanking"]
+    url = client.post("/matches/new", data={f"seat_{i}": n for i, n in enumerate(names)}
+                      | settings).headers["Location"]
+    post_hand(client, url, forms[0])
+    before = phone_page(client, url, "en", bodies[1:3])
+    edited = hand_form((0, 1), a=65) | {"version": "1"}  # B's double victory was A's hand
+    assert client.post(url + "/hands/1/edit", data=edited).status_code == 303
+    state = phone_page(client, url, "en", bodies[1:3])
+    assert state["regions"]["totals"] != before["regions"]["totals"]
+    for form in forms[1:3]:
+        post_hand(client, url, form)
+    same_page(state, client.get(url).get_data(as_text=True), shown)
+
+
+def test_a_tournament_tables_end_leads_back_to_the_tournament_as_the_server_draws_it(client):
+    from tests.views.test_tournaments import start, tables
+    tournament = start(client, ["A", "B", "C", "D"], rounds=2, hands=1)
+    client.post(tournament + "/draw", data={"round": 1})
+    (url,) = tables(client, tournament, 1)
+    page = client.get(url).get_data(as_text=True)
+    back = html.unescape(re.search(r'data-tournament-url="([^"]*)"', page).group(1))
+    state = phone_page(client, url, "en", [{"out_order": [0, 1], "card_points": [50, None]}],
+                       tournament_url=back)
+    assert state["facts"]["finished"] and "Rematch" not in state["regions"]["outcome"]
+    post_hand(client, url, hand_form((0, 1), a=50))
+    assert drawn(state["regions"]["outcome"], "outcome") == served(region(client.get(url).get_data(
+        as_text=True), "outcome"))

@@ -143,7 +143,7 @@ def waiting_row(number: int, mark: str, order: Sequence[str]) -> Markup:
     it, or the phone kept no body of it), or Grand Seigneur's (`order`: its finishing
     order by name), marked with the words `mark`."""
     said = f"{escape(' › '.join(order))}<br>" if order else ""
-    return Markup(f'<tr class="waiting"><th scope="row">{number}</th><td class="notes">'
+    return Markup(f'\n    <tr class="waiting"><th scope="row">{number}</th><td class="notes">'
                   f'{said}<small class="waiting-mark">{escape(mark)}</small></td></tr>')
 
 

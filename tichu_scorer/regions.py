@@ -126,6 +126,12 @@ def outcome(board: Board, hand_url: str | None, rules_url: str, action: Markup) 
     return out + first_out(board, hand_url)
 
 
+def back_to_tournament(url: str) -> Markup:
+    """A tournament table's action at its end ([TN4]: no rematch): back to its tournament."""
+    return Markup('\n  <a class="button primary big" href="%s" data-tournament>%s</a>\n  ') % (
+        url, _("Back to the tournament"))
+
+
 def _winner(board: Board) -> Markup:
     sides = board.sides
     if board.winner is None:

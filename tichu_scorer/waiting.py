@@ -44,8 +44,9 @@ def waiting(facts: MatchFacts, bodies: Sequence[Any],
     the totals (it comes back refused, and is stored only once fixed); a hand without a
     body still takes its number. `chart`: the stored hands' running totals and calls
     (the server's chart.json); `rankings`: Grand Seigneur's stored finishing orders;
-    `page`: the page's hand form and rules addresses, its decimal sign, and each waiting
-    hand's bombs and note (`extras`); without it (the hand form's preview), no region."""
+    `page`: the page's hand form, rules and (a tournament table's) tournament addresses,
+    its decimal sign, and each waiting hand's bombs and note (`extras`); without it (the
+    hand form's preview), no region."""
     draw = page is not None
     page = page or {}
     extras = list(page.get("extras") or [])
@@ -104,7 +105,9 @@ def waiting(facts: MatchFacts, bodies: Sequence[Any],
                   "outcome": regions.outcome(board, hand_url, rules_url, Markup(""))}
     else:
         board = _board(facts, winner)
-        action = Markup('<p class="hint">%s</p>') % _("Rematch once the signal is back.")
+        tournament = page.get("tournament_url")  # a table's end: what the server draws
+        action = (regions.back_to_tournament(str(tournament)) if tournament else
+                  Markup('<p class="hint">%s</p>') % _("Rematch once the signal is back."))
         found |= {"totals": regions.totals(board, provisional=True),
                   "meta": regions.meta(board, shuffler),
                   "outcome": regions.outcome(board, hand_url, rules_url, action)}

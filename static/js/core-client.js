@@ -84,6 +84,7 @@
     const seats = facts ? (facts.names || facts[1] || []).length : 0;
     const page = {
       hand_url: live && live.dataset.handUrl, rules_url: live && live.dataset.rulesUrl,
+      tournament_url: live && live.dataset.tournamentUrl,
       decimal: (1.5).toLocaleString(document.documentElement.lang || "en").charAt(1),
       // each hand's bombs and note, as its form sends them (never scored)
       extras: mine.map((item) => {
