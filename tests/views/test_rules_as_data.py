@@ -1,5 +1,5 @@
 """The browser receives rules as data (STYLE.md, 16): the bombs a player may be counted
-with ([B1], [L5]) and the places a Grand Seigneur order needs ([GS1], the last derived)
+with ([B1]) and the places a Grand Seigneur order needs ([GS1], the last derived)
 reach the hand forms from the server's rules, and the scripts hold no copy of them."""
 
 from __future__ import annotations
