@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from benchmarks.harness import controlled
 from tests.browser.conftest import PHONE, shot
-from tests.browser.test_phone_core_offline import CHART, core_kept, tap_hand
+from tests.browser.test_phone_core_offline import CHART, lose_signal_ready, tap_hand
 from tests.browser.test_phone_offline import send_waiting
 
 WORDS = {
@@ -78,13 +77,7 @@ def test_a_match_ended_without_signal_is_the_page_the_server_draws(live_server, 
     tap_hand(page, 1, 3, None)  # hand 1, stored: Bob and Dee's double victory, 0 : 200
     page.tap("button[type=submit]")
     page.wait_for_selector("text=" + words["saved"])
-    page.goto(match_url + "/hands/new")
-    page.wait_for_selector(".out-buttons:not([hidden])")
-    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
-    page.goto(match_url)
-    controlled(page)
-    core_kept(page)
-    page.context.set_offline(True)
+    lose_signal_ready(page, match_url)
 
     save_offline(page, match_url, (0, 1, "75"))  # hand 2: A 75, B 25: 75 : 225
     save_offline(page, match_url, (0, 2, None))  # hand 3: A's double victory: 275 : 225
