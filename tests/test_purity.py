@@ -41,6 +41,8 @@ def imported_alone(module, tmp_path, also):
 
 @pytest.mark.parametrize("module", [*CORE, "tichu_scorer.scoring.state", "tichu_scorer.answers",
                                     "tichu_scorer.scoring.games", "tichu_scorer.progression",
+                                    "tichu_scorer.waiting", "tichu_scorer.regions",
+                                    "tichu_scorer.hand_rows",
                                     *TOURNAMENTS, "tichu_scorer.ratings"])
 def test_core_imports_no_web_or_database_package(module, tmp_path):
     assert imported_alone(module, tmp_path, FORBIDDEN) == ""

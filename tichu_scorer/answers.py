@@ -21,17 +21,16 @@ import re
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
-from decimal import ROUND_HALF_EVEN, Decimal
 from typing import Any
 
-from . import engine, progression, scoring
+from . import engine, scoring
 from .game import variants
-from .game.i18n import _, ngettext, set_translator, translator
-from .scoring import Layout, Problem, Variant, read_house_rules, seigneur
+from .game.i18n import _, set_translator, translator
+from .scoring import Layout, Problem, Variant, read_house_rules
 from .scoring.body import BadBody, too_deep
 from .scoring.body import check as body_check
 from .scoring.games import game_of
-from .scoring.state import Settings, next_hand, stored_values
+from .scoring.state import PlayedHand, Settings, next_hand, stored_values
 
 
 @dataclass(frozen=True)
@@ -119,6 +118,13 @@ def score_next(facts: MatchFacts, data: Mapping[str, Any]) -> tuple[
     """Score the match's next hand from `data` without storing it: the preview, every
     problem, and the row's fields. The server's preview and save and the phone's offline
     scoring all come here; the rules are the core's (`scoring.state.next_hand`)."""
+    result, problems, played = score_played(facts, data)
+    return result, problems, stored_values(played, facts.game) if played is not None else {}
+
+
+def score_played(facts: MatchFacts, data: Mapping[str, Any]) -> tuple[
+        Preview | None, list[Problem], PlayedHand | None]:
+    """`score_next`, with the hand as the match state plays it (None on a problem)."""
     settings = facts.settings
     shuffler = facts.next_shuffler()
     hand_input, problems = settings.game.read(data, facts.names, shuffler, settings.house)
@@ -126,7 +132,7 @@ def score_next(facts: MatchFacts, data: Mapping[str, Any]) -> tuple[
         problems.insert(0, Problem("match", "E1",
                                    _("This match is over. Start a rematch to play on.")))
     if problems or hand_input is None:
-        return None, problems, {}
+        return None, problems, None
     totals = facts.totals or (0,) * settings.game.sides(len(facts.names))
     before = facts.victory if settings.house.victory_points else ()
     played, end = next_hand(settings, totals, facts.hand_count, hand_input, before)
@@ -134,8 +140,7 @@ def score_next(facts: MatchFacts, data: Mapping[str, Any]) -> tuple[
     victory = list(map(sum, zip(before or (0,) * len(totals), _per_side(won, played, totals),
                                 strict=True))) if won else []
     return Preview(list(played.scores), list(played.running), played.sweep, end.winner,
-                   end.finished or end.winner is not None, victory), [], stored_values(
-                       played, facts.game)
+                   end.finished or end.winner is not None, victory), [], played
 
 
 def _per_side(won: tuple[int, int], played: Any, totals: Sequence[int]) -> tuple[int, ...]:
@@ -207,131 +212,7 @@ def shuffles_next(game: Variant, hand_count: int,
                                 else None)
 
 
-def waiting(facts: MatchFacts, bodies: Sequence[Any],
-            chart: Mapping[str, Any] | None = None,
-            rankings: Sequence[Sequence[int]] | None = None) -> dict[str, Any]:
-    """The match as it stands with hands waiting on the phone to be sent, scored in turn as
-    the server will score them when they arrive: each hand's answer (`preview`; None for a
-    hand the phone kept no body of), then the match's facts after them and who shuffles
-    next. A hand the server would refuse is left out of the totals (it comes back refused,
-    and is stored only once fixed); a hand without a body still takes its number.
-    Grand Seigneur's match (`rankings`: its stored hands' finishing orders) gets its
-    seating, pushes and records after them (`ranked`)."""
-    hands: list[dict[str, Any] | None] = []
-    last: Sequence[int] | None = None
-    orders = [tuple(r) for r in rankings or ()]
-    drawn = _chart_hands(chart)  # the stored hands' running totals and calls, if given
-    for body in bodies:
-        if body is None:
-            hands.append(None)
-            facts = _after(facts, facts.totals, facts.finished)
-            continue
-        result, problems, row = score_next(facts, body)
-        answer, status = preview_answer(result, problems, None)
-        hands.append(answer | {"status": status})
-        if status == 200 and result is not None:
-            last = row["out_order"]
-            orders.append(tuple(last))
-            facts = _after(facts, tuple(result.totals), result.finished, result.victory)
-            if drawn is not None:
-                drawn[0].append(list(result.totals))
-                drawn[1].append((row["calls"], row["out_order"]))
-    shuffler = shuffles_next(facts.game, facts.hand_count, last)
-    # the page's words for what it shows only then, in the reader's language (not sent
-    # with every page: they would weigh on its first load)
-    words = {"row": _("Waiting to be sent"),
-             "shuffles": _("%(name)s shuffles and plays the dummy this hand")
-             if facts.settings.game.plays_dummy(shuffler) else _("%(name)s shuffles next"),
-             "ends": _("With these hands the match is over; the server confirms it when "
-                       "they are sent."),
-             "chart_title": _("Score progression"),
-             "chart_desc": _("Running totals after each hand; circles mark calls made, "
-                             "crosses calls failed."),
-             # [R4]: each side's victory points with the waiting hands, as the page says them
-             "victory": [ngettext("%(num)d victory point", "%(num)d victory points", n)
-                         % {"num": n} for n in facts.victory]}
-    answer = {"hands": hands, "facts": facts.as_dict(), "shuffler": shuffler,
-              "shuffler_name": facts.names[shuffler] if shuffler is not None else None,
-              "words": words, "chart": _chart(facts, drawn)}
-    if facts.game.ranked:
-        answer["ranked"] = ranked(facts, orders, [h is not None and h["status"] == 200
-                                                  for h in hands])
-    return answer
-
-
-def ranked(facts: MatchFacts, orders: Sequence[Sequence[int]],
-           scored: Sequence[bool]) -> dict[str, Any]:
-    """Grand Seigneur's match page after its hands so far (`orders`, the waiting ones last),
-    as its template shows it (templates/matches/seigneur.html, match_view): the next
-    seating by title, the pushes (each sentence with its two names left as `%(giver)s` and
-    `%(receiver)s`, which the page shows in bold), the players' records, each waiting
-    hand's finishing order by name (None for one not scored: `scored`), and the words that
-    change with the count."""
-    names = facts.names
-    counted = sum(scored)
-    new = iter(orders[len(orders) - counted:])
-    rows = [" › ".join(names[s] for s in next(new)) if ok else None for ok in scored]
-    note = [ngettext("Provisional: the hand waiting to be sent is shown.",
-                     "Provisional: the %(num)d hands waiting to be sent are shown.",
-                     counted) % {"num": counted}] if counted else []
-    if counted < len(scored):
-        note.append(_("Not counted yet: %(n)s more waiting, scored when sent.") % {
-            "n": len(scored) - counted})
-    last = orders[-1] if orders else None
-    titles = [[_(title), names[seat]] for title, seat in zip(
-        seigneur.titles(len(last)), last, strict=True)] if last else []
-    pushes = [{"text": ngettext(
-        "%(giver)s (%(gt)s) pushes %(num)d best card to %(receiver)s (%(rt)s), who pushes "
-        "%(num)d card of their choice back.",
-        "%(giver)s (%(gt)s) pushes %(num)d best cards to %(receiver)s (%(rt)s), who "
-        "pushes %(num)d cards of their choice back.", p.cards) % {
-            "num": p.cards, "gt": _(p.giver_title), "rt": _(p.receiver_title),
-            "giver": "%(giver)s", "receiver": "%(receiver)s"},
-        "giver": names[p.giver], "receiver": names[p.receiver]}
-        for p in (seigneur.pushes(last) if last else [])]
-    stats = sorted(seigneur.records(orders, len(names)),
-                   key=lambda r: (-r.great_lord, r.average_rank or 99))
-    records = [[names[r.seat], f"{r.great_lord}×", str(r.longest_reign),
-                _two_places(r.average_rank)] for r in stats]
-    return {"titles": titles, "pushes": pushes, "records": records,
-            "rows": rows,
-            "seating": _("Seating for hand %(n)s") % {"n": facts.hand_count + 1},
-            "played": ngettext("%(num)d hand played", "%(num)d hands played",
-                               facts.hand_count) % {"num": facts.hand_count},
-            "note": " ".join(note)}
-
-
-def _two_places(value: float) -> str:
-    """As the page's `decimalformat('0.00')` rounds it (Babel: half to even, from the
-    float's shortest text); the page puts its own decimal sign in."""
-    return str(Decimal(str(value)).quantize(Decimal("0.01"), ROUND_HALF_EVEN))
-
-
-def _chart_hands(chart: Mapping[str, Any] | None) -> tuple[list[Any], list[Any]] | None:
-    """The stored hands a match page's chart shows (views: chart_inputs), to go on from."""
-    if not isinstance(chart, Mapping):
-        return None
-    return list(chart.get("running") or []), list(chart.get("hands") or [])
-
-
-def _chart(facts: MatchFacts, drawn: tuple[list[Any], list[Any]] | None) -> Any:
-    """The match page's chart with the waiting hands scored, as the server draws it
-    (matches/chart.py: the same words, the same geometry)."""
-    if drawn is None or not facts.game.scored:
-        return None
-    running, hands = drawn
-    names = facts.names
-    sides = facts.game.sides(names)
-    side_of = {seat: side.index for side in sides for seat in side.seats}
-    outcome = {True: _("%(name)s: %(call)s made"), False: _("%(name)s: %(call)s failed")}
-    said = {c.value: _(c.label) for c in scoring.Call}
-    calls = progression.call_marks(side_of, names, hands, outcome, said)
-    return progression.geometry(progression.build(
-        running, [side.css for side in sides], facts.target or None, calls,
-        _("hand %(n)s: %(what)s")))
-
-
-def _after(facts: MatchFacts, totals: tuple[int, ...], finished: bool,
+def after_hand(facts: MatchFacts, totals: tuple[int, ...], finished: bool,
            victory: Sequence[int] | None = None) -> MatchFacts:
     return replace(facts, hand_count=facts.hand_count + 1, totals=totals, finished=finished,
                    victory=facts.victory if victory is None else tuple(victory))
@@ -414,6 +295,8 @@ def _answer(request: Mapping[str, Any], seconds: float | None, locales: str) -> 
             body_check(request.get("body"))
         except BadBody as exc:
             return exc.answer()
+    from .waiting import waiting  # imported with this module by the worker, before its
+    # snapshot (core-worker.js); it imports this module
     if op == "preview":  # after the hands waiting on the phone, if any
         facts = MatchFacts.from_dict(request["facts"])
         if request.get("waiting"):
@@ -421,7 +304,7 @@ def _answer(request: Mapping[str, Any], seconds: float | None, locales: str) -> 
         return preview(facts, request.get("body"))
     if op == "waiting":
         return waiting(MatchFacts.from_dict(request["facts"]), request.get("bodies", []),
-                       request.get("chart"), request.get("rankings"))
+                       request.get("chart"), request.get("rankings"), request.get("page"))
     if op == "judge":
         return judge(request.get("body"), seconds, time.perf_counter)
     if op == "judge_fields":  # the referee page's fields, as its form reads them

@@ -21,12 +21,12 @@ from .codes import SCORE_LENGTH
 from .codes import new_code as new_code  # `transfer` takes it from here
 from .extensions import db
 from .game import variants
+from .game.variants import MOST_BOMBS as MOST_BOMBS  # forms, transfer take it from here
 from .scoring import HandInput, Variant
 from .scoring.state import Settings, stored_hand
 
 NAME_MAX = 40
 NOTE_MAX = 200  # characters of a hand's note
-MOST_BOMBS = 4  # bombs one player may be counted with in a hand (a counter, one tap each)
 TALLY_WHO_MAX = 300  # a partnership: up to three names as a JSON list
 # What a phone may send as a hand's client id (the form and the import check it alike).
 CLIENT_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")

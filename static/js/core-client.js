@@ -70,65 +70,48 @@
     return items.sort((a, b) => a.number - b.number).map((i) => i.body || null);
   }
 
-  // The match page while hands of this match wait on the phone (offline.js, provisional);
-  // nothing is drawn once `latest` says a newer count came while the core answered
+  // The match page while hands of this match wait on the phone (offline.js, provisional):
+  // the core scores them in turn as the server will and draws the page's regions
+  // (data-region) as the server will draw them once they arrive (tichu_scorer/regions.py,
+  // hand_rows.py: the same Python); this script only swaps them in, and puts the server's
+  // back when none waits. Nothing is drawn once `latest` says a newer count came while the
+  // core answered.
   async function provisional(mine, live, note, latest = () => true) {
-    if (!mine.length) { waitingRows([], [], ""); drawRanked(null, []); return; }
-    // The totals, the list and who shuffles next as the server will have them once the
-    // hands arrive: the phone's copy of the core scores them in turn. Without it (no
-    // bundle, an old browser), the scores each hand's preview showed count, as before.
+    if (!mine.length) { swap(null); return; }
     const facts = factsOf();
     const chart = document.querySelector("figure.chart") ? await chartInputs() : null;
     const rankings = live && live.dataset.rankings ? JSON.parse(live.dataset.rankings) : null;
-    const state = facts ? await core({ op: "waiting", facts: facts, bodies: mine.map((i) => i.body || null), chart, rankings })
+    const seats = facts ? (facts.names || facts[1] || []).length : 0;
+    const page = {
+      hand_url: live && live.dataset.handUrl, rules_url: live && live.dataset.rulesUrl,
+      tournament_url: live && live.dataset.tournamentUrl,
+      decimal: (1.5).toLocaleString(document.documentElement.lang || "en").charAt(1),
+      // each hand's bombs and note, as its form sends them (never scored)
+      extras: mine.map((item) => {
+        const fields = new URLSearchParams(item.fields || "");
+        return { bombs: Array.from({ length: seats }, (_, s) => Number(fields.get("bombs_" + s)) || 0), note: fields.get("note") || "" };
+      }),
+    };
+    const state = facts ? await core({ op: "waiting", facts, bodies: mine.map((i) => i.body || null), chart, rankings, page })
       .catch(() => null) : null;
-    if (!latest()) return;
-    if (rankings) { drawRanked(state && state.ranked ? state : null, mine, note); return; }
-    if (state) drawChart(state.chart, state.words);
-    const scores = mine.map((item, k) => {
-      if (!state) return item.scores || null;
-      const hand = state.hands[k];
-      return hand && hand.status === 200 ? hand.scores : null;
+    if (!latest() || !state) return; // without the core, offline.js counts the previews
+    swap(state.regions);
+    if (note) { note.textContent = state.note; note.hidden = !state.note; }
+  }
+
+  // The page's regions as the core drew them, or (null) as the server drew them
+  function swap(regions) {
+    document.querySelectorAll("[data-region]").forEach((el) => {
+      if (!("kept" in el)) el.kept = el.innerHTML; // offline.js keeps them first (keepRegions)
+      const html = regions && regions[el.dataset.region];
+      el.innerHTML = typeof html === "string" ? html : el.kept;
     });
-    document.querySelectorAll("[data-total]").forEach((el) => {
-      const side = Number(el.dataset.total);
-      if (!("stored" in el.dataset)) el.dataset.stored = el.textContent.trim();
-      let total = Number(el.dataset.stored);
-      scores.forEach((s) => { if (s && side < s.length) total += s[side]; });
-      el.textContent = String(total);
-      el.classList.add("provisional");
+    // the table shows when hands are stored or wait
+    document.querySelectorAll("tbody[data-region=waiting]").forEach((body) => {
+      const table = body.closest("table");
+      if (!("shown" in table)) table.shown = !table.hidden;
+      table.hidden = !table.shown && !body.children.length;
     });
-    // [R4]: the victory points with the waiting hands, in the page's words
-    document.querySelectorAll("[data-victory]").forEach((el) => {
-      const said = state && state.words.victory && state.words.victory[Number(el.dataset.victory)];
-      if (!said) return;
-      if (!("stored" in el.dataset)) el.dataset.stored = el.textContent;
-      el.textContent = said;
-      el.classList.add("provisional");
-    });
-    waitingRows(mine, scores, state ? state.words.row : "*");
-    const shuffler = document.querySelector(".shuffler");
-    if (shuffler) {
-      shuffler.shown = shuffler.shown || Array.from(shuffler.childNodes, (n) => n.cloneNode(true));
-      const name = state && state.shuffler_name;
-      if (!name) shuffler.replaceChildren(...shuffler.shown.map((n) => n.cloneNode(true)));
-      else {  // the sentence of the core's answer, the name in bold as the page has it
-        const [before, after] = state.words.shuffles.split("%(name)s");
-        const strong = document.createElement("strong");
-        strong.textContent = name;
-        shuffler.replaceChildren(before, strong, after || "");
-      }
-    }
-    if (note) {
-      // counted: the hands scored; the others are said apart, never as counted
-      const counted = scores.filter(Boolean).length;
-      const parts = [];
-      if (counted) parts.push(counted === 1 ? note.dataset.textOne : note.dataset.text.replace("{n}", String(counted)));
-      if (mine.length > counted) parts.push(note.dataset.unscored.replace("{n}", String(mine.length - counted)));
-      if (state && state.facts.finished) parts.push(state.words.ends);
-      note.hidden = false;
-      note.textContent = parts.join(" ");
-    }
   }
 
   // The stored hands the chart is drawn from (the server's chart.json, kept by the
@@ -138,141 +121,6 @@
     const kept = () => caches.match(url).then((r) => (r ? r.json() : null));
     return fetch(url, { credentials: "same-origin" }).then((r) => (r.ok ? r.json() : kept()))
       .catch(kept).catch(() => null);
-  }
-
-  // The chart with the waiting hands, as the server's template (_partials/chart.html) draws
-  // the geometry the core gives (progression.py); marked provisional until they are sent
-  function drawChart(g, words) {
-    const figure = document.querySelector("figure.chart");
-    if (!figure || !g) return;
-    const NS = "http://www.w3.org/2000/svg";
-    const el = (name, attrs, text) => {
-      const node = document.createElementNS(NS, name);
-      Object.entries(attrs).forEach(([k, v]) => node.setAttribute(k, String(v)));
-      if (text !== undefined) node.textContent = String(text);
-      return node;
-    };
-    const right = g.width - 28;
-    const svg = el("svg", { viewBox: `0 0 ${g.width} ${g.height}`, role: "img", "aria-labelledby": "chart-title chart-desc" });
-    svg.append(el("title", { id: "chart-title" }, words.chart_title), el("desc", { id: "chart-desc" }, words.chart_desc));
-    g.y_labels.forEach(([y, v]) => svg.append(el("line", { class: "grid", x1: g.left, x2: right, y1: y, y2: y }),
-      el("text", { class: "axis", x: g.left - 4, y: y + 3, "text-anchor": "end" }, v)));
-    g.x_labels.forEach(([x, i]) => svg.append(el("text", { class: "axis", x, y: g.height - 10, "text-anchor": "middle" }, i)));
-    svg.append(el("line", { class: "zero", x1: g.left, x2: right, y1: g.zero_y, y2: g.zero_y }));
-    if (g.target_y !== null) svg.append(el("line", { class: "target", x1: g.left, x2: right, y1: g.target_y, y2: g.target_y }));
-    g.paths.forEach(([css, d], k) => svg.append(el("path", { class: `line ${css} side-${k}`, d })));
-    g.markers.forEach(([x, y, made, label, corner]) => {
-      const mark = made ? el("circle", { class: "call made", cx: x, cy: y, r: 5 })
-        : el("path", { class: "call failed", d: `M${corner}l8 8m-8 0 8-8` });
-      mark.append(el("title", {}, label));
-      svg.append(mark);
-    });
-    const old = figure.querySelector("svg");
-    if (old) old.replaceWith(svg);
-    else figure.prepend(svg);
-    figure.hidden = false;
-    figure.classList.add("provisional");
-  }
-
-  // Grand Seigneur's page after the waiting hands (answers.ranked): the next seating and
-  // pushes, the players' records, the waiting hands at the top of the list; what the page
-  // showed comes back when none waits (or the core cannot answer)
-  const node = (name, text, cls) => {
-    const el = document.createElement(name);
-    if (text !== undefined) el.textContent = text;
-    if (cls) el.className = cls;
-    return el;
-  };
-  function drawRanked(state, mine, note) {
-    const parts = ["section[aria-labelledby=seating]", "#seating", "ol.seating", "ul.pushes", "p.empty",
-      "table.records", "table.records tbody", "table.ranks", "[data-played]"].map((q) => document.querySelector(q));
-    const [section, heading, seating, pushes, empty, records, stats, ranks, played] = parts;
-    parts.forEach((el) => {
-      if (el && !el.kept) el.kept = { nodes: Array.from(el.childNodes, (n) => n.cloneNode(true)), hidden: el.hidden };
-    });
-    if (ranks) ranks.querySelectorAll("tr.waiting").forEach((row) => row.remove());
-    if (!state) { // as the server drew it
-      [section, heading, seating, pushes, empty, records, stats, played].forEach((el) => {
-        if (el) { el.replaceChildren(...el.kept.nodes.map((n) => n.cloneNode(true))); el.hidden = el.kept.hidden; }
-      });
-      if (ranks) ranks.hidden = ranks.kept.hidden;
-      return;
-    }
-    const r = state.ranked;
-    const any = r.titles.length > 0;
-    if (section) section.hidden = !any;
-    if (empty) empty.hidden = any;
-    if (records) records.hidden = !any;
-    if (heading) heading.textContent = r.seating;
-    if (played) played.textContent = r.played;
-    if (seating) seating.replaceChildren(...r.titles.map(([title, name]) => {
-      const li = node("li");
-      li.append(node("strong", title), ": " + name);
-      return li;
-    }));
-    if (pushes) pushes.replaceChildren(...r.pushes.map((p) => {
-      const li = node("li"); // the two names in bold, wherever the language puts them
-      p.text.split(/(%\((?:giver|receiver)\)s)/).forEach((bit) => {
-        const who = bit === "%(giver)s" ? p.giver : bit === "%(receiver)s" ? p.receiver : null;
-        li.append(who === null ? bit : node("strong", who));
-      });
-      return li;
-    }));
-    const sign = (1.5).toLocaleString(document.documentElement.lang || "en").charAt(1);
-    if (stats) stats.replaceChildren(...r.records.map(([name, lord, reign, average]) => {
-      const tr = node("tr");
-      const th = node("th", name);
-      th.scope = "row";
-      tr.append(th, node("td", lord, "num"), node("td", reign, "num"), node("td", average.replace(".", sign), "num"));
-      return tr;
-    }));
-    const body = ranks && ranks.querySelector("tbody");
-    if (body) {
-      ranks.hidden = false;
-      mine.forEach((item, k) => {
-        const row = node("tr", undefined, "waiting");
-        const th = node("th", String(item.number));
-        th.scope = "row";
-        const cell = node("td", r.rows[k] || "", "notes");
-        if (r.rows[k]) cell.append(node("br"));  // the mark on a line of its own
-        cell.append(node("small", state.words.row, "waiting-mark"));
-        row.append(th, cell);
-        body.prepend(row);
-      });
-    }
-    if (note) { note.textContent = r.note; note.hidden = false; }
-  }
-
-  // The waiting hands at the top of the list, marked as waiting, with what each gives
-  function waitingRows(mine, scores, words) {
-    const body = document.querySelector("table.hands tbody");
-    if (!body) return;
-    body.querySelectorAll("tr.waiting").forEach((row) => row.remove());
-    const table = body.closest("table");
-    if (!("rows" in table.dataset)) table.dataset.rows = table.hidden ? "" : "1";
-    table.hidden = !mine.length && !table.dataset.rows; // hands stored or waiting
-    const columns = table.querySelectorAll("thead th").length;
-    mine.forEach((item, k) => {
-      const row = document.createElement("tr");
-      row.className = "waiting";
-      const head = document.createElement("th");
-      head.scope = "row";
-      head.textContent = String(item.number);
-      row.append(head);
-      const given = scores[k] || [];
-      for (let c = 1; c < columns; c += 1) {
-        const cell = document.createElement("td");
-        if (c - 1 < given.length) {
-          cell.className = "num";
-          cell.textContent = (given[c - 1] > 0 ? "+" : "") + given[c - 1];
-        } else if (c === columns - 1 || !given.length) {
-          cell.className = "notes";
-          if (c === columns - 1) cell.textContent = words;
-        }
-        row.append(cell);
-      }
-      body.prepend(row);
-    });
   }
 
   window.tichuCore = { ask: core, factsOf, waitingBodies, provisional, warm, steps: () => started };

@@ -52,7 +52,7 @@ async function start() {
   // the catalogs are read from the file system (a snapshot holds the heap, not the files)
   pyodide.unpackArchive(archive, "zip", { extractDir: "/core" });
   if (!snapshot) {
-    pyodide.runPython("import sys; sys.path.insert(0, '/core'); import tichu_scorer.answers");
+    pyodide.runPython("import sys; sys.path.insert(0, '/core'); import tichu_scorer.answers, tichu_scorer.waiting");
     steps.imported = performance.now() - began;
     // taken before any JavaScript object is handed to Python; kept after the first answer
     const made = pyodide.makeMemorySnapshot();

@@ -252,13 +252,13 @@
   }
 
   // Opened, the wish's choices come into view whole, above the sticky Save bar
-  // bombs: one tap adds one, up to 4, then back to none
+  // bombs: one tap adds one, up to the field's most ([B1], from the server), then none
   form.querySelectorAll(".bomb-add").forEach((b) => {
     b.hidden = false;
     b.addEventListener("click", () => {
       const count = document.getElementById(b.dataset.bomb);
       const n = Number(count.value || 0);
-      count.value = n >= 4 ? "" : String(n + 1);
+      count.value = n >= Number(count.max) ? "" : String(n + 1);
     });
   });
   const wishBox = form.querySelector("details.wish");

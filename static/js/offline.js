@@ -388,6 +388,9 @@
     const mine = waiting.filter((i) => i.match === here).sort((a, b) => a.number - b.number);
     const live = document.querySelector("[data-live-match]");
     const form = document.querySelector("form.hand-form[data-offline]");
+    // the regions as the server drew them, before anything below changes them: the core
+    // draws them again with the waiting hands, or puts these back (core-client.js)
+    document.querySelectorAll("[data-region]").forEach((el) => { if (!("kept" in el)) el.kept = el.innerHTML; });
     // back to what the page says, then count what still waits (a hand may have been sent,
     // or now wait for a choice, since the last count)
     document.querySelectorAll("[data-next-hand]").forEach((el) => {

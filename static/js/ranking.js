@@ -1,4 +1,5 @@
-// Grand Seigneur: tap players in the order they went out; the last one is derived.
+// Grand Seigneur: tap players in the order they went out; the last one is derived ([GS1]:
+// the page says how many places are tapped, data-taps).
 (function () {
   "use strict";
   const form = document.getElementById("ranking-form");
@@ -7,6 +8,7 @@
   const selects = Array.from(form.querySelectorAll(".out-selects select"));
   const seats = Array.from(form.querySelectorAll(".out-btn")).map((b) => Number(b.dataset.seat));
   const titles = JSON.parse(buttons.dataset.titles || "[]");
+  const taps = Number(buttons.dataset.taps);
   let order = selects.map((s) => s.value).filter((v) => v !== "").map(Number);
   const hinted = /^#first=(\d+)$/.exec(window.location.hash); // tapped on the match page
   if (hinted && !order.length && seats.includes(Number(hinted[1]))) order = [Number(hinted[1])];
@@ -18,7 +20,7 @@
   }
 
   function render() {
-    const full = order.length === seats.length - 1 ? order.concat(seats.filter((s) => !order.includes(s))) : order;
+    const full = order.length === taps ? order.concat(seats.filter((s) => !order.includes(s))) : order;
     selects.forEach((s, i) => { s.value = i < full.length ? String(full[i]) : ""; });
     form.querySelectorAll(".out-btn").forEach((btn) => {
       const i = full.indexOf(Number(btn.dataset.seat));
@@ -37,7 +39,7 @@
       const seat = Number(btn.dataset.seat);
       const i = order.indexOf(seat);
       if (i >= 0) order = order.slice(0, i);
-      else if (order.length < seats.length - 1) order.push(seat);
+      else if (order.length < taps) order.push(seat);
     }
     render();
   });

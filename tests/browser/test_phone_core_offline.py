@@ -38,6 +38,18 @@ def core_kept(page) -> None:
     raise AssertionError("the service worker never kept the core")
 
 
+def lose_signal_ready(page, match_url: str) -> None:
+    """The match's hand form opened once, the match page under the service worker's control
+    and the core kept: then the signal goes."""
+    page.goto(match_url + "/hands/new")
+    page.wait_for_selector(".out-buttons:not([hidden])")
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    page.goto(match_url)
+    controlled(page)
+    core_kept(page)
+    page.context.set_offline(True)
+
+
 SNAPSHOT_KEPT = """async () => (await (await caches.open('tichu-core')).keys())
   .some((r) => r.url.includes('/core/snapshot?v='))"""
 
@@ -334,13 +346,7 @@ def test_without_signal_grand_seigneur_shows_what_the_server_will(live_server, n
     page.tap(".other-hand")
     gs_hand(page, (2, 0, 4, 1))  # hand 1, stored: Cy is the Great Lord
     page.wait_for_selector("text=" + GS_SAVED[lang].format(n=1))
-    page.goto(match_url + "/hands/new")
-    page.wait_for_selector(".out-buttons:not([hidden])")
-    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
-    page.goto(match_url)
-    controlled(page)
-    core_kept(page)
-    page.context.set_offline(True)
+    lose_signal_ready(page, match_url)
 
     page.goto(match_url + "/hands/new")
     gs_hand(page, (3, 1))  # two of five: the server would refuse it ([GS1])

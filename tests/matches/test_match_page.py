@@ -1,13 +1,14 @@
-"""The match page along one path: `hand_reads` -> `match_view` -> `rows` and `chart`."""
+"""The match page along one path: `hand_reads` -> `match_view` -> `hand_rows` and `chart`."""
 
 from __future__ import annotations
 
 import pytest
 
 from tests.matches.conftest import LEVEL, SWEEP_A, add, new_match
+from tichu_scorer import hand_rows as rows
 from tichu_scorer.extensions import db
 from tichu_scorer.game import variants
-from tichu_scorer.matches import chart, hand_reads, match_view, rows
+from tichu_scorer.matches import chart, hand_reads, match_view
 from tichu_scorer.models import Match
 from tichu_scorer.scoring.state import MatchState
 

@@ -198,6 +198,7 @@ SEIGNEUR = Variant(
 
 VARIANTS: dict[str, Variant] = {v.key: v for v in (NANKING, THREECHU, TIENTSIN, SEIGNEUR)}
 DEFAULT = NANKING
+MOST_BOMBS = 4  # [B1]: bombs one player may be counted with in a hand (one tap each)
 MAX_SEATS = max(v.max_seats for v in VARIANTS.values())  # the largest table ([GS1])
 
 

@@ -15,6 +15,7 @@ from ..extensions import db
 from ..models import Hand, Match
 from ..scoring import Layout, Problem
 from ..scoring.games import game_of
+from ..scoring.state import extras_of as extras_of  # also the import's and corrections'
 from ..scoring.state import next_hand, stored_values
 from . import closing, prebuilt
 from .ending import ends_earlier, settle, state_of
@@ -77,14 +78,6 @@ def derive(match: Match, data: Mapping[str, Any],
     hand_input, _problems = game.read(data, match.names, shuffler, settings.house)
     return game.derive(hand_input, shuffler) if hand_input is not None else None
 
-
-
-def extras_of(extras: Mapping[str, Any] | None) -> dict[str, Any]:
-    """A hand's bombs per seat (None when none was counted) and note (None when empty), as
-    its row stores them."""
-    bombs = list((extras or {}).get("bombs") or [])
-    note = " ".join(str((extras or {}).get("note") or "").split())
-    return {"bombs": bombs if any(bombs) else None, "note": note or None}
 
 
 class Added(NamedTuple):

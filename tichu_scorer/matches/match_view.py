@@ -7,12 +7,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from .. import scoring
-from ..game.i18n import _, ngettext
+from ..hand_rows import RowNotes, RowWords
 from ..models import Match
+from ..regions import Board
 from ..scoring import Side, seigneur
 from ..scoring.games import Game, PointsGame, RankingGame
-from ..scoring.state import MatchState, PlayedHand
+from ..scoring.state import MatchState
 from .hand_reads import HandLine, hand_lines
 
 
@@ -41,48 +41,10 @@ class HandRow(NamedTuple):
     ranking: tuple[str, ...] = ()
     notes: RowNotes | None = None  # the row's words, translated (`match_page`)
 
-
-class RowNotes(NamedTuple):
-    """What the match page says about a hand, in the reader's language: built from
-    patterns translated once per page, not a few lookups per row."""
-
-    first_out: str = ""  # "Ann out first"
-    wish: str = ""  # "Wish missed by Bob"
-    sweep: str = ""  # "Double victory"
-    shuffled: str = ""  # Threechu: "Cy shuffled and played the dummy."
-    calls: tuple[tuple[str, bool], ...] = ()  # ("Ann: Tichu ✓ made", made)
-    edit: str = ""  # "Edit hand 7"
-    bombs: tuple[str, ...] = ()  # ("Bob: 2 bombs",)
-    note: str = ""  # the hand's note, as entered
-
-
-class _Words:
-    """The match page's per-hand sentences, each translated once."""
-
-    def __init__(self, match: Match) -> None:
-        self.out_first = _("%(name)s out first")
-        self.wish = _("Wish missed by %(name)s")
-        self.sweep = _(match.game.sweep_title)
-        self.shuffled = _("%(name)s shuffled and played the dummy.")
-        self.call = {call.value: _(call.label) for call in scoring.Call}
-        self.made, self.failed = _("✓ made"), _("✗ failed")
-        self.edit = _("Edit hand %(n)s")
-
-    def notes(self, names: tuple[str, ...], hand: HandLine, played: PlayedHand) -> RowNotes:
-        first = played.first_out
-        calls = tuple((f"{names[c.seat]}: {self.call.get(c.call.value, c.call.label)} "
-                       f"{self.made if c.made else self.failed}", c.made) for c in played.calls)
-        return RowNotes(
-            self.out_first % {"name": names[first]} if first is not None else "",
-            self.wish % {"name": names[hand.wish_offender]}
-            if hand.wish_offender is not None else "",
-            self.sweep if hand.sweep else "",
-            self.shuffled % {"name": names[hand.shuffler]} if hand.shuffler is not None
-            else "", calls, self.edit % {"n": played.number},
-            tuple(ngettext("%(name)s: %(num)d bomb", "%(name)s: %(num)d bombs", n)
-                  % {"name": names[seat], "num": n}
-                  for seat, n in enumerate(hand.bombs or ()) if n and seat < len(names)),
-            hand.note or "")
+    @property
+    def number(self) -> int:
+        """The hand's entry number (its edit link's)."""
+        return self.hand.number
 
 
 @dataclass(frozen=True)
@@ -98,6 +60,15 @@ class MatchPage:
     pushes: list[seigneur.Push] = field(default_factory=list)
     records: list[tuple[str, seigneur.PlayerRecord]] = field(default_factory=list)
     tied_at: int | None = None  # [E2]: tied at the top at or above the target, play goes on
+    next_seat: int | None = None  # who shuffles next, by seat
+
+    @property
+    def board(self) -> Board:
+        """Where the match stands, as its page's regions draw it (`regions`)."""
+        m = self.match
+        return Board(m.game, m.names, tuple(t.total for t in self.sides), m.hand_count,
+                     m.hand_limit, m.target, m.finished, m.winner_team,
+                     tuple(m.victory or ()), self.tied_at)
 
 
 def side_labels(match: Match) -> list[str]:
@@ -126,23 +97,25 @@ def match_page(match: Match) -> MatchPage:
 def _points_page(match: Match, names: tuple[str, ...], hands: list[HandLine],
                  state: MatchState) -> MatchPage:
     sides = sides_of(match)
-    words = _Words(match)
+    words = RowWords(match.game.sweep_title)
     rows = []
     for hand, played in zip(hands, state.hands, strict=True):
         first = played.first_out
         notes = [(names[c.seat], c.call.label, c.made) for c in played.calls]
         rows.append(HandRow(played.number, hand, played.running, played.scores,
                             names[first] if first is not None else None, notes,
-                            notes=words.notes(names, hand, played)))
+                            notes=words.notes(names, played, hand.shuffler, hand.bombs,
+                                              hand.note)))
     shuffler = state.next_shuffler
     dealer = names[shuffler] if shuffler is not None else None
     partner = dealer if state.settings.game.plays_dummy(shuffler) else None
     if not sides[0].side.is_team:  # players' totals: ranked at the end ([T3.5])
         ranking = sorted(sides, key=lambda s: -s.total)
         return MatchPage(match, sides, rows, dealer, dummy_partner=partner, ranking=ranking,
-                         notes_below=True)
+                         notes_below=True, next_seat=shuffler)
     tied = None if match.finished else state.tied_at
-    return MatchPage(match, sides, rows, dealer, dummy_partner=partner, tied_at=tied)
+    return MatchPage(match, sides, rows, dealer, dummy_partner=partner, tied_at=tied,
+                     next_seat=shuffler)
 
 
 def _seigneur_page(match: Match, names: tuple[str, ...], hands: list[HandLine],

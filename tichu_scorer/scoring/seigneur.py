@@ -87,6 +87,15 @@ def pushes(ranking: Sequence[int]) -> list[Push]:
     return out
 
 
+def places_to_tap(players: int) -> int:
+    """[GS1]: the places a hand's finishing order needs; the last player's is derived.
+
+    >>> places_to_tap(5)
+    4
+    """
+    return players - 1
+
+
 def ranking_problems(order: Sequence[object], players: int) -> list[Problem]:
     """[GS1]: a hand's finishing order lists every player once (the last may be left out)."""
     problems: list[Problem] = []
@@ -102,11 +111,11 @@ def ranking_problems(order: Sequence[object], players: int) -> list[Problem]:
     for seat in repeated:
         problems.append(Problem("out_order", "GS1", _("Seat {seat} is listed more than "
                                                       "once.").format(seat=seat)))
-    if not bad and not repeated and len(seats) < players - 1:
+    if not bad and not repeated and len(seats) < places_to_tap(players):
         problems.append(Problem("out_order", "GS1",
                                 _("Record the whole finishing order: {need} of {players} "
                                   "players (the last is derived).").format(
-                                      need=players - 1, players=players)))
+                                      need=places_to_tap(players), players=players)))
     return problems
 
 

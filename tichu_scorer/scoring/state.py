@@ -350,3 +350,15 @@ def stored_values(played: PlayedHand, variant: Variant) -> dict[str, Any]:
 
 __all__: Sequence[str] = ("MatchState", "PlayedHand", "Settings", "next_hand", "stored_hand",
                           "stored_values")
+
+
+def extras_of(extras: Mapping[str, Any] | None) -> dict[str, Any]:
+    """A hand's bombs per seat (None when none was counted) and note (None when empty), as
+    its row stores them: never scored.
+
+    >>> extras_of({"bombs": [0, 2], "note": "  a  long\tnight "})
+    {'bombs': [0, 2], 'note': 'a long night'}
+    """
+    bombs = list((extras or {}).get("bombs") or [])
+    note = " ".join(str((extras or {}).get("note") or "").split())
+    return {"bombs": bombs if any(bombs) else None, "note": note or None}

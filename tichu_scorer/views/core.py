@@ -14,6 +14,7 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
+import markupsafe
 from flask import Blueprint, Flask, abort, current_app, request, send_file, url_for
 from werkzeug.wrappers import Response
 
@@ -27,7 +28,10 @@ bp = Blueprint("core", __name__)
 PACKAGE = Path(__file__).resolve().parent.parent
 ROOT = PACKAGE.parent
 # What the phone runs: the pure core (tests/test_purity.py) and the compiled catalogs
-CORE = ("answers.py", "progression.py", "game", "scoring", "engine")
+CORE = ("answers.py", "waiting.py", "regions.py", "hand_rows.py", "progression.py", "game",
+        "scoring", "engine")
+# markupsafe (pure Python; its optional C speed-ups left out): the regions' escaping
+MARKUPSAFE = ("__init__.py", "_native.py")
 CATALOGS = "translations"
 # tools/fetch_pyodide.py keeps these, each beside its .gz and, where smaller, its .br
 RUNTIME = {"pyodide.mjs": "text/javascript", "pyodide.asm.mjs": "text/javascript",
@@ -81,6 +85,11 @@ def core_archive() -> bytes:
                 add(file)
         for catalog in sorted((PACKAGE / CATALOGS).rglob("*.mo")):
             add(catalog)
+        folder = Path(markupsafe.__file__).parent
+        for name in MARKUPSAFE:
+            info = zipfile.ZipInfo(f"markupsafe/{name}", (1980, 1, 1, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED
+            archive.writestr(info, (folder / name).read_bytes())
     return buffer.getvalue()
 
 

@@ -11,8 +11,10 @@ from werkzeug.wrappers import Response
 from .. import access, answers
 from ..extensions import csrf, db, limit_reads, limit_writes
 from ..game.layouts import TEAM_LETTERS
+from ..game.variants import MOST_BOMBS
 from ..matches import closing, corrections, ending, hand_entry, match_log, match_view, writes
 from ..models import CLIENT_ID, Hand, Match
+from ..scoring import seigneur
 from ..scoring.games import game_of
 from ..scoring.hand import CARD_POINTS_MAX, CARD_POINTS_MIN, CARD_POINTS_STEP
 from . import game_pages
@@ -106,6 +108,7 @@ def _page(match: Match, form: Any, status: int, hand: Hand | None = None,
                            layout=layout, editing=hand,
                            sides=match_view.sides_of(match), shuffler=shuffler,
                            conflict=conflict, teams=TEAM_LETTERS, points=CARD_POINTS,
+                           most_bombs=MOST_BOMBS, taps=seigneur.places_to_tap(len(match.seats)),
                            conflict_theirs=theirs, conflict_yours=yours, summaries=summaries,
                            opened_for=number if number is not None else shown,
                            entry=_opened_entry(match, hand, conflict),

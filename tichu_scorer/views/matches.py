@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from babel.numbers import get_decimal_symbol
 from flask import (
     Blueprint,
     abort,
@@ -14,13 +15,15 @@ from flask import (
     request,
     url_for,
 )
-from flask_babel import gettext
+from flask_babel import get_locale, gettext
+from markupsafe import Markup
 from werkzeug.wrappers import Response
 
-from .. import access, live, scoring
+from .. import access, live, regions, scoring
 from ..extensions import db, limit_creation, limit_reads, limit_writes
 from ..forms import NewMatchForm
 from ..game.house import preset_of
+from ..hand_rows import hand_rows, rank_rows
 from ..i18n import possessive
 from ..matches import (
     chart,
@@ -34,7 +37,6 @@ from ..matches import (
     roster,
     writes,
 )
-from ..matches.rows import hand_rows
 from ..models import Group, Match
 from ..tournaments import director
 from . import game_pages
@@ -188,12 +190,21 @@ def _show(match: Match, viewer: bool, every: bool = False) -> Response:
             template, page=page, sides=page.sides, can_score=scorer, shown=shown, every=every,
             hidden=hidden, every_url=every_url, closed=closed,
             chart=chart.match_chart(page) if pages.hands_table else None,
-            rows=hand_rows(shown, edit, page.notes_below, anchored=every)
-            if pages.hands_table else None,
+            rows=_rows(page, shown, edit, every, pages.hands_table), regions=regions,
+            board=page.board, decimal_sign=get_decimal_symbol(str(get_locale())),
             csrf_token=lambda: kept_pages.stand_in(current_app)))
     response = make_response(render_template("matches/page.html", body=kept.body,
                                              title=kept.title))
     return kept_pages.validated(response, key, messages)
+
+
+def _rows(page: match_view.MatchPage, shown: list[match_view.HandRow],
+          edit: tuple[str, str] | None, every: bool, table: bool) -> Markup:
+    """The hands table's rows: a points game's with its scores, or the finishing orders."""
+    if table:
+        return hand_rows(shown, edit, page.notes_below, anchored=every)
+    return rank_rows([(row.position, row.number, row.ranking) for row in shown], edit,
+                     str(gettext("Edit hand %(n)s")), anchored=every)
 
 
 def _page(match: Match) -> match_view.MatchPage:
