@@ -49,8 +49,10 @@ def refusal(change) -> str:
                         players=["A", "B", "C", None], hands=[]), "either a number of hands"),
     (lambda m: m.update(hand_limit=9), "a number of hands or plays to a target, not both"),
     # the settings as the new-match form words them (`scoring.settings_problems`)
-    (lambda m: m.update(target=None, hand_limit=100), "hand_limit: A match lasts 1 to 99 hands. (R7)"),
-    (lambda m: m.update(lead_by=75), "lead_by: The lead that ends the match must be 50 to 10000 points"),
+    (lambda m: m.update(target=None, hand_limit=100),
+     "hand_limit: A match lasts 1 to 99 hands. (R7)"),
+    (lambda m: m.update(lead_by=75),
+     "lead_by: The lead that ends the match must be 50 to 10000 points"),
     (lambda m: m.update(lead_by=300, variant="threechu", target=None, hand_limit=9,
                         players=["A", "B", "C", None], hands=[]),
      "lead_by: A lead ends a match of two teams; Threechu keeps a total per player. (R6)"),

@@ -142,9 +142,9 @@ def waiting_row(number: int, mark: str, order: Sequence[str]) -> Markup:
     """The row of a hand waiting on the phone that is not counted (the server would refuse
     it, or the phone kept no body of it), or Grand Seigneur's (`order`: its finishing
     order by name), marked with the words `mark`."""
-    said = f"{escape(' › '.join(order))}<br>" if order else ""
-    return Markup(f'\n    <tr class="waiting"><th scope="row">{number}</th><td class="notes">'
-                  f'{said}<small class="waiting-mark">{escape(mark)}</small></td></tr>')
+    said = Markup("%s<br>") % " › ".join(order) if order else ""
+    return Markup('\n    <tr class="waiting"><th scope="row">%s</th><td class="notes">'
+                  '%s<small class="waiting-mark">%s</small></td></tr>') % (number, said, mark)
 
 
 def rank_rows(rows: Sequence[tuple[int, int, Sequence[str]]], edit: tuple[str, str] | None,

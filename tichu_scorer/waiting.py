@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from . import progression, regions, scoring
 from .answers import MatchFacts, after_hand, preview_answer, score_played, shuffles_next
@@ -97,7 +97,7 @@ def waiting(facts: MatchFacts, bodies: Sequence[Any],
     hand_url, rules_url = page.get("hand_url"), str(page.get("rules_url") or "/rules")
     if facts.game.ranked:
         board = regions.Board(facts.game, facts.names, (), facts.hand_count)
-        found |= {"played": Markup(regions.played(facts.hand_count)),
+        found |= {"played": escape(regions.played(facts.hand_count)),
                   "seating": regions.seating(facts.names, orders[-1] if orders else None,
                                              facts.hand_count, True),
                   "records": regions.records(facts.names, orders, True,
