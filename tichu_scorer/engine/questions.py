@@ -151,7 +151,8 @@ def read_cards(q: Question) -> bool:
     hand, play, trick = q.hand, q.play, q.trick
     held = hand if hand is not None else play
     held_set = set(held)
-    if not _SIMPLE[q.variant] or len(held_set) != len(held) or len(set(play)) != len(play) \
+    if not _SIMPLE[q.variant] or len(held_set) != len(held) \
+            or (len(play) > 1 and len(set(play)) != len(play)) \
             or (hand is not None and not held_set.issuperset(play)):
         _count_cards(q)
     elif trick:
@@ -216,6 +217,10 @@ def replay_trick(q: Question) -> tuple[Combination | None, int | None]:
 
 def replay(trick: Sequence[TrickPlay], table: Table) -> tuple[Combination | None, int | None]:
     """`replay_trick` of `trick` under `table`'s rules."""
+    if len(trick) == 1 and trick[0].cards:  # a lead alone (the most frequent): its highest reading
+        options = readings(trick[0].cards, table.distinct_suit_fours)
+        if options:
+            return options[0], trick[0].seat
     top: Combination | None = None
     owner: int | None = None
     for i, item in enumerate(trick, start=1):

@@ -48,36 +48,41 @@ def not_a_combination(cards: Sequence[Card]) -> tuple[str, Prose]:
                            "house, straight or bomb).").format(cards=card_names(cards))
 
 
+_SINGLE, _BOMB, _DOG = Kind.SINGLE, Kind.BOMB, Kind.DOG  # (globals: faster than `Kind.X`)
+_PH = (PH,)
+
+
 def _dog_top() -> str:
     return _("Nothing can be played on the Dog, not even a bomb: it passes the lead at once.")
 
 
 def why_not(play: Combination, top: Combination) -> tuple[str, Prose]:
     """The rule a readable play breaks when it does not beat the table, and why."""
-    if top.kind is Kind.DOG:
-        return ("B5" if play.is_bomb else "S2"), _dog_top
-    if play.kind is Kind.DOG:
+    kind, on = play[0], top[0]
+    if on is _DOG:
+        return ("B5" if kind is _BOMB else "S2"), _dog_top
+    if kind is _DOG:
         return "S2", lambda: _("The Dog may only be led, never played on a trick.")
-    if top.is_bomb:
-        return ("B2" if play.is_bomb else "B3"), lambda: _(
+    if on is _BOMB:
+        return ("B2" if kind is _BOMB else "B3"), lambda: _(
             "The {play} does not beat the {top}: only a higher bomb beats a bomb.").format(
                 play=play.describe(), top=top.describe())
-    if play.kind is Kind.SINGLE and top.kind is Kind.SINGLE:
+    if kind is _SINGLE and on is _SINGLE:
         if play.phoenix_single:
             return "S4", lambda: _("The Phoenix cannot be played on the Dragon.")
-        if top.rank == DRAGON:
+        if top[1] == DRAGON:
             return "S5", lambda: _("Only a bomb beats the Dragon, not a {play}.").format(
                 play=play.describe())
         if top.phoenix_single:
             return "S4", lambda: _("The Phoenix on the table is worth {value}; a single must "
                                    "be strictly higher to beat it.").format(
                                        value=top.value_text())
-    rule = KIND_RULE[top.kind]
-    if play.kind is not top.kind:
+    rule = KIND_RULE[on]
+    if kind is not on:
         return rule, lambda: _("A {play} cannot follow a {top}: only a higher one of the same "
                                "kind and length, or a bomb, can.").format(
                                    play=play.describe(), top=top.describe())
-    if play.length != top.length:
+    if play[2] != top[2]:
         return rule, lambda: _("The {play} has {n} cards; it must have as many as the {top} "
                                "({m}).").format(play=play.describe(), n=play.length,
                                                 top=top.describe(), m=top.length)
@@ -88,39 +93,40 @@ def why_not(play: Combination, top: Combination) -> tuple[str, Prose]:
 def legal_rule(play: Combination, top: Combination | None,
                out_of_turn: bool) -> tuple[str, Prose]:
     """The rule that makes a play legal here and why."""
+    kind = play[0]
     if out_of_turn and top is not None:
         return "B4", lambda: _("A bomb may be thrown out of turn: the {play} beats the "
                                "{top}.").format(play=play.describe(), top=top.describe())
-    if play.is_bomb:
+    if kind is _BOMB:
         if top is None:
             return "B4", lambda: _("A player may lead a bomb: {play}.").format(
                 play=play.describe())
-        return ("B2" if top.is_bomb else "B3"), lambda: _("The {play} beats the {top}.").format(
-            play=play.describe(), top=top.describe())
-    if play.kind is Kind.DOG:
+        return ("B2" if top[0] is _BOMB else "B3"), lambda: _(
+            "The {play} beats the {top}.").format(play=play.describe(), top=top.describe())
+    if kind is _DOG:
         return "S2", lambda: _("The Dog is led: the lead passes at once to the player's "
                                "partner.")
-    if play.phoenix_single:
-        if top is None:
-            return "S4", lambda: _("The Phoenix led is worth 1½.")
-        return "S4", lambda: _("The Phoenix is worth ½ above the {top}: {value}.").format(
-            top=top.describe(), value=play.value_text())
-    if play.kind is Kind.SINGLE and play.rank == DRAGON:
-        if top is None:
-            return "S5", lambda: _("The Dragon is the highest single.")
-        return "S5", lambda: _("The Dragon is the highest single and beats the {top}.").format(
-            top=top.describe())
-    if play.kind is Kind.SINGLE and play.rank == MAHJONG:
-        return "S1", lambda: _("The Mah Jong leads as a 1; its player may name a wish.")
-    if top is not None and top.phoenix_single:
+    if kind is _SINGLE:
+        if play[3] == _PH:  # the Phoenix single
+            if top is None:
+                return "S4", lambda: _("The Phoenix led is worth 1½.")
+            return "S4", lambda: _("The Phoenix is worth ½ above the {top}: {value}.").format(
+                top=top.describe(), value=play.value_text())
+        if play[1] == DRAGON:
+            if top is None:
+                return "S5", lambda: _("The Dragon is the highest single.")
+            return "S5", lambda: _("The Dragon is the highest single and beats the "
+                                   "{top}.").format(top=top.describe())
+        if play[1] == MAHJONG:
+            return "S1", lambda: _("The Mah Jong leads as a 1; its player may name a wish.")
+    if top is None:
+        return KIND_RULE[kind], lambda: _("Any combination may be led: {play}.").format(
+            play=play.describe())
+    if top[0] is _SINGLE and top[3] == _PH:  # on the Phoenix single
         return "S4", lambda: _("The {play} is higher than the Phoenix, which is worth {value} "
                                "there.").format(play=play.describe(), value=top.value_text())
-    rule = KIND_RULE[play.kind]
-    if top is None:
-        return rule, lambda: _("Any combination may be led: {play}.").format(
-            play=play.describe())
-    return rule, lambda: _("The {play} beats the {top}.").format(play=play.describe(),
-                                                                 top=top.describe())
+    return KIND_RULE[kind], lambda: _("The {play} beats the {top}.").format(
+        play=play.describe(), top=top.describe())
 
 
 def dragon_gift(game: Variant, house: HouseRules, hand: Sequence[Card] | None,

@@ -161,7 +161,8 @@ def _read_play(q: Question, table: Table, top: Combination | None,
     for c in options:
         if beats(c, top, ddd):
             return on_table(c, top)
-    return Verdict(False, *why_not(first, top), first, None, DESCRIBED)
+    rule, why = why_not(first, top)
+    return _new(Verdict, (False, rule, why, first, None, DESCRIBED, None))
 
 
 def _wish_ruling(p: _Position, play: Combination

@@ -22,10 +22,13 @@ fulfilling_play=None, reading=None, dragon_gift=None)
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from typing import Any, NamedTuple, SupportsIndex, overload
+from typing import TYPE_CHECKING, Any, NamedTuple, SupportsIndex, overload
 
 from .cards import Card
 from .combos import Combination
+
+if not TYPE_CHECKING:
+    from collections import _tuplegetter  # a named tuple's field getter (CPython, Pyodide)
 
 Prose = Callable[[], str]  # writes a reason, in the language installed when called
 
@@ -76,26 +79,30 @@ class Verdict(tuple[Any, ...]):
         return _new(cls, (legal, rule, reason, combination, fulfilling_play, reading,
                           dragon_gift))
 
-    @property
-    def legal(self) -> bool:
-        return _item(self, 0)  # type: ignore[no-any-return]
+    if TYPE_CHECKING:
+        @property
+        def legal(self) -> bool: ...
 
-    @property
-    def rule(self) -> str:
-        return _item(self, 1)  # type: ignore[no-any-return]
+        @property
+        def rule(self) -> str: ...
+
+        @property
+        def combination(self) -> Combination | None: ...
+
+        @property
+        def fulfilling_play(self) -> tuple[Card, ...] | None: ...
+
+        @property
+        def dragon_gift(self) -> DragonGift | None:
+            """A lawful Dragon: its trick's fate ([S6], [R5])."""
+    else:  # read as a named tuple's fields are, in C (not through `__getitem__`)
+        legal, rule, combination, fulfilling_play, dragon_gift = (
+            _tuplegetter(i, None) for i in (0, 1, 3, 4, 6))
 
     @property
     def reason(self) -> str:
         why = _item(self, 2)
         return why if why.__class__ is str else why()
-
-    @property
-    def combination(self) -> Combination | None:
-        return _item(self, 3)  # type: ignore[no-any-return]
-
-    @property
-    def fulfilling_play(self) -> tuple[Card, ...] | None:
-        return _item(self, 4)  # type: ignore[no-any-return]
 
     @property
     def reading(self) -> str | None:
@@ -104,11 +111,6 @@ class Verdict(tuple[Any, ...]):
         if text is DESCRIBED:
             return _item(self, 3).describe()  # type: ignore[no-any-return]
         return text  # type: ignore[no-any-return]
-
-    @property
-    def dragon_gift(self) -> DragonGift | None:
-        """A lawful Dragon: its trick's fate ([S6], [R5])."""
-        return _item(self, 6)  # type: ignore[no-any-return]
 
     def __iter__(self) -> Iterator[Any]:
         return iter((self.legal, self.rule, self.reason, self.combination,
