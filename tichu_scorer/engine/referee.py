@@ -104,22 +104,31 @@ class _Position(NamedTuple):
 
 
 def _judge_pass(p: _Position) -> Verdict:
-    """A pass ([H5]), an owner gathering ([H6]), or a pass the wish forbids ([W2]); a pass
-    that owes no wish has its verdict in `judge`."""
+    """A pass ([H5]), an owner gathering ([H6]), or a pass the wish forbids ([W2]). `judge`
+    answers a pass that owes no wish itself, as this does (tests/engine/test_fast_paths.py)."""
     q = p.q
+    if q.out_of_turn:
+        return _NOT_BOMBING
+    if p.top is None:
+        return _LEADER_PASSES
     wish = q.wish or 0
     if p.gathering:
+        if not p.held_wish:
+            return _GATHERS
         return Verdict(True, "H6", lambda: _GATHERS.reason + " " + _(
             "Gathering is not a pass: the wish for {rank}s is owed on his lead.").format(
                 rank=rank_text(wish)), PASS)
     must = p.obliged()
     if must:
         return Verdict(False, "W2", pass_refused(wish, must, q.game, q.house), PASS, must)
-    if q.dummy:
-        return Verdict(True, "T3.3", _prose(N_("The dummy never has to fulfil the wish.")), PASS)
-    return Verdict(True, "W3", lambda: _("The hand holds the wished {rank} but no lawful "
-                                         "combination with it, so it may pass.").format(
-                                             rank=rank_text(wish)), PASS)
+    if p.held_wish and q.dummy:
+        return Verdict(True, "T3.3", _prose(N_("The dummy never has to fulfil the wish.")),
+                       PASS)
+    if p.held_wish:
+        return Verdict(True, "W3", lambda: _("The hand holds the wished {rank} but no lawful "
+                                             "combination with it, so it may pass.").format(
+                                                 rank=rank_text(wish)), PASS)
+    return _PASSES
 
 
 def _read_play(q: Question, table: Table, top: Combination | None,
@@ -220,10 +229,6 @@ def judge(q: Question, budget: Budget | None = None) -> Verdict:
             return _LEADER_PASSES
         return _GATHERS if gathering else _PASSES
     if not q.play:
-        if q.out_of_turn:
-            return _NOT_BOMBING
-        if top is None:
-            return _LEADER_PASSES
         return _judge_pass(_new(_Position, (q, table, top, held_wish, gathering, budget)))
     read = _read_play(q, table, top, gathering)
     if read.__class__ is Verdict:
