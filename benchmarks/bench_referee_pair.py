@@ -28,8 +28,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import bench_referee as bench  # noqa: E402
-
+from benchmarks import bench_referee as bench  # noqa: E402
 from tichu_scorer.engine import plays as new_plays  # noqa: E402
 from tichu_scorer.engine import referee as new_referee  # noqa: E402
 
@@ -141,10 +140,10 @@ def main() -> None:
         if len(rows) > 1:
             rows.append(("all", [p for _, pairs in rows for p in pairs]))
         for family, pairs in rows:
-            old = median([o / 1000 for o, _ in pairs])
-            new = median([w / 1000 for _, w in pairs])
+            before = median([o / 1000 for o, _ in pairs])
+            after = median([w / 1000 for _, w in pairs])
             ratio = median([o / w for o, w in pairs])
-            print(f"{name:<14}{mode:<9}{family:<9}{old:8.2f}{new:8.2f}{old / new:8.2f}×"
+            print(f"{name:<14}{mode:<9}{family:<9}{before:8.2f}{after:8.2f}{before / after:8.2f}×"
                   f"{ratio:12.2f}×")
 
 
