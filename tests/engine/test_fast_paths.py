@@ -5,6 +5,7 @@
 card; a lone lead replayed at once against the replay of any trick; and a verdict's reason,
 written when read, against the text and shape it had as a named tuple."""
 
+import pickle
 from dataclasses import replace
 
 import pytest
@@ -142,3 +143,9 @@ def test_a_verdicts_reason_reads_as_the_named_tuples_did():
     assert hash(v) == hash(tuple(v)) and "Not higher." in v and len(v) == 7
     assert v._replace(rule="C2").rule == "C2" and v._asdict()["reason"] == "Not higher."
     assert repr(v).startswith("Verdict(legal=False, rule='C1', reason='Not higher.'")
+    assert pickle.loads(pickle.dumps(v)) == v == Verdict._make(list(v))
+    match v:
+        case Verdict(legal=False, rule=rule, reason=reason):
+            assert (rule, reason) == ("C1", "Not higher.")
+        case _:
+            pytest.fail("a verdict matches by its fields")

@@ -73,6 +73,7 @@ _TABLES = {(seigneur, strict): Table(distinct_suit_fours=seigneur, dragon_beats_
 # hot path): (variant key, strict_wish) -> Table
 _TABLE_OF = {(key, strict): _TABLES[(game.big_deck, strict)]
              for key, game in VARIANTS.items() for strict in (False, True)}
+TABLE_OF = _TABLE_OF  # (the referee reads it once per question)
 # the variants of one deck, whose cards are all distinct: checked with sets
 _SIMPLE = {key: not game.big_deck for key, game in VARIANTS.items()}
 _DOG = Kind.DOG

@@ -2,7 +2,8 @@
 
 The question (its parsing and its errors) lives in `questions`; here a possible question
 gets its verdict in three parts: a pass, the reading of a play against the table, and
-the wish ([W1]–[W5], [H6], [T3.3]).
+the wish ([W1]–[W5], [H6], [T3.3]). Each ruling decides its rule at once; the sentence
+that explains it (`reasons`) is written when the verdict's reason is read (`verdict`).
 
 >>> q = question(trick=[["DR"]], play=["PH"])
 >>> v = judge(q); (v.legal, v.rule)
@@ -40,7 +41,7 @@ from .combos import PASS, Combination, Kind, beats, contains_rank, on_table, rea
 from .names import card_names
 from .plays import Table
 from .questions import (
-    _TABLE_OF,
+    TABLE_OF,
     VARIANTS,
     Question,
     QuestionError,
@@ -218,7 +219,7 @@ def judge(q: Question, budget: Budget | None = None) -> Verdict:
     if budget is not None:
         budget.check()
     held_wish = read_cards(q)
-    table = _TABLE_OF[q.variant, q.strict_wish]
+    table = TABLE_OF[q.variant, q.strict_wish]
     top, owner = replay(q.trick, table)
     gathering = top is not None and not q.out_of_turn and q.seat is not None \
         and owner == q.seat

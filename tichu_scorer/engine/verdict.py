@@ -21,7 +21,7 @@ fulfilling_play=None, reading=None, dragon_gift=None)
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any, NamedTuple, SupportsIndex, overload
 
 from .cards import Card
@@ -69,7 +69,8 @@ class Verdict(tuple[Any, ...]):
     description)."""
 
     __slots__ = ()
-    _fields = _FIELDS
+    _fields = __match_args__ = _FIELDS
+    _field_defaults = {name: None for name in _FIELDS[3:]}
 
     def __new__(cls, legal: bool, rule: str, reason: str | Prose,
                 combination: Combination | None = None,
@@ -143,6 +144,10 @@ class Verdict(tuple[Any, ...]):
     def __repr__(self) -> str:
         return "Verdict(" + ", ".join(f"{name}={value!r}" for name, value in
                                       zip(_FIELDS, self, strict=True)) + ")"
+
+    @classmethod
+    def _make(cls, fields: Iterable[Any]) -> Verdict:
+        return cls(*fields)
 
     def _asdict(self) -> dict[str, Any]:
         return dict(zip(_FIELDS, self, strict=True))
