@@ -33,6 +33,7 @@ from ..game.house import RULE_BOOK, HouseRules, HouseRulesError, read_house_rule
 from ..game.i18n import _
 from ..game.variants import DEFAULT, VARIANTS, Variant, find
 from .cards import (
+    ACE,
     DECK,
     DOG_CARD,
     MJ,
@@ -43,7 +44,7 @@ from .cards import (
     parse_cards,
     parse_rank,
 )
-from .combos import Combination, Kind, beats, on_table, readings
+from .combos import Combination, Kind, beats, contains_rank, on_table, readings
 from .names import card_name, card_names
 from .plays import Table
 
@@ -72,6 +73,11 @@ _TABLES = {(seigneur, strict): Table(distinct_suit_fours=seigneur, dragon_beats_
 # hot path): (variant key, strict_wish) -> Table
 _TABLE_OF = {(key, strict): _TABLES[(game.big_deck, strict)]
              for key, game in VARIANTS.items() for strict in (False, True)}
+TABLE_OF = _TABLE_OF  # (the referee reads it once per question)
+# the variants of one deck, whose cards are all distinct: checked with sets
+_SIMPLE = {key: not game.big_deck for key, game in VARIANTS.items()}
+_DOG = Kind.DOG
+_OF_RANK = {r: tuple(Card(r, suit) for suit in SUITS) for r in range(2, ACE + 1)}
 
 
 @dataclass(frozen=True)
@@ -136,8 +142,39 @@ MOST_CARDS = max(sum(deck_of(key, n).values()) for key, game in VARIANTS.items()
 
 def check_cards(q: Question) -> None:
     """Every card at most as often as the deck holds it; the play from the hand."""
+    read_cards(q)
+
+
+def read_cards(q: Question) -> bool:
+    """`check_cards` in one reading of the cards, and whether the hand holds a natural card
+    of the wished rank ([W4]: not the Phoenix); False without a hand or a wish. A question
+    of distinct cards, all in one deck, is checked with sets; any other is counted."""
+    hand, play, trick = q.hand, q.play, q.trick
+    held = hand if hand is not None else play
+    held_set = set(held)
+    if not _SIMPLE[q.variant] or len(held_set) != len(held) \
+            or (len(play) > 1 and len(set(play)) != len(play)) \
+            or (hand is not None and not held_set.issuperset(play)):
+        _count_cards(q)
+    elif trick:
+        on = trick[0].cards if len(trick) == 1 else [c for t in trick for c in t.cards]
+        if on and (len(set(on)) != len(on) or not held_set.isdisjoint(on)):
+            _count_cards(q)
+    seat = q.seat
+    if seat is not None and not 0 <= seat <= MAX_SEAT:
+        raise QuestionError("seat", _("seat must be a number from 0 to 11."))
+    wish = q.wish
+    if hand is None or wish is None:
+        return False
+    natural = _OF_RANK.get(wish)  # (a wish outside 2-A: the hand's ranks read one by one)
+    return not held_set.isdisjoint(natural) if natural else contains_rank(hand, wish)
+
+
+def _count_cards(q: Question) -> None:
+    """QuestionError for a card given more often than the deck holds it, or played but not
+    held."""
     held = q.hand if q.hand is not None else q.play
-    simple = not _TABLE_OF[q.variant, False].distinct_suit_fours  # one deck, unique cards
+    simple = _SIMPLE[q.variant]
     held_set = set(held)
     on_table_cards = [c for t in q.trick for c in t.cards]
     if not simple or len(held_set) != len(held) or not held_set.isdisjoint(on_table_cards) \
@@ -156,8 +193,6 @@ def check_cards(q: Question) -> None:
         if missing_cards:
             raise QuestionError("play", _("The given hand does not hold {cards}.").format(
                 cards=card_names(missing_cards)))
-    if q.seat is not None and not 0 <= q.seat <= MAX_SEAT:
-        raise QuestionError("seat", _("seat must be a number from 0 to 11."))
 
 
 def _too_many(card: Card, hand_and_table: bool, allowed: int) -> str:
@@ -178,29 +213,44 @@ def _too_many(card: Card, hand_and_table: bool, allowed: int) -> str:
 def replay_trick(q: Question) -> tuple[Combination | None, int | None]:
     """The combination on top of the trick and its player's seat; QuestionError if the
     trick could not have happened."""
+    return replay(q.trick, q.table)
+
+
+def replay(trick: Sequence[TrickPlay], table: Table) -> tuple[Combination | None, int | None]:
+    """`replay_trick` of `trick` under `table`'s rules."""
+    if len(trick) == 1 and trick[0].cards:  # a lead alone (the most frequent): its highest reading
+        options = readings(trick[0].cards, table.distinct_suit_fours)
+        if options:
+            return options[0], trick[0].seat
     top: Combination | None = None
     owner: int | None = None
-    for i, item in enumerate(q.trick, start=1):
-        if top is not None and top.kind is Kind.DOG:
+    for i, item in enumerate(trick, start=1):
+        if top is not None and top[0] is _DOG:
             raise QuestionError("trick", _("Nothing follows the Dog: it passes the lead at "
                                            "once (S2)."))
-        if not item.cards:
+        cards = item.cards
+        if not cards:
             if top is None:
                 raise QuestionError("trick", _("Play {i} on the table is a pass, but a trick "
                                                "starts with a lead (H5).").format(i=i))
             continue
-        options = readings(item.cards, q.table.distinct_suit_fours)
+        options = readings(cards, table.distinct_suit_fours)
         if not options:
             raise QuestionError("trick", _("Play {i} on the table ({cards}) is not a "
                                            "combination.").format(
-                                               i=i, cards=card_names(item.cards)))
-        fit = [c for c in options if beats(c, top, q.table.dragon_beats_dragon)]
-        if not fit:
-            raise QuestionError("trick", _("Play {i} on the table ({cards}) could not have "
-                                           "been played on the {top}.").format(
-                                               i=i, cards=card_names(item.cards),
-                                               top=top.describe() if top else ""))
-        top = on_table(fit[0], top)
+                                               i=i, cards=card_names(cards)))
+        if top is None:  # a lead: its highest reading (any reading leads)
+            top = options[0]
+        else:
+            for play in options:
+                if beats(play, top, table.dragon_beats_dragon):
+                    break
+            else:
+                raise QuestionError("trick", _("Play {i} on the table ({cards}) could not "
+                                               "have been played on the {top}.").format(
+                                                   i=i, cards=card_names(cards),
+                                                   top=top.describe()))
+            top = on_table(play, top)
         owner = item.seat
     return top, owner
 
@@ -336,4 +386,5 @@ def parse_question(body: object) -> Question:
 
 
 __all__ = ["VARIANTS", "QuestionError", "TrickPlay", "Question", "question", "copies_allowed",
-           "deck_of", "check_cards", "replay_trick", "parse_question", "not_a_card"]
+           "deck_of", "check_cards", "read_cards", "replay_trick", "replay", "parse_question",
+           "not_a_card"]
