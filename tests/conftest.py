@@ -85,7 +85,8 @@ ONE_DATABASE = ("tests/browser/", "tests/engine/", "tests/scoring/", "tests/tour
                 "tests/test_evenings.py", "tests/test_fetch_pyodide.py", "tests/test_freeze.py",
                 "tests/test_i18n.py", "tests/test_pg_restart.py", "tests/test_purity.py",
                 "tests/test_ratings.py", "tests/test_rule_ids.py", "tests/test_setup.py",
-                "tests/test_static.py")
+                "tests/test_static.py", "tests/forms/", "tests/test_format_words.py",
+                "tests/test_waiting.py")
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 

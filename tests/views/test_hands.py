@@ -49,7 +49,7 @@ def test_saving_hands(client, app, url, data, totals, out, scores):
 
 
 @pytest.mark.parametrize("data, group, rule", [
-    # one the form refuses, one scoring refuses; every refusal of each: tests/test_forms.py,
+    # one the form refuses, one scoring refuses; every refusal of each: tests/forms/,
     # tests/scoring/test_read.py
     ({"place_2": "1", "card_a": "50"}, "out_order", "H7"),
     (hand_form([0, 1], a=33), "card_points", "P1"),

@@ -52,7 +52,7 @@ def test_a_call_in_use_cannot_be_taken_out_of_the_rules(app, client):
     assert stored(app, url).totals == [50 + 500, 50]  # re-scored by the new worth
 
 
-@pytest.mark.parametrize("typed", ["blind = 401"])  # every one: tests/test_forms.py
+@pytest.mark.parametrize("typed", ["blind = 401"])  # every one: tests/forms/
 def test_own_calls_that_cannot_be_played_are_refused_with_r9(client, typed):
     data = {f"seat_{i}": n for i, n in enumerate(["Ann", "Bob", "Cy", "Dee"])}
     response = client.post("/matches/new", data=data | {

@@ -37,7 +37,7 @@ def url(client):
 # --- 1. a form field sent twice -------------------------------------------------------
 
 
-@pytest.mark.parametrize("body, field, rule", [  # every field: tests/test_forms.py
+@pytest.mark.parametrize("body, field, rule", [  # every field: tests/forms/
     ("place_1=0&place_2=1&card_a=50&card_a=30", "card_a", "P1"),
 ])
 def test_a_hand_field_sent_twice_is_refused_on_the_form(client, url, body, field, rule):

@@ -42,7 +42,7 @@ def test_target(client, app, target, custom, expected):
 
 
 @pytest.mark.parametrize("data, message", [
-    # one of the players, one of the target; every refusal: tests/test_forms.py
+    # one of the players, one of the target; every refusal: tests/forms/
     ({"seat_0": "Ann", "seat_1": "Bob", "seat_2": "ann", "seat_3": "Dee"},
      "“Ann” and “ann” are the same player (names match whatever their capitals); each "
      "seat needs a different player."),
