@@ -12,6 +12,7 @@ import pytest
 
 from tests.conftest import hand_form, post_hand
 from tichu_scorer import answers
+from tichu_scorer.scoring import RULE_BOOK
 from tichu_scorer.scoring.state import MatchState
 from tichu_scorer.waiting import waiting
 
@@ -258,3 +259,36 @@ def test_a_tournament_tables_end_leads_back_to_the_tournament_as_the_server_draw
     post_hand(client, url, hand_form((0, 1), a=50))
     assert drawn(state["regions"]["outcome"], "outcome") == served(region(client.get(url).get_data(
         as_text=True), "outcome"))
+
+
+HOUSE = {"nanking": {"house": "club"}, "threechu": {"house": "club"},
+         "seigneur": {}}
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_phones_state_is_the_servers_once_the_hands_arrive(app, client, game):
+    """The state the phone counts (the page's data-facts, then its waiting hands) is the
+    state the server stores once they are sent, and the state its hands replayed give."""
+    from tichu_scorer.extensions import db
+    from tichu_scorer.matches.ending import state_of
+    from tichu_scorer.matches.hand_entry import stored_state
+    from tichu_scorer.models import Match
+
+    names, settings, forms, bodies, _shown = GAMES[game]
+    data = {f"seat_{i}": n for i, n in enumerate(names)} | settings | HOUSE[game]
+    url = client.post("/matches/new", data=data).headers["Location"]
+    post_hand(client, url, forms[0])
+    phone = phone_page(client, url, "en", bodies[1:])
+    for form in forms[1:]:
+        assert post_hand(client, url, form).status_code == 303
+    with app.app_context():
+        match = db.session.execute(db.select(Match)).scalar_one()
+        served, replayed = stored_state(match), state_of(match)
+        page = client.get(url).get_data(as_text=True)
+        listed = json.loads(html.unescape(re.search(r'data-facts="([^"]*)"', page).group(1)))
+        assert MatchState.from_dict(listed) == served
+        assert MatchState.from_dict(phone["facts"]) == served
+        assert json.loads(json.dumps(replayed.to_dict())) == phone["facts"] | {
+            k: list(v) for k, v in phone["facts"].items() if isinstance(v, tuple)}
+        assert served.settings.house == match.house and (game == "seigneur") == (
+            served.settings.house == RULE_BOOK)
