@@ -15,18 +15,17 @@ collector off; the fastest run counts, in µs of the process's CPU time.
 
 from __future__ import annotations
 
-import gc
 import importlib
-import os
-import shutil
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
+sys.path.insert(0, str(HERE))
+
+from bench_match_state_pair import beside  # noqa: E402
 
 CASES = {  # facts as the page lists them, the next hand's body
     "nanking": (["nanking", ["Ann", "Bob", "Cy", "Dee"], 1000, None, 30, [820, 640], False,
@@ -42,27 +41,15 @@ CASES = {  # facts as the page lists them, the next hand's body
 }
 
 
-def old_calls(pkg: str) -> dict[str, Any]:
+def calls(pkg: str, reader: str) -> dict[str, Any]:
+    """The two paths in one code: `reader` reads the page's facts as the stored columns'
+    state (the old `answers.MatchFacts.from_dict`, the new `MatchState.from_dict`)."""
     answers = importlib.import_module(f"{pkg}.answers")
-    facts_of = answers.MatchFacts.from_dict
+    module, name = reader.rsplit(".", 1)
+    read = getattr(importlib.import_module(f"{pkg}.{module}"), name).from_dict
 
     def save(listed: list[Any], body: dict[str, Any]) -> Any:
-        facts = facts_of(listed)  # hand_entry.facts: the stored columns
-        return answers.score_next(facts, body)
-
-    def preview(listed: list[Any], body: dict[str, Any]) -> Any:
-        return answers.preview(facts_of(listed), body)
-    return {"save": save, "preview": preview}
-
-
-def new_calls(pkg: str) -> dict[str, Any]:
-    answers = importlib.import_module(f"{pkg}.answers")
-    state = importlib.import_module(f"{pkg}.scoring.state")
-    read = state.MatchState.from_dict
-
-    def save(listed: list[Any], body: dict[str, Any]) -> Any:
-        stored = read(listed)  # hand_entry.stored_state: the stored columns
-        return answers.score_next(stored, body)
+        return answers.score_next(read(listed), body)  # as hand_entry: the stored columns
 
     def preview(listed: list[Any], body: dict[str, Any]) -> Any:
         return answers.preview(read(listed), body)
@@ -72,33 +59,24 @@ def new_calls(pkg: str) -> dict[str, Any]:
 def main() -> None:
     old_tree = Path(sys.argv[1]).resolve()
     rounds = int(sys.argv[2]) if len(sys.argv) > 2 else 2000
-    folder = Path(tempfile.mkdtemp())
-    shutil.copytree(old_tree / "tichu_scorer", folder / "tichu_old",
-                    ignore=shutil.ignore_patterns("__pycache__", "translations"))
-    sys.path.insert(0, str(folder))
-    codes = {"old": old_calls("tichu_old"), "new": new_calls("tichu_scorer")}
-    print(f"load before: {os.getloadavg()}; {rounds} rounds, best µs of CPU")
     clock = time.process_time_ns
-    gc.disable()
-    try:
+    with beside(old_tree, f"{rounds} rounds, best µs of CPU"):
+        codes = {"old": calls("tichu_old", "answers.MatchFacts"),
+                 "new": calls("tichu_scorer", "scoring.state.MatchState")}
         for kind in ("save", "preview"):
             for key, (listed, body) in CASES.items():
-                answers = {name: calls[kind](listed, body) for name, calls in codes.items()}
+                answers = {name: paths[kind](listed, body) for name, paths in codes.items()}
                 assert str(answers["old"]) == str(answers["new"]), (kind, key, answers)
                 best = dict.fromkeys(codes, float("inf"))
                 for _ in range(rounds):
-                    for name, calls in codes.items():
-                        run = calls[kind]
+                    for name, paths in codes.items():
+                        run = paths[kind]
                         start = clock()
                         for _k in range(10):
                             run(listed, body)
                         best[name] = min(best[name], (clock() - start) / 10)
                 print(f"{kind:8} {key:9} old {best['old'] / 1000:7.1f}  "
                       f"new {best['new'] / 1000:7.1f}  new/old {best['new'] / best['old']:.2f}")
-    finally:
-        gc.enable()
-        shutil.rmtree(folder)
-    print(f"load after: {os.getloadavg()}")
 
 
 if __name__ == "__main__":
