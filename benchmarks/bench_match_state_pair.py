@@ -22,6 +22,8 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -55,17 +57,29 @@ def matches(modules: tuple[Any, Any, Any], key: str, seed: int) -> tuple[Any, An
     return state.MatchState.of, setup, hands
 
 
-def main() -> None:
-    old_tree = Path(sys.argv[1])
-    count = int(sys.argv[2]) if len(sys.argv) > 2 else 10
+@contextmanager
+def beside(old_tree: Path, what: str) -> Iterator[None]:
+    """The old checkout's package importable as `tichu_old` beside this one, the garbage
+    collector off, and the load average printed before and after."""
     folder = Path(tempfile.mkdtemp())
     shutil.copytree(old_tree / "tichu_scorer", folder / "tichu_old",
                     ignore=shutil.ignore_patterns("__pycache__", "translations"))
     sys.path.insert(0, str(folder))
-    codes = {"old": code("tichu_old"), "new": code("tichu_scorer")}
-    print(f"load before: {os.getloadavg()}; {count} matches of 200 hands per variant, ms")
+    print(f"load before: {os.getloadavg()}; {what}")
     gc.disable()
     try:
+        yield
+    finally:
+        gc.enable()
+        shutil.rmtree(folder)
+    print(f"load after: {os.getloadavg()}")
+
+
+def main() -> None:
+    old_tree = Path(sys.argv[1])
+    count = int(sys.argv[2]) if len(sys.argv) > 2 else 10
+    with beside(old_tree, f"{count} matches of 200 hands per variant, ms"):
+        codes = {"old": code("tichu_old"), "new": code("tichu_scorer")}
         for key in ("nanking", "threechu", "tientsin", "seigneur"):
             found: dict[str, list[float]] = {"old": [], "new": []}
             for seed in range(count):
@@ -83,10 +97,6 @@ def main() -> None:
             print(f"{key:9} old {statistics.median(found['old']):.3f} / "
                   f"{max(found['old']):.3f}  new {statistics.median(found['new']):.3f} / "
                   f"{max(found['new']):.3f}  new/old {ratio:.2f}")
-    finally:
-        gc.enable()
-        shutil.rmtree(folder)
-    print(f"load after: {os.getloadavg()}")
 
 
 if __name__ == "__main__":

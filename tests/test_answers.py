@@ -10,10 +10,16 @@ import pytest
 
 from tests.scoring.test_read import HUGE_NUMBERS, short_messages
 from tichu_scorer import answers
-from tichu_scorer.answers import MatchFacts
 from tichu_scorer.scoring import Problem
+from tichu_scorer.scoring.state import MatchState
 
-NANKING = MatchFacts("nanking", ("Ann", "Bob", "Cy", "Dee"), 500, None, 3, (300, 100), False)
+
+def summed(*listed):
+    """A match's state as the page hands it to the phone (`MatchState.as_list`)."""
+    return MatchState.from_dict(listed)
+
+
+NANKING = summed("nanking", ("Ann", "Bob", "Cy", "Dee"), 500, None, 3, (300, 100), False)
 
 
 # --- the referee's question, judged directly (POST /api/v1/referee/check answers with it; the
@@ -88,7 +94,7 @@ def test_a_house_rule_the_referee_cannot_read_is_a_400_naming_it(rules, field, r
 
 @pytest.mark.parametrize("raw, field", HUGE_NUMBERS)
 def test_the_preview_gives_huge_numbers_a_short_message(raw, field):
-    fresh = MatchFacts("nanking", ("Ann", "Bob", "Cy", "Dee"), 1000, None, 0, (0, 0), False)
+    fresh = summed("nanking", ("Ann", "Bob", "Cy", "Dee"), 1000, None, 0, (0, 0), False)
     answer, status = answers.preview(fresh, json.loads(raw))
     assert status == 422
     short_messages([Problem(e["field"], e["rule"], e["message"]) for e in answer["errors"]],

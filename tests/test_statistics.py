@@ -32,19 +32,19 @@ def random_hand(rng, match, editing=None):
     """A hand the scoring accepts (most of the time): who went out first and second, a
     call now and then, the card points."""
     layout = hand_entry.layout_for(match, editing.shuffler if editing is not None else None)
-    seats = 4 if match.game.has_dummy else len(match.seats)
+    seats = 4 if match.game.variant.has_dummy else len(match.seats)
     first = rng.randrange(seats)
     partners = [s for s in range(seats) if s != first
                 and layout.team_of(s) == layout.team_of(first)]
     others = [s for s in range(seats) if layout.team_of(s) != layout.team_of(first)]
     data = {"calls": {}, "card_points": [rng.randrange(-5, 26) * 5, None]}
-    if rng.random() < 0.15 and not match.game.has_dummy and len(partners) == 1:
+    if rng.random() < 0.15 and not match.game.variant.has_dummy and len(partners) == 1:
         data |= {"out_order": [first, partners[0]], "card_points": [None, None]}
     else:
         data["out_order"] = [first, rng.choice(others)]
     if rng.random() < 0.4:
-        caller = rng.randrange(len(match.seats) if not match.game.has_dummy else 3)
-        data["calls"] = {str(caller): "tichu" if rng.random() < 0.8 or match.game.has_dummy
+        caller = rng.randrange(len(match.seats) if not match.game.variant.has_dummy else 3)
+        data["calls"] = {str(caller): "tichu" if rng.random() < 0.8 or match.game.variant.has_dummy
                          else "grand"}
     return data
 
@@ -68,7 +68,7 @@ def full_recount(groups):
 def recount_match(match, players, pairs):
     """Add one match's counts: a player (each seat but the dummy's) and, in the team games,
     each team of the same players."""
-    names, game = match.names, match.game
+    names, game = match.names, match.game.variant
     won = set(game.sides(names)[match.winner_team].names) if match.winner_team is not None \
         else set()
     groups = [(names[s], (s,)) for s in range(len(names)) if s != game.dummy_seat]
@@ -125,7 +125,7 @@ def stored_rows(match):
 def recounted_rows(match):
     """The rows one match should have, recounted by `recount_match`."""
     players, pairs = {}, {}
-    if match.game.scored:
+    if match.game.variant.scored:
         recount_match(match, players, pairs)
     return {**{(0, name): c for name, c in players.items()},
             **{counting.who(names): c for names, c in pairs.items()}}

@@ -12,10 +12,17 @@ import pytest
 
 from tests.conftest import hand_form, post_hand
 from tichu_scorer import answers
-from tichu_scorer.answers import MatchFacts
+from tichu_scorer.scoring import RULE_BOOK
+from tichu_scorer.scoring.state import MatchState
 from tichu_scorer.waiting import waiting
 
-NANKING = MatchFacts("nanking", ("Ann", "Bob", "Cy", "Dee"), 500, None, 3, (300, 100), False)
+
+def summed(*listed):
+    """A match's state as the page hands it to the phone (`MatchState.as_list`)."""
+    return MatchState.from_dict(listed)
+
+
+NANKING = summed("nanking", ("Ann", "Bob", "Cy", "Dee"), 500, None, 3, (300, 100), False)
 LOCALES = str(Path(answers.__file__).parent / "translations")
 
 
@@ -45,7 +52,7 @@ def test_waiting_hands_move_the_totals_and_end_the_match_as_the_server_would():
                              "yet: 2 more waiting, scored when sent. With these hands the match "
                              "is over; the server confirms it when they are sent.")
     # the preview of the next hand after them says the match is over ([E1])
-    after = MatchFacts.from_dict(state["facts"])
+    after = MatchState.from_dict(state["facts"])
     answer, status = answers.preview(after, {"out_order": [0, 1], "card_points": [50, None]})
     assert status == 422 and answer["errors"][0]["rule"] == "E1"
 
@@ -59,13 +66,13 @@ def test_the_next_hand_its_shuffler_and_a_tie_at_the_target():
     assert "Hand 6: who went out first?" in found["outcome"]
     assert "Add hand 6" in found["outcome"] and 'href="/m/hands/new#first=3"' in found["outcome"]
     assert "<strong>Bob</strong> shuffles next" in found["meta"]
-    level = MatchFacts("nanking", NANKING.names, 500, None, 3, (400, 500), False)
+    level = summed("nanking", NANKING.settings.names, 500, None, 3, (400, 500), False)
     tied = waiting(level, [{"out_order": [1, 0], "card_points": [100, None]}], page={})
     assert 'href="/rules#E2"' in tied["regions"]["outcome"]  # 500 : 500 at the target
 
 
 def test_threechu_passes_the_shuffle_to_the_left_with_each_waiting_hand():
-    facts = MatchFacts("threechu", ("Tom", "Uma", "Vic", "Dummy"), None, 9, 0, (0, 0, 0, 0), False)
+    facts = summed("threechu", ("Tom", "Uma", "Vic", "Dummy"), None, 9, 0, (0, 0, 0, 0), False)
     state = waiting(facts, [{"out_order": [3, 1], "card_points": [50, None]}] * 2, page={})
     assert state["shuffler_name"] == "Vic" and state["facts"]["hand_count"] == 2
     assert "<strong>Vic</strong> shuffles and plays the dummy" in state["regions"]["meta"]
@@ -82,7 +89,7 @@ def test_a_hands_bombs_and_note_are_in_its_row():
 
 def test_no_waiting_hand_changes_nothing():
     state = waiting(NANKING, [], page={})
-    assert state["facts"] == NANKING.as_dict() and state["shuffler"] is None
+    assert state["facts"] == NANKING.to_dict() and state["shuffler"] is None
     assert state["regions"] == {}
     assert waiting(NANKING, [{"out_order": [1, 3]}])["regions"] == {}  # the form's preview
 
@@ -112,7 +119,7 @@ def test_the_regions_come_in_the_readers_language():
 
 
 def test_grand_seigneur_seating_pushes_and_records_follow_the_waiting_hands():
-    facts = MatchFacts("seigneur", ("Al", "Bo", "Cy", "Di", "Ed"), None, None, 1, (), False)
+    facts = summed("seigneur", ("Al", "Bo", "Cy", "Di", "Ed"), None, None, 1, (), False)
     state = waiting(facts, [{"out_order": [3, 1, 0, 2]}, {"out_order": [1]}],
                     rankings=[[2, 0, 4, 1, 3]], page={"decimal": ","})
     found = state["regions"]
@@ -252,3 +259,36 @@ def test_a_tournament_tables_end_leads_back_to_the_tournament_as_the_server_draw
     post_hand(client, url, hand_form((0, 1), a=50))
     assert drawn(state["regions"]["outcome"], "outcome") == served(region(client.get(url).get_data(
         as_text=True), "outcome"))
+
+
+HOUSE = {"nanking": {"house": "club"}, "threechu": {"house": "club"},
+         "seigneur": {}}
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_phones_state_is_the_servers_once_the_hands_arrive(app, client, game):
+    """The state the phone counts (the page's data-facts, then its waiting hands) is the
+    state the server stores once they are sent, and the state its hands replayed give."""
+    from tichu_scorer.extensions import db
+    from tichu_scorer.matches.ending import state_of
+    from tichu_scorer.matches.hand_entry import stored_state
+    from tichu_scorer.models import Match
+
+    names, settings, forms, bodies, _shown = GAMES[game]
+    data = {f"seat_{i}": n for i, n in enumerate(names)} | settings | HOUSE[game]
+    url = client.post("/matches/new", data=data).headers["Location"]
+    post_hand(client, url, forms[0])
+    phone = phone_page(client, url, "en", bodies[1:])
+    for form in forms[1:]:
+        assert post_hand(client, url, form).status_code == 303
+    with app.app_context():
+        match = db.session.execute(db.select(Match)).scalar_one()
+        served, replayed = stored_state(match), state_of(match)
+        page = client.get(url).get_data(as_text=True)
+        listed = json.loads(html.unescape(re.search(r'data-facts="([^"]*)"', page).group(1)))
+        assert MatchState.from_dict(listed) == served
+        assert MatchState.from_dict(phone["facts"]) == served
+        assert json.loads(json.dumps(replayed.to_dict())) == phone["facts"] | {
+            k: list(v) for k, v in phone["facts"].items() if isinstance(v, tuple)}
+        assert served.settings.house == match.house and (game == "seigneur") == (
+            served.settings.house == RULE_BOOK)

@@ -3,11 +3,12 @@ of docs/API.md: the preview of a match's next hand and the verdict on a disputed
 
 Pure, like `scoring` and `engine` (tests/test_purity.py): the server's views call these,
 and the phone runs this same file under Pyodide when it has no signal
-(static/js/core-worker.js, docs/OFFLINE_CORE.md). A match is given as `MatchFacts`, the
-few stored facts a new hand is scored against, which the match page hands the phone.
+(static/js/core-worker.js, docs/OFFLINE_CORE.md). A match is given as its `MatchState`,
+which the match page hands the phone serialised (`MatchState.to_dict`, `as_list`).
 
->>> facts = MatchFacts("nanking", ("Ann", "Bob", "Cy", "Di"), 1000, None, 0, (0, 0), False)
->>> preview(facts, {"out_order": [0, 1, 2, 3], "card_points": [60, None]})[0]["scores"]
+>>> state = MatchState.from_dict(["nanking", ["Ann", "Bob", "Cy", "Di"], 1000, None, 0,
+...                               [0, 0], False])
+>>> preview(state, {"out_order": [0, 1, 2, 3], "card_points": [60, None]})[0]["scores"]
 [60, 40]
 >>> judge({"trick": [], "play": ["2j"]}, None)[0]["legal"]
 True
@@ -20,72 +21,18 @@ import json
 import re
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from . import engine, scoring
 from .game import variants
 from .game.i18n import _, set_translator, translator
-from .scoring import Layout, Problem, Variant, read_house_rules
+from .scoring import Layout, Problem
 from .scoring.body import BadBody, too_deep
 from .scoring.body import check as body_check
-from .scoring.games import game_of
-from .scoring.state import PlayedHand, Settings, next_hand, stored_values
-
-
-@dataclass(frozen=True)
-class MatchFacts:
-    """What scoring a match's next hand needs of it: its game and settings, its names by
-    seat, how many hands it has, their totals, and whether it is over."""
-
-    variant: str
-    names: tuple[str, ...]
-    target: int | None
-    hand_limit: int | None
-    hand_count: int
-    totals: tuple[int, ...]
-    finished: bool
-    house: Mapping[str, Any] | None = None  # the house rules, docs/API.md's shape
-    lead_by: int | None = None  # [R6]
-    victory: tuple[int, ...] = ()  # [R4]: the victory points so far
-
-    @property
-    def game(self) -> Variant:
-        return scoring.variant(self.variant)
-
-    @property
-    def settings(self) -> Settings:
-        """The match's settings as the core's match state reads them."""
-        return Settings(self.game, self.names, self.target, self.hand_limit, self.lead_by,
-                        read_house_rules(self.house))
-
-    def as_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
-    def as_list(self) -> list[Any]:
-        """The facts in their fields' order: the page's data-facts, a few bytes (the house
-        rules' facts left off while they are the rule book's)."""
-        listed = list(asdict(self).values())
-        while len(listed) > 7 and listed[-1] in (None, (), []):
-            listed.pop()
-        return listed
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any] | Sequence[Any]) -> MatchFacts:
-        if not isinstance(data, Mapping):  # as_list's (a page kept from before has 7)
-            data = dict(zip(cls.__dataclass_fields__, data, strict=False))
-        return cls(str(data["variant"]), tuple(data["names"]), data["target"],
-                   data["hand_limit"], int(data["hand_count"]), tuple(data["totals"]),
-                   bool(data["finished"]), data.get("house"), data.get("lead_by"),
-                   tuple(data.get("victory") or ()))
-
-    def next_shuffler(self) -> int | None:
-        """Threechu: who shuffles (and plays the dummy) in the next hand ([T3.1])."""
-        return self.game.shuffler(self.hand_count + 1)
-
-    def layout(self, shuffler: int | None = None) -> Layout:
-        """The scoring layout of the next hand (or of the hand `shuffler` shuffles)."""
-        return self.game.layout(self.names, self.hand_count + 1, shuffler)
+from .scoring.games import Game
+from .scoring.rows import stored_values
+from .scoring.state import MatchState
 
 
 @dataclass(frozen=True)
@@ -113,42 +60,35 @@ def field_group(field: str) -> str:
     return "match"
 
 
-def score_next(facts: MatchFacts, data: Mapping[str, Any]) -> tuple[
+def score_next(state: MatchState, data: Mapping[str, Any]) -> tuple[
         Preview | None, list[Problem], dict[str, Any]]:
     """Score the match's next hand from `data` without storing it: the preview, every
     problem, and the row's fields. The server's preview and save and the phone's offline
-    scoring all come here; the rules are the core's (`scoring.state.next_hand`)."""
-    result, problems, played = score_played(facts, data)
-    return result, problems, stored_values(played, facts.game) if played is not None else {}
+    scoring all come here; the rules are the core's (`MatchState.with_hands`)."""
+    result, problems, after = score_played(state, data)
+    if after is None:
+        return result, problems, {}
+    return result, problems, stored_values(after.hands[-1], state.settings.game)
 
 
-def score_played(facts: MatchFacts, data: Mapping[str, Any]) -> tuple[
-        Preview | None, list[Problem], PlayedHand | None]:
-    """`score_next`, with the hand as the match state plays it (None on a problem)."""
-    settings = facts.settings
-    shuffler = facts.next_shuffler()
-    hand_input, problems = settings.game.read(data, facts.names, shuffler, settings.house)
-    if facts.finished:
+def score_played(state: MatchState, data: Mapping[str, Any]) -> tuple[
+        Preview | None, list[Problem], MatchState | None]:
+    """`score_next`, with the state after the hand (None on a problem)."""
+    settings = state.settings
+    hand_input, problems = settings.game.read(data, settings.names, state.next_seating,
+                                              settings.house)
+    if state.over:
         problems.insert(0, Problem("match", "E1",
                                    _("This match is over. Start a rematch to play on.")))
     if problems or hand_input is None:
         return None, problems, None
-    totals = facts.totals or (0,) * settings.game.sides(len(facts.names))
-    before = facts.victory if settings.house.victory_points else ()
-    played, end = next_hand(settings, totals, facts.hand_count, hand_input, before)
-    won = played.result.victory_points if played.result is not None else None
-    victory = list(map(sum, zip(before or (0,) * len(totals), _per_side(won, played, totals),
-                                strict=True))) if won else []
-    return Preview(list(played.scores), list(played.running), played.sweep, end.winner,
-                   end.finished or end.winner is not None, victory), [], played
+    after = state.with_hands((hand_input,))
+    played = after.hands[-1]
+    return Preview(list(played.scores), list(played.running), played.sweep, after.winner,
+                   after.over, list(after.victory)), [], after
 
 
-def _per_side(won: tuple[int, int], played: Any, totals: Sequence[int]) -> tuple[int, ...]:
-    """[R4]: a hand's victory points per team, as one per side (per seat without teams)."""
-    return won if len(won) == len(totals) else tuple(won[t] for t in played.teams)
-
-
-def derived_note(game: Variant, layout: Layout, derived: scoring.Derived,
+def derived_note(game: Game, layout: Layout, derived: scoring.Derived,
                  body: Any, house: scoring.HouseRules = scoring.RULE_BOOK) -> dict[str, Any]:
     """What the form fills in for the players, with a sweep or a missed wish said in words:
     either puts the card points aside ([P2], [P4]), so the note says so (at what the
@@ -158,7 +98,7 @@ def derived_note(game: Variant, layout: Layout, derived: scoring.Derived,
     if derived.sweep_team is not None:
         who = " & ".join(layout.seat_name(s) for s in layout.members(derived.sweep_team))
         out["note"] = _("%(who)s: %(sweep)s, %(bonus)s to 0; no card points counted.") % {
-            "who": who, "sweep": _(game.sweep_title), "bonus": bonus}
+            "who": who, "sweep": _(game.variant.sweep_title), "bonus": bonus}
     wish = body.get("wish_penalty") if isinstance(body, dict) else None
     offender = wish.get("offender") if isinstance(wish, dict) else None
     if type(offender) is int and 0 <= offender < layout.seats and offender != layout.dummy:
@@ -187,35 +127,24 @@ def preview_answer(preview: Preview | None, problems: Sequence[Problem],
             "winner": preview.winner, "finished": preview.finished, **extra}, 200
 
 
-def derive_next(facts: MatchFacts, body: Any) -> dict[str, Any] | None:
+def derive_next(state: MatchState, body: Any) -> dict[str, Any] | None:
     """What follows from the next hand entered so far ([H7], [P1], [P2]), said in words;
     None for a game that derives nothing (the game's `derive`)."""
-    settings = facts.settings
-    game, shuffler = settings.game, facts.next_shuffler()
-    hand_input, _problems = game.read(body, facts.names, shuffler, settings.house)
+    settings = state.settings
+    game, shuffler = settings.game, state.next_seating
+    hand_input, _problems = game.read(body, settings.names, shuffler, settings.house)
     derived = game.derive(hand_input, shuffler) if hand_input is not None else None
-    if derived is None:
+    layout = game.layout(shuffler)
+    if derived is None or layout is None:
         return None
-    return derived_note(facts.game, facts.layout(), derived, body, settings.house)
+    return derived_note(game, layout.named(settings.names), derived, body,
+                        settings.house)
 
 
-def preview(facts: MatchFacts, body: Any) -> tuple[dict[str, Any], int]:
+def preview(state: MatchState, body: Any) -> tuple[dict[str, Any], int]:
     """The preview of the match's next hand, as POST …/hands/preview answers it."""
-    result, problems, _row = score_next(facts, body)
-    return preview_answer(result, problems, derive_next(facts, body))
-
-
-def shuffles_next(game: Variant, hand_count: int,
-                  last_out_order: Sequence[int] | None) -> int | None:
-    """The seat that shuffles the next hand (the game's `dealer`: [T3.1])."""
-    return game_of(game).dealer(hand_count + 1, tuple(last_out_order) if last_out_order
-                                else None)
-
-
-def after_hand(facts: MatchFacts, totals: tuple[int, ...], finished: bool,
-           victory: Sequence[int] | None = None) -> MatchFacts:
-    return replace(facts, hand_count=facts.hand_count + 1, totals=totals, finished=finished,
-                   victory=facts.victory if victory is None else tuple(victory))
+    result, problems, _row = score_next(state, body)
+    return preview_answer(result, problems, derive_next(state, body))
 
 
 PASS_WORDS = ("pass", "Pass", "PASS", "-")
@@ -298,12 +227,12 @@ def _answer(request: Mapping[str, Any], seconds: float | None, locales: str) -> 
     from .waiting import waiting  # imported with this module by the worker, before its
     # snapshot (core-worker.js); it imports this module
     if op == "preview":  # after the hands waiting on the phone, if any
-        facts = MatchFacts.from_dict(request["facts"])
+        state = MatchState.from_dict(request["facts"])
         if request.get("waiting"):
-            facts = MatchFacts.from_dict(waiting(facts, request["waiting"])["facts"])
-        return preview(facts, request.get("body"))
+            state = MatchState.from_dict(waiting(state, request["waiting"])["facts"])
+        return preview(state, request.get("body"))
     if op == "waiting":
-        return waiting(MatchFacts.from_dict(request["facts"]), request.get("bodies", []),
+        return waiting(MatchState.from_dict(request["facts"]), request.get("bodies", []),
                        request.get("chart"), request.get("rankings"), request.get("page"))
     if op == "judge":
         return judge(request.get("body"), seconds, time.perf_counter)

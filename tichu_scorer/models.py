@@ -22,8 +22,10 @@ from .codes import new_code as new_code  # `transfer` takes it from here
 from .extensions import db
 from .game import variants
 from .game.variants import MOST_BOMBS as MOST_BOMBS  # forms, transfer take it from here
-from .scoring import HandInput, Variant
-from .scoring.state import Settings, stored_hand
+from .scoring import HandInput
+from .scoring.games import Game, game_of
+from .scoring.rows import stored_hand
+from .scoring.state import Settings
 
 NAME_MAX = 40
 NOTE_MAX = 200  # characters of a hand's note
@@ -155,9 +157,11 @@ class Match(db.Model):  # type: ignore[name-defined,misc]
         return [h for h in self.all_hands if h.deleted_at is None]
 
     @property
-    def game(self) -> Variant:
-        """The way this match is played: every variant rule is asked of it."""
-        return scoring.variant(self.variant)
+    def game(self) -> Game:
+        """The game this match is played as (`scoring.games`): its hooks, and its
+        `variant`, which every variant rule is asked of; the column keeps the variant's
+        key."""
+        return game_of(scoring.variant(self.variant))
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -171,7 +175,7 @@ class Match(db.Model):  # type: ignore[name-defined,misc]
     @property
     def sides(self) -> int:
         """How many totals the match keeps: two teams, one per seat, or none."""
-        return self.game.side_count(len(self.seats))
+        return self.game.sides(len(self.seats))
 
     @property
     def finished(self) -> bool:
@@ -180,7 +184,7 @@ class Match(db.Model):  # type: ignore[name-defined,misc]
     @property
     def settings(self) -> Settings:
         """What the match is played as, as its pure state reads it (`scoring.state`)."""
-        return Settings(self.game, self.names, self.target, self.hand_limit, self.lead_by,
+        return Settings(self.game.variant, self.names, self.target, self.hand_limit, self.lead_by,
                         self.house)
 
     @property

@@ -6,7 +6,8 @@ who shuffles next, the end of the match or the next hand's buttons, the chart, a
 Seigneur's seating, pushes and records. Pure (tests/test_purity.py).
 
 >>> from tichu_scorer.game.variants import NANKING
->>> board = Board(NANKING, ("Ann", "Bob", "Cy", "Di"), (225, 75), 2, target=1000)
+>>> from tichu_scorer.scoring.games import game_of
+>>> board = Board(game_of(NANKING), ("Ann", "Bob", "Cy", "Di"), (225, 75), 2, target=1000)
 >>> "2 hands played" in meta(board, next_shuffler=1)
 True
 """
@@ -20,10 +21,10 @@ from decimal import ROUND_HALF_EVEN, Decimal
 from markupsafe import Markup, escape
 
 from .game.i18n import _, ngettext
-from .game.variants import Side, Variant
+from .game.variants import Side
 from .progression import Chart
 from .scoring import seigneur
-from .scoring.games import game_of
+from .scoring.games import Game
 
 
 @dataclass(frozen=True)
@@ -31,7 +32,7 @@ class Board:
     """Where a match stands: what its regions show (the stored match's, or the phone's
     with its waiting hands counted)."""
 
-    game: Variant
+    game: Game
     names: tuple[str, ...]
     totals: tuple[int, ...]
     hand_count: int
@@ -44,7 +45,7 @@ class Board:
 
     @property
     def sides(self) -> list[Side]:
-        return list(self.game.sides(self.names))
+        return list(self.game.variant.sides(self.names))
 
     def total(self, side: Side) -> int:
         return self.totals[side.index] if side.index < len(self.totals) else 0
@@ -94,7 +95,7 @@ def meta(board: Board, next_shuffler: int | None) -> Markup:
     else:
         played = (_("to %(target)s") % {"target": board.target} + " · " + ngettext(
             "%(num)d hand played", "%(num)d hands played", n) % {"num": n})
-    out = escape(_(board.game.title)) + Markup(" · ") + escape(played)
+    out = escape(_(board.game.variant.title)) + Markup(" · ") + escape(played)
     if board.finished:
         return out
     if next_shuffler is None:
@@ -102,7 +103,7 @@ def meta(board: Board, next_shuffler: int | None) -> Markup:
     else:
         name = Markup("<strong>%s</strong>") % board.names[next_shuffler]
         said = _said(_("%(name)s shuffles and plays the dummy this hand")
-                     if game_of(board.game).plays_dummy(next_shuffler)
+                     if board.game.plays_dummy(next_shuffler)
                      else _("%(name)s shuffles next"), name=name)
     return out + Markup(' ·\n  <span class="shuffler">%s</span>') % said
 
@@ -168,15 +169,15 @@ def _ranking(board: Board) -> Markup:
 
 def first_out(board: Board, hand_url: str) -> Markup:
     """The match page's one main action: tap who went out first of the next hand."""
-    game, names, number = board.game, board.names, board.hand_count + 1
+    variant, names, number = board.game.variant, board.names, board.hand_count + 1
     buttons = []
     for seat, name in enumerate(names):
-        tag = game.seat_tag(seat)
+        tag = variant.seat_tag(seat)
         badge = Markup('<span class="tag">%s</span> ') % tag[0] if tag else ""
         buttons.append(Markup('\n    <a class="button first-btn%s" href="%s#first=%s">%s'
                               '<span class="who">%s</span></a>') % (
             f" team-{tag[0].lower()}" if tag else "", hand_url, seat, badge,
-            _("Dummy") if seat == game.dummy_seat else name))
+            _("Dummy") if seat == variant.dummy_seat else name))
     return Markup(
         '<section class="first-out" aria-labelledby="first-out-title">\n  <h2 id="first-out-'
         'title" data-next-hand="%s">%s</h2>\n  <div class="first-out-buttons%s">%s\n  </div>\n'

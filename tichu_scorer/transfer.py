@@ -39,7 +39,6 @@ from .models import (
     Player,
     new_code,
 )
-from .scoring.games import game_of
 from .transfer_checks import (
     MAX_IMPORT_HANDS,
     MAX_IMPORT_MATCHES,
@@ -303,8 +302,8 @@ def _check_hand(match: Match, raw: object, where: Spot, state: _Import) -> Hand:
         raise refuse(where, _("every hand needs its number (a whole number from 1)."))
     spot = Spot(where.match, hand=raw["number"])
     shuffler = raw.get("shuffler")
-    records_shuffler = game_of(match.game).records_shuffler
-    if records_shuffler and not whole(shuffler, 0, match.game.fewest - 1):
+    records_shuffler = match.game.records_shuffler
+    if records_shuffler and not whole(shuffler, 0, match.game.variant.fewest - 1):
         raise refuse(spot, _("a Threechu hand names its shuffler (0–2). (T3.1)"))
     if not records_shuffler and shuffler is not None:
         raise refuse(spot, _("only a Threechu hand has a shuffler. (T3.1)"))

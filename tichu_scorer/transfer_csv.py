@@ -16,7 +16,6 @@ from .game.house import named_rules
 from .game.variants import VARIANTS
 from .matches import match_view
 from .models import Match
-from .scoring.games import game_of
 from .transfer import _batches, _load
 
 # The most sides a match keeps: Threechu's three players and its dummy.
@@ -79,11 +78,11 @@ def _write_rows(writer: Any, matches: Iterable[Match], number: int) -> int:
     for match in matches:
         names, rules = match.names, match.house
         page = match_view.match_page(match)
-        sides = _padded([" & ".join(side.names) for side in match.game.sides(names)])
-        asks_points = "card_points" in game_of(match.game).asks
+        sides = _padded([" & ".join(side.names) for side in match.game.variant.sides(names)])
+        asks_points = "card_points" in match.game.asks
         # [R1]: the house rules by their ids (the rule book: none), on every row of the match
         house = " ".join(rule for rule, _m, _v in named_rules(rules, match.lead_by))
-        if match.hand_limit and not match.game.lasts_hands:
+        if match.hand_limit and not match.game.variant.lasts_hands:
             house = f"{house} R7".strip()
         for row in page.rows:
             hand = row.hand

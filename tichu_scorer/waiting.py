@@ -3,9 +3,10 @@ will score them when they arrive, and the page's regions drawn as the server wil
 them then (`regions`, `hand_rows`: the same functions), for the phone's page to swap in
 (static/js/core-client.js). Pure (tests/test_purity.py); `answers.phone`'s `waiting` op.
 
->>> from tichu_scorer.answers import MatchFacts
->>> facts = MatchFacts("nanking", ("Ann", "Bob", "Cy", "Di"), 1000, None, 0, (0, 0), False)
->>> state = waiting(facts, [{"out_order": [0, 2]}], page={})
+>>> from tichu_scorer.scoring.state import MatchState
+>>> start = MatchState.from_dict(["nanking", ["Ann", "Bob", "Cy", "Di"], 1000, None, 0,
+...                               [0, 0], False])
+>>> state = waiting(start, [{"out_order": [0, 2]}], page={})
 >>> state["facts"]["totals"], state["shuffler_name"], ">200</strong>" in state["regions"]["totals"]
 ((200, 0), 'Ann', True)
 """
@@ -13,16 +14,17 @@ them then (`regions`, `hand_rows`: the same functions), for the phone's page to 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from markupsafe import Markup, escape
 
 from . import progression, regions, scoring
-from .answers import MatchFacts, after_hand, preview_answer, score_played, shuffles_next
+from .answers import preview_answer, score_played
 from .game.i18n import _, ngettext
 from .hand_rows import RowWords, hand_rows, waiting_row
-from .scoring.match import tied_at_top
-from .scoring.state import PlayedHand, extras_of
+from .scoring.rows import extras_of
+from .scoring.state import MatchState, PlayedHand
 
 
 class _Row:
@@ -33,78 +35,77 @@ class _Row:
         self.deltas, self.running, self.notes = played.scores, played.running, notes
 
 
-def waiting(facts: MatchFacts, bodies: Sequence[Any],
+def waiting(state: MatchState, bodies: Sequence[Any],
             chart: Mapping[str, Any] | None = None,
             rankings: Sequence[Sequence[int]] | None = None,
             page: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """The match as it stands with hands waiting on the phone: each hand's answer
-    (`preview`; None for a hand the phone kept no body of), the match's facts after them,
-    who shuffles next, and the page's regions (`regions`, by their `data-region` names) with
-    the note that says what is provisional. A hand the server would refuse is left out of
-    the totals (it comes back refused, and is stored only once fixed); a hand without a
-    body still takes its number. `chart`: the stored hands' running totals and calls
-    (the server's chart.json); `rankings`: Grand Seigneur's stored finishing orders;
-    `page`: the page's hand form, rules and (a tournament table's) tournament addresses,
-    its decimal sign, and each waiting hand's bombs and note (`extras`); without it (the
-    hand form's preview), no region."""
+    (`preview`; None for a hand the phone kept no body of), the match's state after them
+    (serialised: `MatchState.to_dict`), who shuffles next, and the page's regions
+    (`regions`, by their `data-region` names) with the note that says what is provisional.
+    A hand the server would refuse is left out of the totals (it comes back refused, and is
+    stored only once fixed); a hand without a body still takes its number. `chart`: the
+    stored hands' running totals and calls (the server's chart.json); `rankings`: Grand
+    Seigneur's stored finishing orders; `page`: the page's hand form, rules and (a
+    tournament table's) tournament addresses, its decimal sign, and each waiting hand's
+    bombs and note (`extras`); without it (the hand form's preview), no region."""
     draw = page is not None
     page = page or {}
     extras = list(page.get("extras") or [])
-    words = RowWords(facts.game.sweep_title)
+    settings = state.settings
+    variant, names = settings.variant, settings.names
+    words = RowWords(variant.sweep_title)
     hands: list[dict[str, Any] | None] = []
     rows: list[Markup] = []
-    last: Sequence[int] | None = None
-    winner: int | None = None
     orders = [tuple(r) for r in rankings or ()]
     drawn = _chart_hands(chart)
     for k, body in enumerate(bodies):
-        position = facts.hand_count + 1
-        played = result = None
+        position = state.played + 1
+        after = None
         if body is not None:
-            result, problems, played = score_played(facts, body)
+            result, problems, after = score_played(state, body)
             answer, status = preview_answer(result, problems, None)
             hands.append(answer | {"status": status})
         else:
             hands.append(None)
-        if played is None or result is None:
+        if after is None:
             rows.append(waiting_row(position, words.waiting, ()))
             if body is None:  # it takes its number; a refused one comes back refused
-                facts = after_hand(facts, facts.totals, facts.finished)
+                state = replace(state, before=state.before + 1)
             continue
-        last, winner = played.order, result.winner
-        orders.append(tuple(last))
-        facts = after_hand(facts, tuple(result.totals), result.finished, result.victory)
+        state, played = after, after.hands[-1]
+        orders.append(played.order)
         if not draw:
             continue
-        if facts.game.ranked:
-            rows.append(waiting_row(position, words.waiting, [facts.names[s] for s in last]))
+        if variant.ranked:
+            rows.append(waiting_row(position, words.waiting, [names[s] for s in played.order]))
             continue
         extra = extras_of(extras[k] if k < len(extras) else None)
-        row = _Row(played, words.notes(facts.names, played, played.shuffler,
-                                       extra["bombs"], extra["note"]))
-        rows.append(hand_rows([row], None, not facts.game.teams, waiting=words.waiting))
+        row = _Row(played, words.notes(names, played, played.shuffler, extra["bombs"],
+                                       extra["note"]))
+        rows.append(hand_rows([row], None, not variant.teams, waiting=words.waiting))
         if drawn is not None:
-            drawn[0].append(list(result.totals))
+            drawn[0].append(list(played.running))
             drawn[1].append(({str(seat): call.value for seat, call in
-                              sorted(played.hand.calls.items())}, list(last)))
-    shuffler = shuffles_next(facts.game, facts.hand_count, last)
+                              sorted(played.hand.calls.items())}, list(played.order)))
+    shuffler = state.next_shuffler
     counted = sum(1 for h in hands if h is not None and h["status"] == 200)
-    answer = {"hands": hands, "facts": facts.as_dict(), "shuffler": shuffler,
-              "shuffler_name": facts.names[shuffler] if shuffler is not None else None}
+    answer = {"hands": hands, "facts": state.to_dict(), "shuffler": shuffler,
+              "shuffler_name": names[shuffler] if shuffler is not None else None}
     if not bodies or not draw:
         return answer | {"regions": {}, "note": ""}
     found = {"waiting": Markup("").join(reversed(rows))}
     hand_url, rules_url = page.get("hand_url"), str(page.get("rules_url") or "/rules")
-    if facts.game.ranked:
-        board = regions.Board(facts.game, facts.names, (), facts.hand_count)
-        found |= {"played": escape(regions.played(facts.hand_count)),
-                  "seating": regions.seating(facts.names, orders[-1] if orders else None,
-                                             facts.hand_count, True),
-                  "records": regions.records(facts.names, orders, True,
+    if variant.ranked:
+        board = regions.Board(settings.game, names, (), state.played)
+        found |= {"played": escape(regions.played(state.played)),
+                  "seating": regions.seating(names, orders[-1] if orders else None,
+                                             state.played, True),
+                  "records": regions.records(names, orders, True,
                                              str(page.get("decimal") or ".")),
                   "outcome": regions.outcome(board, hand_url, rules_url, Markup(""))}
     else:
-        board = _board(facts, winner)
+        board = _board(state)
         tournament = page.get("tournament_url")  # a table's end: what the server draws
         action = (regions.back_to_tournament(str(tournament)) if tournament else
                   Markup('<p class="hint">%s</p>') % _("Rematch once the signal is back."))
@@ -112,18 +113,17 @@ def waiting(facts: MatchFacts, bodies: Sequence[Any],
                   "meta": regions.meta(board, shuffler),
                   "outcome": regions.outcome(board, hand_url, rules_url, action)}
         if drawn is not None:
-            found["chart"] = regions.chart_figure(_chart(facts, drawn), board.sides, True,
+            found["chart"] = regions.chart_figure(_chart(state, drawn), board.sides, True,
                                                   provisional=True)
     return answer | {"regions": {k: str(v) for k, v in found.items()},
-                     "note": _note(counted, len(bodies), facts.finished, facts.game.ranked)}
+                     "note": _note(counted, len(bodies), state.over, variant.ranked)}
 
 
-def _board(facts: MatchFacts, winner: int | None) -> regions.Board:
-    target = facts.target
-    tied = None if facts.finished or not target else tied_at_top(facts.totals, target)
-    return regions.Board(facts.game, facts.names, facts.totals, facts.hand_count,
-                         facts.hand_limit, target, facts.finished,
-                         winner if facts.finished else None, facts.victory, tied)
+def _board(state: MatchState) -> regions.Board:
+    settings = state.settings
+    return regions.Board(settings.game, settings.names, state.totals, state.played,
+                         settings.hand_limit, settings.target, state.over,
+                         state.winner if state.over else None, state.victory, state.tied_at)
 
 
 def _note(counted: int, waiting: int, finished: bool, ranked: bool) -> str:
@@ -154,14 +154,15 @@ def _chart_hands(chart: Mapping[str, Any] | None) -> tuple[list[Any], list[Any]]
     return list(chart.get("running") or []), list(chart.get("hands") or [])
 
 
-def _chart(facts: MatchFacts, drawn: tuple[list[Any], list[Any]]) -> progression.Chart | None:
+def _chart(state: MatchState, drawn: tuple[list[Any], list[Any]]) -> progression.Chart | None:
     """The chart with the waiting hands scored, as the server draws it (matches/chart.py:
     the same words, the same geometry)."""
     running, hands = drawn
-    names = facts.names
-    side_of = {seat: side.index for side in facts.game.sides(names) for seat in side.seats}
+    sides = state.sides
+    names = state.settings.names
+    side_of = {seat: side.index for side in sides for seat in side.seats}
     outcome = {True: _("%(name)s: %(call)s made"), False: _("%(name)s: %(call)s failed")}
     said = {c.value: _(c.label) for c in scoring.Call}
     calls = progression.call_marks(side_of, names, hands, outcome, said)
-    return progression.build(running, [side.css for side in facts.game.sides(names)],
-                             facts.target or None, calls, _("hand %(n)s: %(what)s"))
+    return progression.build(running, [side.css for side in sides],
+                             state.settings.target or None, calls, _("hand %(n)s: %(what)s"))

@@ -192,7 +192,7 @@ def _set(app, url, facts):
         match.finished_at = datetime.now(UTC) if facts["finished"] else None
         match.revision = (match.revision or 0) + 1
         db.session.commit()
-        return hand_entry.facts(db.session.get(Match, match.id)).as_dict()
+        return hand_entry.stored_state(db.session.get(Match, match.id)).to_dict()
 
 
 def test_the_phone_scores_every_hand_as_the_server(table):
@@ -350,7 +350,7 @@ def test_the_phone_shows_grand_seigneur_with_waiting_hands_as_the_server(table):
                                                match.hand_count + 1).hand is not None
                 match = db.session.execute(db.select(Match).filter_by(
                     key=url.rsplit("/", 1)[1])).scalar_one()
-                facts = hand_entry.facts(match).as_dict()
+                facts = hand_entry.stored_state(match).to_dict()
             before.append(_shown(client.get(url, headers={"Accept-Language": case["lang"]})
                                  .get_data(as_text=True)) if case["stored"] else {"orders": []})
             asked.append({"op": "waiting", "facts": facts, "bodies": case["waiting"],

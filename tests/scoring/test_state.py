@@ -25,7 +25,7 @@ from tichu_scorer.scoring import (
 )
 from tichu_scorer.scoring.games import PointsGame, RankingGame, game_of
 from tichu_scorer.scoring.state import MatchState, Settings
-from tichu_scorer.scoring.stats import HandFacts, MatchFacts, tally_match
+from tichu_scorer.scoring.stats import CountedHand, CountedMatch, tally_match
 
 POINTS = (NANKING, THREECHU, TIENTSIN)
 
@@ -242,13 +242,13 @@ def test_the_statistics_read_the_same_facts(match):
     old, rows = old_path(setup, hands)
     variant, seats = setup.variant, setup.seats
     winners = variant.sides(setup.names)[old.winner].names if old.winner is not None else ()
-    facts = MatchFacts(variant, setup.names, tuple(
-        HandFacts(tuple(played.order), {s: c.value for s, c in played.hand.calls.items()},
+    facts = CountedMatch(variant, setup.names, tuple(
+        CountedHand(tuple(played.order), {s: c.value for s, c in played.hand.calls.items()},
                   variant.seat_scores(result.team_scores, players, seats, layout),
                   tuple(layout.team_of(s) for s in range(seats)), result.sweep)
         for played, (result, _shuffler, _scores, layout, players) in zip(
             state.hands, rows, strict=True)), winners, old.over)
-    assert tally_match(state.facts()) == tally_match(facts)
+    assert tally_match(state.counted()) == tally_match(facts)
 
 
 @settings(max_examples=50, deadline=None)

@@ -14,7 +14,7 @@ import zipfile
 import pytest
 
 from tests.conftest import new_match
-from tichu_scorer.answers import MatchFacts
+from tichu_scorer.scoring.state import MatchState
 from tichu_scorer.views import core
 
 
@@ -44,8 +44,11 @@ def test_the_match_page_hands_the_phone_its_facts(client):
     page = client.get(url).get_data(as_text=True)
     facts = json.loads(html.unescape(re.search(r'data-facts="([^"]*)"', page).group(1)))
     assert facts == ["nanking", ["Ann", "Bob", "Cy", "Dee"], 1000, None, 1, [200, 0], False]
-    assert MatchFacts.from_dict(facts) == MatchFacts(
-        "nanking", ("Ann", "Bob", "Cy", "Dee"), 1000, None, 1, (200, 0), False)
+    state = MatchState.from_dict(facts)
+    assert state.to_dict() == {
+        "variant": "nanking", "names": ("Ann", "Bob", "Cy", "Dee"), "target": 1000,
+        "hand_limit": None, "hand_count": 1, "totals": (200, 0), "finished": False,
+        "house": None, "lead_by": None, "victory": ()}
 
 
 @pytest.fixture()

@@ -14,6 +14,8 @@ from tests.views.test_transfer import upload
 from tichu_scorer import answers
 from tichu_scorer.extensions import db
 from tichu_scorer.models import Match
+from tichu_scorer.scoring import RULE_BOOK
+from tichu_scorer.scoring.state import MatchState
 
 
 def start(client, **fields):
@@ -157,18 +159,17 @@ def test_the_phone_scores_with_the_house_rules_from_the_page(app, client):
     url = start(client, house="tournament")
     match = stored(app, url)
     with app.test_request_context():
-        from tichu_scorer.matches.hand_entry import facts
+        from tichu_scorer.matches.hand_entry import stored_state
         with app.app_context():
-            listed = facts(db.session.get(Match, match.id)).as_list()
-    phone = answers.MatchFacts.from_dict(json.loads(json.dumps(listed)))
+            listed = stored_state(db.session.get(Match, match.id)).as_list()
+    phone = MatchState.from_dict(json.loads(json.dumps(listed)))
     answer, status = answers.preview(phone, {"out_order": [0, 1], "calls": {"0": "grand"},
                                              "card_points": [50, None]})
     assert status == 422 and answer["errors"][0]["rule"] == "R2"
     answer, status = answers.preview(phone, {"out_order": [0, 2]})
     assert status == 200 and answer["scores"] == [100, 0]
     # a page kept from before house rules (seven facts) still reads
-    assert answers.MatchFacts.from_dict(listed[:7]).settings.house == answers.MatchFacts(
-        *listed[:7]).settings.house
+    assert MatchState.from_dict(listed[:7]).settings.house == RULE_BOOK
 
 
 def settings_post(client, url, **fields):

@@ -8,16 +8,16 @@ from hypothesis import strategies as st
 from tests.conftest import hand_form, new_match, post_hand
 from tichu_scorer.game.variants import NANKING
 from tichu_scorer.matches.chart import build, relative_path
-from tichu_scorer.scoring.stats import HandFacts, MatchFacts, tally_match
+from tichu_scorer.scoring.stats import CountedHand, CountedMatch, tally_match
 
 
 def test_player_and_partnership_stats():
     hands = (
-        HandFacts((0, 2), {0: "tichu"}, (300, 0, 300, 0), (0, 1, 0, 1), True),
-        HandFacts((1, 0), {1: "grand", 2: "tichu"}, (-50, 250, -50, 250), (0, 1, 0, 1), False),
-        HandFacts((3, 1), {}, (0, 200, 0, 200), (0, 1, 0, 1), True),
+        CountedHand((0, 2), {0: "tichu"}, (300, 0, 300, 0), (0, 1, 0, 1), True),
+        CountedHand((1, 0), {1: "grand", 2: "tichu"}, (-50, 250, -50, 250), (0, 1, 0, 1), False),
+        CountedHand((3, 1), {}, (0, 200, 0, 200), (0, 1, 0, 1), True),
     )
-    tallied = tally_match(MatchFacts(NANKING, ("Ann", "Bob", "Cy", "Dee"), hands, ("Bob", "Dee"),
+    tallied = tally_match(CountedMatch(NANKING, ("Ann", "Bob", "Cy", "Dee"), hands, ("Bob", "Dee"),
                                      True))
     players = tallied.players
     assert (players["Ann"].tichu_called, players["Ann"].tichu_made) == (1, 1)

@@ -29,7 +29,7 @@ def match_chart(page: MatchPage) -> Chart | None:
     if not page.rows:
         return None
     names = match.names
-    side_of = {seat: side.index for side in match.game.sides(names) for seat in side.seats}
+    side_of = {seat: side.index for side in match.game.variant.sides(names) for seat in side.seats}
     mark, outcome, said = chart_words()
     calls = call_marks(side_of, names, [(row.hand.calls, row.hand.out_order)
                                         for row in page.rows], outcome, said)

@@ -18,7 +18,6 @@ from ..game.i18n import N_
 from ..game.layouts import TEAM_LETTERS
 from ..models import Hand, HandEvent, Match
 from ..scoring import Call, Problem, call_made, call_name, read_call
-from ..scoring.games import game_of
 from . import closing, settings
 from .ending import after_the_end, recompute
 from .hand_entry import extras_of, score
@@ -44,7 +43,7 @@ def describe_change(match: Match, before: Mapping[str, Any], after: Mapping[str,
     """What an edit changed, in words a player reads, in the reader's language: names,
     calls, card points, wish. The log stores what changed (before and after) and says it
     in words when it is read."""
-    names, game, rules = match.names, game_of(match.game), match.house
+    names, game, rules = match.names, match.game, match.house
     parts = []
 
     def order(seats: list[int]) -> str:
@@ -248,7 +247,7 @@ def summarize(match: Match, row: Hand | Mapping[str, Any]) -> str:
     offender = get("wish_offender")
     if isinstance(offender, int):
         parts.append(gettext("missed wish: %(name)s", name=names[offender]))
-    scores = match.game.side_scores(get("team_scores") or [], get("player_scores"),
+    scores = match.game.variant.side_scores(get("team_scores") or [], get("player_scores"),
                                     len(names))
     if scores:
         labels = side_labels(match)

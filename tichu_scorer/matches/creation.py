@@ -71,7 +71,7 @@ def players_added(group: Group, tables: Sequence[Sequence[str]],
 
 
 def rematch(match: Match) -> Match:
-    return create_match(match.group, match.player_names, match.target, match.game,
+    return create_match(match.group, match.player_names, match.target, match.game.variant,
                         match.hand_limit, rematch_of=match.key, house=match.house,
                         lead_by=match.lead_by)
 

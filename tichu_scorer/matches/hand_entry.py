@@ -10,37 +10,37 @@ from typing import Any, NamedTuple
 from sqlalchemy.exc import IntegrityError
 
 from .. import answers, scoring, statistics
-from ..answers import MatchFacts, Preview
+from ..answers import Preview
 from ..extensions import db
 from ..models import Hand, Match
 from ..scoring import Layout, Problem
-from ..scoring.games import game_of
-from ..scoring.state import extras_of as extras_of  # also the import's and corrections'
-from ..scoring.state import next_hand, stored_values
+from ..scoring.rows import extras_of as extras_of  # also the import's and corrections'
+from ..scoring.rows import stored_values
+from ..scoring.state import MatchState
 from . import closing, prebuilt
 from .ending import ends_earlier, settle, state_of
 from .writes import Conflict, Stale, log, position
 
 
-def facts(match: Match) -> MatchFacts:
-    """What scoring the match's next hand needs of it (`answers.MatchFacts`): the server
-    scores from these, and the match page hands them to the phone for scoring offline."""
-    return MatchFacts(match.variant, match.names, match.target, match.hand_limit,
-                      match.hand_count or 0, tuple(match.totals or ()), match.finished,
-                      match.house_rules or None, match.lead_by, tuple(match.victory or ()))
+def stored_state(match: Match) -> MatchState:
+    """The match's state as its stored columns leave it, without its hands
+    (`MatchState.after`): the server scores the next hand against it, and the match page
+    hands it to the phone serialised (`MatchState.as_list`) for scoring offline."""
+    return MatchState.after(match.settings, match.hand_count or 0, match.totals or (),
+                            match.finished, match.victory or ())
 
 
 def next_shuffler(match: Match) -> int | None:
     """Threechu: who shuffles (and plays the dummy) in the next hand ([T3.1]), as the
-    phone's core works it out too (`MatchFacts.next_shuffler`)."""
-    return facts(match).next_shuffler()
+    phone's core works it out too (`MatchState.next_seating`)."""
+    return stored_state(match).next_seating
 
 
 def layout_for(match: Match, shuffler: int | None = None) -> Layout | None:
     """The scoring layout of a match with its names; for Threechu, of the hand that
     `shuffler` shuffles (by default the next hand); None in a game that scores no seat's
     points (the game's `layout`)."""
-    layout = game_of(match.game).layout(shuffler if shuffler is not None
+    layout = match.game.layout(shuffler if shuffler is not None
                                         else next_shuffler(match))
     return layout.named(match.names) if layout is not None else None
 
@@ -51,16 +51,16 @@ def score(match: Match, data: Mapping[str, Any], editing: Hand | None = None,
     storing it: the preview, every problem, and the row's fields. A `correction` (an edit
     by a player, not an import's check) must not end the match before its last hand."""
     if editing is None:  # the phone scores a new hand with the same call (answers.py)
-        return answers.score_next(facts(match), data)
+        return answers.score_next(stored_state(match), data)
     shuffler = editing.shuffler
     settings = match.settings
     hand_input, problems = settings.game.read(data, match.names, shuffler, settings.house)
     if problems or hand_input is None:
         return None, problems, {}
     # what the hand scores (the totals before it do not change that)
-    totals = tuple(match.totals or [0] * match.sides)
-    played, _end = next_hand(settings, totals, match.hand_count or 0, hand_input)
-    row = stored_values(played, match.game)
+    played = MatchState.after(settings, match.hand_count or 0, match.totals or ()).with_hands(
+        (hand_input,)).hands[-1]
+    row = stored_values(played, settings.game)
     state = state_of(match, replacing=(editing, played.hand))
     if correction and (ends := ends_earlier(match, state)) is not None:
         return None, [ends], {}  # the live preview says so too, before the Save

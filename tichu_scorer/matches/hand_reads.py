@@ -11,7 +11,7 @@ from sqlalchemy import inspect
 from ..extensions import db
 from ..models import Hand, Match
 from ..scoring import HandInput
-from ..scoring.state import stored_hand
+from ..scoring.rows import stored_hand
 from . import prebuilt
 
 

@@ -73,7 +73,7 @@ class MatchPage:
 
 def side_labels(match: Match) -> list[str]:
     """A short label per total: the team letters, or the players' names."""
-    return [side.label for side in match.game.sides(match.names)]
+    return [side.label for side in match.game.variant.sides(match.names)]
 
 
 def sides_of(match: Match) -> list[Total]:
@@ -81,7 +81,7 @@ def sides_of(match: Match) -> list[Total]:
     totals = match.totals or [0] * match.sides
     return [Total(side, totals[side.index] if side.index < len(totals) else 0,
                   match.winner_team == side.index)
-            for side in match.game.sides(match.names)]
+            for side in match.game.variant.sides(match.names)]
 
 
 def match_page(match: Match) -> MatchPage:
@@ -97,7 +97,7 @@ def match_page(match: Match) -> MatchPage:
 def _points_page(match: Match, names: tuple[str, ...], hands: list[HandLine],
                  state: MatchState) -> MatchPage:
     sides = sides_of(match)
-    words = RowWords(match.game.sweep_title)
+    words = RowWords(match.game.variant.sweep_title)
     rows = []
     for hand, played in zip(hands, state.hands, strict=True):
         first = played.first_out

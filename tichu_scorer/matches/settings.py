@@ -41,9 +41,9 @@ def change_settings(match: Match, target: int | None, names: Sequence[str],
         closing.check(match)
         before = settings_of(match)
         was_after_the_end = after_the_end(match)
-        if target is not None and match.settings.game.has_target:
+        if target is not None and match.game.has_target:
             match.target = target
-        if house is not None and match.settings.game.has_target:
+        if house is not None and match.game.has_target:
             _check_hands(match, house)
             match.house_rules = None if house == RULE_BOOK else house.as_dict()
             match.lead_by = lead_by

@@ -33,13 +33,20 @@ from functools import cached_property
 from operator import add
 from typing import Any, NamedTuple
 
-from ..game.house import RULE_BOOK, HouseRules
+from ..game import variants
+from ..game.house import RULE_BOOK, HouseRules, read_house_rules
 from ..game.variants import Side, Variant
 from . import seigneur
 from .games import NOT_OVER, End, Game, Rules, game_of
-from .hand import CallResult, CustomCall, HandInput, HandResult, read_call
+from .hand import CallResult, HandInput, HandResult
 from .match import DEFAULT_TARGET, tied_at_top
-from .stats import HandFacts, MatchFacts
+from .stats import CountedHand, CountedMatch
+
+OVER = End(finished=True)  # a match known as over by its summary alone (`MatchState.after`)
+# The serialised state (`MatchState.to_dict`): the settings and what the hands left; the
+# page's data-facts lists them in this order (`as_list`), docs/OFFLINE_CORE.md
+FACTS = ("variant", "names", "target", "hand_limit", "hand_count", "totals", "finished",
+         "house", "lead_by", "victory")
 
 
 @dataclass(frozen=True)
@@ -111,6 +118,7 @@ class MatchState:
     totals: tuple[int, ...]
     end: End = NOT_OVER
     victory: tuple[int, ...] = ()  # [R4]: the victory points per side; () without them
+    before: int = 0  # hands in play not in `hands`, known only by what they left (`after`)
 
     @classmethod
     def of(cls, settings: Settings, hands: Iterable[HandInput]) -> MatchState:
@@ -119,10 +127,29 @@ class MatchState:
         victory = (0,) * sides if settings.house.victory_points else ()
         return cls(settings, (), (0,) * sides, victory=victory).with_hands(hands)
 
-    def with_hands(self, hands: Iterable[HandInput], start: int | None = None) -> MatchState:
+    @classmethod
+    def after(cls, settings: Settings, played: int, totals: Sequence[int] = (),
+              over: bool = False, victory: Sequence[int] = ()) -> MatchState:
+        """The state after `played` hands known only by what they left (the stored
+        totals, whether the match is over, [R4]'s victory points): what a new hand is
+        scored against without the hands before, on the server and on the phone
+        (`to_dict`). An ended match is known as over, not by its winner.
+
+        >>> from tichu_scorer.game.variants import NANKING
+        >>> state = MatchState.after(Settings(NANKING, tuple("ABCD"), 500), 7, (400, 90))
+        >>> after = state.with_hands((HandInput((0, 2), {}, (None, None)),))
+        >>> after.hands[0].number, after.totals, after.winner, after.winner_after, after.played
+        (8, (600, 90), 0, 8, 8)
+        """
+        sides = settings.game.sides(settings.seats)
+        if not victory and settings.house.victory_points:
+            victory = (0,) * sides
+        return cls(settings, (), tuple(totals) or (0,) * sides, OVER if over else NOT_OVER,
+                   tuple(victory), played)
+
+    def with_hands(self, hands: Iterable[HandInput]) -> MatchState:
         """The state with these hands played after the ones in it, which are not scored
-        again (after hand `start` when the hands before are not known, only their totals:
-        see `next_hand`)."""
+        again."""
         settings = self.settings
         game, variant, seats, rules = (settings.game, settings.variant, settings.seats,
                                        settings.rules)
@@ -134,7 +161,7 @@ class MatchState:
         totals, end, victory = self.totals, self.end, self.victory
         house = settings.house
         by_victory = bool(victory)  # [R4]
-        number = len(played) if start is None else start
+        number = self.before + len(played)
         for hand in hands:
             number += 1
             shuffler = hand.shuffler
@@ -150,18 +177,61 @@ class MatchState:
                 end = ends(end, totals, number, rules, victory)
             played.append(new(PlayedHand, (number, hand, shuffler, result, order, scores,
                                            teams, totals)))
-        return MatchState(settings, tuple(played), totals, end, victory)
+        return MatchState(settings, tuple(played), totals, end, victory, self.before)
 
     def replacing(self, number: int, hand: HandInput) -> MatchState:
         """The state with hand `number` (its place, from 1) recorded differently."""
-        inputs = list(self.inputs)
+        inputs = list(self.inputs)  # (a state of every hand: `before` is 0)
         inputs[number - 1] = hand
         return self.of(self.settings, inputs)
+
+    @property
+    def played(self) -> int:
+        """How many hands are in play."""
+        return self.before + len(self.hands)
 
     @property
     def inputs(self) -> tuple[HandInput, ...]:
         """The hands as recorded, each with its shuffler."""
         return tuple(_with_shuffler(h.hand, h.shuffler) for h in self.hands)
+
+    # the serialised state: what the phone and the save path score a new hand against
+
+    def to_dict(self) -> dict[str, Any]:
+        """The settings and what the hands left (`after` reads it back, `from_dict`): the
+        state a new hand is scored against, as the phone receives it (JSON).
+
+        >>> from tichu_scorer.game.variants import THREECHU
+        >>> state = MatchState.after(Settings(THREECHU, ("A", "B", "C", "D"), None, 9), 4)
+        >>> state.to_dict()["totals"], MatchState.from_dict(state.as_list()) == state
+        ((0, 0, 0, 0), True)
+        """
+        settings, house = self.settings, self.settings.house
+        return {"variant": settings.variant.key, "names": settings.names,
+                "target": settings.target, "hand_limit": settings.hand_limit,
+                "hand_count": self.played, "totals": self.totals, "finished": self.over,
+                "house": None if house == RULE_BOOK else house.as_dict(),
+                "lead_by": settings.lead_by, "victory": self.victory}
+
+    def as_list(self) -> list[Any]:
+        """`to_dict`'s values in `FACTS`' order: the page's data-facts, a few bytes (the
+        house rules' facts left off while they are the rule book's)."""
+        listed = list(self.to_dict().values())
+        while len(listed) > 7 and listed[-1] in (None, (), []):
+            listed.pop()
+        return listed
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any] | Sequence[Any]) -> MatchState:
+        """The state `to_dict` or `as_list` gave (a page kept from before house rules
+        lists 7 facts); KeyError for an unknown variant, HouseRulesError for bad rules."""
+        if not isinstance(data, Mapping):
+            data = dict(zip(FACTS, data, strict=False))
+        settings = Settings(variants.variant(str(data["variant"])), tuple(data["names"]),
+                            data["target"], data["hand_limit"], data.get("lead_by"),
+                            read_house_rules(data.get("house")))
+        return cls.after(settings, int(data["hand_count"]), tuple(data["totals"]),
+                         bool(data["finished"]), tuple(data.get("victory") or ()))
 
     # the end of the match ([E1], [E2], [T3.5])
 
@@ -202,7 +272,7 @@ class MatchState:
     def hands_after_the_end(self) -> int:
         """How many hands in play come after the hand that ended the match (0 in a sound
         record: no hand is played after the end)."""
-        played = len(self.hands)
+        played = self.played
         if self.end.rule in ("T3.5", "R7"):
             return max(played - (self.settings.hand_limit or played), 0)
         if self.end.after is None:
@@ -235,14 +305,20 @@ class MatchState:
         """Who shuffles the next hand (in Threechu, also plays the dummy, [T3.1]); None when
         anyone may."""
         last = self.hands[-1].order if self.hands else None
-        return self.settings.game.dealer(len(self.hands) + 1, last)
+        return self.settings.game.dealer(self.played + 1, last)
 
-    def facts(self, hands: Iterable[PlayedHand] | None = None) -> MatchFacts:
+    @property
+    def next_seating(self) -> int | None:
+        """The shuffler the next hand is read and scored with, where its seating follows
+        him (Threechu's dummy, [T3.1]: `next_shuffler`); None in the other games."""
+        return self.next_shuffler if self.settings.game.records_shuffler else None
+
+    def counted(self, hands: Iterable[PlayedHand] | None = None) -> CountedMatch:
         """The match as the statistics count it (`stats.tally_match`), with `hands` (by
         default every hand in play)."""
         chosen = self.hands if hands is None else hands
-        return MatchFacts(self.settings.variant, self.settings.names, tuple(
-            HandFacts(h.order, {seat: call.value for seat, call in h.hand.calls.items()},
+        return CountedMatch(self.settings.variant, self.settings.names, tuple(
+            CountedHand(h.order, {seat: call.value for seat, call in h.hand.calls.items()},
                       h.seat_scores(), h.teams, h.sweep) for h in chosen),
             self.winner_names, self.over)
 
@@ -280,85 +356,4 @@ def _with_shuffler(hand: HandInput, shuffler: int | None) -> HandInput:
                      shuffler)
 
 
-def next_hand(settings: Settings, totals: Sequence[int], played: int,
-              hand: HandInput, victory: Sequence[int] = ()) -> tuple[PlayedHand, End]:
-    """The hand played after `played` hands that left these totals, and where the match
-    stands after it: a new hand's preview and save from the stored totals, without the
-    hands before. The match must still be on before it (a finished match takes no hand).
-
-    >>> from tichu_scorer.game.variants import NANKING
-    >>> after, end = next_hand(Settings(NANKING, tuple("ABCD"), 500), (400, 90), 7,
-    ...                        HandInput((0, 2), {}, (None, None)))
-    >>> after.number, after.running, end.winner, end.after
-    (8, (600, 90), 0, 8)
-    """
-    if settings.house.victory_points and not victory:
-        victory = (0,) * len(totals)
-    state = MatchState(settings, (), tuple(totals), victory=tuple(victory)).with_hands(
-        (hand,), start=played)
-    return state.hands[0], state.end
-
-
-def stored_hand(out_order: Sequence[int], calls: Mapping[str, str],
-                card_points: Sequence[int | None], wish_offender: int | None,
-                shuffler: int | None, rules: HouseRules = RULE_BOOK) -> HandInput:
-    """A hand as stored and exported (docs/API.md's shapes: calls keyed by the seat as a
-    string, the card points as counted, none in Grand Seigneur) read back as the state's
-    input. The inverse of `stored_values`. Each call word is read by `read_call`; a word
-    these rules do not define is one of the match's own calls ([R9]), worth what the
-    rules it is scored by say (`tally_hand`).
-
-    >>> stored_hand([1, 0, 2, 3], {"0": "tichu"}, [30, 70], None, None).calls
-    {0: <Call.TICHU: 'tichu'>}
-    """
-    points = (card_points[0], card_points[1]) if card_points else (None, None)
-    read = {int(seat): read_call(call, rules) or CustomCall(call, 0)
-            for seat, call in calls.items()}
-    return HandInput(tuple(out_order), read, points, wish_offender, shuffler)
-
-
-def stored_values(played: PlayedHand, variant: Variant) -> dict[str, Any]:
-    """What is stored of a hand: what was recorded and what it scored (a points game's card
-    points, team and seat scores; Grand Seigneur's places), as `stored_hand` reads it back.
-
-    >>> from tichu_scorer.game.variants import NANKING
-    >>> from tichu_scorer.scoring.hand import Call
-    >>> state = MatchState.of(Settings(NANKING, tuple("ABCD")), [
-    ...     HandInput((1, 0, 3), {2: Call.TICHU}, (None, 35))])
-    >>> stored_values(state.hands[0], NANKING)["team_scores"]
-    [-35, 35]
-    """
-    hand, result = played.hand, played.result
-    values: dict[str, Any] = {
-        "out_order": list(played.order),
-        "calls": {str(seat): call.value for seat, call in sorted(hand.calls.items())},
-        "card_points_entered": [], "card_points": [], "team_scores": [], "sweep": False,
-        "wish_offender": hand.wish_offender, "shuffler": played.shuffler,
-        "player_scores": None}
-    if result is None:  # [GS1]: each player's place
-        values["player_scores"] = {str(seat): place for place, seat in enumerate(
-            played.order, start=1)}
-        return values
-    values |= {"card_points_entered": list(hand.card_points),
-               "card_points": list(result.card_points),
-               "team_scores": list(result.team_scores), "sweep": result.sweep}
-    if not variant.teams:  # a total per seat (Threechu): each seat's score ([T3.4])
-        values["player_scores"] = {str(seat): score
-                                   for seat, score in enumerate(played.seat_scores())}
-    return values
-
-
-__all__: Sequence[str] = ("MatchState", "PlayedHand", "Settings", "next_hand", "stored_hand",
-                          "stored_values")
-
-
-def extras_of(extras: Mapping[str, Any] | None) -> dict[str, Any]:
-    """A hand's bombs per seat (None when none was counted) and note (None when empty), as
-    its row stores them: never scored.
-
-    >>> extras_of({"bombs": [0, 2], "note": "  a  long\tnight "})
-    {'bombs': [0, 2], 'note': 'a long night'}
-    """
-    bombs = list((extras or {}).get("bombs") or [])
-    note = " ".join(str((extras or {}).get("note") or "").split())
-    return {"bombs": bombs if any(bombs) else None, "note": note or None}
+__all__: Sequence[str] = ("MatchState", "PlayedHand", "Settings")

@@ -1,11 +1,11 @@
 """Statistics across matches, per player and per partnership (pure: plain values in).
 
-A match is given as a `MatchFacts`: the variant, the players' names by seat, the team of
+A match is given as a `CountedMatch`: the variant, the players' names by seat, the team of
 each seat in each hand, the hands (out-order, calls, per-seat scores) and the winner.
 
 >>> from tichu_scorer.game.variants import NANKING
->>> facts = MatchFacts(NANKING, ("Ann", "Bob", "Cy", "Dee"), winners=("Ann", "Cy"),
-...     hands=(HandFacts((0, 2), {0: "tichu"}, (300, 0, 300, 0), (0, 1, 0, 1), True),))
+>>> facts = CountedMatch(NANKING, ("Ann", "Bob", "Cy", "Dee"), winners=("Ann", "Cy"),
+...     hands=(CountedHand((0, 2), {0: "tichu"}, (300, 0, 300, 0), (0, 1, 0, 1), True),))
 >>> ann = tally_match(facts).players["Ann"]
 >>> ann.tichu_called, ann.tichu_made, ann.first_out, ann.double_victories, ann.won
 (1, 1, 1, 1, 1)
@@ -21,7 +21,7 @@ from .hand import Call, call_made, read_call
 
 
 @dataclass(frozen=True)
-class HandFacts:
+class CountedHand:
     out_order: tuple[int, ...]
     calls: Mapping[int, str]  # seat -> its call word ("tichu", "grand", an own call [R9])
     seat_scores: tuple[int, ...]  # what the hand gave each seat (its side's score)
@@ -31,10 +31,10 @@ class HandFacts:
 
 
 @dataclass(frozen=True)
-class MatchFacts:
+class CountedMatch:
     variant: Variant
     names: tuple[str, ...]
-    hands: tuple[HandFacts, ...]
+    hands: tuple[CountedHand, ...]
     winners: tuple[str, ...] = ()  # the winning team's players, or the winning player
     finished: bool = False
 
@@ -104,7 +104,7 @@ class MatchTallies:
                 _merge(mine.setdefault(key, Tally()), tally)  # type: ignore[arg-type]
 
 
-def tally_match(match: MatchFacts, earlier: MatchTallies | None = None) -> MatchTallies:
+def tally_match(match: CountedMatch, earlier: MatchTallies | None = None) -> MatchTallies:
     """The tallies of one match. With `earlier` (the stored tallies of the hands before),
     only `match.hands` (the new ones) are counted again; who won is set afresh."""
     out = MatchTallies(match.variant.key)
@@ -135,7 +135,7 @@ def _merge(into: Tally, other: Tally) -> None:
     into.variants |= other.variants
 
 
-def _count_hand(tally: Tally, hand: HandFacts, seats: tuple[int, ...]) -> None:
+def _count_hand(tally: Tally, hand: CountedHand, seats: tuple[int, ...]) -> None:
     tally.hands += 1
     tally.points += hand.seat_scores[seats[0]] if hand.seat_scores else 0
     first = hand.out_order[0] if hand.out_order else None

@@ -54,7 +54,7 @@ def record_hand(match: Match, hand: Hand) -> None:
     the hand to the counts stored, without reading them or the hands before it. No hand
     follows the end of a match ([E1]), so before this one nobody had won it, and the
     players are those of its rows. A match whose rows are missing is counted whole."""
-    if not match.game.scored:
+    if not match.game.variant.scored:
         return
     if not store.add(match, counting.rows(counting.counted_hand(match, hand))):
         record(match, MatchState.of(match.settings, [h.input for h in store.hands(match)]))

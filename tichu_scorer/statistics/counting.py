@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 from ..game.variants import VARIANTS, Variant
 from ..models import Hand, Match
 from ..scoring.state import MatchState
-from ..scoring.stats import COUNTS, MatchFacts, MatchTallies, Tally, tally_match
+from ..scoring.stats import COUNTS, CountedMatch, MatchTallies, Tally, tally_match
 
 SCORED = [v.key for v in VARIANTS.values() if v.scored]  # statistics count card points
 PLAYER, PAIR = 0, 1  # a row's `side`
@@ -29,7 +29,7 @@ class VariantStats:
 
 
 def match_facts(match: Match, hands: Sequence[Hand] | None = None,
-                state: MatchState | None = None) -> MatchFacts:
+                state: MatchState | None = None) -> CountedMatch:
     """The match as the pure statistics read it (its state's facts), with `hands` (default:
     all in play): who won is the match's stored result."""
     if state is None:
@@ -37,8 +37,8 @@ def match_facts(match: Match, hands: Sequence[Hand] | None = None,
         state = MatchState.of(match.settings, [h.input for h in chosen])
     winners: tuple[str, ...] = ()
     if match.winner_team is not None:
-        winners = match.game.sides(match.names)[match.winner_team].names
-    facts = state.facts()
+        winners = match.game.variant.sides(match.names)[match.winner_team].names
+    facts = state.counted()
     played = match.hands if hands is None else hands
     if len(played) == len(facts.hands) and any(h.bombs for h in played):
         # the bombs counted with each hand (the state scores hands; bombs are not scored)
@@ -51,7 +51,7 @@ def match_facts(match: Match, hands: Sequence[Hand] | None = None,
 def counted(match: Match, state: MatchState | None = None) -> MatchTallies | None:
     """The counts of the match from its hands in play (or its `state`); None for a game
     without points."""
-    return tally_match(match_facts(match, state=state)) if match.game.scored else None
+    return tally_match(match_facts(match, state=state)) if match.game.variant.scored else None
 
 
 def counted_hand(match: Match, hand: Hand) -> MatchTallies:

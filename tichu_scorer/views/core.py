@@ -136,7 +136,7 @@ def phone_core() -> str:
 @bp.app_template_global()
 def match_facts(match: Match) -> str:
     """For a page's data-facts: what the phone scores the match's next hand against."""
-    return json.dumps(hand_entry.facts(match).as_list(), separators=(",", ":"))
+    return json.dumps(hand_entry.stored_state(match).as_list(), separators=(",", ":"))
 
 
 def kept_urls() -> list[str]:

@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 
 from ..forms import hand_form_class, ranking_form_class
 from ..models import Match
-from ..scoring.games import Game, PointsGame, RankingGame, game_of
+from ..scoring.games import Game, PointsGame, RankingGame
 
 
 class GamePages(NamedTuple):
@@ -39,4 +39,4 @@ def pages_of_game(game: Game) -> GamePages:
 
 def pages_of(match: Match) -> GamePages:
     """The pages a match is shown with."""
-    return pages_of_game(game_of(match.game))
+    return pages_of_game(match.game)

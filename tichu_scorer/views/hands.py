@@ -15,7 +15,6 @@ from ..game.variants import MOST_BOMBS
 from ..matches import closing, corrections, ending, hand_entry, match_log, match_view, writes
 from ..models import CLIENT_ID, Hand, Match
 from ..scoring import seigneur
-from ..scoring.games import game_of
 from ..scoring.hand import CARD_POINTS_MAX, CARD_POINTS_MIN, CARD_POINTS_STEP
 from . import game_pages
 from .errors import form_value, wants_json
@@ -99,7 +98,7 @@ def _page(match: Match, form: Any, status: int, hand: Hand | None = None,
     shuffler = hand.shuffler if hand is not None else hand_entry.next_shuffler(match)
     shown = writes.position(match, hand) if hand is not None else match.hand_count + 1
     template = game_pages.pages_of(match).hand_template
-    titles = game_of(match.game).titles(len(match.seats))
+    titles = match.game.titles(len(match.seats))
     layout = hand_entry.layout_for(match, shuffler)
     theirs, yours, summaries = _versions(match, form, hand, conflict)
     body = render_template(template, form=form, match=match, number=shown, titles=titles,
@@ -340,7 +339,7 @@ def preview(match_id: str) -> Response | tuple[Response, int]:
     match = visible(match_id)
     body = json_body()
     if not request.args.get("edit"):  # the phone answers with the same call offline
-        answer, status = answers.preview(hand_entry.facts(match), body)
+        answer, status = answers.preview(hand_entry.stored_state(match), body)
         return jsonify(answer), status
     editing = _hand(match, request.args.get("edit", type=int) or 0)
     result, problems, _row = hand_entry.score(match, body, editing, correction=True)

@@ -132,7 +132,7 @@ def _house_again(form: NewMatchForm, match: Match) -> None:
     form.house.data = preset or "own"
     if preset is None:
         form.show_rules(rules, match.lead_by)
-        if not match.game.lasts_hands:
+        if not match.game.variant.lasts_hands:
             form.fixed_hands.data = match.hand_limit
 
 
@@ -252,7 +252,7 @@ def chart_data(match_id: str) -> Response:
     the page's first load; empty for a game without a chart."""
     writes.reading()
     match = visible(match_id)
-    found = chart.chart_inputs(_page(match)) if match.game.scored else {}
+    found = chart.chart_inputs(_page(match)) if match.game.variant.scored else {}
     response = make_response(found)
     response.headers["Cache-Control"] = "private, no-cache"
     return response

@@ -40,7 +40,7 @@ def edit(match_id: str) -> Response | tuple[str, int]:
     access.require_scorer(match)
     _tournament_table(match)
     form = _form(match)
-    if request.method == "POST" and form.check(match.game, match.hand_limit):
+    if request.method == "POST" and form.check(match.game.variant, match.hand_limit):
         target = form.target.data if match.hand_limit is None else None
         # the house rules, when the page showed them (a game with points)
         house = form.own_rules() if request.form.get("house_shown") else None

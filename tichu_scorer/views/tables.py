@@ -67,10 +67,10 @@ def tonight(key: str) -> str:
         .order_by(Match.started_at, Match.id)).scalars())
     played = [evenings.Evening.Match(  # the Threechu dummy is no player of the evening
         m.names, tuple(() if side.kind is SideKind.DUMMY else side.seats
-                       for side in m.game.sides(m.names)),
-        tuple(m.totals or ()), m.winner_team) for m in matches if m.game.scored]
-    fours = [p for p, m in zip(played, (m for m in matches if m.game.scored), strict=True)
-             if m.game.key == variants.DEFAULT.key]
+                       for side in m.game.variant.sides(m.names)),
+        tuple(m.totals or ()), m.winner_team) for m in matches if m.game.variant.scored]
+    fours = [p for p, m in zip(played, (m for m in matches if m.game.variant.scored), strict=True)
+             if m.game.variant == variants.DEFAULT]
     tonight_names = list(dict.fromkeys(n for m in matches for n in m.player_names))
     candidates = list(dict.fromkeys(tonight_names + roster.known_names([group], limit=40)))
     # who is here: ticked on the page, or added by name (a player new to the table)
@@ -78,7 +78,7 @@ def tonight(key: str) -> str:
     asked = [n for n in asked if n and len(n) <= NAME_MAX]
     here = asked or tonight_names
     candidates = _one_each([*candidates, *asked])
-    last = next((m for m in reversed(matches) if m.game.key == variants.DEFAULT.key), None)
+    last = next((m for m in reversed(matches) if m.game.variant == variants.DEFAULT), None)
     return render_template(
         "tables/tonight.html", group=group, scorer=scorer, matches=matches,
         standing=evenings.tally(played), candidates=candidates, here=here,
