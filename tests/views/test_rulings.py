@@ -2,6 +2,8 @@
 Threechu dummy's wish penalty refused by the score API and the hand form ([T3.3]), and the
 Grand Seigneur push by place with its card strength ([GS5])."""
 
+import html
+
 import pytest
 
 from tests.conftest import hand_form, match_id, post_hand
@@ -101,7 +103,7 @@ def test_gs5_pushes_by_place_with_eight_players(client):
         in page
     assert "<strong>G6</strong> (Pauper) pushes 1 best card to <strong>G1</strong>" in page
     assert page.count("best card") == 3
-    assert "Card strength: Dragon > Phoenix > Mah Jong > A > … > 2." in page
+    assert "Card strength: Dragon > Phoenix > Mah Jong > A > … > 2." in html.unescape(page)
 
 
 def test_gs5_twelve_players_the_tenth_pushes_one(client):
