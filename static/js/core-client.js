@@ -77,7 +77,7 @@
   // back when none waits. Nothing is drawn once `latest` says a newer count came while the
   // core answered.
   async function provisional(mine, live, note, latest = () => true) {
-    if (!mine.length) { swap(null); return; }
+    if (!mine.length) { swap(null); return true; }
     const facts = factsOf();
     const chart = document.querySelector("figure.chart") ? await chartInputs() : null;
     const rankings = live && live.dataset.rankings ? JSON.parse(live.dataset.rankings) : null;
@@ -94,9 +94,11 @@
     };
     const state = facts ? await core({ op: "waiting", facts, bodies: mine.map((i) => i.body || null), chart, rankings, page })
       .catch(() => null) : null;
-    if (!latest() || !state) return; // without the core, offline.js counts the previews
+    if (!latest()) return true;
+    if (!state) return false; // without the core, offline.js counts the previews
     swap(state.regions);
     if (note) { note.textContent = state.note; note.hidden = !state.note; }
+    return true;
   }
 
   // The page's regions as the core drew them, or (null) as the server drew them

@@ -434,7 +434,8 @@
     // each hand's preview showed count, as before
     const core = await coreClient().catch(() => null);
     if (!latest()) return;
-    if (core) return core.provisional(mine, live, note, latest);
+    if (core && await core.provisional(mine, live, note, latest)) return; // drawn by the core
+    if (!latest()) return;
     document.querySelectorAll("[data-total]").forEach((el) => {
       const side = Number(el.dataset.total);
       if (!("stored" in el.dataset)) el.dataset.stored = el.textContent.trim();
