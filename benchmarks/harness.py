@@ -26,16 +26,17 @@ def free_port() -> int:
 
 def start_gunicorn(env: dict[str, str], port: int, workers: int = 3,
                    threads: int = 8, log: Path | None = None,
-                   root: Path = ROOT) -> subprocess.Popen[bytes]:
+                   root: Path = ROOT, app: str = "wsgi:app") -> subprocess.Popen[bytes]:
     """gunicorn with the project's config on 127.0.0.1:port; waits (up to 60 s) until /healthz
     answers. Its error log goes to `log` when given, its access log to env's ACCESS_LOG (by
-    default nowhere). `root`: the checkout it runs (another commit's, to compare)."""
+    default nowhere). `root`: the checkout it runs (another commit's, to compare); `app`:
+    the WSGI app it serves (another one on the same settings, to compare)."""
     full = os.environ | {"ACCESS_LOG": "/dev/null"} | env | {
         "BIND": f"127.0.0.1:{port}", "WEB_CONCURRENCY": str(workers), "THREADS": str(threads)}
     errors = log.open("ab") if log else None
     try:
         proc = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py",
-                                 "wsgi:app"], cwd=root, env=full, stdout=subprocess.DEVNULL,
+                                 app], cwd=root, env=full, stdout=subprocess.DEVNULL,
                                 stderr=errors or subprocess.DEVNULL, start_new_session=True)
     finally:
         if errors is not None:

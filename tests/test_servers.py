@@ -205,3 +205,39 @@ def test_a_failing_store_only_costs_the_build(tmp_path, caplog):
     store.client = None  # would fail with AttributeError if asked
     assert post_hand(phone, url, hand_form([0, 1], a=60)).status_code == 303
     assert b"1 hand played" in phone.get(url).data
+
+
+def test_a_repeat_view_is_answered_by_any_server_only_while_the_page_holds(
+        tmp_path, redis_url):
+    """The validator one server gave is answered 304 by the other (before Flask: the same
+    row read, the same key), and never once a save through the first changed the match."""
+    with two_servers(tmp_path, redis_url, proxies=0) as servers:
+        phone = Session(servers[0])
+        try:
+            path = phone.new_match(["Ann", "Bob", "Cy", "Dee"])
+            phone.request("GET", path)  # the page's form gave the session its CSRF secret
+            status, _, headers = phone.request("GET", path)
+            tag = headers["etag"]
+            assert status == 200 and tag
+            phone.close()
+            phone.port = urllib.parse.urlsplit(servers[1]).port
+            phone.headers["If-None-Match"] = tag
+            status, body, headers = phone.request("GET", path)
+            assert (status, body, headers["etag"]) == (304, b"", tag)
+            assert "set-cookie" not in headers
+            phone.close()
+            watching = phone.cookie  # a second phone of this session watches the match
+            phone.port = urllib.parse.urlsplit(servers[0]).port
+            del phone.headers["If-None-Match"]
+            status, _ = phone.post_form(path + "/hands/new", {
+                "csrf_token": phone.token(path + "/hands/new"), "place_1": "1",
+                "place_2": "2", "card_a": "50", "number": "1"})
+            assert status == 303
+            phone.close()
+            phone.port = urllib.parse.urlsplit(servers[1]).port
+            phone.cookie = watching  # its cookie as when the tag was given
+            phone.headers["If-None-Match"] = tag
+            status, page, _ = phone.request("GET", path)
+            assert status == 200 and b"1 hand played" in page
+        finally:
+            phone.close()

@@ -91,6 +91,8 @@ def create_app(test_config: Mapping[str, Any] | None = None,
     from .views import register
     register(app)
     app.after_request(_security_headers)
+    from .matches import repeat_views
+    repeat_views.init_app(app)  # a repeat view of an unchanged match page: 304 before Flask
     live.init_app(app)  # in front of everything: polled all evening, it must cost little
     return app
 
@@ -152,6 +154,11 @@ SUBRESOURCE_TYPES = frozenset({"text/css", "text/javascript", "image/png"})
 # no links, forms or script, so framing it or its referrers give nothing away; the page's
 # longer policies would cost its first load a fifth of a kilobyte.
 STATIC_SVG_CSP = "default-src 'none'"
+# What every page carries besides X-Content-Type-Options (a 304 answered before Flask too,
+# `matches.repeat_views`)
+PAGE_HEADERS = (("Content-Security-Policy", CSP), ("Referrer-Policy", "same-origin"),
+                ("X-Frame-Options", "DENY"),
+                ("Permissions-Policy", "camera=(), microphone=(), geolocation=()"))
 
 
 def _security_headers(response: Response) -> Response:
@@ -163,10 +170,8 @@ def _security_headers(response: Response) -> Response:
             return response
         if response.mimetype in SUBRESOURCE_TYPES:
             return response
-    response.headers.setdefault("Content-Security-Policy", CSP)
-    response.headers.setdefault("Referrer-Policy", "same-origin")
-    response.headers.setdefault("X-Frame-Options", "DENY")
-    response.headers.setdefault("Permissions-Policy", "camera=(), microphone=(), geolocation=()")
+    for name, value in PAGE_HEADERS:
+        response.headers.setdefault(name, value)
     return response
 
 

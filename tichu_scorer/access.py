@@ -130,7 +130,13 @@ def default_group() -> Group:
 
 def view_match(match: Match) -> None:
     """This device may read `match` (its viewer link), without joining its table, for as
-    long as the match keeps that code (rotating the table's links renews it)."""
+    long as the match keeps that code (rotating the table's links renews it). A device that
+    holds this right already changes nothing: its session cookie is not sent again, and its
+    repeat views of an unchanged page are answered 304 (`matches.repeat_views`). So the
+    matches watched longest ago, by when they were first watched, are forgotten first."""
+    entry = [match.key, match.code]
+    if session.permanent and entry in session.get(VIEWER_OF, []):
+        return
     kept = [v for v in session.get(VIEWER_OF, [])
             if isinstance(v, list) and v[0] not in (match.id, match.key)]
     session[VIEWER_OF] = (kept + [[match.key, match.code]])[-REMEMBERED:]

@@ -8,6 +8,7 @@ from typing import Any
 from babel.support import NullTranslations, Translations
 from flask import Flask, g, request
 from flask_babel import get_locale, get_translations
+from werkzeug.datastructures import LanguageAccept
 from wtforms.i18n import messages_path
 
 from .game.house import named_rules
@@ -18,10 +19,15 @@ COOKIE = "lang"
 
 def select_locale() -> str:
     """The language chosen with the switch, else the browser's best match, else English."""
-    chosen = request.cookies.get(COOKIE)
+    return locale_for(request.cookies.get(COOKIE), request.accept_languages)
+
+
+def locale_for(chosen: str | None, accepted: LanguageAccept) -> str:
+    """`select_locale` from the switch's cookie and the parsed Accept-Language, for a
+    request answered before Flask (`matches.repeat_views`) as for one in it."""
     if chosen in LANGUAGES:
         return chosen
-    return request.accept_languages.best_match(list(LANGUAGES)) or "en"
+    return accepted.best_match(list(LANGUAGES)) or "en"
 
 
 def translations() -> NullTranslations:

@@ -12,14 +12,13 @@ import pytest
 from benchmarks.bench_history import export
 from benchmarks.bench_history import match as generated
 from tests.conftest import (
-    BufferedClient,
     hand_form,
     match_key,
     new_match,
     post_hand,
     same_phone,
 )
-from tichu_scorer import create_app, transfer
+from tichu_scorer import transfer
 from tichu_scorer.extensions import db
 from tichu_scorer.matches import creation, hand_reads, kept_pages, match_view, roster, writes
 from tichu_scorer.models import Group, Match
@@ -36,19 +35,6 @@ def url(client):
         assert post_hand(client, url, data).status_code == 303
     client.get(url)  # the messages of the saves are shown
     return url
-
-
-@pytest.fixture()
-def other_server(app, tmp_path):
-    """A second app process on the same database, as another gunicorn worker or server:
-    it keeps its own bodies, and shares only the database and the secret key."""
-    keys = ("TESTING", "WTF_CSRF_ENABLED", "SECRET_KEY", "RATELIMIT_ENABLED",
-            "SQLALCHEMY_DATABASE_URI")
-    other = create_app({k: app.config[k] for k in keys}, instance_path=str(tmp_path / "other"))
-    other.test_client_class = BufferedClient
-    yield other
-    with other.app_context():
-        db.engine.dispose()
 
 
 def shown(response) -> str:

@@ -20,10 +20,12 @@ body found there is used only for the revision the request read from the databas
 store that fails or stalls is left alone for a while (the page is built, as without one).
 
 A repeat view of an unchanged page is answered 304 when the browser's copy was made for the
-same page: same build of the app, same revision, language and role, and the same CSRF
-secret in the session, so that a copy kept by the browser never carries a token the session
-no longer accepts. A page that shows a one-time message ("Hand 3 saved.") gets no ETag,
-and while one waits in the session the page is rendered in full, never answered 304.
+same page, mostly before Flask (`repeat_views`, which makes the match page's validator):
+same build of the app, same revision, language and role, the same rights and the same
+session cookie, so that a copy kept by the browser never carries a token the session no
+longer accepts. A page that shows a one-time message ("Hand 3 saved.") gets no ETag, and
+while one waits in the session the page is rendered in full, never answered 304.
+`etag` is the validator of other pages kept by the browser (the statistics).
 """
 
 from __future__ import annotations
@@ -131,12 +133,12 @@ def not_modified(tag: str) -> Response | None:
     return None
 
 
-def validated(response: Response, key: PageKey, messages: bool) -> Response:
-    """The page with its validator, unless it may show a one-time message (`messages`:
-    one waited in the session when the page was rendered)."""
+def validated(response: Response, tag: str | None) -> Response:
+    """The page, kept by the browser and revalidated with `tag` (none for a page that may
+    show a one-time message: `repeat_views.page_tag`)."""
     response.headers["Cache-Control"] = CACHE_CONTROL
-    if not messages:
-        response.set_etag(etag(key))
+    if tag is not None:
+        response.set_etag(tag)
     return response
 
 

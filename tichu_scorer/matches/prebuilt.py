@@ -23,6 +23,8 @@ from ..models import Group, Hand, HandEvent, Match, MatchSeat
 _HELD = (db.select(Match).where(Match.key == bindparam("key")).with_for_update(of=Match)
          .options(lazyload(Match.seats)).execution_options(populate_existing=True))
 _BY_KEY = db.select(Match).where(Match.key == bindparam("key")).options(lazyload(Match.seats))
+_BY_CODE = (db.select(Match).where(Match.code == bindparam("code"))
+            .options(lazyload(Match.seats)))
 _SEATS = (db.select(MatchSeat).where(MatchSeat.match_id == bindparam("match"))
           .order_by(MatchSeat.seat))
 _SEATS_HELD = _SEATS.execution_options(populate_existing=True)
@@ -49,6 +51,11 @@ def held_match(key: str) -> Match | None:
 def match_by_key(key: str) -> Match | None:
     """The match with this key, its seats left to `load_seats`."""
     return db.session.execute(_BY_KEY, {"key": key}).scalar_one_or_none()
+
+
+def match_by_code(code: str) -> Match | None:
+    """The match with this viewer code, its seats left to `load_seats` (the viewer link)."""
+    return db.session.execute(_BY_CODE, {"code": code}).scalar_one_or_none()
 
 
 def load_seats(match: Match) -> None:

@@ -141,6 +141,12 @@ def match_by_key(key: str) -> Match | None:
     return prebuilt.match_by_key(key)
 
 
+def match_by_code(code: str) -> Match | None:
+    """The match whose viewer code this is (as `codes.read` reads it), with its table; its
+    seats are read when first asked for."""
+    return prebuilt.match_by_code(code)
+
+
 def position(match: Match, hand: Hand) -> int:
     """The hand's number as the match page shows it: its place among the hands in play."""
     return next((i for i, h in enumerate(match.hands, start=1) if h is hand), 0)

@@ -34,6 +34,7 @@ from ..matches import (
     listing,
     match_view,
     prebuilt,
+    repeat_views,
     roster,
     writes,
 )
@@ -157,7 +158,7 @@ def page_showing(match: Match, position: int) -> str:
 
 
 def _show(match: Match, viewer: bool, every: bool = False) -> Response:
-    """The match page: 304 for a browser whose copy is still this page (`matches/kept_pages`);
+    """The match page: 304 for a browser whose copy is still this page (`repeat_views`);
     else the page around the body kept for this revision, language and role, rendered
     when none is kept yet. `every`: a row for every hand, not only the `LATEST`."""
     scorer = not viewer and access.can_score(match)
@@ -169,8 +170,8 @@ def _show(match: Match, viewer: bool, every: bool = False) -> Response:
     pages = game_pages.pages_of(match)
     template = pages.match_template
     key = kept_pages.page_key(match, scorer, template, every)
-    messages = kept_pages.messages_waiting()
-    unchanged = kept_pages.not_modified(kept_pages.etag(key))
+    # (a repeat view of an unchanged page is mostly answered before Flask: `repeat_views`)
+    unchanged = kept_pages.not_modified(repeat_views.current_tag(match))
     if unchanged is not None:
         return unchanged
     kept = kept_pages.kept_body(key)  # with the names: nothing more to read
@@ -195,7 +196,7 @@ def _show(match: Match, viewer: bool, every: bool = False) -> Response:
             csrf_token=lambda: kept_pages.stand_in(current_app)))
     response = make_response(render_template("matches/page.html", body=kept.body,
                                              title=kept.title))
-    return kept_pages.validated(response, key, messages)
+    return kept_pages.validated(response, repeat_views.page_tag(match))
 
 
 def _rows(page: match_view.MatchPage, shown: list[match_view.HandRow],

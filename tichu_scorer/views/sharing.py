@@ -28,7 +28,9 @@ def view(code: str) -> Response:
     read = codes.read(code)
     if read is None or len(read) == codes.SCORE_LENGTH:  # a score code only through /join
         abort(404)
-    match = db.first_or_404(db.select(Match).filter_by(code=read))
+    match = writes.match_by_code(read)
+    if match is None:
+        abort(404)
     access.view_match(match)
     return _show(match, viewer=True)
 
