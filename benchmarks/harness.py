@@ -86,16 +86,25 @@ class Session:
             headers["Cookie"] = self.cookie
         if content_type:
             headers["Content-Type"] = content_type
-        if self.conn is None:
-            self.conn = http.client.HTTPConnection(self.host, self.port, timeout=self.timeout)
-        try:
-            self.conn.request(method, path, body=body, headers=headers)
-            response = self.conn.getresponse()
-            data = response.read()
-        except (OSError, http.client.HTTPException):
-            self.conn.close()
-            self.conn = None
-            raise
+        # A kept-alive connection the server closed meanwhile (gunicorn's `keepalive`, 5 s,
+        # passes while a loaded machine works elsewhere) fails before any answer: a GET, which
+        # changes nothing, is sent once more on a new connection, as HTTP clients do.
+        for fresh in (self.conn is None or method != "GET", True):
+            if self.conn is None:
+                self.conn = http.client.HTTPConnection(self.host, self.port,
+                                                       timeout=self.timeout)
+            try:
+                self.conn.request(method, path, body=body, headers=headers)
+                response = self.conn.getresponse()
+                data = response.read()
+                break
+            except (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError):
+                self.close()
+                if fresh:
+                    raise
+            except (OSError, http.client.HTTPException):
+                self.close()
+                raise
         cookie = response.getheader("Set-Cookie")
         if cookie:
             self.cookie = cookie.split(";", 1)[0]
