@@ -86,7 +86,7 @@ ONE_DATABASE = ("tests/browser/", "tests/engine/", "tests/scoring/", "tests/tour
                 "tests/test_i18n.py", "tests/test_pg_restart.py", "tests/test_purity.py",
                 "tests/test_ratings.py", "tests/test_rule_ids.py", "tests/test_setup.py",
                 "tests/test_static.py", "tests/forms/", "tests/test_format_words.py",
-                "tests/test_waiting.py")
+                "tests/test_waiting.py", "tests/test_layout.py")
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 

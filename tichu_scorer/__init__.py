@@ -16,9 +16,10 @@ from sqlalchemy.engine import Engine
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from . import assets, chrome, config, database, i18n, live, public
-from .extensions import babel, compress, csrf, db, limiter, migrate
+from .extensions import babel, compress, csrf, db, migrate
 from .health import SQLITE_BUSY_MS
 from .i18n import LANGUAGES, select_locale
+from .limits import limiter
 
 ROOT = Path(__file__).resolve().parent.parent
 

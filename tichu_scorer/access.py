@@ -27,6 +27,7 @@ from flask_babel import gettext
 
 from .clock import today
 from .extensions import db
+from .matches import writes
 from .models import Group, Match
 
 TABLES = "tables"  # group key -> [role, generation]
@@ -120,7 +121,6 @@ def default_group() -> Group:
     """The one table of a single-table instance (created on first use)."""
     group = db.session.execute(db.select(Group).order_by(Group.id).limit(1)).scalar()
     if group is None:
-        from .matches import writes
         writes.begin_write()
         group = Group(name=gettext("Our table"))
         db.session.add(group)

@@ -100,7 +100,7 @@ def defaults(instance_path: str) -> dict[str, object]:
         # (checked at start, `public.check`); unset: the address each request came to.
         "PUBLIC_URL": os.environ.get("PUBLIC_URL", ""),
         "TICHU_PRODUCTION": secure,
-        # Per client address (an IPv6 client by its /64; extensions.py, budgets.py): writes,
+        # Per client address (an IPv6 client by its /64; limits.py): writes,
         # creating tables, matches and imports, and trying codes that are unknown.
         "WRITE_RATE_LIMIT": os.environ.get("WRITE_RATE_LIMIT", "120 per minute"),
         "CREATE_RATE_LIMIT": os.environ.get("CREATE_RATE_LIMIT", "30 per hour"),

@@ -35,7 +35,7 @@ from urllib.parse import parse_qs
 from flask import Flask
 
 from . import live
-from .budgets import counted
+from .limits import counted
 
 TICK = 0.75  # s between reads of the watched versions (a change shows within ~1 s)
 HEARTBEAT = 20.0  # s between comments on an idle stream (proxies close after 30–60 s)

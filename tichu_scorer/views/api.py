@@ -14,7 +14,8 @@ from werkzeug.wrappers import Response
 from .. import answers, scoring
 from ..assets import REVALIDATE
 from ..engine.budget import Budget, OutOfTime
-from ..extensions import csrf, limit_draw, limit_referee
+from ..extensions import csrf
+from ..limits import limit_draw, limit_referee
 from ..tournaments import draw
 from ..tournaments import request as draw_request
 from .errors import body_limit

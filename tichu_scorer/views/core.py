@@ -19,7 +19,7 @@ from flask import Blueprint, Flask, abort, current_app, request, send_file, url_
 from werkzeug.wrappers import Response
 
 from ..assets import IMMUTABLE
-from ..extensions import limit_core
+from ..limits import limit_core
 from ..matches import hand_entry
 from ..models import Match
 

@@ -9,9 +9,10 @@ from flask_babel import gettext
 from werkzeug.wrappers import Response
 
 from .. import access, answers
-from ..extensions import csrf, db, limit_reads, limit_writes
+from ..extensions import csrf, db
 from ..game.layouts import TEAM_LETTERS
 from ..game.variants import MOST_BOMBS
+from ..limits import limit_reads, limit_writes
 from ..matches import closing, corrections, ending, hand_entry, match_log, match_view, writes
 from ..models import CLIENT_ID, Hand, Match
 from ..scoring import seigneur

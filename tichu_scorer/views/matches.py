@@ -20,11 +20,12 @@ from markupsafe import Markup
 from werkzeug.wrappers import Response
 
 from .. import access, live, regions, scoring
-from ..extensions import db, limit_creation, limit_reads, limit_writes
+from ..extensions import db
 from ..forms import NewMatchForm
 from ..game.house import preset_of
 from ..hand_rows import hand_rows, rank_rows
 from ..i18n import possessive
+from ..limits import limit_creation, limit_reads, limit_writes
 from ..matches import (
     chart,
     closing,

@@ -18,8 +18,9 @@ from sqlalchemy import func
 
 from .. import access, ratings
 from ..cache import LRU, lru
-from ..extensions import db, limit_reads
+from ..extensions import db
 from ..game.variants import VARIANTS, Variant
+from ..limits import limit_reads
 from ..matches.chart import relative_path
 from ..models import Group, Hand, Match, MatchSeat, Player
 from ..scoring.hand import HandInput

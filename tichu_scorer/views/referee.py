@@ -24,8 +24,8 @@ from ..engine.cards import (
 )
 from ..engine.names import card_name
 from ..engine.questions import deck_of
-from ..extensions import limit_referee
 from ..forms import RefereeForm
+from ..limits import limit_referee
 from ..matches import writes
 from .judging import judge
 

@@ -8,8 +8,8 @@ from flask_babel import gettext
 from werkzeug.wrappers import Response
 
 from .. import access
-from ..extensions import limit_writes
 from ..forms import MatchSettingsForm
+from ..limits import limit_writes
 from ..matches import corrections, creation, ending, settings, writes
 from ..models import Match
 from ..scoring import Problem

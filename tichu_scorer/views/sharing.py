@@ -12,7 +12,8 @@ from markupsafe import Markup
 from werkzeug.wrappers import Response
 
 from .. import access, codes, public
-from ..extensions import db, limit_joins
+from ..extensions import db
+from ..limits import limit_joins
 from ..matches import writes
 from ..models import Group, Match
 from .matches import _show, bp, visible

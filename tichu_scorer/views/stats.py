@@ -10,7 +10,8 @@ from werkzeug.wrappers import Response
 
 from .. import access, live, statistics
 from ..clock import utcnow
-from ..extensions import db, limit_reads
+from ..extensions import db
+from ..limits import limit_reads
 from ..matches import kept_pages
 from ..models import Group
 

@@ -11,10 +11,11 @@ from werkzeug.wrappers import Response
 
 from .. import access, evenings, live, public
 from ..clock import utcnow
-from ..extensions import db, limit_creation, limit_reads, limit_writes
+from ..extensions import db
 from ..game import variants
 from ..game.house import FLAGS, preset_of
 from ..game.variants import SideKind
+from ..limits import limit_creation, limit_reads, limit_writes
 from ..matches import listing, roster, writes
 from ..models import NAME_MAX, Group, Match, Player
 from ..tournaments import director

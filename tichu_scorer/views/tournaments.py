@@ -29,7 +29,8 @@ from werkzeug.wrappers import Response
 
 from .. import access, live, public
 from ..engine.budget import Budget, OutOfTime
-from ..extensions import db, limit_creation, limit_exports, limit_reads, limit_writes
+from ..extensions import db
+from ..limits import limit_creation, limit_exports, limit_reads, limit_writes
 from ..matches import closing, writes
 from ..models import NAME_MAX, Tournament, TournamentRound
 from ..tournaments import director, drawing, formats, standings, stored

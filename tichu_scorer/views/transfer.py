@@ -17,7 +17,8 @@ from sqlalchemy import func
 from werkzeug.wrappers import Response as BaseResponse
 
 from .. import access, exports, transfer
-from ..extensions import db, limit_creation, limit_exports, limit_reads, limit_writes
+from ..extensions import db
+from ..limits import limit_creation, limit_exports, limit_reads, limit_writes
 from ..matches import listing, writes
 from ..models import Group, Hand, HandEvent
 from ..transfer_checks import MAX_IMPORT_EVENTS, MAX_IMPORT_HANDS, ImportError_
