@@ -96,7 +96,7 @@ def inner_imports() -> set[tuple[str, str]]:
 # The imports inside a function that would close a circle at module level, each with why it
 # waits for its call.
 REACHING_BACK = {
-    ("tichu_scorer.answers", "tichu_scorer.waiting"),
+    ("tichu_scorer.core.answers", "tichu_scorer.core.waiting"),
 }
 
 

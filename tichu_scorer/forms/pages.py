@@ -9,7 +9,7 @@ from wtforms import BooleanField, SelectChoice, SelectField, StringField, TextAr
 from wtforms.validators import Length, Optional
 
 from .. import phones
-from ..answers import question
+from ..core.answers import question
 from ..game.variants import DEFAULT, SEIGNEUR
 from .base import Form
 

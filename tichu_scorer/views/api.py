@@ -11,8 +11,9 @@ from flask import Blueprint, current_app, jsonify, request
 from flask_babel import gettext
 from werkzeug.wrappers import Response
 
-from .. import answers, scoring
+from .. import scoring
 from ..assets import REVALIDATE
+from ..core import answers
 from ..engine.budget import Budget, OutOfTime
 from ..extensions import csrf
 from ..limits import limit_draw, limit_referee

@@ -8,7 +8,8 @@ from flask import Blueprint, abort, flash, jsonify, redirect, render_template, r
 from flask_babel import gettext
 from werkzeug.wrappers import Response
 
-from .. import access, answers
+from .. import access
+from ..core import answers
 from ..extensions import csrf, db
 from ..game.layouts import TEAM_LETTERS
 from ..game.variants import MOST_BOMBS

@@ -19,11 +19,12 @@ from flask_babel import get_locale, gettext
 from markupsafe import Markup
 from werkzeug.wrappers import Response
 
-from .. import access, live, regions, scoring
+from .. import access, live, scoring
+from ..core import regions
+from ..core.hand_rows import hand_rows, rank_rows
 from ..extensions import db
 from ..forms import NewMatchForm
 from ..game.house import preset_of
-from ..hand_rows import hand_rows, rank_rows
 from ..i18n import possessive
 from ..limits import limit_creation, limit_reads, limit_writes
 from ..matches import (

@@ -10,7 +10,7 @@ from flask import Blueprint, render_template, request
 from flask_babel import gettext
 
 from .. import access, engine
-from ..answers import PASS_WORDS
+from ..core.answers import PASS_WORDS
 from ..engine.cards import (
     DECK,
     NORMALS,

@@ -23,14 +23,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
-from . import engine, scoring
-from .game import variants
-from .game.i18n import _, set_translator, translator
-from .scoring import Layout, Problem, Variant, read_house_rules
-from .scoring.body import BadBody, too_deep
-from .scoring.body import check as body_check
-from .scoring.games import game_of
-from .scoring.state import PlayedHand, Settings, next_hand, stored_values
+from .. import engine, scoring
+from ..game import variants
+from ..game.i18n import _, set_translator, translator
+from ..scoring import Layout, Problem, Variant, read_house_rules
+from ..scoring.body import BadBody, too_deep
+from ..scoring.body import check as body_check
+from ..scoring.games import game_of
+from ..scoring.state import PlayedHand, Settings, next_hand, stored_values
 
 
 @dataclass(frozen=True)

@@ -19,11 +19,11 @@ from decimal import ROUND_HALF_EVEN, Decimal
 
 from markupsafe import Markup, escape
 
-from .game.i18n import _, ngettext
-from .game.variants import Side, Variant
+from ..game.i18n import _, ngettext
+from ..game.variants import Side, Variant
+from ..scoring import seigneur
+from ..scoring.games import game_of
 from .progression import Chart
-from .scoring import seigneur
-from .scoring.games import game_of
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,7 @@ will score them when they arrive, and the page's regions drawn as the server wil
 them then (`regions`, `hand_rows`: the same functions), for the phone's page to swap in
 (static/js/core-client.js). Pure (tests/test_purity.py); `answers.phone`'s `waiting` op.
 
->>> from tichu_scorer.answers import MatchFacts
+>>> from tichu_scorer.core.answers import MatchFacts
 >>> facts = MatchFacts("nanking", ("Ann", "Bob", "Cy", "Di"), 1000, None, 0, (0, 0), False)
 >>> state = waiting(facts, [{"out_order": [0, 2]}], page={})
 >>> state["facts"]["totals"], state["shuffler_name"], ">200</strong>" in state["regions"]["totals"]
@@ -17,12 +17,13 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
-from . import progression, regions, scoring
+from .. import scoring
+from ..game.i18n import _, ngettext
+from ..scoring.match import tied_at_top
+from ..scoring.state import PlayedHand, extras_of
+from . import progression, regions
 from .answers import MatchFacts, after_hand, preview_answer, score_played, shuffles_next
-from .game.i18n import _, ngettext
 from .hand_rows import RowWords, hand_rows, waiting_row
-from .scoring.match import tied_at_top
-from .scoring.state import PlayedHand, extras_of
 
 
 class _Row:
