@@ -18,7 +18,7 @@ from sqlalchemy.orm import Mapped, mapped_column, relationship
 from . import scoring
 from .clock import utcnow
 from .codes import SCORE_LENGTH
-from .codes import new_code as new_code  # `transfer` takes it from here
+from .codes import new_code as new_code  # `transfer.json_import` takes it from here
 from .extensions import db
 from .game import variants
 from .game.variants import MOST_BOMBS as MOST_BOMBS  # forms, transfer take it from here

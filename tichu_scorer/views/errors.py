@@ -29,7 +29,7 @@ from ..engine.budget import OutOfTime
 from ..extensions import db
 from ..health import state_of
 from ..limits import limiter
-from ..transfer_checks import DB_INT_MAX
+from ..transfer.checks import DB_INT_MAX
 from .jsonbody import BadRequest
 
 View = TypeVar("View", bound=Callable[..., Any])

@@ -35,7 +35,7 @@ from ..matches import closing, writes
 from ..models import NAME_MAX, Tournament, TournamentRound
 from ..tournaments import director, drawing, formats, standings, stored
 from ..tournaments.forms import ARRIVAL_MAX, ArrivalForm, ReopenForm, TournamentForm
-from ..transfer_csv import sheet_cell
+from ..transfer.csv_sheet import sheet_cell
 from .sharing import qr_svg
 
 bp = Blueprint("tournaments", __name__)
