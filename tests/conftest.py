@@ -82,7 +82,7 @@ def pytest_report_header(config) -> str | None:
 # marked `every_database` and runs on both.
 ONE_DATABASE = ("tests/browser/", "tests/engine/", "tests/scoring/", "tests/tournaments/",
                 "tichu_scorer/", "tests/core/", "tests/test_clock.py",
-                "tests/test_evenings.py", "tests/test_fetch_pyodide.py", "tests/test_freeze.py",
+                "tests/tables/", "tests/test_fetch_pyodide.py", "tests/test_freeze.py",
                 "tests/test_i18n.py", "tests/test_pg_restart.py", "tests/test_purity.py",
                 "tests/test_ratings.py", "tests/test_rule_ids.py", "tests/test_setup.py",
                 "tests/test_static.py", "tests/forms/", "tests/test_format_words.py",

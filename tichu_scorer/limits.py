@@ -19,10 +19,10 @@ from flask_limiter import Limiter, RouteLimit
 from limits import parse_many  # the package Flask-Limiter counts with
 from sqlalchemy.exc import SQLAlchemyError
 
-from . import access
-from .codes import cleaned
 from .extensions import db
 from .models import Group, Match
+from .tables import access
+from .tables.codes import cleaned
 
 IPV6_PREFIX = 64  # what one subscriber is given; a phone may take any address inside it
 KEY_MAX = 32  # a scorer link's key
@@ -37,7 +37,7 @@ def client_address() -> str:
 
 def counted(raw: str) -> str:
     """An address as the limits count it (see `client_address`); also used by the live
-    process (`stream.py`), which has no Flask request."""
+    process (`live/stream.py`), which has no Flask request."""
     try:
         address = ipaddress.ip_address(raw.partition("%")[0])  # without a zone (fe80::1%eth0)
     except ValueError:

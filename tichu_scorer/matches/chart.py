@@ -1,4 +1,4 @@
-"""The score-progression chart of a match page (the geometry: `tichu_scorer/progression`,
+"""The score-progression chart of a match page (the geometry: `tichu_scorer/core/progression`,
 shared with the phone's copy of the core)."""
 
 from __future__ import annotations

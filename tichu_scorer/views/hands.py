@@ -8,7 +8,6 @@ from flask import Blueprint, abort, flash, jsonify, redirect, render_template, r
 from flask_babel import gettext
 from werkzeug.wrappers import Response
 
-from .. import access
 from ..core import answers
 from ..extensions import csrf, db
 from ..game.layouts import TEAM_LETTERS
@@ -19,6 +18,7 @@ from ..models import CLIENT_ID, Hand, Match
 from ..scoring import seigneur
 from ..scoring.games import game_of
 from ..scoring.hand import CARD_POINTS_MAX, CARD_POINTS_MIN, CARD_POINTS_STEP
+from ..tables import access
 from . import game_pages
 from .errors import form_value, wants_json
 from .jsonbody import json_body

@@ -9,7 +9,7 @@ from typing import Any
 from flask import Blueprint, render_template, request
 from flask_babel import gettext
 
-from .. import access, engine
+from .. import engine
 from ..core.answers import PASS_WORDS
 from ..engine.cards import (
     DECK,
@@ -27,6 +27,7 @@ from ..engine.questions import deck_of
 from ..forms import RefereeForm
 from ..limits import limit_referee
 from ..matches import writes
+from ..tables import access
 from .judging import judge
 
 bp = Blueprint("referee", __name__)

@@ -16,11 +16,11 @@ from flask_babel import gettext, ngettext
 from sqlalchemy import func
 from werkzeug.wrappers import Response as BaseResponse
 
-from .. import access
 from ..extensions import db
 from ..limits import limit_creation, limit_exports, limit_reads, limit_writes
 from ..matches import listing, writes
 from ..models import Group, Hand, HandEvent
+from ..tables import access
 from ..transfer import exports, json_import
 from ..transfer.checks import MAX_IMPORT_EVENTS, MAX_IMPORT_HANDS, ImportError_
 from ..transfer.known import Imported

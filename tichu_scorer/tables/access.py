@@ -25,10 +25,10 @@ import secrets
 from flask import abort, current_app, session
 from flask_babel import gettext
 
-from .clock import today
-from .extensions import db
-from .matches import writes
-from .models import Group, Match
+from ..clock import today
+from ..extensions import db
+from ..matches import writes
+from ..models import Group, Match
 
 TABLES = "tables"  # group key -> [role, generation]
 VIEWER_OF = "viewer_of"  # [match key, viewer code] of matches opened through their viewer link
