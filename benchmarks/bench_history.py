@@ -48,7 +48,8 @@ from tichu_scorer import create_app, scoring
 from tichu_scorer.extensions import db  # noqa: E402
 from tichu_scorer.matches import creation, hand_entry, roster, writes
 from tichu_scorer.models import Group, Match  # noqa: E402
-from tichu_scorer.scoring.hand import Call, HandInput, score_hand  # noqa: E402
+from tichu_scorer.scoring.calls import Call  # noqa: E402
+from tichu_scorer.scoring.hand import HandInput, score_hand  # noqa: E402
 from tichu_scorer.transfer import json_export, json_import  # noqa: E402
 
 CURRENT_TABLES, CURRENT_HANDS = 200, 50

@@ -1,6 +1,6 @@
 """The shape of the house (docs/ARCHITECTURE.md): the package's modules import one another
 without a circle, read from their imports at module level with `ast`; an import inside a
-function holds none open but the one named."""
+function holds none open but the one named; and no module is over 400 lines."""
 
 from __future__ import annotations
 
@@ -108,3 +108,12 @@ def test_no_import_inside_a_function_holds_a_circle_open():
     graph = {module: module_level_imports(module) for module in MODULES}
     found = {(module, name) for module, name in inner_imports() if reaches(graph, name, module)}
     assert found == REACHING_BACK
+
+
+MOST_LINES = 400  # STYLE.md habit 15: a module past it is two modules
+
+
+def test_no_module_is_over_400_lines():
+    long = {module: lines for module, path in MODULES.items()
+            if (lines := len(path.read_text(encoding="utf-8").splitlines())) > MOST_LINES}
+    assert not long

@@ -8,7 +8,7 @@ read and checked when they were entered (`Game.read`): the state scores them aga
 checking them again. Pure: no I/O.
 
 >>> from tichu_scorer.game.variants import NANKING, SEIGNEUR, THREECHU
->>> from tichu_scorer.scoring.hand import Call
+>>> from tichu_scorer.scoring.calls import Call
 >>> names = ("Ann", "Bob", "Cy", "Dee")
 >>> state = MatchState.of(Settings(NANKING, names, target=500), [
 ...     HandInput((0, 2), {0: Call.TICHU}, (None, None)),
@@ -36,8 +36,9 @@ from typing import Any, NamedTuple
 from ..game.house import RULE_BOOK, HouseRules
 from ..game.variants import Side, Variant
 from . import seigneur
+from .calls import CustomCall, read_call
 from .games import NOT_OVER, End, Game, Rules, game_of
-from .hand import CallResult, CustomCall, HandInput, HandResult, read_call
+from .hand import CallResult, HandInput, HandResult
 from .match import DEFAULT_TARGET, tied_at_top
 from .stats import HandFacts, MatchFacts
 
@@ -322,7 +323,7 @@ def stored_values(played: PlayedHand, variant: Variant) -> dict[str, Any]:
     points, team and seat scores; Grand Seigneur's places), as `stored_hand` reads it back.
 
     >>> from tichu_scorer.game.variants import NANKING
-    >>> from tichu_scorer.scoring.hand import Call
+    >>> from tichu_scorer.scoring.calls import Call
     >>> state = MatchState.of(Settings(NANKING, tuple("ABCD")), [
     ...     HandInput((1, 0, 3), {2: Call.TICHU}, (None, 35))])
     >>> stored_values(state.hands[0], NANKING)["team_scores"]
