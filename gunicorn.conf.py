@@ -74,7 +74,7 @@ loglevel = os.environ.get("LOG_LEVEL", "info")
 forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
 
 
-# The live process (`tichu_scorer/stream.py`: the live pages' Server-Sent Events streams,
+# The live process (`tichu_scorer/live/stream.py`: the live pages' Server-Sent Events streams,
 # /live/s/…, which the proxy sends to it) runs beside gunicorn when LIVE_BIND names its
 # address (`make serve`: 127.0.0.1:8001); gunicorn starts it, starts it again if it stops,
 # and stops it with itself. Without it the pages ask gunicorn every 1.5 s instead.
@@ -88,7 +88,7 @@ def _keep_live(log) -> None:  # noqa: ANN001 (gunicorn's logger)
     import sys
     import time
     while not _live.get("exiting"):
-        process = subprocess.Popen([sys.executable, "-m", "tichu_scorer.stream"],  # nosec B603
+        process = subprocess.Popen([sys.executable, "-m", "tichu_scorer.live.stream"],  # nosec B603
                                    env=os.environ | {"LIVE_BIND": LIVE_BIND})
         _live["process"] = process
         log.info("Live process on %s (pid %d)", LIVE_BIND, process.pid)

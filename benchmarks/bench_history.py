@@ -44,11 +44,13 @@ from typing import cast
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tichu_scorer import create_app, scoring, transfer  # noqa: E402
+from tichu_scorer import create_app, scoring
 from tichu_scorer.extensions import db  # noqa: E402
 from tichu_scorer.matches import creation, hand_entry, roster, writes
 from tichu_scorer.models import Group, Match  # noqa: E402
-from tichu_scorer.scoring.hand import Call, HandInput, score_hand  # noqa: E402
+from tichu_scorer.scoring.calls import Call  # noqa: E402
+from tichu_scorer.scoring.hand import HandInput, score_hand  # noqa: E402
+from tichu_scorer.transfer import json_export, json_import  # noqa: E402
 
 CURRENT_TABLES, CURRENT_HANDS = 200, 50
 OLD_MATCHES, OLD_HANDS, LONG_HANDS = 10_000, 3, 200
@@ -126,7 +128,7 @@ def match(rng: random.Random, pool: list[str], hands: int, day: str,
 
 
 def export(matches: list[dict[str, object]]) -> dict[str, object]:
-    return {"format": transfer.FORMAT, "version": transfer.VERSION, "matches": matches}
+    return {"format": json_export.FORMAT, "version": json_export.VERSION, "matches": matches}
 
 
 def seed(app, rng: random.Random) -> None:
@@ -138,12 +140,12 @@ def seed(app, rng: random.Random) -> None:
         old = [match(rng, regulars, OLD_HANDS, f"2025-{1 + i % 12:02d}-{1 + i % 28:02d}",
                      variants[i % len(variants)]) for i in range(OLD_MATCHES)]
         for start in range(0, len(old), 1500):
-            transfer.import_json(export(old[start:start + 1500]), archive)
-        transfer.import_json(export([match(rng, regulars, LONG_HANDS, "2026-11-01")]), archive)
+            json_import.import_json(export(old[start:start + 1500]), archive)
+        json_import.import_json(export([match(rng, regulars, LONG_HANDS, "2026-11-01")]), archive)
         for t in range(CURRENT_TABLES):
             table = roster.create_group(f"Table {t}")
-            transfer.import_json(export([match(rng, [f"T{t}-{s}" for s in range(4)], CURRENT_HANDS,
-                                                  "2026-11-20")]), table)
+            json_import.import_json(export([match(rng, [f"T{t}-{s}" for s in range(4)],
+                                                  CURRENT_HANDS, "2026-11-20")]), table)
 
 
 def save(app, rng: random.Random, keys: list[str]) -> None:

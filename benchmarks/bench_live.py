@@ -1,7 +1,7 @@
 """Live pages under load: what phones watching matches cost the server, and whether the
 scorers' saves feel it. gunicorn as `gunicorn.conf.py` runs it (with Redis: two
 single-threaded workers per core and two more), and the live process
-(`python -m tichu_scorer.stream`, as `make serve` runs it beside gunicorn), on loopback.
+(`python -m tichu_scorer.live.stream`, as `make serve` runs it beside gunicorn), on loopback.
 
     DATABASE_URL=postgresql://… REDIS_URL=redis://… python benchmarks/bench_live.py \
         [--mode both|stream|poll] [--matches 100] [--watchers 4] [--every 1.5] \
@@ -295,7 +295,7 @@ def phase(tables: list[Table], kind: str, args: argparse.Namespace, groups: list
 
 def start_live(env: dict[str, str], port: int) -> subprocess.Popen[bytes]:
     """The live process as `make serve` runs it; waits until it answers."""
-    proc = subprocess.Popen([sys.executable, "-m", "tichu_scorer.stream"],
+    proc = subprocess.Popen([sys.executable, "-m", "tichu_scorer.live.stream"],
                             cwd=Path(__file__).resolve().parent.parent,
                             env=os.environ | env | {"LIVE_BIND": f"127.0.0.1:{port}"},
                             stdout=subprocess.DEVNULL, start_new_session=True)

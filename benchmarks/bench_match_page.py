@@ -41,10 +41,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.bench_history import export, match  # noqa: E402
-from tichu_scorer import create_app, transfer  # noqa: E402
+from tichu_scorer import create_app
 from tichu_scorer.extensions import db  # noqa: E402
 from tichu_scorer.matches import corrections, roster, writes
 from tichu_scorer.models import Match  # noqa: E402
+from tichu_scorer.transfer import json_import  # noqa: E402
 
 
 def seed(app, hands: int) -> tuple[str, str]:
@@ -53,7 +54,7 @@ def seed(app, hands: int) -> tuple[str, str]:
         db.create_all()
         table = roster.create_group("Bench")
         rng = random.Random(12)
-        transfer.import_json(export([match(rng, [f"P{n}" for n in range(8)], hands,
+        json_import.import_json(export([match(rng, [f"P{n}" for n in range(8)], hands,
                                            "2026-11-20")]), table)
         found = db.session.execute(db.select(Match)).scalar_one()
         return found.key, found.code

@@ -28,7 +28,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tichu_scorer.game.variants import NANKING, SEIGNEUR, THREECHU, TIENTSIN, Variant  # noqa: E402
 from tichu_scorer.scoring import winner  # noqa: E402
-from tichu_scorer.scoring.hand import Call, HandInput  # noqa: E402
+from tichu_scorer.scoring.calls import Call  # noqa: E402
+from tichu_scorer.scoring.hand import HandInput  # noqa: E402
 from tichu_scorer.scoring.state import MatchState, Settings  # noqa: E402
 
 TARGET_MS = 2.0

@@ -127,10 +127,11 @@ def main() -> None:
 def page(matches: int, requests: int, path: str | None = None) -> None:
     import tempfile
 
-    from tichu_scorer import create_app, transfer
+    from tichu_scorer import create_app
     from tichu_scorer.extensions import db
     from tichu_scorer.matches import roster
     from tichu_scorer.models import Group, Match
+    from tichu_scorer.transfer import json_export, json_import
 
     rng = random.Random(3)
     names = [f"Player {i}" for i in range(40)]
@@ -156,7 +157,7 @@ def page(matches: int, requests: int, path: str | None = None) -> None:
                       "started_at": f"2026-01-01T{n % 24:02d}:00:00", "log": [],
                       "hands": [win | {"number": h} for h in range(1, 5)]}
                      for n in range(first, min(first + 1000, matches))]
-            transfer.import_json({"format": transfer.FORMAT, "version": transfer.VERSION,
+            json_import.import_json({"format": json_export.FORMAT, "version": json_export.VERSION,
                                   "matches": batch}, table)
         joined = {table.key: ["member", table.generation]}
     print(f"{'found' if seeded else 'seeded'} {matches} matches in "

@@ -86,15 +86,16 @@ def seed(hands: int) -> tuple[str, dict[str, str], str, str, str]:
     key, viewer code and the table's scorer key."""
     from benchmarks.bench_history import export, match
     from benchmarks.load import empty_database
-    from tichu_scorer import create_app, transfer
+    from tichu_scorer import create_app
     from tichu_scorer.extensions import db
     from tichu_scorer.matches import roster
     from tichu_scorer.models import Match
+    from tichu_scorer.transfer.json_import import import_json
     folder, _url, env = empty_database("repeat")
     app = create_app(instance_path=folder)
     with app.test_request_context():
         table = roster.create_group("Bench")
-        transfer.import_json(export([match(random.Random(12), [f"P{n}" for n in range(8)],
+        import_json(export([match(random.Random(12), [f"P{n}" for n in range(8)],
                                            hands, "2026-11-20")]), table)
         found = db.session.execute(db.select(Match)).scalar_one()
         key, code, scorer_key = found.key, found.code, table.scorer_key

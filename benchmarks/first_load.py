@@ -33,7 +33,8 @@ from benchmarks.harness import (  # noqa: E402
     kill,
     start_gunicorn,
 )
-from tichu_scorer.scoring.hand import Call, HandInput, score_hand  # noqa: E402
+from tichu_scorer.scoring.calls import Call  # noqa: E402
+from tichu_scorer.scoring.hand import HandInput, score_hand  # noqa: E402
 
 CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium")
 

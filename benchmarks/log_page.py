@@ -49,7 +49,7 @@ def main() -> None:
         with app.app_context():
             db.create_all()
         try:
-            from tichu_scorer.transfer_checks import MAX_IMPORT_EVENTS as limit
+            from tichu_scorer.transfer.checks import MAX_IMPORT_EVENTS as limit
         except ImportError:  # before the checks had a module of their own
             limit = 20_000
         entries = int(sys.argv[1]) if len(sys.argv) > 1 else limit

@@ -101,12 +101,13 @@ MAIN_INIT = """(() => {
     pyodide.unpackArchive(archive, "zip", { extractDir: "/core" });
     mark("unpacked");
     if (!snapshot) {
-      pyodide.runPython("import sys; sys.path.insert(0, '/core'); import tichu_scorer.answers");
+      pyodide.runPython(
+        "import sys; sys.path.insert(0, '/core'); import tichu_scorer.core.answers");
       mark("imported");
       pyodide.makeMemorySnapshot();
       mark("snapshot_made");
     }
-    const answers = pyodide.pyimport("tichu_scorer.answers");
+    const answers = pyodide.pyimport("tichu_scorer.core.answers");
     mark("ready");
     steps.snapshot_bytes = snapshot ? snapshot.length : 0;
     return (request) => {

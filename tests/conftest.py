@@ -81,12 +81,12 @@ def pytest_report_header(config) -> str | None:
 # a hand sent once or of two phones on one hand, the tournament director's stored rounds) is
 # marked `every_database` and runs on both.
 ONE_DATABASE = ("tests/browser/", "tests/engine/", "tests/scoring/", "tests/tournaments/",
-                "tichu_scorer/", "tests/test_answers.py", "tests/test_clock.py",
-                "tests/test_evenings.py", "tests/test_fetch_pyodide.py", "tests/test_freeze.py",
+                "tichu_scorer/", "tests/core/", "tests/test_clock.py",
+                "tests/tables/", "tests/test_fetch_pyodide.py", "tests/test_freeze.py",
                 "tests/test_i18n.py", "tests/test_pg_restart.py", "tests/test_purity.py",
                 "tests/test_ratings.py", "tests/test_rule_ids.py", "tests/test_setup.py",
                 "tests/test_static.py", "tests/forms/", "tests/test_format_words.py",
-                "tests/test_waiting.py", "tests/test_harness.py")
+                "tests/test_harness.py", "tests/test_layout.py")
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 

@@ -10,8 +10,8 @@ import io
 import pytest
 
 from tests.conftest import NAMES, hand_form, make_app, new_match, post_hand
-from tichu_scorer.budgets import client_address
 from tichu_scorer.extensions import db
+from tichu_scorer.limits import client_address
 from tichu_scorer.models import Group
 
 FORM = {f"seat_{i}": n for i, n in enumerate(NAMES)} | {"target": "1000"}

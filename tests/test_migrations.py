@@ -95,7 +95,7 @@ def test_a_match_from_before_score_codes_gets_one(tmp_path):
     from sqlalchemy import text
 
     from tests.conftest import new_match
-    from tichu_scorer import codes
+    from tichu_scorer.tables import codes
 
     app = make_app(tmp_path)  # two matches made by the app, then the schema taken back to
     client = app.test_client()  # before score codes, one match holding such an old key

@@ -144,7 +144,7 @@ def test_gunicorn_runs_the_live_process_beside_itself_and_stops_it(tmp_path):
         assert answer.getheader("Content-Type").startswith("text/event-stream")
         assert answer.readline() == b"retry: 2000\n" and answer.readline() == b"event: hello\n"
         stream.close()
-        live = [int(p) for p in subprocess.run(["pgrep", "-f", "tichu_scorer.stream", "-P",
+        live = [int(p) for p in subprocess.run(["pgrep", "-f", "tichu_scorer.live.stream", "-P",
                                                 str(server.pid)], capture_output=True,
                                                text=True, check=False).stdout.split()]
         assert len(live) == 1

@@ -13,7 +13,7 @@ from sqlalchemy import text
 
 from tests.test_queries import queries_for
 from tests.views.test_transfer import synthetic_history
-from tichu_scorer import statistics, transfer
+from tichu_scorer import statistics
 from tichu_scorer.clock import utcnow
 from tichu_scorer.extensions import db
 from tichu_scorer.game import variants
@@ -22,6 +22,7 @@ from tichu_scorer.matches.writes import Conflict
 from tichu_scorer.models import Group, Match, MatchTally, TableTally
 from tichu_scorer.scoring.stats import COUNTS
 from tichu_scorer.statistics import counting, store
+from tichu_scorer.transfer import json_export, json_import
 
 GAMES = [(variants.NANKING, 500, None), (variants.NANKING, 1000, None),
          (variants.THREECHU, None, 9), (variants.TIENTSIN, 500, None)]
@@ -147,7 +148,7 @@ def one_write(rng, group, keys):
                        [10, 3, 2, 2, 2, 1])[0]
     if kind == "import":
         data = synthetic_history(matches=2, hands=rng.randrange(1, 6), seed=rng.randrange(99))
-        transfer.import_json(data, group)
+        json_import.import_json(data, group)
         return kind
     match = writes.lock_match(rng.choice(keys))
     hands = match.hands
@@ -220,7 +221,7 @@ def test_stats_queries_do_not_grow_with_the_history(app, client):
     small = queries_for(app, client, "/stats")
     with app.test_request_context():
         group = db.session.execute(db.select(Group)).scalar_one()
-        transfer.import_json(synthetic_history(matches=40, hands=20), group)
+        json_import.import_json(synthetic_history(matches=40, hands=20), group)
     large = queries_for(app, client, "/stats")
     month = queries_for(app, client, "/stats?period=month")
     assert len(large) == len(small) == len(month) <= 6, large
@@ -312,7 +313,7 @@ def test_saves_at_one_table_at_once_keep_its_sums(app):
 def test_three_and_six_player_hands_stay_out_of_the_four_player_rates(app):
     with app.test_request_context():
         group = roster.create_group("T")
-        transfer.import_json(synthetic_history(matches=5, hands=10), group)
+        json_import.import_json(synthetic_history(matches=5, hands=10), group)
         stats = statistics.for_tables([db.session.get(Group, group.id)])
         assert [v.variant.key for v in stats] == ["nanking", "threechu", "tientsin"]
         ann = dict(stats[0].players)["Ann"]  # Ann plays a four- and a six-player match
@@ -360,10 +361,10 @@ def test_a_match_stored_where_a_deleted_one_was_is_counted(app):
         assert shown(groups) == full_recount(groups)
         # the same with a hand, the new one imported
         hand_entry.add_hand(writes.lock_match(again.key), random_hand(rng, again), 1)
-        exported = transfer.export_json([again.id])
+        exported = json_export.export_json([again.id])
         exported["matches"][0]["players"] = ["Mo", "Ned", "Oz", "Pia"]
         assert shown(groups) == full_recount(groups)
         creation.delete_match(writes.lock_match(again.key))
-        transfer.import_json(exported, db.session.get(Group, group.id))
+        json_import.import_json(exported, db.session.get(Group, group.id))
         assert "Mo" in shown(groups)["nanking"][0]
         assert_consistent(groups)

@@ -15,10 +15,12 @@ from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from . import assets, chrome, config, database, i18n, live, public
-from .extensions import babel, compress, csrf, db, limiter, migrate
+from . import assets, chrome, config, database, i18n, public
+from .extensions import babel, compress, csrf, db, migrate
 from .health import SQLITE_BUSY_MS
 from .i18n import LANGUAGES, select_locale
+from .limits import limiter
+from .live import poll
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -93,7 +95,7 @@ def create_app(test_config: Mapping[str, Any] | None = None,
     app.after_request(_security_headers)
     from .matches import repeat_views
     repeat_views.init_app(app)  # a repeat view of an unchanged match page: 304 before Flask
-    live.init_app(app)  # in front of everything: polled all evening, it must cost little
+    poll.init_app(app)  # in front of everything: polled all evening, it must cost little
     return app
 
 

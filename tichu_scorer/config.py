@@ -100,7 +100,7 @@ def defaults(instance_path: str) -> dict[str, object]:
         # (checked at start, `public.check`); unset: the address each request came to.
         "PUBLIC_URL": os.environ.get("PUBLIC_URL", ""),
         "TICHU_PRODUCTION": secure,
-        # Per client address (an IPv6 client by its /64; extensions.py, budgets.py): writes,
+        # Per client address (an IPv6 client by its /64; limits.py): writes,
         # creating tables, matches and imports, and trying codes that are unknown.
         "WRITE_RATE_LIMIT": os.environ.get("WRITE_RATE_LIMIT", "120 per minute"),
         "CREATE_RATE_LIMIT": os.environ.get("CREATE_RATE_LIMIT", "30 per hour"),
@@ -117,7 +117,7 @@ def defaults(instance_path: str) -> dict[str, object]:
         "READ_RATE_LIMIT": os.environ.get("READ_RATE_LIMIT", "120 per minute"),
         "EXPORT_RATE_LIMIT": os.environ.get("EXPORT_RATE_LIMIT", "120 per hour"),
         # Exports are built once per state of their matches, one at a time per server, and
-        # kept in instance/exports (tichu_scorer/exports.py): a request waits at most
+        # kept in instance/exports (tichu_scorer/transfer/exports.py): a request waits at most
         # EXPORT_WAIT seconds for another's build (then 503, try again), and the folder holds
         # at most EXPORT_CACHE_BYTES.
         "EXPORT_WAIT": float(os.environ.get("EXPORT_WAIT", "2")),

@@ -35,6 +35,8 @@ from psycopg.errors import _WaitTimeout  # what `Connection.wait` raises past it
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
 
+from .extensions import db
+
 log = logging.getLogger(__name__)
 
 UNREACHABLE = "database unreachable"  # health.state_of reads failures with these words
@@ -214,7 +216,6 @@ def end_session(_error: BaseException | None = None) -> None:
     on that connection, which then raises out of the request's teardown, and the worker
     would answer 500 for a request already answered. The dead connection is dropped
     instead; Flask-SQLAlchemy's own teardown, run after this one, finds nothing left."""
-    from .extensions import db
     try:
         db.session.remove()
     except Exception:  # noqa: BLE001  # the connection is gone: the pool must not keep it

@@ -17,8 +17,6 @@ from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from . import scoring
 from .clock import utcnow
-from .codes import SCORE_LENGTH
-from .codes import new_code as new_code  # `transfer` takes it from here
 from .extensions import db
 from .game import variants
 from .game.variants import MOST_BOMBS as MOST_BOMBS  # forms, transfer take it from here
@@ -26,6 +24,8 @@ from .scoring import HandInput
 from .scoring.games import Game, game_of
 from .scoring.rows import stored_hand
 from .scoring.state import Settings
+from .tables.codes import SCORE_LENGTH
+from .tables.codes import new_code as new_code  # `transfer.json_import` takes it from here
 
 NAME_MAX = 40
 NOTE_MAX = 200  # characters of a hand's note
@@ -322,7 +322,7 @@ class HandEvent(db.Model):  # type: ignore[name-defined,misc]
     before: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
     after: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
     at: Mapped[datetime] = mapped_column(default=utcnow)
-    phone: Mapped[str | None] = mapped_column(String(24), default=None)  # whose (phones.py)
+    phone: Mapped[str | None] = mapped_column(String(24), default=None)  # whose (tables/phones.py)
 
     match: Mapped[Match] = relationship(back_populates="events")
 

@@ -72,8 +72,8 @@
 
   // The match page while hands of this match wait on the phone (offline.js, provisional):
   // the core scores them in turn as the server will and draws the page's regions
-  // (data-region) as the server will draw them once they arrive (tichu_scorer/regions.py,
-  // hand_rows.py: the same Python); this script only swaps them in, and puts the server's
+  // (data-region) as the server will draw them once they arrive (tichu_scorer/core/regions.py,
+  // core/hand_rows.py: the same Python); this script only swaps them in, and puts the server's
   // back when none waits. Nothing is drawn once `latest` says a newer count came while the
   // core answered.
   async function provisional(mine, live, note, latest = () => true) {

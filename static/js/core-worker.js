@@ -1,5 +1,5 @@
 // The phone's copy of the core, in a Web Worker (docs/OFFLINE_CORE.md): Pyodide runs the
-// same Python files as the server (tichu_scorer/answers.py, scoring/, engine/), so an
+// same Python files as the server (tichu_scorer/core/answers.py, scoring/, engine/), so an
 // offline preview, a waiting hand's score and a referee's verdict are the server's own.
 // Started only when a page needs it; loads once, then answers each message
 // { id, request } (or { id, text }: the request as JSON text, passed on as it is) with
@@ -52,7 +52,7 @@ async function start() {
   // the catalogs are read from the file system (a snapshot holds the heap, not the files)
   pyodide.unpackArchive(archive, "zip", { extractDir: "/core" });
   if (!snapshot) {
-    pyodide.runPython("import sys; sys.path.insert(0, '/core'); import tichu_scorer.answers, tichu_scorer.waiting");
+    pyodide.runPython("import sys; sys.path.insert(0, '/core'); import tichu_scorer.core.answers, tichu_scorer.core.waiting");
     steps.imported = performance.now() - began;
     // taken before any JavaScript object is handed to Python; kept after the first answer
     const made = pyodide.makeMemorySnapshot();
@@ -60,7 +60,7 @@ async function start() {
       .then((cache) => cache.put(SNAPSHOT, new Response(made, { headers: { "Content-Type": "application/octet-stream" } })))
       .catch(() => {});
   }
-  const answers = pyodide.pyimport("tichu_scorer.answers");
+  const answers = pyodide.pyimport("tichu_scorer.core.answers");
   steps.ready = performance.now() - began;
   return (text) => answers.phone(text, BUNDLE.locales, BUNDLE.seconds);
 }

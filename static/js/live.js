@@ -1,10 +1,10 @@
 // Live pages: the match page, the hand form, the board, a table's page and the history hear
 // from the server when what they show changed ([data-live]: a signed path and the version
 // shown). The server pushes it over a stream (Server-Sent Events on /live/s/…, one process
-// holding every phone's stream: tichu_scorer/stream.py). Where the stream does not get
+// holding every phone's stream: tichu_scorer/live/stream.py). Where the stream does not get
 // through (no live process, as with `make run`; an old browser; a proxy that holds it back)
 // the page asks instead every second or so, conditionally (If-None-Match: 304 while nothing
-// changed, tichu_scorer/live.py). On a change the parts of the page ([data-live-part]) are
+// changed, tichu_scorer/live/poll.py). On a change the parts of the page ([data-live-part]) are
 // fetched once and put in place, nothing else is touched, and a short note says what
 // happened. A hand form is never touched: it says so when another phone took its hand's
 // number. Offline it stops, quietly, and starts again when the phone is back.
@@ -147,7 +147,7 @@
   }
 
   // "Hand 12 saved on Bob's phone." (or "on another phone", when the phone that saved it
-  // has no name: phones.py) when the log's latest entry is that hand added and the match
+  // has no name: tables/phones.py) when the log's latest entry is that hand added and the match
   // has one hand more; any other change gets the general note.
   // (The owner is put in by a function: a phone named "$`" or "$&" is said as typed, never
   // as a replacement pattern.)

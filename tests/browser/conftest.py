@@ -106,13 +106,13 @@ http://127.0.0.1:{port} {{
 
 @contextmanager
 def pushing(app) -> Iterator[int]:
-    """The live process's app (`tichu_scorer.stream`) for `app`, under uvicorn in a thread on
+    """The live process's app (`tichu_scorer.live.stream`) for `app`, under uvicorn in a thread on
     a free loopback port; yields the port."""
     import socket
 
     import uvicorn
 
-    from tichu_scorer.stream import Stream
+    from tichu_scorer.live.stream import Stream
     listener = socket.socket()
     listener.bind(("127.0.0.1", 0))
     pushes = Stream(app)

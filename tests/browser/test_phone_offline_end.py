@@ -1,5 +1,5 @@
 """A match played to its end without signal: the phone's core draws the page the server
-will draw once the hands arrive (tichu_scorer/waiting.py, regions.py): the winner and no
+will draw once the hands arrive (tichu_scorer/core/waiting.py, regions.py): the winner and no
 next hand, the hands played, the rows with their running totals; an Undo of the waiting
 hand that ended it brings the next hand back. Then the signal comes back, and the
 server's page is the one the phone drew. English and light, German and dark."""

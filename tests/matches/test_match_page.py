@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.matches.conftest import LEVEL, SWEEP_A, add, new_match
-from tichu_scorer import hand_rows as rows
+from tichu_scorer.core import hand_rows as rows
 from tichu_scorer.extensions import db
 from tichu_scorer.game import variants
 from tichu_scorer.matches import chart, hand_reads, match_view

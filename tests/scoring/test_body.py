@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import new_match
-from tichu_scorer import answers
+from tichu_scorer.core import answers
 from tichu_scorer.game import i18n
 from tichu_scorer.scoring.body import MAX_DEPTH, BadBody, check
 
-LOCALES = str(Path(answers.__file__).parent / "translations")
+LOCALES = str(Path(answers.__file__).parent.parent / "translations")
 
 
 def nested(depth: int) -> object:

@@ -1,6 +1,6 @@
 """`scoring.settings`: a match's settings checked once, every problem with its field and
 rule ([E1], [T3.5], [R7], [R6], [R1], [GS7]), as the new-match form, the settings page and
-the import ask it (their wiring: tests/forms/, tests/test_transfer.py)."""
+the import ask it (their wiring: tests/forms/, tests/transfer/test_json_import.py)."""
 
 from __future__ import annotations
 

@@ -11,7 +11,8 @@ import pytest
 
 from tichu_scorer.game.house import RULE_BOOK, HouseRules
 from tichu_scorer.game.variants import NANKING, SEIGNEUR, THREECHU, TIENTSIN
-from tichu_scorer.scoring.hand import Call, CustomCall, HandInput
+from tichu_scorer.scoring.calls import Call, CustomCall
+from tichu_scorer.scoring.hand import HandInput
 from tichu_scorer.scoring.state import FACTS, MatchState, Settings
 
 CLUB = HouseRules(double_victory_points=100, victory_points=True)  # [R3], [R4]

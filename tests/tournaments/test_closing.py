@@ -16,10 +16,10 @@ import pytest
 
 from tests.conftest import hand_form, post_hand
 from tests.views.test_tournaments import play, start, tables
-from tichu_scorer import phones
 from tichu_scorer.extensions import db
 from tichu_scorer.matches import closing, creation, hand_entry, roster, writes
 from tichu_scorer.models import HandEvent, Tournament
+from tichu_scorer.tables import phones
 from tichu_scorer.tournaments import director, drawing, formats
 from tichu_scorer.tournaments.director import Refused
 

@@ -17,10 +17,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tichu_scorer.tournaments.matching import maximum
 from tichu_scorer.tournaments.pairing import (
     Pairing,
     PairingError,
-    _maximum,
     all_against_all,
     knockout,
     next_knockout,
@@ -290,7 +290,7 @@ def test_the_matching_is_maximum(n, edges):
     """The blossom search against every matching of a small graph (odd cycles included)."""
     allowed = [[a != b and ((a, b) in edges or (b, a) in edges) for b in range(n)]
                for a in range(n)]
-    found = _maximum(list(range(n)), allowed, {})
+    found = maximum(list(range(n)), allowed, {})
     assert all(found[found[v]] == v and allowed[v][found[v]] for v in found)
 
     @cache

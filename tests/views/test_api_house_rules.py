@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tichu_scorer import answers
+from tichu_scorer.core import answers
 from tichu_scorer.game import i18n
 
 SCORE, REFEREE = "/api/v1/score", "/api/v1/referee/check"
@@ -145,7 +145,7 @@ def test_r9_an_undefined_call_is_a_422(client):
 
 @pytest.mark.parametrize("url, body, rules, field, rule", [
     # one per endpoint; every key that cannot be read, as each endpoint reads it:
-    # tests/scoring/test_house.py (the score) and tests/test_answers.py (the referee)
+    # tests/scoring/test_house.py (the score) and tests/core/test_answers.py (the referee)
     (SCORE, HAND, {"victory_points": 1}, "house_rules.victory_points", "R4"),
     (REFEREE, DRAGON, {"dragon_kept_when_out": "yes"}, "house_rules.dragon_kept_when_out",
      "R5"),
@@ -203,7 +203,7 @@ def test_with_the_rule_book_the_score_answers_as_without_house_rules(client, bod
 ])
 def test_the_phone_judges_house_rules_as_the_server_does(client, body, lang, monkeypatch):
     monkeypatch.setattr(i18n, "_translator", i18n._translator)  # the phone's language after
-    locales = str(Path(answers.__file__).parent / "translations")
+    locales = str(Path(answers.__file__).parent.parent / "translations")
     phone = json.loads(answers.phone(json.dumps({"op": "judge", "body": body, "lang": lang}),
                                      locales, None))["ok"]
     server = client.post(REFEREE, json=body, headers={"Accept-Language": lang})

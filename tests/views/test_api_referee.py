@@ -54,7 +54,7 @@ def test_seigneur_second_dragon_beats_the_first(client):
 
 @pytest.mark.parametrize("body, field", [
     # one the engine refuses, one answers.judge refuses itself; every question that cannot
-    # be judged: tests/test_answers.py
+    # be judged: tests/core/test_answers.py
     ({"play": ["5x"]}, "play"),
     ({"play": [], "trick": {}}, "trick"),
 ])

@@ -9,8 +9,8 @@ from sqlalchemy.exc import OperationalError
 
 from tests.conftest import hand_form, new_match, post_hand
 from tests.views.test_transfer import hands_in, synthetic_history
-from tichu_scorer import transfer
 from tichu_scorer.matches import writes
+from tichu_scorer.transfer import json_import
 
 
 def test_a_locked_database_answers_503_and_the_hand_can_be_sent_again(client, monkeypatch):
@@ -30,7 +30,7 @@ def test_a_locked_database_answers_503_and_the_hand_can_be_sent_again(client, mo
 
 
 def test_an_import_holds_a_bounded_number_of_hands(client, monkeypatch):
-    monkeypatch.setattr(transfer, "MAX_IMPORT_TOTAL_HANDS", 50)
+    monkeypatch.setattr(json_import, "MAX_IMPORT_TOTAL_HANDS", 50)
     data = synthetic_history(matches=4, hands=20)
     given = hands_in(data)
     assert given > 50

@@ -20,7 +20,7 @@ from tichu_scorer.views import core
 
 def test_the_archive_holds_the_pure_core_and_nothing_of_the_web_app(app):
     names = set(zipfile.ZipFile(io.BytesIO(core.core_archive())).namelist())
-    assert "tichu_scorer/answers.py" in names
+    assert "tichu_scorer/core/answers.py" in names
     assert "tichu_scorer/scoring/hand.py" in names and "tichu_scorer/engine/referee.py" in names
     assert zipfile.ZipFile(io.BytesIO(core.core_archive())).read("tichu_scorer/__init__.py") == b""
     assert not {"tichu_scorer/matches/hand_entry.py", "tichu_scorer/models.py"} & names

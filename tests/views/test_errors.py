@@ -16,7 +16,7 @@ from werkzeug.exceptions import BadRequest, NotFound
 from tests.conftest import make_app
 from tichu_scorer import scoring, statistics
 from tichu_scorer.extensions import db
-from tichu_scorer.transfer_checks import DB_INT_MAX
+from tichu_scorer.transfer.checks import DB_INT_MAX
 from tichu_scorer.views import errors
 
 SECRET = "internal detail 7f3a"  # in the exception: it must not reach the client

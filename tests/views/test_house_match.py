@@ -11,7 +11,7 @@ import pytest
 
 from tests.conftest import NAMES, hand_form, match_id, post_hand
 from tests.views.test_transfer import upload
-from tichu_scorer import answers
+from tichu_scorer.core import answers
 from tichu_scorer.extensions import db
 from tichu_scorer.models import Match
 from tichu_scorer.scoring import RULE_BOOK

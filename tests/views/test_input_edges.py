@@ -167,7 +167,7 @@ HUGE = "9" * 400
 
 @pytest.mark.parametrize("raw, field, where", [
     # one each way in; every number: tests/scoring/test_read.py (the API) and
-    # tests/test_answers.py (the preview)
+    # tests/core/test_answers.py (the preview)
     ('{"out_order": [0, 1], "card_points": [%s, null]}' % HUGE, "card_points.0", "api"),
     ('{"out_order": [0, 1], "calls": {"0": %s}}' % HUGE, "calls.0", "preview"),
 ])

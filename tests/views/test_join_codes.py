@@ -5,9 +5,9 @@ a 500."""
 import pytest
 
 from tests.conftest import match_id, new_match
-from tichu_scorer import codes
 from tichu_scorer.extensions import db
 from tichu_scorer.models import Match
+from tichu_scorer.tables import codes
 
 CODE = "D0M1R6FQ"  # holds a 0 and a 1: their look-alikes are read as them
 

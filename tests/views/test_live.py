@@ -1,4 +1,4 @@
-"""Live pages (`tichu_scorer/live.py`): the version a page polls, 304 while nothing changed,
+"""Live pages (`tichu_scorer/live/poll.py`): the version a page polls, 304 while nothing changed,
 the new version (and what happened) after another phone's change, its signature, and no
 rate limit on it."""
 
@@ -8,8 +8,9 @@ import time
 import pytest
 
 from tests.conftest import hand_form, make_app, match_id, match_key, new_match, post_hand
-from tichu_scorer import create_app, live
+from tichu_scorer import create_app
 from tichu_scorer.extensions import db
+from tichu_scorer.live import poll
 from tichu_scorer.models import Match
 
 LIVE = re.compile(r'data-live="([^"]+)" data-live-tag="([^"]+)"')
@@ -17,9 +18,9 @@ LIVE = re.compile(r'data-live="([^"]+)" data-live-tag="([^"]+)"')
 
 @pytest.fixture(autouse=True)
 def _fresh_answers(monkeypatch):
-    """Every question read afresh (in use an answer may be up to `live.FRESH` old; one
+    """Every question read afresh (in use an answer may be up to `poll.FRESH` old; one
     test below keeps that)."""
-    monkeypatch.setattr(live, "FRESH", 0.0)
+    monkeypatch.setattr(poll, "FRESH", 0.0)
 
 
 def watched(page: str) -> tuple[str, str]:
@@ -162,7 +163,7 @@ def test_answers_are_read_together_and_at_most_fresh_seconds_old(app, client, tw
                                                                  monkeypatch):
     """A process reads the matches it was asked about in one statement, at most every
     FRESH seconds: a change shows at the latest FRESH seconds later."""
-    monkeypatch.setattr(live, "FRESH", 0.5)
+    monkeypatch.setattr(poll, "FRESH", 0.5)
     url, other = two_phones
     second = new_match(client)
     path, tag = watched(client.get(url).get_data(as_text=True))

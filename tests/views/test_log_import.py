@@ -11,10 +11,10 @@ import pytest
 
 from tests.test_queries import queries_for
 from tests.views.test_transfer import long_match, synthetic_history, upload
-from tichu_scorer import transfer_checks
 from tichu_scorer.extensions import db
 from tichu_scorer.matches import match_log
 from tichu_scorer.models import HandEvent, Match
+from tichu_scorer.transfer import checks
 
 EDIT = {"out_order": [0, 1], "calls": {"0": "tichu"}, "card_points": [50, 50],
         "wish_penalty": {"offender": 2}}
@@ -42,7 +42,7 @@ def stored(app):
 
 
 @pytest.mark.parametrize("entry, field", [
-    # every entry the log cannot read: tests/test_transfer_checks.py
+    # every entry the log cannot read: tests/transfer/test_checks.py
     (edited(after={"calls": {"7": "tichu"}}), "after.calls"),
 ])
 def test_a_log_entry_the_log_cannot_read_is_refused_naming_entry_and_field(
@@ -173,7 +173,7 @@ def file_of(matches):
 
 
 def test_log_entries_per_match_right_at_the_limit_and_beyond(app, client):
-    most = transfer_checks.MAX_IMPORT_EVENTS
+    most = checks.MAX_IMPORT_EVENTS
     r = upload(client, file_of([bare_match(minimal_log(most + 1))]))
     assert r.status_code == 422
     assert f"match 1: log must be a list of at most {most} entries ({most + 1} given)" in \
@@ -185,8 +185,8 @@ def test_log_entries_per_match_right_at_the_limit_and_beyond(app, client):
 
 
 def test_log_entries_per_file_right_at_the_limit_and_beyond(app, client):
-    most = transfer_checks.MAX_IMPORT_TOTAL_EVENTS
-    per_match = transfer_checks.MAX_IMPORT_EVENTS
+    most = checks.MAX_IMPORT_TOTAL_EVENTS
+    per_match = checks.MAX_IMPORT_EVENTS
     matches = [bare_match(minimal_log(per_match)) for _ in range(most // per_match)]
     matches.append(bare_match(minimal_log(1)))
     r = upload(client, file_of(matches))
@@ -199,7 +199,7 @@ def test_log_entries_per_file_right_at_the_limit_and_beyond(app, client):
 
 
 def test_hands_per_match_right_at_the_limit_and_beyond(app, client):
-    most = transfer_checks.MAX_IMPORT_HANDS
+    most = checks.MAX_IMPORT_HANDS
     hands = long_match(most + 1)
     hands["matches"][0]["log"] = []
     r = upload(client, json.dumps(hands).encode())
@@ -214,7 +214,7 @@ def test_hands_per_match_right_at_the_limit_and_beyond(app, client):
 
 
 def test_matches_per_file_right_at_the_limit_and_beyond(app, client):
-    most = transfer_checks.MAX_IMPORT_MATCHES
+    most = checks.MAX_IMPORT_MATCHES
     r = upload(client, file_of([bare_match()] * (most + 1)))
     assert r.status_code == 422
     assert f"matches must be a list of at most {most} ({most + 1} given)" in text_of(r)
@@ -224,7 +224,7 @@ def test_matches_per_file_right_at_the_limit_and_beyond(app, client):
 
 
 def test_a_match_beyond_what_an_export_holds_is_not_exported(app, client):
-    most = transfer_checks.MAX_IMPORT_EVENTS
+    most = checks.MAX_IMPORT_EVENTS
     assert upload(client, file_of([bare_match(minimal_log(most))])).status_code == 303
     with app.app_context():
         match = db.session.execute(db.select(Match)).scalar_one()

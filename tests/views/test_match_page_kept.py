@@ -18,10 +18,10 @@ from tests.conftest import (
     post_hand,
     same_phone,
 )
-from tichu_scorer import transfer
 from tichu_scorer.extensions import db
 from tichu_scorer.matches import creation, hand_reads, kept_pages, match_view, roster, writes
 from tichu_scorer.models import Group, Match
+from tichu_scorer.transfer import json_import
 
 TOKEN = re.compile(r'name="csrf_token" value="([^"]+)"')
 NAMES = {f"seat_{i}": n for i, n in enumerate(["Ann", "Bob", "Cy", "Dee"])}
@@ -277,7 +277,7 @@ def test_hands_read_as_columns_equal_the_stored_hands(app, variant):
     players = [f"P{n}" for n in range(8)]
     with app.test_request_context():
         group = roster.create_group("Columns")
-        transfer.import_json(export([generated(rng, players, 60, "2026-11-20", variant)]),
+        json_import.import_json(export([generated(rng, players, 60, "2026-11-20", variant)]),
                              group)
         match = db.session.execute(db.select(Match)).scalar_one()
         match_id = match.id

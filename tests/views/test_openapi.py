@@ -12,7 +12,7 @@ import jsonschema_rs
 import pytest
 import schemathesis
 
-from tichu_scorer import answers
+from tichu_scorer.core import answers
 from tichu_scorer.engine.cards import DECK, RANK_OF_TEXT, spellings
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"

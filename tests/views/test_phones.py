@@ -1,4 +1,4 @@
-"""Whose phone this is (`tichu_scorer/phones.py`): the name a phone gives itself on the
+"""Whose phone this is (`tichu_scorer/tables/phones.py`): the name a phone gives itself on the
 `/phone` page, kept in a cookie on that phone, written into the match log with every change
 the phone makes, told to the other phones' live pages (their note says "Hand 12 saved on
 Bob's phone"), and carried by an export and an import."""
@@ -12,14 +12,15 @@ from tests.conftest import hand_form, post_hand
 from tests.views.test_live import ask, watched
 from tests.views.test_log_import import one_match
 from tests.views.test_transfer import upload
-from tichu_scorer import live, phones
 from tichu_scorer.extensions import db
+from tichu_scorer.live import poll
 from tichu_scorer.models import HandEvent
+from tichu_scorer.tables import phones
 
 
 @pytest.fixture(autouse=True)
 def _fresh_answers(monkeypatch):
-    monkeypatch.setattr(live, "FRESH", 0.0)
+    monkeypatch.setattr(poll, "FRESH", 0.0)
 
 
 def named(client, name, **query):

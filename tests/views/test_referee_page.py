@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import new_match
-from tichu_scorer.answers import PASS_WORDS
+from tichu_scorer.core.answers import PASS_WORDS
 from tichu_scorer.engine.cards import DECK, parse_card
 from tichu_scorer.engine.questions import deck_of
 

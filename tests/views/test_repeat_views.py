@@ -67,8 +67,8 @@ def test_a_repeat_view_is_answered_before_flask_with_one_read(app, client, url, 
     request.getfixturevalue("no_view")
     statements.clear()
     reads = []
-    read = repeat_views.live.read
-    monkeypatch.setattr(repeat_views.live, "read", lambda *a: reads.append(a[1]) or read(*a))
+    read = repeat_views.poll.read
+    monkeypatch.setattr(repeat_views.poll, "read", lambda *a: reads.append(a[1]) or read(*a))
     for phone, path, sent in ((client, url, tag), (viewer, f"/v/{code}", viewer_tag),
                               (client, url + "/every-hand", every_tag)):
         again = phone.get(path, headers={"If-None-Match": sent})

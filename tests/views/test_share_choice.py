@@ -6,9 +6,9 @@ import re
 import pytest
 
 from tests.conftest import hand_form, match_id, new_match, post_hand
-from tichu_scorer import codes
 from tichu_scorer.extensions import db
 from tichu_scorer.models import Group, Match
+from tichu_scorer.tables import codes
 
 QR = '<svg xmlns="http://www.w3.org/2000/svg"'
 

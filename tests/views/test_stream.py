@@ -1,4 +1,4 @@
-"""Live pages pushed (`tichu_scorer/stream.py`): the ASGI app driven as uvicorn drives it,
+"""Live pages pushed (`tichu_scorer/live/stream.py`): the ASGI app driven as uvicorn drives it,
 its versions read by hand (`Hub.check`) where a test needs to know when. An event on a
 change and nothing without one, a wrong signature refused before the database is asked, the
 heartbeat, a client that leaves dropped, and two app servers (and two live processes) over
@@ -14,8 +14,9 @@ import pytest
 
 from tests.conftest import hand_form, match_id, new_match, post_hand
 from tests.views.test_live import watched
-from tichu_scorer import create_app, live, stream
+from tichu_scorer import create_app
 from tichu_scorer.extensions import db
+from tichu_scorer.live import poll, stream
 from tichu_scorer.models import Match
 
 
@@ -70,7 +71,7 @@ def pushed(app) -> stream.Stream:
 
 
 def stream_path(path: str) -> str:
-    return path.replace(live.PREFIX, stream.PATH, 1)
+    return path.replace(poll.PREFIX, stream.PATH, 1)
 
 
 def test_an_event_on_a_change_and_nothing_without(client, two_phones):
@@ -136,7 +137,7 @@ def test_a_wrong_signature_is_404_before_the_database_is_asked(client, two_phone
 
     def away(*_args):
         raise AssertionError("the database was asked")
-    monkeypatch.setattr(live, "read", away)
+    monkeypatch.setattr(poll, "read", away)
 
     async def scenario() -> None:
         app = stream.Stream(client.application)

@@ -185,7 +185,7 @@ def test_a_response_that_changes_no_right_sends_no_cookie(client, table):
 
 
 def test_a_device_stays_in_its_newest_tables_and_the_cookie_stays_small(app):
-    from tichu_scorer import access
+    from tichu_scorer.tables import access
     phone = app.test_client()
     for n in range(access.TABLES_KEPT + 5):
         assert phone.post("/tables/new", data={"name": f"T{n}"}).status_code == 303
@@ -236,7 +236,7 @@ def test_a_device_in_use_keeps_its_tables_a_year_from_its_last_visit(app, table,
     """Joined on 20 November 2026, back on 22 December (more than RENEW_DAYS later, and in
     December, where the year of the expiry is not the year of the visit's month plus one
     month's): the cookie now lasts until 22 December 2027. Before that it is not sent."""
-    from tichu_scorer import access
+    from tichu_scorer.tables import access
     assert access.RENEW_DAYS < 32
     url, _group_key, code, _key = table
     client = app.test_client()

@@ -1,4 +1,4 @@
-"""The evening at a table (`tichu_scorer/evenings.py`, /tables/<key>/tonight): tonight's
+"""The evening at a table (`tichu_scorer/tables/evenings.py`, /tables/<key>/tonight): tonight's
 matches added up per player and partnership; with five or six players, who plays the next
 four-player match and who sits out (fewest played first, partners changing), started with
 one tap; a match older than the evening is not counted; a viewer sees the standing only."""
@@ -8,9 +8,9 @@ import re
 from datetime import timedelta
 
 from tests.conftest import hand_form, match_id, new_match, post_hand
-from tichu_scorer import evenings
 from tichu_scorer.extensions import db
 from tichu_scorer.models import Group, Match
+from tichu_scorer.tables import evenings
 
 
 def words(response):

@@ -14,11 +14,12 @@ import pytest
 from sqlalchemy import event
 
 from tests.conftest import hand_form, make_app, match_id, new_match, post_hand, same_phone
-from tichu_scorer import scoring, transfer, transfer_csv
+from tichu_scorer import scoring
 from tichu_scorer.extensions import db
 from tichu_scorer.matches import hand_entry, listing
 from tichu_scorer.models import Group, HandEvent, Match
 from tichu_scorer.scoring.hand import HandInput, score_hand
+from tichu_scorer.transfer import csv_sheet, json_export, json_import
 
 
 def fill_history(client):
@@ -123,7 +124,7 @@ def test_csv_gives_each_side_its_own_columns(client):
     assert [r["score_1"] for r in sheet_rows(client, url)] == ["400", "35"]
 
 
-@pytest.mark.parametrize("payload, message", [  # the other refusals: tests/test_transfer.py
+@pytest.mark.parametrize("payload, message", [  # others: tests/transfer/test_json_import.py
     (b"not json", "not a JSON export"),
     (json.dumps({"format": "tichu-scorer", "version": 1, "matches": [
         {"variant": "nanking", "players": ["A", "B", "C", "D"], "target": 1000,
@@ -417,7 +418,7 @@ def test_a_save_on_another_match_goes_through_during_a_large_import(app, client)
 
 def test_imports_are_checked_like_the_forms(client):
     """One refusal through the upload: the page names the match and the rule, and nothing
-    is stored. Every check of an import: tests/test_transfer.py."""
+    is stored. Every check of an import: tests/transfer/test_json_import.py."""
     data = synthetic_history(matches=1, hands=3)
     data["matches"][0]["players"][2] = data["matches"][0]["players"][0]
     r = upload(client, json.dumps(data).encode())
@@ -514,8 +515,8 @@ def test_csv_cells_cannot_become_formulas(client):
     rows = list(csv.reader(io.StringIO(client.get(url + "/export.csv").get_data(
         as_text=True))))
     cells = [c for row in rows[1:] for c in row]
-    assert not [c for c in cells if c.startswith(transfer_csv.FORMULA_START)
-                and not transfer_csv.PLAIN_NUMBER.fullmatch(c)]
+    assert not [c for c in cells if c.startswith(csv_sheet.FORMULA_START)
+                and not csv_sheet.PLAIN_NUMBER.fullmatch(c)]
     row = dict(zip(rows[0], rows[1], strict=True))
     assert row["players"].startswith("'=HYPERLINK")
     assert row["out_order"] == "'@SUM(A1) > =HYPERLINK(\"//x\")"
@@ -529,7 +530,7 @@ def test_csv_cells_cannot_become_formulas(client):
     ("Ann", "Ann"), ("", ""), (-35, "-35"),
 ])
 def test_sheet_cells(cell, shown):
-    assert transfer_csv.sheet_cell(cell) == shown
+    assert csv_sheet.sheet_cell(cell) == shown
 
 
 def test_a_large_import_passes_the_csrf_check(tmp_path):
@@ -573,8 +574,8 @@ def test_the_written_export_is_the_document_it_always_was(app, client, matches):
     status, headers, body = got(client, "/export.json")
     with app.test_request_context():
         ids = listing.match_ids(list(db.session.execute(db.select(Group)).scalars()))
-        whole = json.dumps(transfer.export_json(ids), indent=1, ensure_ascii=False)
-        sheet = transfer_csv.export_csv(ids)
+        whole = json.dumps(json_export.export_json(ids), indent=1, ensure_ascii=False)
+        sheet = csv_sheet.export_csv(ids)
     assert status == 200 and body == whole
     assert headers["Content-Disposition"] == "attachment; filename=tichu-history.json"
     assert len(json.loads(whole)["matches"]) == matches
@@ -589,7 +590,7 @@ def test_a_streamed_export_reads_matches_in_batches(app, client):
     seen = count_statements(app)
     blob = got(client, "/export.json")[2]
     selects = [s for s in seen if s == "SELECT"]
-    batches = -(-120 // transfer.EXPORT_BATCH)
+    batches = -(-120 // json_export.EXPORT_BATCH)
     # the device's tables, ids, the matches' states (exports.versions), then batches
     assert len(selects) <= 5 + 4 * batches, seen
     assert len(json.loads(blob)["matches"]) == 120
@@ -626,7 +627,7 @@ def work(app, data):
         group = db.session.execute(db.select(Group)).scalars().first()
         profile = cProfile.Profile()
         profile.enable()
-        transfer.import_json(data, group)
+        json_import.import_json(data, group)
         profile.disable()
     return pstats.Stats(profile).total_calls, len(seen)
 
@@ -655,7 +656,7 @@ def test_csv_numbers_the_matches_of_the_sheet_not_by_database_id(client, app):
     with app.test_request_context():
         ids = [match_id(u) for u in urls]
         assert min(ids) > 2
-        sheet = list(csv.DictReader(io.StringIO(transfer_csv.export_csv(ids))))
+        sheet = list(csv.DictReader(io.StringIO(csv_sheet.export_csv(ids))))
     assert [r["match"] for r in sheet] == ["1", "1", "2", "2"]
     one = list(csv.DictReader(io.StringIO(client.get(urls[1] + "/export.csv").get_data(
         as_text=True))))

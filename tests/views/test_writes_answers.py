@@ -12,10 +12,10 @@ from sqlalchemy.exc import InterfaceError, OperationalError
 
 from tests.conftest import hand_form, new_match, post_hand
 from tests.views.test_transfer import synthetic_history
-from tichu_scorer import access
 from tichu_scorer.extensions import db
 from tichu_scorer.matches import writes
 from tichu_scorer.models import Group, Match
+from tichu_scorer.tables import access
 
 
 def payload(app, client) -> dict:

@@ -13,7 +13,7 @@ from flask_babel import lazy_gettext as _l
 from wtforms import Field, IntegerField, RadioField, SelectChoice, SelectField, StringField
 from wtforms.validators import Length, NumberRange, Optional
 
-from ..answers import field_group
+from ..core.answers import field_group
 from ..game.i18n import N_
 from ..models import MOST_BOMBS, NOTE_MAX
 from ..scoring import Problem

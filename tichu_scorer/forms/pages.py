@@ -8,9 +8,9 @@ from flask_babel import lazy_gettext as _l
 from wtforms import BooleanField, SelectChoice, SelectField, StringField, TextAreaField
 from wtforms.validators import Length, Optional
 
-from .. import phones
-from ..answers import question
+from ..core.answers import question
 from ..game.variants import DEFAULT, SEIGNEUR
+from ..tables import phones
 from .base import Form
 
 WISH_CHOICES = [SelectChoice("", _l("No wish"))] + [
@@ -53,7 +53,7 @@ class RefereeForm(Form):
 
 
 class PhoneForm(Form):
-    """Whose phone this is (`phones.py`): shown to the other phones of the table when this
+    """Whose phone this is (`tables/phones.py`): shown to the other phones of the table when this
     one saves a hand. Empty: the phone is "another phone" again."""
 
     name = StringField(_l("Whose phone is this?"),

@@ -1,4 +1,4 @@
-"""The score-progression chart of a match page (the geometry: `tichu_scorer/progression`,
+"""The score-progression chart of a match page (the geometry: `tichu_scorer/core/progression`,
 shared with the phone's copy of the core)."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from typing import Any
 from flask_babel import gettext
 
 from .. import scoring
-from ..progression import Chart, build, call_marks, relative_path
+from ..core.progression import Chart, build, call_marks, relative_path
 from .match_view import MatchPage
 
 __all__ = ["Chart", "build", "chart_inputs", "match_chart", "relative_path"]

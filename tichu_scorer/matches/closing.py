@@ -24,10 +24,10 @@ from typing import Any, NamedTuple
 from flask_babel import gettext
 from sqlalchemy import bindparam, func
 
-from .. import phones
 from ..extensions import db
 from ..models import HandEvent, Match, Tournament, TournamentRound
 from ..scoring import Problem
+from ..tables import phones
 from .ending import changed
 
 REOPENED = "reopened"  # the log's action for a reopening ([TN5])

@@ -9,8 +9,9 @@ from typing import Any, NamedTuple
 
 from sqlalchemy.exc import IntegrityError
 
-from .. import answers, scoring, statistics
-from ..answers import Preview
+from .. import scoring, statistics
+from ..core import answers
+from ..core.answers import Preview
 from ..extensions import db
 from ..models import Hand, Match
 from ..scoring import Layout, Problem
@@ -50,7 +51,7 @@ def score(match: Match, data: Mapping[str, Any], editing: Hand | None = None,
     """Score the next hand of `match` (or a new version of `editing`) from `data` without
     storing it: the preview, every problem, and the row's fields. A `correction` (an edit
     by a player, not an import's check) must not end the match before its last hand."""
-    if editing is None:  # the phone scores a new hand with the same call (answers.py)
+    if editing is None:  # the phone scores a new hand with the same call (core/answers.py)
         return answers.score_next(stored_state(match), data)
     shuffler = editing.shuffler
     settings = match.settings

@@ -19,7 +19,7 @@ from ..extensions import db
 from ..game.house import HouseRules
 from ..models import Hand, HandEvent, Match
 from ..scoring import read_call
-from ..transfer_checks import entry_problem, log_rules
+from ..transfer.checks import entry_problem, log_rules
 from . import corrections
 
 PAGE_SIZE = 100  # entries a page shows: a match to 1000 logs 10 to 40
@@ -76,7 +76,7 @@ def log_page(match: Match, older: str | None = None, newer: str | None = None,
 
 
 def _rules(match: Match, events: Sequence[HandEvent]) -> HouseRules:
-    """The house rules these entries' calls are read by (`transfer_checks.log_rules`): the
+    """The house rules these entries' calls are read by (`transfer.checks.log_rules`): the
     match's own, unless an entry names a call word they do not define, a call the match
     may have dropped since; then also those its logged changes of settings name (asked
     only then: a page of a match whose calls never changed costs no more)."""

@@ -7,9 +7,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from ..hand_rows import RowNotes, RowWords
+from ..core.hand_rows import RowNotes, RowWords
+from ..core.regions import Board
 from ..models import Match
-from ..regions import Board
 from ..scoring import Side, seigneur
 from ..scoring.games import Game, PointsGame, RankingGame
 from ..scoring.state import MatchState

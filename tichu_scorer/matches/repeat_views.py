@@ -3,7 +3,7 @@
 Every save makes each phone that watches the match fetch its page again with the ETag of its
 copy, and a player who opens the page again does the same; most of these find the page
 unchanged. `Middleware` answers them before Flask, as the live poll is answered
-(`tichu_scorer/live.py`): one read of the match's row and its table's (`Facts`), no ORM, no
+(`tichu_scorer/live/poll.py`): one read of the match's row and its table's (`Facts`), no ORM, no
 session, no template. Anything it cannot answer 304 goes on to Flask, which builds the page
 (`views.matches._show`) and answers a repeat view there as before.
 
@@ -44,8 +44,10 @@ from itsdangerous.encoding import base64_decode, bytes_to_int
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header, parse_cookie
 
-from .. import PAGE_HEADERS, clock, codes, i18n, live
+from .. import PAGE_HEADERS, clock, i18n
+from ..live import poll
 from ..models import Match
+from ..tables import codes
 from . import kept_pages
 
 # the routes whose repeat views are answered here, and their endpoints
@@ -136,7 +138,7 @@ _BY_CODE = 'SELECT m.key, m.revision, m.variant, m.code FROM "match" m WHERE m.c
 def read_facts(engine: Any, kind: str, name: str) -> Facts | None:
     """The facts of the match `name` names (its key, or for the viewer link its code), in
     one statement outside any transaction; None when there is no such match."""
-    rows = live.read(engine, _BY_CODE if kind == "view" else _BY_KEY, [name])
+    rows = poll.read(engine, _BY_CODE if kind == "view" else _BY_KEY, [name])
     if not rows:
         return None
     row = rows[0]
@@ -195,7 +197,7 @@ class Middleware:
         if cookie and not fresh(cookie, lifetime):
             return None
         if self.engine is None:
-            self.engine = live.engine(self.app)
+            self.engine = poll.engine(self.app)
         try:
             facts = read_facts(self.engine, *found)
         except Exception:  # the database is away or stalled: Flask answers (503) and logs it

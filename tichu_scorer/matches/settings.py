@@ -8,11 +8,11 @@ from typing import Any
 
 from flask_babel import gettext
 
-from .. import phones
 from ..extensions import db
 from ..game.house import BY_KEY, RULE_BOOK, HouseRules
 from ..models import HandEvent, Match, Player
 from ..scoring import Call, Problem, read_call
+from ..tables import phones
 from . import closing
 from .ending import after_the_end, recompute
 from .roster import player_named

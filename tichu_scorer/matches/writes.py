@@ -12,9 +12,9 @@ from typing import Any
 from sqlalchemy import bindparam
 from sqlalchemy.orm import lazyload
 
-from .. import phones
 from ..extensions import db
 from ..models import Group, Hand, Match
+from ..tables import phones
 from . import prebuilt
 
 

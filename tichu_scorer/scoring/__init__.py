@@ -9,24 +9,20 @@ from ..game.layouts import (
                    threechu,
 )
 from ..game.variants import VARIANTS, Side, SideKind, Variant, find, variant
+from .calls import AnyCall, Call, CustomCall, call_name, read_call
 from .hand import (
-                   AnyCall,
-                   Call,
                    CallResult,
-                   CustomCall,
                    Derived,
                    HandInput,
                    HandResult,
                    InvalidHand,
                    Problem,
                    call_made,
-                   call_name,
                    card_point_problems,
                    derive,
                    full_out_order,
                    hand_problems,
                    is_sweep,
-                   read_call,
                    score_hand,
                    victory_points,
 )

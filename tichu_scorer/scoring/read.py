@@ -21,16 +21,8 @@ from ..game.house import RULE_BOOK, HouseRules
 from ..game.i18n import _
 from ..game.layouts import NANKING, TEAM_LETTERS, Layout, threechu
 from ..game.variants import DEFAULT, MAX_SEATS, VARIANTS, find
-from .hand import (
-    CARD_POINTS_MAX,
-    CARD_POINTS_MIN,
-    AnyCall,
-    Call,
-    HandInput,
-    Problem,
-    hand_problems,
-    read_call,
-)
+from .calls import AnyCall, Call, read_call
+from .hand import CARD_POINTS_MAX, CARD_POINTS_MIN, HandInput, Problem, hand_problems
 
 NUMBER_MAX = 10**6  # far beyond any seat or card points; a larger number is not quoted back
 KEY_DIGITS = 2  # a seat key's digits: no game has more than MAX_SEATS seats

@@ -8,8 +8,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..game.house import RULE_BOOK, HouseRules
+from .calls import CustomCall, read_call
 from .games import Game
-from .hand import CustomCall, HandInput, read_call
+from .hand import HandInput
 from .state import PlayedHand
 
 
@@ -36,7 +37,7 @@ def stored_values(played: PlayedHand, game: Game) -> dict[str, Any]:
     points, team and seat scores; Grand Seigneur's places), as `stored_hand` reads it back.
 
     >>> from tichu_scorer.game.variants import NANKING
-    >>> from tichu_scorer.scoring.hand import Call
+    >>> from tichu_scorer.scoring.calls import Call
     >>> from tichu_scorer.scoring.state import MatchState, Settings
     >>> setup = Settings(NANKING, tuple("ABCD"))
     >>> state = MatchState.of(setup, [HandInput((1, 0, 3), {2: Call.TICHU}, (None, 35))])

@@ -8,7 +8,7 @@ read and checked when they were entered (`Game.read`): the state scores them aga
 checking them again. Pure: no I/O.
 
 >>> from tichu_scorer.game.variants import NANKING, SEIGNEUR, THREECHU
->>> from tichu_scorer.scoring.hand import Call
+>>> from tichu_scorer.scoring.calls import Call
 >>> names = ("Ann", "Bob", "Cy", "Dee")
 >>> state = MatchState.of(Settings(NANKING, names, target=500), [
 ...     HandInput((0, 2), {0: Call.TICHU}, (None, None)),

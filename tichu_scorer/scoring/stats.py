@@ -17,7 +17,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from ..game.variants import Variant
-from .hand import Call, call_made, read_call
+from .calls import Call, read_call
+from .hand import call_made
 
 
 @dataclass(frozen=True)

@@ -27,6 +27,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
+from ..extensions import db
 from ..models import Group, Hand, Match
 from ..scoring.state import MatchState
 from . import counting, store
@@ -41,7 +42,6 @@ def record(match: Match, state: MatchState | None = None) -> None:
     write its counts and its table's sums in the caller's transaction. A match not stored
     yet and not in the session (an import checks its matches before it stores them) is
     recorded by `record_imported`; a game without points has nothing to count."""
-    from ..extensions import db
     if match.id is None:
         if match not in db.session:
             return

@@ -42,13 +42,13 @@ TN3 A knockout of the best 4 needs 4 pairs; there are 3 (TN3).
 
 from __future__ import annotations
 
-from collections import deque
-from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
+from collections.abc import Callable, Generator, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..game.i18n import _, ngettext
 from .draw import Unmet, key, nothing
+from .matching import maximum
 
 KNOCKOUT_SIZES = (2, 4, 8)
 
@@ -141,7 +141,7 @@ def swiss(standing: Sequence[str], met: Iterable[Iterable[str]] = (),
     bye: int | None = None
     rest = list(range(n))
     check()
-    mate = _maximum(rest, allowed, {})
+    mate = maximum(rest, allowed, {})
     if n % 2:
         fewest = min(had)
         fair = [c for c in reversed(range(n)) if had[c] == fewest]  # the lowest ranked first
@@ -149,7 +149,7 @@ def swiss(standing: Sequence[str], met: Iterable[Iterable[str]] = (),
         for c in fair:
             left = [i for i in range(n) if i != c]
             check()
-            matched = _maximum(left, allowed, mate)
+            matched = maximum(left, allowed, mate)
             need = len(left) // 2 - len(matched) // 2
             if need < best:
                 best, bye, chosen_rest, chosen_mate = need, c, left, matched
@@ -171,7 +171,7 @@ def swiss(standing: Sequence[str], met: Iterable[Iterable[str]] = (),
                     continue
                 left = [v for v in others if v != q]
                 check()
-                matched = _maximum(left, allowed, mate)
+                matched = maximum(left, allowed, mate)
                 if len(left) // 2 - len(matched) // 2 <= budget - int(again):
                     chosen, mate, budget = q, matched, budget - int(again)
                     break
@@ -220,91 +220,6 @@ def next_knockout(winners: Sequence[str]) -> list[tuple[str, str]]:
                              "not %(count)d (TN3).") % {"count": len(names)})
     names = _checked(names)
     return [(names[i], names[len(names) - 1 - i]) for i in range(len(names) // 2)]
-
-
-def _maximum(alive: Sequence[int], allowed: Sequence[Sequence[bool]],
-             start: Mapping[int, int]) -> dict[int, int]:
-    """A maximum matching over the vertices `alive` by the edges `allowed`, each vertex
-    to its mate (both ways), grown from `start`'s edges among `alive` (Edmonds)."""
-    n = len(alive)
-    at = {v: i for i, v in enumerate(alive)}
-    adjacent = [[j for j in range(n) if allowed[alive[i]][alive[j]]] for i in range(n)]
-    match = [-1] * n
-    for v, w in start.items():
-        if v in at and w in at:
-            match[at[v]] = at[w]
-    for i in range(n):  # a greedy start for the vertices `start` left free
-        if match[i] < 0:
-            for j in adjacent[i]:
-                if match[j] < 0:
-                    match[i], match[j] = j, i
-                    break
-    # A vertex with no augmenting path now gets none after later augmentations either
-    # (Edmonds), so one pass over the free vertices suffices.
-    for root in range(n):
-        if match[root] < 0:
-            _augment(root, adjacent, match)
-    return {alive[i]: alive[m] for i, m in enumerate(match) if m >= 0}
-
-
-def _augment(root: int, adjacent: list[list[int]], match: list[int]) -> None:
-    """Search an augmenting path from the free vertex `root` (breadth first, shrinking
-    odd cycles into blossoms) and flip it into `match` if there is one."""
-    n = len(match)
-    used = [False] * n
-    parent = [-1] * n
-    base = list(range(n))
-
-    def common(a: int, b: int) -> int:  # the base of the blossom closed by edge a-b
-        path = [False] * n
-        while True:
-            a = base[a]
-            path[a] = True
-            if match[a] < 0:
-                break
-            a = parent[match[a]]
-        while True:
-            b = base[b]
-            if path[b]:
-                return b
-            b = parent[match[b]]
-
-    def mark(v: int, b: int, child: int, blossom: list[bool]) -> None:
-        while base[v] != b:
-            blossom[base[v]] = blossom[base[match[v]]] = True
-            parent[v] = child
-            child = match[v]
-            v = parent[match[v]]
-
-    used[root] = True
-    queue = deque([root])
-    while queue:
-        v = queue.popleft()
-        for to in adjacent[v]:
-            if base[v] == base[to] or match[v] == to:
-                continue
-            if to == root or (match[to] >= 0 and parent[match[to]] >= 0):
-                b = common(v, to)
-                blossom = [False] * n
-                mark(v, b, to, blossom)
-                mark(to, b, v, blossom)
-                for i in range(n):
-                    if blossom[base[i]]:
-                        base[i] = b
-                        if not used[i]:
-                            used[i] = True
-                            queue.append(i)
-            elif parent[to] < 0:
-                parent[to] = v
-                if match[to] < 0:  # a free vertex: flip the path back to the root
-                    while to >= 0:
-                        back = parent[to]
-                        after = match[back]
-                        match[to], match[back] = back, to
-                        to = after
-                    return
-                used[match[to]] = True
-                queue.append(match[to])
 
 
 LOOK_AHEAD_STEPS = 200_000  # matchings tried by `all_against_all` before it gives up

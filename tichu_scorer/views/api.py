@@ -11,10 +11,12 @@ from flask import Blueprint, current_app, jsonify, request
 from flask_babel import gettext
 from werkzeug.wrappers import Response
 
-from .. import answers, scoring
+from .. import scoring
 from ..assets import REVALIDATE
+from ..core import answers
 from ..engine.budget import Budget, OutOfTime
-from ..extensions import csrf, limit_draw, limit_referee
+from ..extensions import csrf
+from ..limits import limit_draw, limit_referee
 from ..tournaments import draw
 from ..tournaments import request as draw_request
 from .errors import body_limit

@@ -19,7 +19,7 @@ from flask import Blueprint, Flask, abort, current_app, request, send_file, url_
 from werkzeug.wrappers import Response
 
 from ..assets import IMMUTABLE
-from ..extensions import limit_core
+from ..limits import limit_core
 from ..matches import hand_entry
 from ..models import Match
 
@@ -28,8 +28,7 @@ bp = Blueprint("core", __name__)
 PACKAGE = Path(__file__).resolve().parent.parent
 ROOT = PACKAGE.parent
 # What the phone runs: the pure core (tests/test_purity.py) and the compiled catalogs
-CORE = ("answers.py", "waiting.py", "regions.py", "hand_rows.py", "progression.py", "game",
-        "scoring", "engine")
+CORE = ("core", "game", "scoring", "engine")
 # markupsafe (pure Python; its optional C speed-ups left out): the regions' escaping
 MARKUPSAFE = ("__init__.py", "_native.py")
 CATALOGS = "translations"

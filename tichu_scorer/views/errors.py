@@ -26,9 +26,10 @@ from werkzeug.wrappers import Response
 
 from ..clock import timestamp
 from ..engine.budget import OutOfTime
-from ..extensions import db, limiter
+from ..extensions import db
 from ..health import state_of
-from ..transfer_checks import DB_INT_MAX
+from ..limits import limiter
+from ..transfer.checks import DB_INT_MAX
 from .jsonbody import BadRequest
 
 View = TypeVar("View", bound=Callable[..., Any])

@@ -8,14 +8,16 @@ from flask import Blueprint, abort, flash, jsonify, redirect, render_template, r
 from flask_babel import gettext
 from werkzeug.wrappers import Response
 
-from .. import access, answers
-from ..extensions import csrf, db, limit_reads, limit_writes
+from ..core import answers
+from ..extensions import csrf, db
 from ..game.layouts import TEAM_LETTERS
 from ..game.variants import MOST_BOMBS
+from ..limits import limit_reads, limit_writes
 from ..matches import closing, corrections, ending, hand_entry, match_log, match_view, writes
 from ..models import CLIENT_ID, Hand, Match
 from ..scoring import seigneur
 from ..scoring.hand import CARD_POINTS_MAX, CARD_POINTS_MIN, CARD_POINTS_STEP
+from ..tables import access
 from . import game_pages
 from .errors import form_value, wants_json
 from .jsonbody import json_body

@@ -19,12 +19,15 @@ from flask_babel import get_locale, gettext
 from markupsafe import Markup
 from werkzeug.wrappers import Response
 
-from .. import access, live, regions, scoring
-from ..extensions import db, limit_creation, limit_reads, limit_writes
+from .. import scoring
+from ..core import regions
+from ..core.hand_rows import hand_rows, rank_rows
+from ..extensions import db
 from ..forms import NewMatchForm
 from ..game.house import preset_of
-from ..hand_rows import hand_rows, rank_rows
 from ..i18n import possessive
+from ..limits import limit_creation, limit_reads, limit_writes
+from ..live import poll
 from ..matches import (
     chart,
     closing,
@@ -39,6 +42,7 @@ from ..matches import (
     writes,
 )
 from ..models import Group, Match
+from ..tables import access
 from ..tournaments import director
 from . import game_pages
 
@@ -54,7 +58,7 @@ def history() -> str:
     groups = access.groups()
     page = listing.history_page(groups, request.args.get("older"), request.args.get("newer"))
     return render_template("matches/history.html", matches=page.matches, page=page,
-                           groups=groups, live=live.tables([g.key for g in groups]))
+                           groups=groups, live=poll.tables([g.key for g in groups]))
 
 
 @bp.route("/matches/new", methods=["GET", "POST"])

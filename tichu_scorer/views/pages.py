@@ -20,10 +20,10 @@ from flask_babel import get_locale, gettext
 from flask_wtf.csrf import generate_csrf
 from werkzeug.wrappers import Response
 
-from .. import access, phones
 from ..assets import assets, cache_control
 from ..forms import PhoneForm
 from ..i18n import COOKIE, LANGUAGES, possessive
+from ..tables import access, phones
 from . import core
 
 bp = Blueprint("pages", __name__)
@@ -100,7 +100,7 @@ def csrf_token() -> Response:
 
 @bp.route("/phone", methods=["GET", "POST"])
 def phone() -> Response | str | tuple[str, int]:
-    """Name this phone (`phones.py`): the other phones' live note and the match log say
+    """Name this phone (`tables/phones.py`): the other phones' live note and the match log say
     on whose phone a hand was saved. Then back to the page it was opened from."""
     back = request.args.get("next", "")
     # (a browser drops tabs and line breaks from a URL: "/\t/evil" would be "//evil")

@@ -16,14 +16,16 @@ from typing import Any
 from flask import Blueprint, render_template, request
 from sqlalchemy import func
 
-from .. import access, ratings
+from .. import ratings
 from ..cache import LRU, lru
-from ..extensions import db, limit_reads
+from ..extensions import db
 from ..game.variants import VARIANTS, Variant
+from ..limits import limit_reads
 from ..matches.chart import relative_path
 from ..models import Group, Hand, Match, MatchSeat, Player
 from ..scoring.hand import HandInput
 from ..scoring.state import MatchState, Settings
+from ..tables import access
 
 bp = Blueprint("ratings", __name__)
 SPARK_W, SPARK_H, SPARK_PAD = 120, 32, 3  # a player's history: a small line, no axes

@@ -9,8 +9,8 @@ from typing import Any
 from flask import Blueprint, render_template, request
 from flask_babel import gettext
 
-from .. import access, engine
-from ..answers import PASS_WORDS
+from .. import engine
+from ..core.answers import PASS_WORDS
 from ..engine.cards import (
     DECK,
     NORMALS,
@@ -24,9 +24,10 @@ from ..engine.cards import (
 )
 from ..engine.names import card_name
 from ..engine.questions import deck_of
-from ..extensions import limit_referee
 from ..forms import RefereeForm
+from ..limits import limit_referee
 from ..matches import writes
+from ..tables import access
 from .judging import judge
 
 bp = Blueprint("referee", __name__)

@@ -7,12 +7,12 @@ from flask import Blueprint, abort, flash, redirect, render_template, request, u
 from flask_babel import gettext
 from werkzeug.wrappers import Response
 
-from .. import access
-from ..extensions import limit_writes
 from ..forms import MatchSettingsForm
+from ..limits import limit_writes
 from ..matches import corrections, creation, ending, settings, writes
 from ..models import Match
 from ..scoring import Problem
+from ..tables import access
 from ..tournaments import director
 
 bp = Blueprint("settings", __name__)

@@ -11,10 +11,12 @@ from flask_babel import gettext
 from markupsafe import Markup
 from werkzeug.wrappers import Response
 
-from .. import access, codes, public
-from ..extensions import db, limit_joins
+from .. import public
+from ..extensions import db
+from ..limits import limit_joins
 from ..matches import writes
 from ..models import Group, Match
+from ..tables import access, codes
 from .matches import _show, bp, visible
 
 WATCH, SCORE = "watch", "score"

@@ -8,11 +8,14 @@ from flask import Blueprint, current_app, render_template, request
 from flask_babel import get_locale, gettext
 from werkzeug.wrappers import Response
 
-from .. import access, live, statistics
+from .. import statistics
 from ..clock import utcnow
-from ..extensions import db, limit_reads
+from ..extensions import db
+from ..limits import limit_reads
+from ..live import poll
 from ..matches import kept_pages
 from ..models import Group
+from ..tables import access
 
 bp = Blueprint("stats", __name__)
 # "Tonight" is the matches started in the last 12 hours: an evening's play, however late
@@ -70,7 +73,7 @@ def _validator(groups: list[Group], period: str, view: str,
     keys = [g.key for g in groups]
     if not keys or period == "tonight":
         return None
-    version = live.tables_tag(current_app, live.table_sums(db.engine, keys), keys)
+    version = poll.tables_tag(current_app, poll.table_sums(db.engine, keys), keys)
     if version is None:
         return None
     return kept_pages.etag(("stats", version, tuple(keys), period, view, str(get_locale()),

@@ -9,14 +9,17 @@ from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask_babel import gettext
 from werkzeug.wrappers import Response
 
-from .. import access, evenings, live, public
+from .. import public
 from ..clock import utcnow
-from ..extensions import db, limit_creation, limit_reads, limit_writes
+from ..extensions import db
 from ..game import variants
 from ..game.house import FLAGS, preset_of
 from ..game.variants import SideKind
+from ..limits import limit_creation, limit_reads, limit_writes
+from ..live import poll
 from ..matches import listing, roster, writes
 from ..models import NAME_MAX, Group, Match, Player
+from ..tables import access, evenings
 from ..tournaments import director
 from .errors import form_value
 from .sharing import qr_svg
@@ -46,7 +49,7 @@ def show(key: str) -> str:
     link = public.link("matches.join", key=group.scorer_key) if scorer else None
     page = listing.history_page([group], request.args.get("older"), request.args.get("newer"))
     return render_template("tables/show.html", group=group, scorer=scorer,
-                           matches=page.matches, page=page, live=live.tables([group.key]),
+                           matches=page.matches, page=page, live=poll.tables([group.key]),
                            tournament=director.of_group(group),
                            invite=invite, invite_qr=qr_svg(invite),
                            scorer_link=link, scorer_qr=qr_svg(link) if link else None)

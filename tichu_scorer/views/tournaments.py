@@ -27,14 +27,17 @@ from flask_babel import gettext
 from markupsafe import Markup
 from werkzeug.wrappers import Response
 
-from .. import access, live, public
+from .. import public
 from ..engine.budget import Budget, OutOfTime
-from ..extensions import db, limit_creation, limit_exports, limit_reads, limit_writes
+from ..extensions import db
+from ..limits import limit_creation, limit_exports, limit_reads, limit_writes
+from ..live import poll
 from ..matches import closing, writes
 from ..models import NAME_MAX, Tournament, TournamentRound
+from ..tables import access
 from ..tournaments import director, drawing, formats, standings, stored
 from ..tournaments.forms import ARRIVAL_MAX, ArrivalForm, ReopenForm, TournamentForm
-from ..transfer_csv import sheet_cell
+from ..transfer.csv_sheet import sheet_cell
 from .sharing import qr_svg
 
 bp = Blueprint("tournaments", __name__)
@@ -130,7 +133,7 @@ def show(key: str) -> str:
         "tournaments/show.html", tournament=tournament, fmt=fmt, scorer=scorer, rounds=rounds,
         number=number, next_stage=fmt.draws(number, tournament.rounds), ready=ready,
         last=last, lines=stored.table_standing(tournament, rounds=counted),
-        arrival=ArrivalForm(), arrival_max=ARRIVAL_MAX, live=live.tables([tournament.group.key]),
+        arrival=ArrivalForm(), arrival_max=ARRIVAL_MAX, live=poll.tables([tournament.group.key]),
         corrections=stored.corrections(tournament),
         knockout_changed=formats.knockout_changed(counted),
         shown=standings.shown, show_qr=bool(qr), **_closing(tournament, rounds))
@@ -237,7 +240,7 @@ def board(key: str) -> str:
                            fmt=formats.of(tournament),
                            lines=stored.table_standing(tournament, rounds=counted),
                            rounds=rounds,
-                           live=live.tables([tournament.group.key]), shown=standings.shown,
+                           live=poll.tables([tournament.group.key]), shown=standings.shown,
                            **_closing(tournament, rounds))
 
 

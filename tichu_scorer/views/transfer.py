@@ -16,12 +16,14 @@ from flask_babel import gettext, ngettext
 from sqlalchemy import func
 from werkzeug.wrappers import Response as BaseResponse
 
-from .. import access, exports, transfer
-from ..extensions import db, limit_creation, limit_exports, limit_reads, limit_writes
+from ..extensions import db
+from ..limits import limit_creation, limit_exports, limit_reads, limit_writes
 from ..matches import listing, writes
 from ..models import Group, Hand, HandEvent
-from ..transfer_checks import MAX_IMPORT_EVENTS, MAX_IMPORT_HANDS, ImportError_
-from ..transfer_known import Imported
+from ..tables import access
+from ..transfer import exports, json_import
+from ..transfer.checks import MAX_IMPORT_EVENTS, MAX_IMPORT_HANDS, ImportError_
+from ..transfer.known import Imported
 from . import jsonbody
 from .errors import body_limit
 from .matches import _page, visible
@@ -82,7 +84,7 @@ def import_json() -> BaseResponse | tuple[str, int]:
                                   max_number=jsonbody.MAX_NUMBER)
             tables = access.groups("scorer")
             group = tables[0] if tables else None
-            result = transfer.import_json(data, group, access.groups())
+            result = json_import.import_json(data, group, access.groups())
         except jsonbody.BadRequest as exc:
             error = gettext("The file is not a JSON export of Tichu Scorer: %(why)s",
                             why=exc.message)

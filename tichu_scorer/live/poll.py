@@ -1,5 +1,5 @@
 """Live pages: has what this page shows changed? Pushed over a stream by the live process
-where one runs (`tichu_scorer/stream.py`, on the same signed paths under `/live/s/`, with
+where one runs (`tichu_scorer/live/stream.py`, on the same signed paths under `/live/s/`, with
 the versions and notes read here); else asked every second or so by every open
 match page, hand form, board, table page and history (`static/js/live.js`), so it must
 cost next to nothing: it is answered in front of Flask (`Middleware`), from numbers the
@@ -41,8 +41,10 @@ from typing import Any
 
 from flask import Flask, current_app
 
+from ..extensions import db
+
 PREFIX = "/live/"
-STREAM = "s/"  # /live/s/m|t/…: the same signed path, pushed (`tichu_scorer/stream.py`)
+STREAM = "s/"  # /live/s/m|t/…: the same signed path, pushed (`tichu_scorer/live/stream.py`)
 MAX_TABLES = 20  # a history page watches the tables this phone joined, at most these
 SIG_LENGTH = 16
 KEY = re.compile(r"[A-Za-z0-9_-]{1,24}")
@@ -194,7 +196,6 @@ def parse(app: Flask, rest: str) -> tuple[str, list[str]] | None:
 
 def engine(app: Flask) -> Any:
     """The app's database engine (its pool), for reads outside a request."""
-    from .extensions import db
     with app.app_context():
         return db.engine
 
@@ -303,7 +304,6 @@ def matches_of(sums: dict[str, tuple[Any, ...]], keys: list[str]) -> int:
 def tables(keys: list[str]) -> dict[str, str] | None:
     """What a page that lists the matches of these tables polls: its path and the version
     it shows, read in the request's own session (None for no table)."""
-    from .extensions import db
     keys = keys[:MAX_TABLES]
     if not keys:
         return None

@@ -25,9 +25,10 @@ import secrets
 from flask import abort, current_app, session
 from flask_babel import gettext
 
-from .clock import today
-from .extensions import db
-from .models import Group, Match
+from ..clock import today
+from ..extensions import db
+from ..matches import writes
+from ..models import Group, Match
 
 TABLES = "tables"  # group key -> [role, generation]
 VIEWER_OF = "viewer_of"  # [match key, viewer code] of matches opened through their viewer link
@@ -120,7 +121,6 @@ def default_group() -> Group:
     """The one table of a single-table instance (created on first use)."""
     group = db.session.execute(db.select(Group).order_by(Group.id).limit(1)).scalar()
     if group is None:
-        from .matches import writes
         writes.begin_write()
         group = Group(name=gettext("Our table"))
         db.session.add(group)

@@ -1,5 +1,4 @@
-"""Export and import: one match or the whole history as JSON (lossless; the CSV sheet is
-`transfer_csv`).
+"""The JSON import: one match or the whole history, as `json_export` writes it.
 
 An import is checked completely before anything is written, with the checks of the forms
 and the API (players, length of the match, every hand through the scoring rules, the log);
@@ -10,23 +9,19 @@ It stores all of it or nothing.
 
 from __future__ import annotations
 
-import json
-import textwrap
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
 from typing import Any
 
 from sqlalchemy import insert
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import selectinload
 
-from . import scoring, statistics, transfer_known
-from .clock import utcnow
-from .extensions import db
-from .game.i18n import _
-from .matches import ending, hand_entry, prebuilt, roster, writes
-from .models import (
+from .. import scoring, statistics
+from ..clock import utcnow
+from ..extensions import db
+from ..game.i18n import _
+from ..matches import ending, hand_entry, prebuilt, roster, writes
+from ..models import (
     CLIENT_ID,
     MOST_BOMBS,
     NAME_MAX,
@@ -39,7 +34,7 @@ from .models import (
     Player,
     new_code,
 )
-from .transfer_checks import (
+from .checks import (
     MAX_IMPORT_HANDS,
     MAX_IMPORT_MATCHES,
     MAX_IMPORT_TOTAL_EVENTS,
@@ -50,91 +45,17 @@ from .transfer_checks import (
     refuse,
     whole,
 )
-from .transfer_known import Imported
+from .json_export import FORMAT, VERSION, chunks
+from .known import Imported, sort_out
 
-FORMAT, VERSION = "tichu-scorer", 1
 # One import is written in one transaction, which holds SQLite's write lock: bounded so that
 # it ends well within the busy timeout (5 s) of the saves of other tables (about 1.5 s for
 # 9,000 hands measured here); a larger history is imported in parts.
 MAX_IMPORT_TOTAL_HANDS = 10_000
 MAX_HAND_NUMBER = 100_000
 KEY_MAX = Player.__table__.c.name_key.type.length
-CHUNK = 500  # values per IN (…): far below every database's limit on parameters
-EXPORT_BATCH = 50  # matches an export reads (and holds) at a time
 
 
-def _time(value: datetime | None) -> str | None:
-    return value.isoformat() if value else None
-
-
-# ---------------------------------------------------------------------------------- export
-
-def match_dict(match: Match) -> dict[str, Any]:
-    """Everything about a match: players, settings, every hand (deleted ones too), the log."""
-    numbers = {h.id: h.number for h in match.all_hands}
-    return {
-        "variant": match.variant, "target": match.target, "hand_limit": match.hand_limit,
-        # [R1]: the house rules (docs/API.md's shape; {} the rule book) and [R6]
-        "house_rules": match.house_rules or {}, "lead_by": match.lead_by,
-        "started_at": _time(match.started_at), "finished_at": _time(match.finished_at),
-        "players": [s.player.name if s.player else None for s in match.seats],
-        "hands": [{
-            "number": h.number, "out_order": h.out_order, "calls": h.calls,
-            "card_points": h.card_points_entered, "wish_offender": h.wish_offender,
-            "shuffler": h.shuffler, "client_id": h.client_id, "version": h.version,
-            "created_at": _time(h.created_at), "deleted_at": _time(h.deleted_at),
-            "team_scores": h.team_scores, "player_scores": h.player_scores,
-        } | h.extras() for h in match.all_hands],
-        "log": [{"hand_number": numbers.get(e.hand_id or 0), "position": e.position,
-                 "action": e.action, "summary": e.summary, "before": e.before,
-                 "after": e.after, "at": _time(e.at)} | ({"phone": e.phone} if e.phone else {})
-                for e in match.events],
-    }
-
-
-def _load(match_ids: Iterable[int] | None = None) -> list[Match]:
-    query = db.select(Match).order_by(Match.id).options(
-        selectinload(Match.all_hands), selectinload(Match.events),
-        selectinload(Match.seats).joinedload(MatchSeat.player))
-    if match_ids is not None:
-        query = query.where(Match.id.in_(list(match_ids)))
-    return list(db.session.execute(query).scalars())
-
-
-def _batches(match_ids: Sequence[int]) -> Iterator[list[Match]]:
-    """The matches with these ids (in this order), EXPORT_BATCH at a time with their hands,
-    log and players (four queries a batch): an export holds one batch in memory."""
-    for chunk in _chunks(match_ids, EXPORT_BATCH):
-        yield _load(chunk)
-
-
-def export_json(match_ids: Iterable[int] | None = None) -> dict[str, Any]:
-    return {"format": FORMAT, "version": VERSION,
-            "matches": [match_dict(m) for m in _load(match_ids)]}
-
-
-def stream_json(match_ids: Sequence[int]) -> Iterator[str]:
-    """`json.dumps(export_json(match_ids), indent=1, ensure_ascii=False)`, to the character,
-    a match at a time: a match nested in the document is its own dump indented two more
-    spaces (JSON strings hold no line break, so indenting lines is exact)."""
-    head = {"format": FORMAT, "version": VERSION, "matches": []}
-    opening = json.dumps(head, indent=1, ensure_ascii=False)
-    if not match_ids:
-        yield opening
-        return
-    yield opening[:-len("[]\n}")] + "["  # up to and with the list's opening bracket
-    first = True
-    for batch in _batches(match_ids):
-        parts = []
-        for match in batch:
-            text = json.dumps(match_dict(match), indent=1, ensure_ascii=False)
-            parts.append(("\n" if first else ",\n") + textwrap.indent(text, "  "))
-            first = False
-        yield "".join(parts)
-    yield "\n ]\n}"
-
-
-# ---------------------------------------------------------------------------------- import
 
 @dataclass
 class _Checked:
@@ -158,7 +79,7 @@ def import_json(data: object, group: Group | None = None,
     """Store the matches of an export (as new matches) at table `group`, or at a new table
     when None; all or nothing. Checks everything first (ImportError_ naming the match, hand
     and rule), then writes in one transaction. A match already at `group` or one of
-    `tables` is skipped (`transfer_known`)."""
+    `tables` is skipped (`known`)."""
     if not isinstance(data, Mapping) or data.get("format") != FORMAT:
         raise ImportError_(_("This is not a Tichu Scorer export (format)."))
     if data.get("version") != VERSION:
@@ -337,11 +258,6 @@ def _check_hand(match: Match, raw: object, where: Spot, state: _Import) -> Hand:
     return hand
 
 
-def _chunks(values: Sequence[Any], size: int = CHUNK) -> Iterator[Sequence[Any]]:
-    for start in range(0, len(values), size):
-        yield values[start:start + size]
-
-
 def _rows(objects: Iterable[Any], columns: Sequence[str], **extra: Any) -> list[dict[str, Any]]:
     return [{c: getattr(o, c) for c in columns} | extra for o in objects]
 
@@ -365,7 +281,7 @@ def _store(checked: list[_Checked], state: _Import, group: Group | None,
         writes.begin_write()
         if table_id is not None:  # the table first, as every write of a whole table
             writes.lock_table(table_id)
-        keep, already, copies = transfer_known.sort_out(
+        keep, already, copies = sort_out(
             [item.match for item in checked], sorted({*tables, *([group.id] if group else [])}))
         checked = [checked[i] for i in keep]
         matches = [item.match for item in checked]
@@ -423,7 +339,7 @@ def _stamp(group_id: int, match_ids: list[int]) -> None:
     if not match_ids:
         return
     stamp = db.session.execute(db.select(prebuilt.next_stamp(group_id))).scalar_one()
-    for chunk in _chunks(match_ids):
+    for chunk in chunks(match_ids):
         db.session.execute(Match.__table__.update()
                            .where(Match.__table__.c.id.in_(chunk)).values(stamp=stamp))
 
@@ -438,7 +354,7 @@ def _insert(model: Any, rows: list[dict[str, Any]]) -> None:
 def _select_rows(columns: Sequence[Any], key: Any, values: Sequence[Any]) -> list[Any]:
     """`columns` of the rows whose `key` is one of `values`, a chunk at a time."""
     found: list[Any] = []
-    for chunk in _chunks(values):
+    for chunk in chunks(values):
         found += db.session.execute(db.select(*columns).where(key.in_(chunk))).all()
     return found
 
@@ -458,7 +374,7 @@ def _player_ids(players: Mapping[str, Player], group_id: int) -> dict[str, int]:
 
     def stored() -> dict[str, int]:
         found: dict[str, int] = {}
-        for chunk in _chunks(keys):
+        for chunk in chunks(keys):
             found |= dict(db.session.execute(db.select(Player.name_key, Player.id).where(
                 Player.group_id == group_id, Player.name_key.in_(chunk))).all())
         return found

@@ -1,4 +1,4 @@
-"""`answers`, called directly (hands waiting on a phone: tests/test_waiting.py): the
+"""`answers`, called directly (hands waiting on a phone: tests/core/test_waiting.py): the
 referee's verdict or why a question cannot be judged (`judge`);
 the preview of the next hand (`preview`)."""
 
@@ -9,7 +9,7 @@ import json
 import pytest
 
 from tests.scoring.test_read import HUGE_NUMBERS, short_messages
-from tichu_scorer import answers
+from tichu_scorer.core import answers
 from tichu_scorer.scoring import Problem
 from tichu_scorer.scoring.state import MatchState
 

@@ -1,14 +1,14 @@
 """Live pages pushed: one asynchronous process (uvicorn, an ASGI app with no framework) holds
 every watching phone's Server-Sent Events stream and tells each when what its page shows
-changed. `python -m tichu_scorer.stream` runs it beside gunicorn (LIVE_BIND, default
+changed. `python -m tichu_scorer.live.stream` runs it beside gunicorn (LIVE_BIND, default
 127.0.0.1:8001); the proxy sends it `/live/s/…` (deploy/Caddyfile, docs/DEPLOY.md).
 
-A page's stream is its signed live path (`live.url`) under `/live/s/`, with the version the
+A page's stream is its signed live path (`poll.url`) under `/live/s/`, with the version the
 page shows (`?tag=`, or the `Last-Event-ID` the browser sends again when it reconnects).
 The signature is checked before anything else (404 otherwise; the database is not asked).
 Every `TICK` seconds, while any stream is open, the versions of all the matches and tables
 the streams watch are read together (one statement for the matches, one for the tables,
-`live.versions`, `live.table_sums`), and an event goes only to the streams whose version
+`poll.versions`, `poll.table_sums`), and an event goes only to the streams whose version
 changed: the same JSON a poll answers 200 with (`{"tag", "revision", "hands", "last"}` or
 `{"tag", "matches"}`), its `id` the new version. A stream whose match or tables are gone
 gets `event: gone` and is ended. A comment every `HEARTBEAT` seconds keeps proxies from
@@ -18,7 +18,7 @@ changes. Every app server writes the same database, so any number of app servers
 these processes agree.
 
 Where no such process runs (`make run`), the Flask app answers `/live/s/…` with 204, and
-`static/js/live.js` asks the polled path instead (`live.Middleware`).
+`static/js/live.js` asks the polled path instead (`poll.Middleware`).
 """
 
 from __future__ import annotations
@@ -34,8 +34,8 @@ from urllib.parse import parse_qs
 
 from flask import Flask
 
-from . import live
-from .budgets import counted
+from ..limits import counted
+from . import poll
 
 TICK = 0.75  # s between reads of the watched versions (a change shows within ~1 s)
 HEARTBEAT = 20.0  # s between comments on an idle stream (proxies close after 30–60 s)
@@ -45,7 +45,7 @@ MAX_STREAMS = 20000
 # limits count it): a club's room of phones behind one router, each with a page or two
 # open, stays far below; a script opening streams by the thousand does not take them all.
 MAX_PER_CLIENT = 200
-PATH = live.PREFIX + live.STREAM
+PATH = poll.PREFIX + poll.STREAM
 TAG = 64  # longest version taken from a client
 
 Receive = Callable[[], Awaitable[dict[str, Any]]]
@@ -93,15 +93,15 @@ class Hub:
     def _read(self, matches: list[str], tables: list[str],
               ) -> tuple[dict[str, tuple[int, int | None, int]], dict[str, tuple[Any, ...]]]:
         if self.engine is None:
-            self.engine = live.engine(self.app)
-        found = live.versions(self.engine, matches) if matches else {}
-        sums = live.table_sums(self.engine, tables) if tables else {}
+            self.engine = poll.engine(self.app)
+        found = poll.versions(self.engine, matches) if matches else {}
+        sums = poll.table_sums(self.engine, tables) if tables else {}
         self.reads += bool(matches) + bool(tables)
         return found, sums
 
     def _last(self, ids: list[int]) -> dict[int, dict[str, Any]]:
         self.reads += 1
-        return live.last_entries(self.engine, ids)
+        return poll.last_entries(self.engine, ids)
 
     async def check(self) -> int:
         """Reads the watched versions once and pushes to the streams that changed; the
@@ -120,15 +120,15 @@ class Hub:
                 if version is None:
                     gone.append(watch)
                     continue
-                tag = live.match_tag(version[1], version[2])
+                tag = poll.match_tag(version[1], version[2])
                 data: dict[str, Any] = {"revision": version[1] or 0, "hands": version[2],
                                         "id": version[0]}
             else:
-                tag = live.tables_tag(self.app, sums, watch.names) or ""
+                tag = poll.tables_tag(self.app, sums, watch.names) or ""
                 if not tag:
                     gone.append(watch)
                     continue
-                data = {"matches": live.matches_of(sums, watch.names)}
+                data = {"matches": poll.matches_of(sums, watch.names)}
             if tag != watch.tag:
                 changed.append((watch, tag, data))
         ids = sorted({d["id"] for w, _t, d in changed if w.kind == "m"})
@@ -243,7 +243,7 @@ class Stream:
             await _plain(send, 405, b"", [(b"allow", b"GET, HEAD")])
             return
         path = scope["path"]
-        named = live.parse(self.app, path[len(PATH):]) if path.startswith(PATH) else None
+        named = poll.parse(self.app, path[len(PATH):]) if path.startswith(PATH) else None
         if named is None:
             await _plain(send, 404, b'{"error": "not found"}')
             return
@@ -300,7 +300,7 @@ class Stream:
 def main() -> None:
     import uvicorn
 
-    from . import create_app
+    from .. import create_app
 
     class Server(uvicorn.Server):
         def handle_exit(self, sig: int, frame: Any) -> None:

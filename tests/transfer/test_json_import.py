@@ -1,4 +1,4 @@
-"""`transfer.import_json`'s checks, called directly: an export that no form of the app would
+"""`json_import.import_json`'s checks, called directly: an export that no form of the app would
 have made is refused, naming the match (and the hand) and the rule, before anything is
 written; checked as the forms check (names, target, number of hands, house rules, hands,
 hidden numbers, client ids, times, the log). In a request context (the match is built in
@@ -12,8 +12,8 @@ import pytest
 
 from tests.conftest import make_app
 from tests.views.test_transfer import synthetic_history
-from tichu_scorer import transfer
-from tichu_scorer.transfer_checks import ImportError_
+from tichu_scorer.transfer import json_import
+from tichu_scorer.transfer.checks import ImportError_
 
 pytestmark = pytest.mark.one_database  # refused before the database is asked
 
@@ -32,7 +32,7 @@ def refusal(change) -> str:
     data = synthetic_history(matches=1, hands=3)
     change(data["matches"][0])
     with pytest.raises(ImportError_) as caught:
-        transfer.import_json(data)
+        json_import.import_json(data)
     return str(caught.value)
 
 
@@ -106,5 +106,5 @@ def test_a_hand_is_named_by_its_number_and_the_rule_by_its_id():
 ])
 def test_what_is_no_export_of_this_version_is_refused_saying_so(data, message):
     with pytest.raises(ImportError_) as caught:
-        transfer.import_json(data)
+        json_import.import_json(data)
     assert str(caught.value) == message

@@ -13,14 +13,14 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from typing import Any
 
-from . import phones
-from .clock import utcnow
-from .game.house import RULE_BOOK, HouseRules, HouseRulesError, read_house_rules
-from .game.i18n import _
-from .matches.corrections import ACTIONS
-from .models import MOST_BOMBS, NAME_MAX, NOTE_MAX, Hand, HandEvent
-from .scoring import read_call
-from .scoring.read import seat_key
+from ..clock import utcnow
+from ..game.house import RULE_BOOK, HouseRules, HouseRulesError, read_house_rules
+from ..game.i18n import _
+from ..matches.corrections import ACTIONS
+from ..models import MOST_BOMBS, NAME_MAX, NOTE_MAX, Hand, HandEvent
+from ..scoring import read_call
+from ..scoring.read import seat_key
+from ..tables import phones
 
 # The sizes an import may have. Real play is far below them: a match to 1000 takes 10 to 20
 # hands and logs a line or two per hand; a table plays a few matches an evening.

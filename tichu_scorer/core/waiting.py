@@ -19,12 +19,13 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
-from . import progression, regions, scoring
+from .. import scoring
+from ..game.i18n import _, ngettext
+from ..scoring.rows import extras_of
+from ..scoring.state import MatchState, PlayedHand
+from . import progression, regions
 from .answers import preview_answer, score_played
-from .game.i18n import _, ngettext
 from .hand_rows import RowWords, hand_rows, waiting_row
-from .scoring.rows import extras_of
-from .scoring.state import MatchState, PlayedHand
 
 
 class _Row:

@@ -11,12 +11,12 @@ import re
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
-from . import scoring
-from .game.house import named_rules
-from .game.variants import VARIANTS
-from .matches import match_view
-from .models import Match
-from .transfer import _batches, _load
+from .. import scoring
+from ..game.house import named_rules
+from ..game.variants import VARIANTS
+from ..matches import match_view
+from ..models import Match
+from .json_export import _batches, _load
 
 # The most sides a match keeps: Threechu's three players and its dummy.
 MAX_SIDES = max(v.side_count(v.max_seats) for v in VARIANTS.values())

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 from typing import Any
 
-from .scoring import Call, call_made, read_call
+from ..scoring import Call, call_made, read_call
 
 WIDTH, HEIGHT, PAD = 340, 200, 28
 LABEL_CHAR = 6  # the width of a digit of the axis labels (10px type), with room to spare

@@ -1,5 +1,5 @@
 """Exports built once per state of their matches, one build at a time per server, served
-from a file (tichu_scorer/exports.py)."""
+from a file (tichu_scorer/transfer/exports.py)."""
 
 import fcntl
 import json
@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import hand_form, make_app, new_match, post_hand
-from tichu_scorer import exports
 from tichu_scorer.extensions import db
+from tichu_scorer.transfer import exports
 
 
 @pytest.fixture()

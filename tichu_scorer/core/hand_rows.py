@@ -8,7 +8,7 @@ is escaped here; the words come translated once per page (`RowWords`).
 Pure, like `scoring` (tests/test_purity.py): markupsafe is in the phone's core too.
 
 >>> words = RowWords("Double victory")
->>> print(str(waiting_row(3, words.waiting, ())).replace("<td", "\\n<td"))
+>>> print(str(waiting_row(3, words.waiting, ())).strip().replace("<td", "\\n<td"))
 <tr class="waiting"><th scope="row">3</th>
 <td class="notes"><small class="waiting-mark">Waiting to be sent</small></td></tr>
 """
@@ -20,9 +20,9 @@ from typing import NamedTuple, Protocol
 
 from markupsafe import Markup, escape
 
-from . import scoring
-from .game.i18n import _, ngettext
-from .scoring.state import PlayedHand
+from .. import scoring
+from ..game.i18n import _, ngettext
+from ..scoring.state import PlayedHand
 
 
 class RowNotes(NamedTuple):

@@ -24,15 +24,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import engine, scoring
-from .game import variants
-from .game.i18n import _, set_translator, translator
-from .scoring import Layout, Problem
-from .scoring.body import BadBody, too_deep
-from .scoring.body import check as body_check
-from .scoring.games import Game
-from .scoring.rows import stored_values
-from .scoring.state import MatchState
+from .. import engine, scoring
+from ..game import variants
+from ..game.i18n import _, set_translator, translator
+from ..scoring import Layout, Problem
+from ..scoring.body import BadBody, too_deep
+from ..scoring.body import check as body_check
+from ..scoring.games import Game
+from ..scoring.rows import stored_values
+from ..scoring.state import MatchState
 
 
 @dataclass(frozen=True)

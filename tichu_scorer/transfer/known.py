@@ -20,8 +20,8 @@ from datetime import datetime
 
 from sqlalchemy.orm import selectinload
 
-from .extensions import db
-from .models import Match
+from ..extensions import db
+from ..models import Match
 
 CHUNK = 500  # start times per IN (…)
 

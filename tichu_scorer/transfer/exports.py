@@ -31,10 +31,10 @@ from pathlib import Path
 from flask import Response, current_app, send_file
 from flask_babel import gettext
 
-from . import transfer, transfer_csv
-from .extensions import db
-from .matches.kept_pages import build
-from .models import Match
+from ..extensions import db
+from ..matches.kept_pages import build
+from ..models import Match
+from . import csv_sheet, json_export
 
 FOLDER = "exports"
 LOCK = ".building"
@@ -61,7 +61,7 @@ def versions(match_ids: Sequence[int]) -> list[tuple[int, int, int]]:
 def name(kind: str, states: Iterable[tuple[int, int, int]]) -> str:
     """The export's file name: its kind, the export format's version, the app's build and
     each match's state."""
-    digest = hashlib.sha256(f"{kind}\0{transfer.FORMAT}\0{transfer.VERSION}\0{build()}"
+    digest = hashlib.sha256(f"{kind}\0{json_export.FORMAT}\0{json_export.VERSION}\0{build()}"
                             .encode())
     for state in states:
         digest.update(b"\0%d.%d.%d" % state)
@@ -75,7 +75,7 @@ def folder() -> Path:
 
 
 def _chunks(kind: str, ids: Sequence[int]) -> Iterator[str]:
-    return transfer.stream_json(ids) if kind == "json" else transfer_csv.stream_csv(ids)
+    return json_export.stream_json(ids) if kind == "json" else csv_sheet.stream_csv(ids)
 
 
 @contextlib.contextmanager

@@ -1,4 +1,4 @@
-"""`transfer_checks`, called directly: where in a file a problem is (`Spot`, `refuse`), dates
+"""`transfer.checks`, called directly: where in a file a problem is (`Spot`, `refuse`), dates
 and times (`parse_time`), whole numbers in range (`whole`), what a log entry's `before`
 and `after` may hold for a match of N seats (`entry_problem`, which the log page asks
 too), and an imported log checked entry by entry (`check_log`): each refusal names the
@@ -10,11 +10,11 @@ from datetime import datetime
 
 import pytest
 
-from tichu_scorer import transfer_checks as checks
 from tichu_scorer.clock import utcnow
 from tichu_scorer.game.house import RULE_BOOK, HouseRules
 from tichu_scorer.models import MOST_BOMBS, NAME_MAX, NOTE_MAX, Hand, HandEvent
-from tichu_scorer.transfer_checks import ImportError_, Spot, check_log, entry_problem
+from tichu_scorer.transfer import checks
+from tichu_scorer.transfer.checks import ImportError_, Spot, check_log, entry_problem
 
 pytestmark = pytest.mark.one_database  # no database is asked
 

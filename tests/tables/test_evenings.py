@@ -1,4 +1,4 @@
-"""The evening's rotation (`tichu_scorer/evenings.py`), followed for a whole evening: with
+"""The evening's rotation (`tichu_scorer/tables/evenings.py`), followed for a whole evening: with
 five or six players everyone plays as often as possible (after every match the numbers of
 matches played differ by at most one), nobody sits out twice before everyone sat out as
 often, and a partnership repeats only when every other one was played as often."""
@@ -6,7 +6,7 @@ often, and a partnership repeats only when every other one was played as often."
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tichu_scorer import evenings
+from tichu_scorer.tables import evenings
 
 
 def play_evening(names, rounds):

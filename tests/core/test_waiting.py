@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import hand_form, post_hand
-from tichu_scorer import answers
+from tichu_scorer.core import answers
+from tichu_scorer.core.waiting import waiting
 from tichu_scorer.scoring import RULE_BOOK
 from tichu_scorer.scoring.state import MatchState
-from tichu_scorer.waiting import waiting
 
 
 def summed(*listed):
@@ -23,7 +23,7 @@ def summed(*listed):
 
 
 NANKING = summed("nanking", ("Ann", "Bob", "Cy", "Dee"), 500, None, 3, (300, 100), False)
-LOCALES = str(Path(answers.__file__).parent / "translations")
+LOCALES = str(Path(answers.__file__).parent.parent / "translations")
 
 
 def test_waiting_hands_move_the_totals_and_end_the_match_as_the_server_would():

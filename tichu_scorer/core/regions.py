@@ -20,11 +20,11 @@ from decimal import ROUND_HALF_EVEN, Decimal
 
 from markupsafe import Markup, escape
 
-from .game.i18n import _, ngettext
-from .game.variants import Side
+from ..game.i18n import _, ngettext
+from ..game.variants import Side
+from ..scoring import seigneur
+from ..scoring.games import Game
 from .progression import Chart
-from .scoring import seigneur
-from .scoring.games import Game
 
 
 @dataclass(frozen=True)
