@@ -194,18 +194,14 @@
       window.location.href = item.match + "?queued=1"; // the phone's copy shows it waiting
     } else {
       // Nothing was stored: let the server show its answer (the problem, or the conflict
-      // with the other phone's hand and the choice) as a normal page. The hand stays in the
-      // outbox, marked, until it is saved or discarded: if that page never comes (the
-      // network went), nothing is lost.
+      // with the other phone's hand and the choice) as a normal page, asked with what it
+      // refused (the submitter's name is among the fields). The hand stays in the outbox,
+      // marked, until it is saved or discarded: if that page never comes (the network
+      // went), nothing is lost.
       if (result.status === 409) item.conflict = true;
       else item.error = messageOf(result.answer, result.status);
       await put(item);
-      if (event.submitter && event.submitter.name) {
-        const keep = document.createElement("input");
-        keep.type = "hidden"; keep.name = event.submitter.name; keep.value = event.submitter.value;
-        form.appendChild(keep);
-      }
-      form.submit();
+      postAsPage(item, null);
     }
   }, true);
 
@@ -327,16 +323,27 @@
       window.location.href = item.match;
       return;
     }
+    postAsPage(item, token);
+  }
+
+  // The server's page for a hand it refused: the very request it refused, its fields as they
+  // were sent (the client id, the hand's number and entry number), posted as a page. Never
+  // the form as it stands now: a field changed since would make another request, one the
+  // server may take (a hand saved under another number, unasked). The same request again
+  // stores only what the first would have stored had it come now (a refusal that no longer
+  // holds), and once (its client id).
+  function postAsPage(item, token) {
+    const fields = new URLSearchParams(item.fields);
+    if (token) fields.set("csrf_token", token);
     const form = document.createElement("form");
     form.method = "post";
     form.action = item.action;
-    new URLSearchParams(item.fields).forEach((value, name) => {
+    fields.forEach((value, name) => {
       const input = document.createElement("input");
       input.type = "hidden"; input.name = name; input.value = value;
       form.appendChild(input);
     });
     document.body.appendChild(form);
-    if (token) form.querySelector("input[name=csrf_token]").value = token;
     form.submit();
   }
 
@@ -418,15 +425,19 @@
       if (!("shown" in el.dataset)) el.dataset.shown = el.textContent;
       if (next > Number(el.dataset.nextHand)) el.textContent = el.textContent.replace(/\d+/, String(next));
     });
-    if (form) {
+    // the hand form's own hand, on its way (its Save), is not a hand before it: counted, the
+    // form would become the next hand's, and the server's page for a refusal be asked for that
+    const before = form ? mine.filter((i) => !ownSave.has(i.client_id)) : [];
+    if (before.length) {
       const number = form.querySelector("input[data-number]");
-      if (number && next > Number(number.value)) {
+      const after = Math.max(...before.map((i) => i.number)) + 1;
+      if (number && after > Number(number.value)) {
         // the entry number moves with it: the waiting hands take the ones before
         const entry = form.querySelector("input[data-entry]");
-        if (entry && entry.value) entry.value = String(Number(entry.value) + next - Number(number.value));
-        number.value = String(next);
+        if (entry && entry.value) entry.value = String(Number(entry.value) + after - Number(number.value));
+        number.value = String(after);
         const title = form.querySelector("h1");
-        if (title) title.textContent = title.textContent.replace(/\d+/, String(next));
+        if (title) title.textContent = title.textContent.replace(/\d+/, String(after));
       }
     }
     if (!live) return;

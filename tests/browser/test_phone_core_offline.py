@@ -245,6 +245,9 @@ def test_without_signal_the_chart_moves_as_the_server_will_draw_it(live_server, 
     stored = page.evaluate(CHART)
     assert stored and not stored["provisional"]
     kept(page, match_url + "/chart.json", "[[25,75]]")  # kept with the page: hand 1's totals
+    # and the hand form's copy, fetched beside it: opened for hand 2 (an older copy, for
+    # hand 1, would queue the hands as 1 and 2, and hand 1 meet the stored hand 1)
+    kept(page, match_url + "/hands/new", 'name="number" value="2"')
     page.context.set_offline(True)
 
     called(page, match_url, 0, (0, 2, "75"))  # Ann calls Tichu and goes out first: made

@@ -156,17 +156,23 @@ def test_a_stranger_sees_no_other_table(live_server, phone, new_context):
     stranger_context.close()
 
 
-@pytest.mark.every_database
-def test_two_phones_one_hand_the_second_chooses(live_server, phone, new_context):
-    page = phone
-    url = start_four(page, live_server)
+def second_scorer(page, new_context):
+    """Another phone, given the right to score the match `page` shows (its Share page): its
+    page."""
     page.tap("summary:has-text('More')")
     page.tap("a:has-text('Share')")
     page.tap("a[data-choice='score']")
     link = page.get_attribute("a[data-scorer-link]", "href")
-    other_context = new_context(**PHONE)
-    other = other_context.new_page()
+    other = new_context(**PHONE).new_page()
     other.goto(link)
+    return other
+
+
+@pytest.mark.every_database
+def test_two_phones_one_hand_the_second_chooses(live_server, phone, new_context):
+    page = phone
+    url = start_four(page, live_server)
+    other = second_scorer(page, new_context)
     # both phones open "Hand 1"; the other phone saves first
     page.goto(url + "/hands/new")
     other.goto(url + "/hands/new")
@@ -189,7 +195,73 @@ def test_two_phones_one_hand_the_second_chooses(live_server, phone, new_context)
     page.tap("button:has-text('Save mine as hand 2')")
     page.wait_for_selector("text=Hand 2 saved.")
     assert hand_rows(page) == 2 and totals(page) == [75 + 25, 25 + 75]
-    other_context.close()
+    other.context.close()
+
+
+def held_save(page):
+    """Tap Save and hold what offline.js sends (a script's POST: it asks for JSON) on its
+    way: the held request, to be let go."""
+    held = []
+    page.route("**/hands/new", lambda route: held.append(route)
+               if route.request.method == "POST"
+               and "json" in (route.request.headers.get("accept") or "")
+               else route.continue_())
+    page.tap("button[type=submit]")
+    for _ in range(300):  # the route's handler runs while the test waits
+        if held:
+            return held[0]
+        page.wait_for_timeout(100)
+    raise AssertionError("the Save was never sent")
+
+
+def test_the_other_phones_hand_heard_during_a_save_still_shows_the_conflict(live_server, phone,
+                                                                           new_context):
+    """The timing of a loaded phone, forced: the page hears of the other phone's hand 1
+    (live.js) while its own Save of hand 1 is on its way. The hand form is not renumbered
+    for its own hand, and the page the refusal brings is the conflict, asked with what was
+    refused: never a second POST that stores the hand as hand 2 unasked."""
+    page = phone
+    url = start_four(page, live_server)
+    other = second_scorer(page, new_context)
+    other.goto(url + "/hands/new")
+    page.goto(url + "/hands/new")
+    fill_hand(page, 2, 3, "25")
+    send = held_save(page)
+    fill_hand(other, 0, 1, "75")
+    other.tap("button[type=submit]")
+    other.wait_for_selector("text=Hand 1 saved.")
+    page.wait_for_selector("#live-taken:not([hidden])")  # live.js heard: the outbox was shown
+    page.evaluate("window.tichuOutbox.show()")  # and once more, awaited
+    assert page.input_value("input[data-number]") == "1"
+    assert page.locator(".hand-head h1").text_content() == "Hand 1"
+    send.continue_()
+    page.wait_for_selector("text=Another phone saved hand 1 meanwhile")
+    assert page.locator("#conflict").is_visible()
+    other.reload()
+    assert hand_rows(other) == 1
+    other.context.close()
+
+
+def test_a_refused_hand_changed_during_its_save_is_shown_as_refused(live_server, phone):
+    """The server's page for a refused hand answers the request it refused: a field changed
+    while the Save was on its way (here the card points, typed again) is not a second
+    request that stores the hand the outbox keeps as refused."""
+    page = phone
+    url = start_four(page, live_server)
+    page.goto(url + "/hands/new")
+    page.wait_for_selector(".out-buttons:not([hidden])")
+    page.tap(".out-btn[data-seat='0']")
+    page.fill("#card_a", "73")  # not a multiple of 5 (P1): the server refuses it
+    send = held_save(page)
+    page.fill("#card_a", "75")
+    send.continue_()
+    # the server's page of problems holds the hand now (the Save's page kept it waiting)
+    until(page, "async () => (await window.tichuOutbox.all()).length === 0",
+          what="the server's page of problems, holding the hand")
+    assert page.input_value("#card_a") == "73"  # the hand as it was refused
+    assert page.locator(".problems .problem a.rule:has-text('P1')").is_visible()
+    page.goto(url)
+    assert hand_rows(page) == 0
 
 
 @pytest.mark.every_database
