@@ -8,7 +8,8 @@ Redis (their processes, named with --watch, children included).
 Each kind runs N times in a row at one of T tables (matches of 30 hands at most, as in
 `load.py`), so that the CPU of the database and Redis during the run belongs to that kind:
 the match page as a browser first opens it (200) and as it opens it again (304), a hand
-saved through the form (the redirect not followed), a referee check. The rate limits are on
+saved through the form (the redirect not followed), the hand form's preview, a referee
+check. The rate limits are on
 and counted in Redis, as in the load test. The CPU of the app is this process's around
 each measured request; that of the watched processes is read from /proc around it (in
 clock ticks, so a single request's share is rounded, the average over many is not).
@@ -97,13 +98,19 @@ def main() -> int:
             "csrf_token": table["token"], "place_1": "1", "place_2": "2", "card_a": "50",
             "number": str(table["saved"])})
 
+    def preview(table):  # the hand form's preview of the next hand, as hand.js asks it
+        return table["phone"].post(table["path"] + "/hands/preview", data=json.dumps(
+            {"out_order": [1, 2], "card_points": [50, 50]}), content_type="application/json",
+            headers={"X-CSRFToken": table["token"]})
+
     def check(table):
         return table["phone"].post("/api/v1/referee/check",
                                    data=json.dumps(rng.choice(QUESTIONS)),
                                    content_type="application/json")
 
     kinds = (("save hand", new_match, save, 303), ("match page (200)", fresh, page, 200),
-             ("match page (304)", page, again, 304), ("referee check", None, check, 200))
+             ("match page (304)", page, again, 304), ("preview", None, preview, 200),
+             ("referee check", None, check, 200))
     costs = {}
     for kind, prepare, run, expected in kinds:
         app_cpu = other = 0.0
