@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+import threading
 
 import pytest
 
@@ -70,6 +71,24 @@ def pushed(app) -> stream.Stream:
     return found
 
 
+def run(scenario) -> None:
+    """Run `scenario` (a coroutine) to its end on an event loop of its own, in a thread of its
+    own: a browser test's Playwright (sync API) earlier in this worker leaves its loop set
+    as running on the worker's main thread, where `asyncio.run` is then refused."""
+    failed: list[BaseException] = []
+
+    def target() -> None:
+        try:
+            asyncio.run(scenario)
+        except BaseException as exc:  # raised again in the test's thread
+            failed.append(exc)
+    thread = threading.Thread(target=target)
+    thread.start()
+    thread.join()
+    if failed:
+        raise failed[0]
+
+
 def stream_path(path: str) -> str:
     return path.replace(poll.PREFIX, stream.PATH, 1)
 
@@ -105,7 +124,7 @@ def test_an_event_on_a_change_and_nothing_without(client, two_phones):
         phone.left.set()
         await phone.task
 
-    asyncio.run(scenario())
+    run(scenario())
 
 
 def test_a_reconnect_with_the_version_it_saw_hears_only_what_is_newer(client, two_phones):
@@ -126,7 +145,7 @@ def test_a_reconnect_with_the_version_it_saw_hears_only_what_is_newer(client, tw
             phone.left.set()
             await phone.task
 
-    asyncio.run(scenario())
+    run(scenario())
 
 
 def test_a_wrong_signature_is_404_before_the_database_is_asked(client, two_phones,
@@ -159,7 +178,7 @@ def test_a_wrong_signature_is_404_before_the_database_is_asked(client, two_phone
         await app(scope, receive, send)
         assert sent[0]["status"] == 405
 
-    asyncio.run(scenario())
+    run(scenario())
 
 
 def test_a_heartbeat_keeps_an_idle_stream_and_a_client_that_leaves_is_dropped(client,
@@ -192,7 +211,7 @@ def test_a_heartbeat_keeps_an_idle_stream_and_a_client_that_leaves_is_dropped(cl
         assert app.hub.reads == reads  # no stream: nothing is read
         app.task.cancel()
 
-    asyncio.run(scenario())
+    run(scenario())
 
 
 def test_tables_are_pushed_and_a_deleted_match_ends_its_stream(app, client, two_phones):
@@ -232,7 +251,7 @@ def test_tables_are_pushed_and_a_deleted_match_ends_its_stream(app, client, two_
         tables.left.set()
         await tables.task
 
-    asyncio.run(scenario())
+    run(scenario())
 
 
 @pytest.fixture()
@@ -273,7 +292,7 @@ def test_two_app_servers_and_two_live_processes_agree(app, client, two_phones,
         with elsewhere.app_context():
             db.engine.dispose()  # the live process's reads ran on B's pool
 
-    asyncio.run(scenario())
+    run(scenario())
 
 
 def test_without_a_live_process_the_app_says_204_and_the_page_polls(client, two_phones):
@@ -322,4 +341,4 @@ def test_one_client_address_holds_at_most_its_share_of_streams(client, two_phone
             await asyncio.wait_for(phone.task, 1)
         assert not app.hub.watches and not app.hub.clients
 
-    asyncio.run(scenario())
+    run(scenario())
