@@ -57,6 +57,23 @@ SNAPSHOTS = """async (drop) => {
 }"""
 
 
+def wait_for_snapshot(page, tries: int, why: str) -> None:
+    """Wait (100 ms a try) until the phone keeps the core's memory snapshot; stop the
+    benchmark with `why` when it never does."""
+    for _ in range(tries):
+        if page.evaluate(SNAPSHOTS, False):
+            return
+        page.wait_for_timeout(100)
+    raise SystemExit(why)
+
+
+def without_snapshot(page, base: str) -> None:
+    """The phone as before the snapshot: on a page that starts no core, its kept snapshot
+    dropped."""
+    page.goto(base + "/")
+    page.evaluate(SNAPSHOTS, True)
+
+
 def bundle_bytes(app) -> dict[str, int]:
     """Each file of the core as a phone receives it (brotli where the app has it)."""
     client = app.test_client()
@@ -84,15 +101,9 @@ def run(rate: int, previews: int, snapshot: bool) -> dict[str, object]:
         # with signal, the page keeps the core's snapshot (offline.js, core-client.js);
         # the phone "as before" drops it again
         page.evaluate(WARM)
-        for _ in range(300):
-            if page.evaluate(SNAPSHOTS, False):
-                break
-            page.wait_for_timeout(100)
-        else:
-            raise SystemExit("the worker kept no snapshot")
+        wait_for_snapshot(page, 300, "the worker kept no snapshot")
         if not snapshot:
-            page.goto(base + "/")  # no page that starts the core, then no snapshot
-            page.evaluate(SNAPSHOTS, True)
+            without_snapshot(page, base)
         context.set_offline(True)
         context.new_cdp_session(page).send("Emulation.setCPUThrottlingRate", {"rate": rate})
         page.goto(match_url + "/hands/new")

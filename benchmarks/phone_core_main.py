@@ -41,7 +41,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.phone_core import ASK, BODY, SNAPSHOTS, bundle_bytes  # noqa: E402
+from benchmarks.phone_core import (  # noqa: E402
+    ASK,
+    BODY,
+    SNAPSHOTS,
+    bundle_bytes,
+    wait_for_snapshot,
+    without_snapshot,
+)
 from tests.browser.conftest import ARGS, CHROMIUM, PHONE, browser_app, serving  # noqa: E402
 from tests.browser.test_phone_core_offline import core_kept  # noqa: E402
 from tests.browser.test_phone_offline import controlled_match  # noqa: E402
@@ -198,15 +205,9 @@ def run(rate: int, previews: int, snapshot: bool, thread: str,
         if files < 7:
             core_kept(page)
         if snapshot and not kept:  # not yet: wait for it (said in the output)
-            for _ in range(600):
-                if page.evaluate(SNAPSHOTS, False):
-                    break
-                page.wait_for_timeout(100)
-            else:
-                raise SystemExit("the page never had the worker keep its snapshot")
+            wait_for_snapshot(page, 600, "the page never had the worker keep its snapshot")
         if not snapshot:
-            page.goto(base + "/")  # no page that starts the core, then no snapshot
-            page.evaluate(SNAPSHOTS, True)
+            without_snapshot(page, base)
         if thread == "main":
             page.add_init_script(MAIN_INIT)
         context.set_offline(True)
