@@ -74,6 +74,16 @@ def without_snapshot(page, base: str) -> None:
     page.evaluate(SNAPSHOTS, True)
 
 
+def served_bundle():
+    """An app that serves the phone's core (stopping when the set-up fetched no Pyodide),
+    and the bytes of each of the core's files as sent."""
+    app = browser_app(Path(tempfile.mkdtemp()))
+    with app.app_context():
+        if core.bundle() is None:
+            raise SystemExit("no Pyodide bundle: run `make pyodide` first")
+        return app, bundle_bytes(app)
+
+
 def bundle_bytes(app) -> dict[str, int]:
     """Each file of the core as a phone receives it (brotli where the app has it)."""
     client = app.test_client()
@@ -122,11 +132,7 @@ def main() -> None:
     parser.add_argument("--rates", type=int, nargs="+", default=[1, 4])
     parser.add_argument("--previews", type=int, default=30)
     args = parser.parse_args()
-    app = browser_app(Path(tempfile.mkdtemp()))
-    with app.app_context():
-        if core.bundle() is None:
-            raise SystemExit("no Pyodide bundle: run `make pyodide` first")
-        sizes = bundle_bytes(app)
+    app, sizes = served_bundle()
     print(json.dumps({"bundle_bytes": sizes, "bundle_total": sum(sizes.values())}))
     for rate in args.rates:
         for snapshot in (False, True):  # as before this work, and from the snapshot

@@ -45,14 +45,13 @@ from benchmarks.phone_core import (  # noqa: E402
     ASK,
     BODY,
     SNAPSHOTS,
-    bundle_bytes,
+    served_bundle,
     wait_for_snapshot,
     without_snapshot,
 )
 from tests.browser.conftest import ARGS, CHROMIUM, PHONE, browser_app, serving  # noqa: E402
 from tests.browser.test_phone_core_offline import core_kept  # noqa: E402
 from tests.browser.test_phone_offline import controlled_match  # noqa: E402
-from tichu_scorer.views import core  # noqa: E402
 
 OPEN_S = 30  # how long the match page was open with signal
 
@@ -243,11 +242,7 @@ def main() -> None:
     parser.add_argument("--runtimes", nargs="+", default=[None],
                         help="PYODIDE_DIR folders to compare, side by side in each round")
     args = parser.parse_args()
-    app = browser_app(Path(tempfile.mkdtemp()))
-    with app.app_context():
-        if core.bundle() is None:
-            raise SystemExit("no Pyodide bundle: run `make pyodide` first")
-        sizes = bundle_bytes(app)
+    app, sizes = served_bundle()
     quiet()
     print(json.dumps({"bundle_total": sum(sizes.values()), "load": load()}), flush=True)
     if not args.no_spin:
