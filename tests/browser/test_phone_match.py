@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from tests.browser.conftest import shot
+from tests.browser.conftest import shot, start_match
 
 
 class Taps:
@@ -101,6 +101,28 @@ def test_play_a_match_to_1000_and_find_it_in_history(live_server, phone):
     item = page.text_content(".match-list li")
     assert "Won by Team A" in item and "1325" in item and "6 hands" in item
     shot(page, "history")
+    assert page.errors == []
+
+
+def test_save_keeps_its_place_as_the_preview_answers(live_server, phone):
+    """A double victory hides the card points when the preview answers, and the preview
+    grows a line: Save must not move from under a finger already tapping it (the rematch
+    test below once tapped where Save had been, at load 10, and no hand was saved)."""
+    page = phone
+    start_match(page, live_server, names=("W", "X", "Y", "Z"))
+    tap = open_hand_form(page)
+    page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+    where = "(e) => JSON.stringify(e.getBoundingClientRect())"
+    before = page.eval_on_selector("button[type=submit]", where)
+    tap("label[for='call_1-2']")
+    tap(".out-btn[data-seat='1']")
+    tap(".out-btn[data-seat='3']")
+    page.wait_for_selector(".sweep-note:not([hidden])")
+    page.wait_for_selector(".card-points.faded", state="attached")
+    page.wait_for_selector(".preview:has-text('+400')")
+    assert page.eval_on_selector("button[type=submit]", where) == before
+    tap("button[type=submit]")
+    page.wait_for_selector("text=Hand 1 saved.")
     assert page.errors == []
 
 
