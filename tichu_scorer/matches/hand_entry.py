@@ -104,13 +104,11 @@ def add_hand(match: Match, data: Mapping[str, Any], number: int,
     (exactly once); `closing.Closed` when the table's tournament round is closed ([TN5]).
     The commit expires what was read: the caller learns the hand's place from the result,
     not by reading the match again."""
-    if client_id:
-        known = db.session.execute(db.select(Hand).filter_by(client_id=client_id)
-                                   ).scalar_one_or_none()
-        if known is not None:
-            if known.match_id != match.id:
-                raise Conflict()
-            return Added(known, [], position(match, known))
+    if client_id and (known := prebuilt.hand_of_client(client_id)) is not None:
+        if known.match_id != match.id:
+            raise Conflict()
+        hand = db.session.get_one(Hand, known.id)
+        return Added(hand, [], position(match, hand))
     closing.check(match)  # [TN5]: a table of a closed round takes no hand
     current = (match.hand_count or 0) + 1
     if number != current:

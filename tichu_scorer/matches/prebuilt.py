@@ -83,6 +83,15 @@ _STAMPED = Match.__table__.alias("stamped")
 _TABLE = Group.__table__
 
 
+_BY_CLIENT = (db.select(Hand.__table__.c.id, Hand.__table__.c.match_id)
+              .where(Hand.__table__.c.client_id == bindparam("client")))
+
+
+def hand_of_client(client_id: str) -> Any:
+    """The hand a phone stored under this client id, as (id, match_id); None if none."""
+    return core(_BY_CLIENT, {"client": client_id}).one_or_none()
+
+
 def next_entry(match_id: int) -> int:
     """The entry number the match's next hand gets: one past the highest it ever had."""
     return int(core(_NEXT_ENTRY, {"numbered": match_id}).scalar_one())
