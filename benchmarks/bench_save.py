@@ -1,7 +1,7 @@
 """What saving a hand through the hand form costs the server, old code against new, side by
 side against a bare Flask page.
 
-    git worktree add --detach /tmp/wt-save-old main    # the code before (and its .mo compiled)
+    git worktree add --detach /tmp/wt-save-old 1967ec7    # the code before (its .mo compiled)
     .venv/bin/python benchmarks/bench_save.py --old /tmp/wt-save-old \
         [--requests 150] [--rounds 7] [--profile old|new]
 
