@@ -16,14 +16,16 @@ Each match has a scorer who saves a hand now and then (uniformly 0 to 2 x --hand
 seconds apart). Phases alternate, A (the scorers alone) and B (the scorers and --watchers
 phones per match that show its page, as `static/js/live.js` does: a conditional question
 every --every seconds, and on a change the page fetched again, in the background, with
-its ETag). Every phase counts the CPU the servers used (gunicorn, and the processes named
-with --watch: PostgreSQL, Redis) and the saves' latency; B also how long after a save
-returned its watchers saw it. The watchers' cost is B's CPU less A's, as a share of the
-whole machine. Each phase is --seconds long after 12 s of warm-up (the watchers open
-the page in it, one after another). A phone waits for an answer as long as a browser does
-(60 s here), so a slow answer is counted as slow, not retried. With REDIS_URL the rate
-limits are on, counted in Redis, each table behind a pretend proxy with its own address
-(as `load.py`); with --servers 2 a match's watchers ask the other server than its scorer.
+its ETag). Every phase counts the CPU the servers used (gunicorn, the live process, and the
+processes named with --watch: PostgreSQL, Redis; gunicorn's and the live process's also
+apart) and the saves' latency; B also how long after a save returned its watchers saw it.
+The watchers' cost is B's CPU less A's, as a share of the whole machine, and of it what
+gunicorn and the live process each took. Each phase is --seconds long after 12 s of
+warm-up (the watchers open the page in it, one after another). A phone waits for an answer
+as long as a browser does (60 s here), so a slow answer is counted as slow, not retried.
+With REDIS_URL the rate limits are on, counted in Redis, each table behind a pretend proxy
+with its own address (as `load.py`); with --servers 2 a match's watchers ask the other
+server than its scorer.
 """
 
 from __future__ import annotations
@@ -266,7 +268,9 @@ def run_part(tables: list[Table], kind: str, watchers: int, every: float, hand_e
 
 
 def phase(tables: list[Table], kind: str, args: argparse.Namespace, groups: list[int],
-          ) -> dict[str, object]:
+          live: list[int]) -> dict[str, object]:
+    """One phase: its results, and the CPU seconds over its measured seconds of gunicorn
+    (`groups`), of the live process (`live`) and of the processes named with --watch."""
     queue: multiprocessing.Queue = multiprocessing.Queue()  # type: ignore[type-arg]
     procs = [multiprocessing.Process(target=run_part, args=(
         tables[i::args.procs], kind, args.watchers, args.every, args.hand_every,
@@ -275,11 +279,13 @@ def phase(tables: list[Table], kind: str, args: argparse.Namespace, groups: list
     for proc in procs:
         proc.start()
     time.sleep(WARMUP)  # the measured seconds begin (in the load processes too)
-    before = (cpu_seconds(groups, []), cpu_seconds([], args.watch), time.monotonic())
+    before = (cpu_seconds(groups, []), cpu_seconds(live, []), cpu_seconds([], args.watch),
+              time.monotonic())
     time.sleep(args.seconds)
-    wall = time.monotonic() - before[2]
+    wall = time.monotonic() - before[3]
     servers = cpu_seconds(groups, []) - before[0]
-    watched = cpu_seconds([], args.watch) - before[1]
+    streaming = cpu_seconds(live, []) - before[1]
+    watched = cpu_seconds([], args.watch) - before[2]
     results: dict[str, list[float]] = {}
     generator = 0.0
     for _ in procs:
@@ -289,7 +295,8 @@ def phase(tables: list[Table], kind: str, args: argparse.Namespace, groups: list
             results.setdefault(kind, []).extend(values)
     for proc in procs:
         proc.join()
-    return {"results": results, "wall": wall, "servers": servers, "watched": watched,
+    return {"results": results, "wall": wall, "servers": servers, "live": streaming,
+            "watched": watched,
             "generator": generator, "load": os.getloadavg()}
 
 
@@ -354,12 +361,12 @@ def main() -> None:
             table.cookie = session.cookie or ""
             session.close()
             tables.append(table)
-        groups = [proc.pid for proc in servers + lives]
+        groups, live = [proc.pid for proc in servers], [proc.pid for proc in lives]
         phases = []
         for _ in range(args.rounds):
             for kind in kinds:
-                phases.append(("A", phase(tables, "A", args, groups)))
-                phases.append((kind, phase(tables, kind, args, groups)))
+                phases.append(("A", phase(tables, "A", args, groups, live)))
+                phases.append((kind, phase(tables, kind, args, groups, live)))
     finally:
         for proc in servers + lives:
             kill(proc)
@@ -373,14 +380,16 @@ def main() -> None:
           f"{args.seconds:.0f} s per phase; speed probe {speed:.1f} ms; {cores} cores")
     print(f"{'phase':<9} {'load 1m':>7} {'saves':>6} {'save p50':>9} {'save p95':>9} "
           f"{'polls/s':>8} {'304 %':>6} {'events/s':>9} {'pages/s':>8} {'seen p50':>9} "
-          f"{'seen p95':>9} {'server cores':>13} {'gen cores':>10} {'errors':>7}")
+          f"{'seen p95':>9} {'server cores':>13} {'gunicorn':>9} {'live':>6} {'gen cores':>10} "
+          f"{'errors':>7}")
     by: dict[str, list[dict[str, object]]] = {}
     for kind, found in phases:
         r = found["results"]
         wall = float(found["wall"])  # type: ignore[arg-type]
         polls = len(r["poll 304"]) + len(r["poll 200"])
-        busy = (float(found["servers"]) + float(found["watched"])) / wall  # type: ignore[arg-type]
-        found["busy"] = busy
+        gunicorn, live_cpu = float(found["servers"]) / wall, float(found["live"]) / wall  # type: ignore[arg-type]
+        busy = gunicorn + live_cpu + float(found["watched"]) / wall  # type: ignore[arg-type]
+        found |= {"busy": busy, "gunicorn": gunicorn, "live_cores": live_cpu}
         by.setdefault(kind, []).append(found)
         seen = r["seen after"]
         name = "A" if kind == "A" else f"B {kind}"
@@ -390,7 +399,8 @@ def main() -> None:
               f"{100 * len(r['poll 304']) / max(polls, 1):>6.1f} "
               f"{len(r['event']) / wall:>9.1f} {len(r['refresh']) / wall:>8.1f} "
               f"{statistics.median(seen) if seen else 0:>9.0f} {percentile(seen, 0.95):>9.0f} "
-              f"{busy:>13.3f} {float(found['generator']) / wall:>10.3f} "  # type: ignore[arg-type]
+              f"{busy:>13.3f} {gunicorn:>9.3f} {live_cpu:>6.3f} "
+              f"{float(found['generator']) / wall:>10.3f} "  # type: ignore[arg-type]
               f"{len(r['errors']):>7}")
         if r["error statuses"]:
             print("          errors by status (-1: no answer):",
@@ -398,6 +408,8 @@ def main() -> None:
     if "A" not in by:
         return
     a = statistics.mean(float(p["busy"]) for p in by["A"])  # type: ignore[arg-type]
+    share = {name: {kind: statistics.mean(float(p[name]) for p in by[kind])  # type: ignore[arg-type]
+                    for kind in by} for name in ("gunicorn", "live_cores")}
     saves_a = [v for p in by["A"] for v in p["results"]["save"]]  # type: ignore[index]
     print(f"A (scorers alone): {a:.3f} cores; save p50 {statistics.median(saves_a):.1f} / "
           f"p95 {percentile(saves_a, 0.95):.1f} ms ({len(saves_a)} saves)")
@@ -406,7 +418,10 @@ def main() -> None:
         saves_b = [v for p in by[kind] for v in p["results"]["save"]]  # type: ignore[index]
         seen = [v for p in by[kind] for v in p["results"]["seen after"]]  # type: ignore[index]
         print(f"B {kind}: watchers cost {b - a:.3f} cores = {100 * (b - a) / cores:.1f} % of "
-              f"the machine (server CPU, B less A); save p50 {statistics.median(saves_b):.1f} / "
+              f"the machine (server CPU, B less A: gunicorn "
+              f"{share['gunicorn'][kind] - share['gunicorn']['A']:.3f}, the live process "
+              f"{share['live_cores'][kind] - share['live_cores']['A']:.3f}); "
+              f"save p50 {statistics.median(saves_b):.1f} / "
               f"p95 {percentile(saves_b, 0.95):.1f} ms ({len(saves_b)} saves, p95 "
               f"{100 * (percentile(saves_b, 0.95) / percentile(saves_a, 0.95) - 1):+.0f} %); "
               f"a save seen by its watchers after p50 "

@@ -37,6 +37,7 @@ import re
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -79,6 +80,21 @@ def cpu_ns(pids: list[int]) -> int:
             except (OSError, ValueError, IndexError):
                 pass
     return total
+
+
+def measure(group: int, requests: int, run: Callable[[], int]
+          ) -> tuple[float, float, list[int]] | None:
+    """`run` (a request, its status returned) `requests` times to the gunicorn of process
+    group `group`: the server's CPU and the wall time per request (ms) and the statuses;
+    None when gunicorn replaced its worker meanwhile (max_requests)."""
+    server = group_pids(group)
+    began, wall = cpu_ns(server), time.perf_counter()
+    statuses = [run() for _ in range(requests)]
+    wall = time.perf_counter() - wall
+    used = cpu_ns(server) - began
+    if group_pids(group) != server:
+        return None
+    return used / 1e6 / requests, wall * 1000 / requests, statuses
 
 
 def seed(hands: int) -> tuple[str, dict[str, str], str, str, str]:
@@ -171,9 +187,7 @@ def main() -> int:
             for _ in range(30):
                 client.get(path, tag)
         load_before = loadavg()
-        costs: dict[tuple[str, str], list[float]] = {k: [] for k in batches}
-        walls: dict[tuple[str, str], list[float]] = {k: [] for k in batches}
-        wrong: dict[tuple[str, str], int] = {k: 0 for k in batches}
+        figures = Figures()
         rng = random.Random(7)
         replaced = 0  # batches measured again
         for _ in range(args.rounds):
@@ -184,36 +198,55 @@ def main() -> int:
                     client, path, tag, expected = batches[which]
                     client.session.close()  # gunicorn closed it if idle 5 s: a new one
                     client.get("/healthz")
-                    server = group_pids(servers[which[0]][0].pid)
-                    began, wall = cpu_ns(server), time.perf_counter()
-                    statuses = [client.get(path, tag)[0] for _ in range(args.requests)]
-                    wall = time.perf_counter() - wall
-                    used = cpu_ns(server) - began
-                    if group_pids(servers[which[0]][0].pid) == server:
+                    measured = measure(servers[which[0]][0].pid, args.requests,
+                                     lambda c=client, p=path, t=tag: c.get(p, t)[0])
+                    if measured is not None:
                         break
                     replaced += 1
-                wrong[which] += sum(status != expected for status in statuses)
-                costs[which].append(used / 1e6 / args.requests)
-                walls[which].append(wall * 1000 / args.requests)
+                figures.add(which, measured, expected)
         load_after = loadavg()
     finally:
         for proc, _port in servers.values():
             kill(proc)
-    bare = costs[("bare", "bare")]
     print(f"{args.hands}-hand match, SQLite, gunicorn 1 worker x 8 threads each, "
           f"{args.requests} requests a batch, {args.rounds} rounds interleaved")
     print(f"/proc/loadavg before: {load_before}; after: {load_after}")
     print(f"batches measured again (a worker replaced): {replaced}")
     print(f"viewer's repeat page sets a cookie: old {cookies['old']}, new {cookies['new']}")
-    print(f"{'server':6} {'request':12} {'bytes':>6} {'CPU ms median':>13} {'range':>13}  "
-          f"{'x bare median':>13} {'range':>11}  {'wall ms':>7}  wrong")
-    for (name, kind), values in costs.items():
-        ratios = [v / b for v, b in zip(values, bare, strict=True)]
-        print(f"{name:6} {kind:12} {sizes[(name, kind)]:6} {statistics.median(values):13.3f} "
-              f"{min(values):6.3f}–{max(values):6.3f}  {statistics.median(ratios):13.2f} "
-              f"{min(ratios):5.2f}–{max(ratios):5.2f}  "
-              f"{statistics.median(walls[(name, kind)]):7.3f}  {wrong[(name, kind)]}")
+    print(f"{'server':6} {'request':12} {'bytes':>6} {Figures.HEADER}")
+    for name, kind in batches:
+        print(f"{name:6} {kind:12} {sizes[(name, kind)]:6} {figures.row((name, kind))}")
     return 0
+
+
+class Figures:
+    """Each batch's CPU and wall time per request (ms) and its wrong answers, by (server,
+    kind); ("bare", "bare") is the bare page's."""
+
+    HEADER = (f"{'CPU ms median':>13} {'range':>13}  {'x bare median':>13} {'range':>11}  "
+              f"{'wall ms':>7}  wrong")
+
+    def __init__(self) -> None:
+        self.costs: dict[tuple[str, str], list[float]] = {}
+        self.walls: dict[tuple[str, str], list[float]] = {}
+        self.wrong: dict[tuple[str, str], int] = {}
+
+    def add(self, which: tuple[str, str], measured: tuple[float, float, list[int]],
+            expected: int) -> None:
+        cost, wall, statuses = measured
+        self.costs.setdefault(which, []).append(cost)
+        self.walls.setdefault(which, []).append(wall)
+        self.wrong[which] = self.wrong.get(which, 0) + sum(s != expected for s in statuses)
+
+    def row(self, which: tuple[str, str]) -> str:
+        """The columns "CPU ms median" to "wrong": the CPU over the rounds, median and range,
+        its ratio to the bare page of the same round, median and range, the median wall
+        time and the wrong answers."""
+        values = self.costs[which]
+        ratios = [v / b for v, b in zip(values, self.costs[("bare", "bare")], strict=True)]
+        return (f"{statistics.median(values):13.3f} {min(values):6.3f}–{max(values):6.3f}  "
+                f"{statistics.median(ratios):13.2f} {min(ratios):5.2f}–{max(ratios):5.2f}  "
+                f"{statistics.median(self.walls[which]):7.3f}  {self.wrong[which]}")
 
 
 if __name__ == "__main__":

@@ -24,7 +24,9 @@ script says which). Then it loses its signal and opens the hand form from its co
 "cold" drops the kept snapshot before going offline (the start from nothing); "snapshot"
 starts from it. The first offline score is timed from the start of the hand form's
 navigation to the first preview's answer (asked once the form shows); the later previews
-one at a time after it. The main thread's start is split into its parts.
+one at a time after it. The main thread's start is split into its parts. Each row says
+how much the core itself was slowed ("core_slowdown": the rate on the page's thread, 1 in
+the worker).
 """
 
 from __future__ import annotations
@@ -226,6 +228,8 @@ def run(rate: int, previews: int, snapshot: bool, thread: str,
     else:
         steps = {k: round(v) for k, v in (steps or {}).items()}
     return {"rate": rate, "thread": thread, "start": "snapshot" if snapshot else "cold",
+            # the slowdown reaches the page's thread only: a worker's core ran at full speed
+            "core_slowdown": rate if thread == "main" else 1,
             "kept_at_30s": {"files": files, "snapshot": bool(kept), "after_s": waited},
             "first_ms": round(first), "steps_ms": steps, "later_ms": spread(later),
             "load": f"{before} -> {load()}", **({"runtime": runtime} if runtime else {})}

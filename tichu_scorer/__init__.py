@@ -11,6 +11,7 @@ from typing import Any
 import jinja2
 from flask import Flask, Response, request
 from flask.sessions import SecureCookieSessionInterface, SessionMixin
+from itsdangerous import URLSafeTimedSerializer
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from werkzeug.middleware.proxy_fix import ProxyFix
@@ -104,10 +105,21 @@ class QuietSessionInterface(SecureCookieSessionInterface):
     the session cookie back: it began with the cookie of its moment, and sending it (with a
     new CSRF token, say) could put back an older session over a right just given."""
 
+    _kept: tuple[object, URLSafeTimedSerializer | None] | None = None  # (keys, serializer)
+
     def should_set_cookie(self, app: Flask, session: SessionMixin) -> bool:
         if request.headers.get("X-Tichu-Prefetch"):
             return False
         return super().should_set_cookie(app, session)
+
+    def get_signing_serializer(self, app: Flask) -> URLSafeTimedSerializer | None:
+        """Flask's, made once per secret key and fallbacks rather than twice a request
+        (its making serialises a test value)."""
+        keys = (app.secret_key, tuple(app.config["SECRET_KEY_FALLBACKS"] or ()))
+        kept = self._kept
+        if kept is None or kept[0] != keys:
+            kept = self._kept = (keys, super().get_signing_serializer(app))
+        return kept[1]
 
 
 ANSI_STYLE = re.compile(r"\x1b\[[0-9;]*m")

@@ -27,11 +27,12 @@ def state_of(match: Match, replacing: tuple[Hand, HandInput] | None = None) -> M
 
 
 
-def changed(match: Match) -> None:
+def changed(match: Match, stamp: bool = True) -> None:
     """Name the match's new state: its revision rises in the transaction of every change
-    (kept match pages, statistics and phones waiting for news follow it)."""
+    (kept match pages, statistics and phones waiting for news follow it). `stamp=False`:
+    the caller writes the match with `prebuilt.store_match`, which stamps it itself."""
     match.revision = (match.revision or 0) + 1
-    if inspect(match).persistent:  # (a match being imported is stamped as it is stored)
+    if stamp and inspect(match).persistent:  # (an imported match is stamped as stored)
         match.stamp = prebuilt.next_stamp(match.group_id)
 
 
@@ -112,9 +113,11 @@ def end_problem(match: Match, state: MatchState) -> Problem:
 def settle(match: Match, totals: list[int], hands: int, winner: int | None, over: bool,
            counted: bool = False, victory: list[int] | None = None) -> None:
     """Store the derived totals (and [R4]'s victory points), hand count and result of a
-    match (one place for both the quick path of a new hand and the full recomputation)."""
+    match (one place for both the quick path of a new hand and the full recomputation).
+    The quick path (not `counted`) raises the revision; its caller writes the match with
+    `prebuilt.store_match`, which stamps it."""
     if not counted:
-        changed(match)
+        changed(match, stamp=False)
     match.totals = totals
     if victory or match.victory:
         match.victory = victory or None

@@ -20,7 +20,7 @@ from ..scoring.rows import stored_values
 from ..scoring.state import MatchState
 from . import closing, prebuilt
 from .ending import ends_earlier, settle, state_of
-from .writes import Conflict, Stale, log, position
+from .writes import Conflict, Stale, commit_as_left, log, position
 
 
 def stored_state(match: Match) -> MatchState:
@@ -102,15 +102,12 @@ def add_hand(match: Match, data: Mapping[str, Any], number: int,
     the entry is not. (A form without `entry`, queued on a phone before forms carried it, is
     checked by its place alone.) A `client_id` seen before returns the hand already stored
     (exactly once); `closing.Closed` when the table's tournament round is closed ([TN5]).
-    The commit expires what was read: the caller learns the hand's place from the result,
-    not by reading the match again."""
-    if client_id:
-        known = db.session.execute(db.select(Hand).filter_by(client_id=client_id)
-                                   ).scalar_one_or_none()
-        if known is not None:
-            if known.match_id != match.id:
-                raise Conflict()
-            return Added(known, [], position(match, known))
+    The caller learns the hand's place from the result; the match stays as stored."""
+    if client_id and (known := prebuilt.hand_of_client(client_id)) is not None:
+        if known.match_id != match.id:
+            raise Conflict()
+        hand = db.session.get_one(Hand, known.id)
+        return Added(hand, [], position(match, hand))
     closing.check(match)  # [TN5]: a table of a closed round takes no hand
     current = (match.hand_count or 0) + 1
     if number != current:
@@ -138,7 +135,7 @@ def add_hand(match: Match, data: Mapping[str, Any], number: int,
         statistics.record_hand(match, hand)
         prebuilt.store_match(match)
         log(match, hand, "added", "", None, hand.recorded(), shown_as=match.hand_count)
-        db.session.commit()
+        commit_as_left()  # the match as stored: nothing to expire
     except IntegrityError as exc:  # only without the lock (a bug): refuse, never double
         db.session.rollback()
         raise Conflict() from exc

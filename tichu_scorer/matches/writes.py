@@ -51,6 +51,20 @@ def begin_write() -> None:
         db.session.connection(execution_options={"sqlite_immediate": True})
 
 
+def commit_as_left() -> None:
+    """Commit, leaving what the session holds as this write left it, which is what it
+    committed, rather than expired (`Session.commit` expires every object it holds, a
+    tenth of a millisecond for a held match with its seats; an attribute read afterwards
+    would read it again). For a write that wrote its changes into the objects it holds
+    (`prebuilt.store_match`) or left them as they were."""
+    session = db.session()
+    session.expire_on_commit = False
+    try:
+        session.commit()
+    finally:
+        session.expire_on_commit = True
+
+
 def reading() -> None:
     """This request only reads, and reads one statement at a time: on PostgreSQL its
     statements run outside a transaction, each with its own snapshot, which is all READ

@@ -87,6 +87,26 @@ def _form(match: Match, hand: Hand | None = None) -> Any:
     return form
 
 
+def _plain(match: Match) -> tuple[dict[str, Any], dict[str, Any]] | None:
+    """The new hand the form's fields send, read without building the form when every value
+    is as the form would take it (`HandFormBase.plain`); None otherwise, and for fields the
+    form reads from elsewhere (files, a JSON body: Flask-WTF's `wrap_formdata`)."""
+    if request.files or not request.form:
+        return None
+    form_class = game_pages.pages_of(match).form_class(len(match.seats))
+    found: tuple[dict[str, Any], dict[str, Any]] | None = form_class.plain(
+        request.form, match.names, match.house.custom_calls)
+    return found
+
+
+def _validated(match: Match) -> Any:
+    """The form of a hand read plain (`_plain`), for the page that refuses it: valid, as the
+    form found it."""
+    form = _form(match)
+    form.validate()
+    return form
+
+
 def _hand(match: Match, number: int) -> Hand:
     hand = next((h for h in match.all_hands if h.number == number), None)
     if hand is None:
@@ -183,21 +203,25 @@ def new(match_id: str) -> Response | tuple[str, int] | tuple[Response, int]:
         closing.check(match, hold=False)  # [TN5]: no form to fill in for nothing
         return _over(match, 200) if match.finished else _page(match, _form(match), 200)
     match = _held(match_id)
-    form = _form(match)
+    entered, form = _plain(match), None
     number, entry, client_id = _form_int("number"), _entry(), _client_id()
-    if not form.validate():
-        return _refusal(match, form, 422, number=number)
+    if entered is None:  # the form reads it, and says what is wrong
+        form = _form(match)
+        if not form.validate():
+            return _refusal(match, form, 422, number=number)
+        entered = form.to_api(), form.extras()
     try:
-        hand, problems, shown = hand_entry.add_hand(match, form.to_api(), number, client_id,
-                                                 entry, form.extras())
+        hand, problems, shown = hand_entry.add_hand(match, entered[0], number, client_id,
+                                                 entry, entered[1])
     except writes.Conflict as exc:
         if not isinstance(exc, writes.Stale) and not wants_json():
             # the client id names a hand of another match: a phone's id used twice
             return _refused(match, gettext(
                 "This hand carries the id of a hand saved in another match, so it was not "
                 "saved. Enter it again from this match's page."))
-        return _refusal(match, form, 409, conflict=exc, number=number)
+        return _refusal(match, form or _validated(match), 409, conflict=exc, number=number)
     if hand is None:
+        form = form or _validated(match)
         form.attach(problems)
         return _refusal(match, form, 422, number=number)
     # nothing read after the commit: it would read the match and its hands again
