@@ -115,8 +115,8 @@ def test_remember_build_makes_a_shared_store_only_with_a_uri(app):
 def test_the_etag_changes_with_everything_the_page_depends_on(app):
     with app.test_request_context(URL):
         tag = kept_pages.etag(KEY)
+        # an HMAC, 32 hex digits (the key "abc" may occur in them by chance: not checked)
         assert re.fullmatch(r"[0-9a-f]{32}", tag) and kept_pages.etag(KEY) == tag
-        assert "abc" not in tag
         others = [PageKey("abd", 3, "en", True, SHOW), PageKey("abc", 4, "en", True, SHOW),
                   PageKey("abc", 3, "de", True, SHOW), PageKey("abc", 3, "en", False, SHOW),
                   PageKey("abc", 3, "en", True, "matches/seigneur.html"),
