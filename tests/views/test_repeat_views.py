@@ -272,6 +272,7 @@ def test_a_kept_response_goes_to_no_one_else_and_never_outlives_its_page(app, cl
     assert client.get(url).data == first.data
     kept = app.extensions["tichu_match_responses"]
     assert len(kept) == 1
+    assert client.get(url, headers={"If-None-Match": "*"}).status_code == 304  # (Flask's)
     # another phone, a stranger, a copy asked another way: each answered by Flask
     stranger = app.test_client()
     assert stranger.get(url).status_code == 404

@@ -103,13 +103,14 @@ def tag(app: Flask, kind: str, facts: Facts, locale: str, cookie: str) -> str:
     return hmac.new(secret.encode(), text.encode(), hashlib.sha256).hexdigest()[:32]
 
 
-def page_tag(match: Match) -> str | None:
-    """The validator of the page this request renders for `match` as read; None when the
-    request changed the session (the browser's next cookie is another one) or a message
-    waited in it (`kept_pages.validated`)."""
+def page_tag(match: Match, known: str | None = None) -> str | None:
+    """The validator of the page this request renders for `match` as read (`known`: as
+    `current_tag` gave it for the match unchanged since); None when the request changed the
+    session (the browser's next cookie is another one) or a message waited in it
+    (`kept_pages.validated`)."""
     if session.modified or kept_pages.messages_waiting():
         return None
-    return current_tag(match)
+    return known if known is not None else current_tag(match)
 
 
 def current_tag(match: Match) -> str:
@@ -175,15 +176,15 @@ def sent_tags(header: str) -> list[tuple[str, str]]:
 
 class Middleware:
     """Answers a repeat view of a match page before Flask: 304 when the browser's copy is
-    unchanged, else the whole response Flask gave for the same validator (`Kept`); passes
-    everything else on."""
+    unchanged, else the whole response Flask gave for the same validator
+    (`KeptResponses`); passes everything else on."""
 
     def __init__(self, app: Flask, wsgi_app: Callable[..., Any]) -> None:
         self.app = app
         self.wsgi_app = wsgi_app
         self.engine: Any = None
-        self.kept: KeptResponses = app.extensions.setdefault("tichu_match_responses",
-                                                                 KeptResponses())
+        self.kept: KeptResponses = app.extensions.setdefault(
+            "tichu_match_responses", KeptResponses())
 
     def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Any:
         method = environ.get("REQUEST_METHOD")
@@ -198,8 +199,8 @@ class Middleware:
             if hmac.compare_digest(value, ours):
                 start_response("304 Not Modified", headers(value + suffix))
                 return []
-        if method != "GET":
-            return self.wsgi_app(environ, start_response)
+        if method != "GET" or "*" in environ.get("HTTP_IF_NONE_MATCH", ""):
+            return self.wsgi_app(environ, start_response)  # (`*`: Flask's 304, or its 404)
         place = (ours, *asked(environ))
         kept = self.kept.get(place)
         if kept is not None:
