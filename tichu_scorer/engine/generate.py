@@ -21,7 +21,7 @@ from operator import itemgetter
 
 from .cards import ACE, DOG_CARD, DRAGON, MAHJONG, MJ, PH, parse_cards
 from .combos import Kind
-from .holding import Holding
+from .holding import Holding, card_bits
 from .playlist import Cards, Group, Plays
 from .runs import joined, stairs, straights
 
@@ -31,20 +31,24 @@ _SINGLE, _PAIR, _TRIO, _FULL, _BOMB, _DOG = (
     Kind.SINGLE, Kind.PAIR, Kind.TRIO, Kind.FULL_HOUSE, Kind.BOMB, Kind.DOG)
 
 
-def singles(h: Holding, above: float = 0, must: int | None = None) -> list[Group]:
-    """[C1], [S1]–[S5]: every single; with `must`, only the natural cards of that rank.
-    The natural cards form one group, a rank per card."""
+def singles(h: Holding, above: float = 0, must: int | None = None,
+            dragon_beats_dragon: bool = False) -> list[Group]:
+    """[C1], [S1]–[S5]: every single that beats a single of rank `above` (0: every single,
+    a lead), as `beats` says: the natural cards above it, the Mah Jong below 1, the Dragon
+    (on the Dragon only in Grand Seigneur, [GS3]) and the Phoenix below the Dragon, the
+    Dog leading; with `must`, only the natural cards of that rank. The natural cards form
+    one group, a rank per card."""
     cards, ranks = h.naturals(above, must)
     out: list[Group] = [(_SINGLE, ranks, 1, list(zip(cards)), None, False)] if cards else []
     if must:
         return out
     if h.mahjong and above < MAHJONG:
         out.append((_SINGLE, MAHJONG, 1, [(MJ,)], None, False))
-    if h.dragons:
+    if h.dragons and (above < DRAGON or dragon_beats_dragon and above == DRAGON):
         out.append((_SINGLE, DRAGON, 1, list(zip(h.dragons)), None, False))
-    if h.phoenix:
+    if h.phoenix and above < DRAGON:
         out.append((_SINGLE, 1.5, 1, [_PH], None, False))
-    if h.dog:
+    if h.dog and not above:
         out.append((_DOG, 0, 1, [(DOG_CARD,)], None, False))
     return out
 
@@ -120,9 +124,8 @@ def _with_one(h: Holding, t: int, heads: Sequence[Cards], must: int | None,
 def fours(h: Holding, must: int | None, distinct_suits: bool) -> list[Group]:
     """[B1] four of a kind ([GS3]: of four different suits in Grand Seigneur)."""
     out: list[Group] = []
-    if not h.trios:
-        return out
-    for r in [must] if must else [r for r in h.doubled if len(h.at[r]) >= 4]:
+    four = h.fours
+    for r in [must] if must else [r for r in h.doubled if four >> r & 1]:
         found: list[Cards] = [four for four in combinations(h.at[r], 4)
                  if not distinct_suits or len({c.suit for c in four}) == 4]
         if found:
@@ -166,11 +169,11 @@ def bombs(h: Holding, must: int | None = None, distinct_suits: bool = False
     """[B1]: four of a kind and straight flushes (with `must`: holding that rank)."""
     if len(h.cards) < 4:
         return []
-    out = fours(h, must, distinct_suits) if h.trios else []
+    out = fours(h, must, distinct_suits) if h.fours else []
     if h.flush_masks:
         out += straight_flushes(h, must)
     return out
 
 
-__all__ = ["Holding", "Plays", "singles", "sets", "full_houses", "straights", "stairs", "fours",
-           "straight_flushes", "bombs", "parse_cards"]
+__all__ = ["Holding", "Plays", "card_bits", "singles", "sets", "full_houses", "straights",
+           "stairs", "fours", "straight_flushes", "bombs", "parse_cards"]
