@@ -13,19 +13,20 @@ the Phoenix for one rank and each card set once, in its highest reading ([C9]).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import product, repeat, starmap
-from operator import add, itemgetter
+from itertools import product, starmap
+from operator import add
 
 from .cards import ACE, MAHJONG, PH
 from .combos import Kind
 from .holding import Holding
+from .lines import lines as every_line
+from .lines import natural_runs, phoenix_runs
 from .playlist import Cards, Group
 
 _PH = (PH,)  # the Phoenix as the one choice at a rank of a run
 _NATURAL_RANKS = (1 << ACE + 1) - 4  # bits 2..14: the ranks the Phoenix can stand for ([S3])
 _MANY = 12  # from this many plays on, itertools builds them faster than a comprehension
 _STAIRS, _STRAIGHT = Kind.STAIRS, Kind.STRAIGHT
-_first = itemgetter(0)
 # _RANGE[a][b]: the ranks a..b, () when b < a
 _RANGE = [[tuple(range(a, b + 1)) for b in range(ACE + 2)] for a in range(ACE + 2)]
 
@@ -76,7 +77,7 @@ def straights(h: Holding, length: int | None = None, must: int | None = None,
     lost = must or 0
     floor = max(int(above) + 1, lost)
     out: list[Group] = []
-    lines: list[Cards] = []  # `_lines`, made on first use
+    lines: list[Cards] = []  # `lines.lines`, made on first use
     flushes = list(h.flush_masks.values())  # (a natural run of one suit is a bomb)
     while lows:
         bit = lows & -lows
@@ -96,7 +97,7 @@ def straights(h: Holding, length: int | None = None, must: int | None = None,
         elif gap == low and start < ACE:  # the Phoenix at the low end: only the Ace's run
             start = ACE
         if start <= highest and gap != lost:
-            _filled_runs(h.at, low, start, highest, gap, out)
+            _filled_runs(h, low, start, highest, gap, lines, out)
     return out
 
 
@@ -110,6 +111,16 @@ def _natural_runs(h: Holding, low: int, start: int, stop: int, lost: int,
     at, phoenix, pairs = h.at, h.phoenix, h.pairs
     if low == MAHJONG:  # (it has no suit)
         flushes = []
+    if not pairs & (2 << stop) - (1 << low) and not (lost and phoenix):
+        span = (2 << start) - (1 << low)  # (no flush up to `start`: none longer)
+        if not flushes or not any(m & span == span for m in flushes):
+            if not lines:
+                lines += every_line(at)
+            if phoenix:
+                phoenix_runs(lines, low, start, stop, out)
+            else:
+                natural_runs(lines[0], low, start, stop, None, out)
+            return
     choices = list(at[low:start])
     for top in range(start, stop + 1):
         choices.append(at[top])
@@ -123,7 +134,7 @@ def _natural_runs(h: Holding, low: int, start: int, stop: int, lost: int,
                 places = _RANGE[a][lost - 1] + _RANGE[lost + 1][top]
         if not pairs & span:  # one card at each rank: slices of one line
             if not lines:
-                lines += _lines(at)
+                lines += every_line(at)
             cut = slice(low, top + 1)
             runs = [lines[p][cut] for p in places]
             if not flush:  # one group, a Phoenix's rank (or None) per play
@@ -142,10 +153,16 @@ def _natural_runs(h: Holding, low: int, start: int, stop: int, lost: int,
             choices[p - low] = at[p]
 
 
-def _filled_runs(at: Sequence[Cards], low: int, start: int, stop: int, gap: int,
+def _filled_runs(h: Holding, low: int, start: int, stop: int, gap: int, lines: list[Cards],
                  out: list[Group]) -> None:
     """The runs low..top, top from `start` to `stop`, with the Phoenix at `gap`, the one
     rank missing."""
+    at = h.at
+    if not h.pairs & (2 << stop) - (1 << low):  # one card a rank: slices of the first line
+        if not lines:
+            lines += every_line(at)
+        natural_runs(lines[0], low, start, stop, gap, out)
+        return
     choices = list(at[low:start + 1])
     choices[gap - low] = _PH
     n = start - low + 1
@@ -154,18 +171,6 @@ def _filled_runs(at: Sequence[Cards], low: int, start: int, stop: int, gap: int,
             choices.append(at[top])
         out.append((_STRAIGHT, top, n, list(product(*choices)), gap, False))
         n += 1
-
-
-def _lines(at: Sequence[Cards]) -> list[Cards]:
-    """For a hand with one card at each rank of a run: [0] the first card at each rank
-    (the Phoenix where there is none), [p] the same with the Phoenix at rank p."""
-    line = tuple(map(_first, map(add, at, repeat(_PH))))
-    cards, lines = list(line), [line, line]
-    for p in range(2, ACE + 1):
-        cards[p] = PH
-        lines.append(tuple(cards))
-        cards[p] = line[p]
-    return lines
 
 
 def joined(heads: Sequence[Cards], tails: Sequence[Cards]) -> list[Cards]:
