@@ -16,9 +16,12 @@ from .playlist import Cards
 
 # a natural card's bit in a hand's suits, 16 bits a suit: rank r of suit i at bit r + 16 i
 _LANE = {Card(r, suit): 1 << r + 16 * i for i, suit in enumerate(SUITS) for r in range(2, ACE + 1)}
-_LANES = (1 << 64) - 1  # the four suits' lanes
-# a card's bit in `card_bits`: a natural card's lane bit, a special card's own bit above them
-_BIT = _LANE | {special: 1 << 64 + i for i, special in enumerate(SPECIALS)}
+_RANKS = 0x7FFC  # bits 2..14 of a lane
+_LANES = _RANKS * 0x0001_0001_0001_0001  # the natural cards' bits of the four lanes
+# a card's bit in `card_bits`: a natural card's lane bit, a special card's one of the bits
+# 0 and 1 of the first two lanes, which no rank takes (all below 2 ** 63: the sum of a
+# hand's bits stays a machine integer)
+_BIT = _LANE | dict(zip(SPECIALS, (1, 2, 1 << 16, 1 << 17), strict=True))
 _NATURALS = range(2, ACE + 1)
 _EMPTY = ((),) * (PHOENIX + 1)
 # the ranks of the bits of a byte: of bits 0-7 of a mask, and of bits 8-15
@@ -31,17 +34,27 @@ _rank_of = itemgetter(0)
 
 def card_bits(cards: Sequence[Card]) -> int | None:
     """The cards as one bit each (16 bits a suit, rank r of suit i at bit r + 16 i; the
-    special cards above): None when a card is given twice ([GS2]: two decks) or is no card
-    of the deck. One look-up a card, and no set: the hand's every rank and suit is in it.
+    special cards in bits no rank takes): None when a card is given twice ([GS2]: two
+    decks) or is no card of the deck. One look-up a card, and no set.
 
-    >>> bin(card_bits(parse_cards(["2j", "3s"]))), card_bits(parse_cards(["2j", "2j"]))
-    ('0b10000000000000000100', None)
+    >>> bin(card_bits(parse_cards(["2j", "3s", "MJ"]))), card_bits(parse_cards(["2j", "2j"]))
+    ('0b10000000000000000101', None)
     """
     try:
         bits: int = sum(map(_BIT.__getitem__, cards))
     except KeyError:
         return None
     return bits if bits.bit_count() == len(cards) else None
+
+
+def no_bomb(bits: int | None) -> bool:
+    """The hand of these `card_bits` holds no four of a kind and no five ranks in a row of
+    one suit, so no bomb ([B1]); False for None (two decks), which this does not tell."""
+    if bits is None:
+        return False
+    lanes = bits & _LANES
+    return not (lanes & lanes >> 1 & lanes >> 2 & lanes >> 3 & lanes >> 4
+                or lanes & lanes >> 16 & lanes >> 32 & lanes >> 48)
 
 
 class Holding:
@@ -64,8 +77,8 @@ class Holding:
         for c in cards:
             at[c[0]] += (c,)
         if bits is not None:  # one deck: the ranks held once, twice, ... from the suits' lanes
-            s0, s1, s2, s3 = (bits & 0xFFFF, bits >> 16 & 0xFFFF, bits >> 32 & 0xFFFF,
-                              bits >> 48 & 0xFFFF)
+            s0, s1, s2, s3 = (bits & _RANKS, bits >> 16 & _RANKS, bits >> 32 & _RANKS,
+                              bits >> 48 & _RANKS)
             both, either, both2, either2 = s0 & s1, s0 | s1, s2 & s3, s2 | s3
             held, pairs = either | either2, both | both2 | either & either2
             self.trios, self.fours = both & either2 | both2 & either, both & both2
@@ -167,4 +180,4 @@ class Holding:
         return [r for r in self.doubled if r > above]
 
 
-__all__ = ["Holding", "card_bits", "parse_cards"]
+__all__ = ["Holding", "card_bits", "no_bomb", "parse_cards"]

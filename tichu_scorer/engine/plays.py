@@ -16,7 +16,17 @@ from dataclasses import dataclass
 
 from .cards import Card, parse_cards
 from .combos import PASS, Combination, Kind, beats, contains_rank, readings
-from .generate import Holding, bombs, card_bits, full_houses, sets, singles, stairs, straights
+from .generate import (
+    Holding,
+    bombs,
+    card_bits,
+    full_houses,
+    no_bomb,
+    sets,
+    singles,
+    stairs,
+    straights,
+)
 from .playlist import Group, Plays, expand, item
 
 
@@ -35,7 +45,6 @@ DEFAULT_TABLE = Table()
 _SINGLE, _PAIR, _TRIO, _STAIRS, _FULL, _STRAIGHT, _DOG = (
     Kind.SINGLE, Kind.PAIR, Kind.TRIO, Kind.STAIRS, Kind.FULL_HOUSE, Kind.STRAIGHT, Kind.DOG)
 _PASS_GROUP: Group = (PASS[0], 0, 0, [()], None, False)
-_LANES = (1 << 64) - 1  # `card_bits`' natural cards
 
 
 def _of_kind(h: Holding, kind: Kind | None, length: int | None, must: int | None,
@@ -74,7 +83,7 @@ def candidates(h: Holding, top: Combination | None, must: int | None = None,
     ([S4], [S5]); `beats` decides only bombs."""
     if top is None:
         plays = _of_kind(h, None, None, must, 0)
-        if not _no_bomb(h.bits):
+        if not no_bomb(h.bits):
             plays += bombs(h, must, table.distinct_suit_fours)
         return plays
     kind = top[0]
@@ -85,7 +94,7 @@ def candidates(h: Holding, top: Combination | None, must: int | None = None,
         plays = singles(h, top[1], must, ddd)
     else:
         plays = _of_kind(h, kind, top[2], must, top[1])
-    if not _no_bomb(h.bits):
+    if not no_bomb(h.bits):
         plays += _beating(bombs(h, must, table.distinct_suit_fours), top, ddd)
     return plays
 
@@ -105,16 +114,6 @@ def _distinct(plays: list[Group], h: Holding) -> list[Group]:
     return [(p[0], p[1], p[2], [p[3]], p[4], p[5]) for p in best.values()]
 
 
-def _no_bomb(bits: int | None) -> bool:
-    """One deck (`card_bits`): no four of a kind and no five ranks in a row of a suit, so
-    no bomb ([B1]); False for two decks, which this does not tell."""
-    if bits is None:
-        return False
-    lanes = bits & _LANES
-    return not (lanes & lanes >> 1 & lanes >> 2 & lanes >> 3 & lanes >> 4
-                or lanes & lanes >> 16 & lanes >> 32 & lanes >> 48 & 0xFFFF)
-
-
 def legal_plays(hand: Sequence[Card], top: Combination | None, wish: int | None = None,
                 table: Table = DEFAULT_TABLE, out_of_turn: bool = False) -> Plays:
     """Every distinct lawful play from `hand` on `top` (each card set once, highest
@@ -126,7 +125,7 @@ def legal_plays(hand: Sequence[Card], top: Combination | None, wish: int | None 
     if out_of_turn:
         if top is None:
             return Plays([])
-        if _no_bomb(bits):
+        if no_bomb(bits):
             return Plays([_PASS_GROUP])
         h = Holding(hand, bits)
         plays = _beating(bombs(h, None, table.distinct_suit_fours), top,
