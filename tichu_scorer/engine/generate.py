@@ -57,20 +57,27 @@ def sets(h: Holding, size: int, must: int | None = None, above: float = 0) -> li
     """Pairs (size 2) and trios (size 3), [C2], [C4]; the Phoenix for one card ([S3]).
     A pair of a card and the Phoenix: one group, a rank per play."""
     doubled = h.doubled_above(above, must)
-    if size == 2:
-        twos = h.twos
-        out: list[Group] = [(_PAIR, r, 2, twos[r], None, False) for r in doubled]
+    at = h.at
+    if size == 2:  # a lead's pairs are the table the stairs and full houses share
+        out: list[Group] = ([(_PAIR, r, 2, h.twos[r], None, False) for r in doubled]
+                            if above < 2 else
+                            [(_PAIR, r, 2, list(combinations(at[r], 2)), None, False)
+                             for r in doubled])
         if h.phoenix:
             cards, ranks = h.naturals(above, must)
             if cards:
                 out.append((_PAIR, ranks, 2, list(zip(cards, repeat(PH))), ranks, False))
         return out
-    at, trios = h.at, h.trios
+    trios = h.trios
     out = [(_TRIO, r, 3, list(combinations(at[r], 3)), None, False)
            for r in doubled if trios >> r & 1]
     if h.phoenix:
-        with_phoenix = h.phoenix_trios(must)
-        out += [(_TRIO, r, 3, with_phoenix[r], r, False) for r in doubled]
+        if above < 2:
+            with_phoenix = h.phoenix_trios(must)
+            out += [(_TRIO, r, 3, with_phoenix[r], r, False) for r in doubled]
+        else:  # following a trio: the ranks above it only
+            out += [(_TRIO, r, 3, [two + _PH for two in combinations(at[r], 2)], r, False)
+                    for r in doubled]
     return out
 
 

@@ -54,8 +54,8 @@ def _table(low: int, phoenix: bool) -> Table:
     return line, cuts, tops, lengths, stands, begin
 
 
-_WITH = [_table(low, True) for low in range(ACE - 3)]  # [low]: the Phoenix in hand
-_WITHOUT = [_table(low, False) for low in range(ACE - 3)]
+_WITH = [_table(low, True) for low in range(ACE + 1)]  # [low]: the Phoenix in hand
+_WITHOUT = [_table(low, False) for low in range(ACE + 1)]
 _ACE_STANDS = [[None, *range(low, ACE + 1)] for low in range(ACE + 1)]  # [low]: at the Ace
 
 

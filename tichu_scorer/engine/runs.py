@@ -34,6 +34,12 @@ _RANGE = [[tuple(range(a, b + 1)) for b in range(ACE + 2)] for a in range(ACE + 
 def _starts(held: int, fill: int, length: int) -> int:
     """The ranks from which `length` ranks in a row are held, but for at most one rank of
     `fill` (the Phoenix's), as a bit mask."""
+    if not fill:  # (runs of 2, 4, ... ranks, then of `length`)
+        every, span = held, 1
+        while span * 2 <= length:
+            every &= every >> span
+            span *= 2
+        return every & every >> length - span if span < length else every
     ok = every = held | fill
     once, twice = fill, 0
     for i in range(1, length):
@@ -72,8 +78,12 @@ def straights(h: Holding, length: int | None = None, must: int | None = None,
     if first > last:
         return []
     held = h.held
+    if held.bit_count() + h.phoenix < shortest:  # too few ranks for one run
+        return []
     fill = ~held & _NATURAL_RANKS if h.phoenix else 0
     lows = _starts(held, fill, shortest) & (2 << last) - (1 << first)
+    if not lows:
+        return []
     lost = must or 0
     floor = max(int(above) + 1, lost)
     out: list[Group] = []
