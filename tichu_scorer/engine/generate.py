@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from itertools import combinations, product, repeat
 from operator import itemgetter
 
-from .cards import ACE, DOG_CARD, DRAGON, MAHJONG, MJ, PH, parse_cards
+from .cards import ACE, DOG_CARD, DRAGON, MAHJONG, MJ, PH, Card, parse_cards
 from .combos import Kind
 from .holding import Holding, card_bits, no_bomb
 from .playlist import Cards, Group, Plays
@@ -71,7 +71,7 @@ def sets(h: Holding, size: int, must: int | None = None, above: float = 0) -> li
     trios = h.trios
     out = [(_TRIO, r, 3, list(combinations(at[r], 3)), None, False)
            for r in doubled if trios >> r & 1]
-    if h.phoenix:
+    if h.phoenix and doubled:
         if above < 2:
             with_phoenix = h.phoenix_trios(must)
             out += [(_TRIO, r, 3, with_phoenix[r], r, False) for r in doubled]
@@ -89,6 +89,8 @@ def full_houses(h: Holding, must: int | None = None, above: float = 0) -> list[G
     below the trio's are a slice of it."""
     ph, trios = h.phoenix, h.trios
     if not trios and not (ph and h.pairs):
+        return []
+    if must and not h.pairs >> must & 1 and not (ph and trios):  # (one `must`: in no pair)
         return []
     twos = h.twos
     begin = [0] * len(twos)
@@ -122,7 +124,10 @@ def _with_one(h: Holding, t: int, heads: Sequence[Cards], must: int | None,
               out: list[Group]) -> None:
     """The full houses of the trios `heads` of rank t over one card of another rank (of
     `must`'s when it is not t) and the Phoenix: a rank per play."""
-    ones = [c for c in h.cards if c[1] and c[0] != t and (not must or must == t or must == c[0])]
+    if must and must != t:
+        ones: Sequence[Card] = h.at[must]
+    else:
+        ones = [c for c in h.cards if c[1] and c[0] != t]
     if ones:
         out.append((_FULL, t, 5, joined(heads, list(zip(ones, repeat(PH)))),
                     list(map(_rank_of, ones)) * len(heads), False))

@@ -168,10 +168,8 @@ def _filled_runs(h: Holding, low: int, start: int, stop: int, gap: int, lines: l
     """The runs low..top, top from `start` to `stop`, with the Phoenix at `gap`, the one
     rank missing."""
     at = h.at
-    if not h.pairs & (2 << stop) - (1 << low):  # one card a rank: slices of the first line
-        if not lines:
-            lines += every_line(at)
-        natural_runs(lines[0], low, start, stop, gap, out)
+    if lines and not h.pairs & (2 << stop) - (1 << low):  # one card a rank, lines made:
+        natural_runs(lines[0], low, start, stop, gap, out)  # slices of the first
         return
     choices = list(at[low:start + 1])
     choices[gap - low] = _PH
@@ -204,6 +202,8 @@ def stairs(h: Holding, length: int | None = None, must: int | None = None,
     first, last = max(2, int(above) - shortest + 2), ACE - shortest + 1
     if must:
         first, last = max(first, must - longest + 1), min(last, must)
+        if not (h.pairs >> must & 1 or h.phoenix and h.held >> must & 1):  # no pair of it
+            return []
     if first > last:
         return []
     doubled = h.pairs
