@@ -1,8 +1,9 @@
 """Straights of one card a rank ([C6]), each play a slice of one of the hand's `lines`: the
-first card at each rank, or the same with the Phoenix in one rank's place ([S3]). For a run
-from `low` the plays of every top, in order, are rows of a table made once per `low` at
-import: which line, which slice, the play's top rank, its length and the Phoenix's rank.
-One group (`playlist.Group`) holds all the plays of one `low`, a rank and a length a play.
+first card at each rank, or the same with the Phoenix in one rank's place ([S3]), all of
+them also end to end in one tuple. For a run from `low` the plays of every top, in order,
+are rows of a table made once per `low` at import: the slice of that tuple, the play's top
+rank, its length and the Phoenix's rank. One group (`playlist.Group`) holds all the plays
+of one `low`, a rank and a length a play.
 
 >>> from .cards import parse_cards
 >>> from .holding import Holding
@@ -18,8 +19,8 @@ One group (`playlist.Group`) holds all the plays of one `low`, a rank and a leng
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import repeat
-from operator import add, getitem, itemgetter
+from itertools import chain, repeat
+from operator import add, itemgetter
 
 from .cards import ACE, MAHJONG, PH
 from .combos import Kind
@@ -28,30 +29,29 @@ from .playlist import Cards, Group
 _PH = (PH,)
 _STRAIGHT = Kind.STRAIGHT
 _first = itemgetter(0)
-Table = tuple[list[int], list[slice], list[int], list[int], list[int | None], list[int]]
+Table = tuple[list[slice], list[int], list[int], list[int | None], list[int]]
+_WIDTH = ACE + 1  # a line's cards: ranks 0 to the Ace
 
 
 def _table(low: int, phoenix: bool) -> Table:
     """The rows for the runs from `low`, top from low + 4 to the Ace, and where each top's
     rows begin: the natural run, then (with the Phoenix) the Phoenix at each rank above
     `low` (at `low` itself the same cards read one rank higher)."""
-    line: list[int] = []
     cuts: list[slice] = []
     tops: list[int] = []
     lengths: list[int] = []
     stands: list[int | None] = []
     begin = [0] * (ACE + 2)
     for top in range(low + 4, ACE + 1):
-        begin[top] = len(line)
+        begin[top] = len(cuts)
         places = range(low + 1, top + 1) if phoenix else ()
         for p in (0, *places):
-            line.append(p)
-            cuts.append(slice(low, top + 1))
+            cuts.append(slice(p * _WIDTH + low, p * _WIDTH + top + 1))
             tops.append(top)
             lengths.append(top - low + 1)
             stands.append(p or None)
-    begin[ACE + 1] = len(line)
-    return line, cuts, tops, lengths, stands, begin
+    begin[ACE + 1] = len(cuts)
+    return cuts, tops, lengths, stands, begin
 
 
 _WITH = [_table(low, True) for low in range(ACE + 1)]  # [low]: the Phoenix in hand
@@ -62,25 +62,26 @@ _ACE_STANDS = [[None, *range(low, ACE + 1)] for low in range(ACE + 1)]  # [low]:
 def lines(at: Sequence[Cards]) -> list[Cards]:
     """For a hand with one card at each rank of a run: [0] the first card at each rank
     (the Phoenix where there is none), [p] the same with the Phoenix at rank p; each line
-    from rank 0 to the Ace."""
+    from rank 0 to the Ace; then [ACE + 1], lines 0 to ACE end to end, which the tables
+    slice."""
     line = tuple(map(_first, map(add, at[:ACE + 1], repeat(_PH))))
     cards, found = list(line), [line, line]
     for p in range(2, ACE + 1):
         cards[p] = PH
         found.append(tuple(cards))
         cards[p] = line[p]
+    found.append(tuple(chain.from_iterable(found)))
     return found
 
 
-def _rows(table: Table, start: int, stop: int, stand: int | None, cards: list[Cards],
+def _rows(table: Table, start: int, stop: int, stand: int | None, cards: Cards,
           out: list[Group]) -> None:
-    """The rows of the tops `start` to `stop` as one group (`stand`: the Phoenix's rank for
-    every play, when it is not the table's)."""
-    which, cuts, tops, lengths, stands, begin = table
+    """The rows of the tops `start` to `stop`, slices of `cards`, as one group (`stand`:
+    the Phoenix's rank for every play, when it is not the table's)."""
+    cuts, tops, lengths, stands, begin = table
     i, j = begin[start], begin[stop + 1]
     if i < j:
-        out.append((_STRAIGHT, tops[i:j], lengths[i:j],
-                    list(map(getitem, map(cards.__getitem__, which[i:j]), cuts[i:j])),
+        out.append((_STRAIGHT, tops[i:j], lengths[i:j], list(map(cards.__getitem__, cuts[i:j])),
                     stands[i:j] if stand is None else stand, False))
 
 
@@ -90,17 +91,17 @@ def phoenix_runs(lines: list[Cards], low: int, start: int, stop: int,
     of one suit, with the Phoenix in hand: the natural run, then the Phoenix at each rank
     but the lowest (the same cards read one rank higher) unless the run ends at the Ace."""
     end = ACE - 1 if stop == ACE and low > MAHJONG else stop
-    _rows(_WITH[low], start, end, None, lines, out)
+    _rows(_WITH[low], start, end, None, lines[ACE + 1], out)
     if end < stop:  # at the Ace the Phoenix also takes the lowest rank's place
-        out.append((_STRAIGHT, ACE, ACE - low + 1, [c[low:] for c in [lines[0], *lines[low:]]],
-                    _ACE_STANDS[low], False))
+        out.append((_STRAIGHT, ACE, ACE - low + 1,
+                    [c[low:] for c in [lines[0], *lines[low:ACE + 1]]], _ACE_STANDS[low], False))
 
 
 def natural_runs(line: Cards, low: int, start: int, stop: int, stand: int | None,
                  out: list[Group]) -> None:
     """The runs low..top of `line`, top from `start` to `stop`, one card a rank, the Phoenix
     at `stand` (None: none)."""
-    _rows(_WITHOUT[low], start, stop, stand, [line], out)
+    _rows(_WITHOUT[low], start, stop, stand, line, out)
 
 
 __all__ = ["lines", "natural_runs", "phoenix_runs"]

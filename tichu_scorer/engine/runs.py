@@ -50,18 +50,16 @@ def _starts(held: int, fill: int, length: int) -> int:
     return every & ~twice
 
 
-def _reach(held: int, fill: int, low: int, longest: int) -> tuple[int, int]:
+def _reach(held: int, fill: int, low: int) -> tuple[int, int]:
     """From rank `low` up the ranks of `held`: the one rank missing that the Phoenix fills
-    (a rank of `fill`; ACE + 1 for none) and the highest rank reached, at most `longest`
-    ranks from `low`."""
+    (a rank of `fill`; ACE + 1 for none) and the highest rank reached. Every rank from
+    `low` up to the gap (or to the highest, without one) reaches as far."""
     run = held >> low
     gap = low + (~run & (run + 1)).bit_length() - 1  # the first rank missing from low
     if fill >> gap & 1:
         run = held >> gap + 1
-        highest = gap + (~run & (run + 1)).bit_length() - 1
-    else:
-        highest, gap = gap - 1, ACE + 1
-    return gap, min(highest, low + longest - 1)
+        return gap, gap + (~run & (run + 1)).bit_length() - 1
+    return ACE + 1, gap - 1
 
 
 def straights(h: Holding, length: int | None = None, must: int | None = None,
@@ -89,11 +87,16 @@ def straights(h: Holding, length: int | None = None, must: int | None = None,
     out: list[Group] = []
     lines: list[Cards] = []  # `lines.lines`, made on first use
     flushes = list(h.flush_masks.values())  # (a natural run of one suit is a bomb)
+    gap = reach = 0
     while lows:
         bit = lows & -lows
         lows ^= bit
         low = bit.bit_length() - 1
-        gap, highest = _reach(held, fill, low, longest)
+        if not low < gap or low > reach:  # (else the last low's gap and reach)
+            gap, reach = _reach(held, fill, low)
+        highest = low + longest - 1
+        if highest > reach:
+            highest = reach
         start = low + shortest - 1
         if start < floor:
             start = floor
@@ -219,7 +222,7 @@ def stairs(h: Holding, length: int | None = None, must: int | None = None,
         bit = starts & -starts
         starts ^= bit
         low = bit.bit_length() - 1
-        _gap, highest = _reach(doubled, fill, low, longest)
+        highest = min(_reach(doubled, fill, low)[1], low + longest - 1)
         start = low + shortest - 1
         if start < floor:
             start = floor
