@@ -19,7 +19,7 @@ of one `low`, a rank and a length a play.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import chain, repeat
+from itertools import chain, islice, repeat
 from operator import add, itemgetter
 
 from .cards import ACE, MAHJONG, PH
@@ -29,14 +29,16 @@ from .playlist import Cards, Group
 _PH = (PH,)
 _STRAIGHT = Kind.STRAIGHT
 _first = itemgetter(0)
-Table = tuple[list[slice], list[int], list[int], list[int | None], list[int]]
+Column = tuple[list[int], list[int], list[int | None]]  # tops, lengths, Phoenix ranks
+Table = tuple[list[slice], list[int], list[int], list[int | None], list[int], list[Column]]
 _WIDTH = ACE + 1  # a line's cards: ranks 0 to the Ace
 
 
 def _table(low: int, phoenix: bool) -> Table:
     """The rows for the runs from `low`, top from low + 4 to the Ace, and where each top's
     rows begin: the natural run, then (with the Phoenix) the Phoenix at each rank above
-    `low` (at `low` itself the same cards read one rank higher)."""
+    `low` (at `low` itself the same cards read one rank higher); and for each top, the
+    columns of the rows up to it, which a lead's group takes as they are."""
     cuts: list[slice] = []
     tops: list[int] = []
     lengths: list[int] = []
@@ -51,7 +53,9 @@ def _table(low: int, phoenix: bool) -> Table:
             lengths.append(top - low + 1)
             stands.append(p or None)
     begin[ACE + 1] = len(cuts)
-    return cuts, tops, lengths, stands, begin
+    upto = [(tops[:begin[top + 1]], lengths[:begin[top + 1]], stands[:begin[top + 1]])
+            for top in range(ACE + 1)]
+    return cuts, tops, lengths, stands, begin, upto
 
 
 _WITH = [_table(low, True) for low in range(ACE + 1)]  # [low]: the Phoenix in hand
@@ -78,11 +82,15 @@ def _rows(table: Table, start: int, stop: int, stand: int | None, cards: Cards,
           out: list[Group]) -> None:
     """The rows of the tops `start` to `stop`, slices of `cards`, as one group (`stand`:
     the Phoenix's rank for every play, when it is not the table's)."""
-    cuts, tops, lengths, stands, begin = table
+    cuts, tops, lengths, stands, begin, upto = table
     i, j = begin[start], begin[stop + 1]
+    if not i:  # (the rows from the shortest run: never changed, so shared)
+        tops, lengths, stands = upto[stop]
+    else:
+        tops, lengths, stands = tops[i:j], lengths[i:j], stands[i:j]
     if i < j:
-        out.append((_STRAIGHT, tops[i:j], lengths[i:j], list(map(cards.__getitem__, cuts[i:j])),
-                    stands[i:j] if stand is None else stand, False))
+        out.append((_STRAIGHT, tops, lengths, list(map(cards.__getitem__, islice(cuts, i, j))),
+                    stands if stand is None else stand, False))
 
 
 def phoenix_runs(lines: list[Cards], low: int, start: int, stop: int,
