@@ -49,3 +49,4 @@ def test_the_shared_tables_are_what_they_say(hand: list[Card], given_bits: bool)
         assert cards == sorted((c for c in hand if 2 <= c.rank <= 14 and c.rank > above),
                                key=lambda c: c.rank)
         assert of == [c.rank for c in cards]
+        assert h.doubled_above(above, None) == [r for r in h.doubled if r > above]

@@ -100,10 +100,10 @@ class Holding:
                                 fours |= bit
             self.trios, self.fours, self.doubled = trios, fours, doubled
         self.bits, self.pairs, self._masks = bits, pairs, None
-        self.mahjong = bool(at[MAHJONG])
-        self.held = held | 2 if at[MAHJONG] else held
-        self.phoenix = bool(at[PHOENIX])
-        self.dog = bool(at[DOG])
+        self.mahjong = mahjong = at[MAHJONG] != ()
+        self.held = held | 2 if mahjong else held
+        self.phoenix = at[PHOENIX] != ()
+        self.dog = at[DOG] != ()
         self.dragons = at[DRAGON]
         self._twos: list[list[Cards]] | None = None
         self._phoenix_trios: list[list[Cards]] | None = None
@@ -177,7 +177,8 @@ class Holding:
             return [must] if must > above and self.pairs >> must & 1 else []
         if above < 2:
             return self.doubled
-        return [r for r in self.doubled if r > above]
+        pairs = self.pairs >> int(above) + 1 << int(above) + 1  # (the ranks above it)
+        return _RANKS_LOW[pairs & 0xFF] + _RANKS_HIGH[pairs >> 8]
 
 
 __all__ = ["Holding", "card_bits", "no_bomb", "parse_cards"]
