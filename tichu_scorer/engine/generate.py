@@ -90,8 +90,13 @@ def full_houses(h: Holding, must: int | None = None, above: float = 0) -> list[G
     ph, trios = h.phoenix, h.trios
     if not trios and not (ph and h.pairs):
         return []
-    if must and not h.pairs >> must & 1 and not (ph and trios):  # (one `must`: in no pair)
-        return []
+    if must and not h.pairs >> must & 1:  # one `must`: with the Phoenix under a trio
+        out: list[Group] = []
+        if ph:
+            for t in h.doubled:
+                if t > above and trios >> t & 1:
+                    _with_one(h, t, list(combinations(h.at[t], 3)), must, out)
+        return out
     twos = h.twos
     begin = [0] * len(twos)
     every: list[Cards] = []
@@ -99,7 +104,7 @@ def full_houses(h: Holding, must: int | None = None, above: float = 0) -> list[G
         for p in h.doubled:
             begin[p] = len(every)
             every += twos[p]
-    out: list[Group] = []
+    out = []
     for t in h.doubled:
         if t <= above:
             continue

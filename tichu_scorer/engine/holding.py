@@ -23,7 +23,7 @@ _LANES = _RANKS * 0x0001_0001_0001_0001  # the natural cards' bits of the four l
 # hand's bits stays a machine integer)
 _BIT = _LANE | dict(zip(SPECIALS, (1, 2, 1 << 16, 1 << 17), strict=True))
 _NATURALS = range(2, ACE + 1)
-_EMPTY = ((),) * (PHOENIX + 1)
+_EMPTY: tuple[Cards, ...] = ((),) * (PHOENIX + 1)
 # the ranks of the bits of a byte: of bits 0-7 of a mask, and of bits 8-15
 _RANKS_LOW = [[r for r in range(8) if byte >> r & 1] for byte in range(256)]
 _RANKS_HIGH = [[r + 8 for r in range(8) if byte >> r & 1] for byte in range(256)]
@@ -73,7 +73,8 @@ class Holding:
     def __init__(self, cards: Sequence[Card], bits: int | None = None) -> None:
         """`bits`: the hand's `card_bits`, when the caller has them (None: a card twice)."""
         self.cards = cards
-        at = self.at = list(_EMPTY)
+        at: list[Cards] = list(_EMPTY)
+        self.at = at
         for c in cards:
             at[c[0]] += (c,)
         if bits is not None:  # one deck: the ranks held once, twice, ... from the suits' lanes
@@ -99,7 +100,8 @@ class Holding:
                             if n > 3:
                                 fours |= bit
             self.trios, self.fours, self.doubled = trios, fours, doubled
-        self.bits, self.pairs, self._masks = bits, pairs, None
+        self.bits, self.pairs = bits, pairs
+        self._masks: dict[str, int] | None = None
         self.mahjong = mahjong = at[MAHJONG] != ()
         self.held = held | 2 if mahjong else held
         self.phoenix = at[PHOENIX] != ()
