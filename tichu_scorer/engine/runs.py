@@ -218,24 +218,30 @@ def stairs(h: Holding, length: int | None = None, must: int | None = None,
         return []
     floor = max(int(above) + 1, must or 0)
     out: list[Group] = []
+    twos = h.twos
+    gap = reach = 0
     while starts:
         bit = starts & -starts
         starts ^= bit
         low = bit.bit_length() - 1
-        highest = min(_reach(doubled, fill, low)[1], low + longest - 1)
+        if not low < gap or low > reach:  # (else the last low's gap and reach)
+            gap, reach = _reach(doubled, fill, low)
+        highest = low + longest - 1
+        if highest > reach:
+            highest = reach
         start = low + shortest - 1
         if start < floor:
             start = floor
         if highest == low + 1 and start == highest:  # (the most frequent)
-            _two_ranks(h, highest, out)
+            _two_ranks(h, twos, highest, out)
         elif start <= highest:
             _stairs_from(h, low, start, highest, out)
     return out
 
 
-def _two_ranks(h: Holding, top: int, out: list[Group]) -> None:
+def _two_ranks(h: Holding, twos: list[list[Cards]], top: int, out: list[Group]) -> None:
     """The stairs of the ranks `top` - 1 and `top`, as `_stairs_from` lists them."""
-    twos, at = h.twos, h.at
+    at = h.at
     below, above = twos[top - 1], twos[top]
     if below and above:
         out.append((_STAIRS, top, 4, joined(below, above), None, False))
