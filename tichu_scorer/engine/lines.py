@@ -10,7 +10,7 @@ of one `low`, a rank and a length a play.
 >>> from .playlist import Plays
 >>> h = Holding(parse_cards(["4j", "5s", "6t", "7t", "8j", "PH"]))
 >>> out = []
->>> phoenix_runs(lines(h.at), 4, 8, 8, out)
+>>> phoenix_runs(lines(h.at), 4, 8, 8, 0, out)
 >>> [c.describe() for c in Plays(out)]
 ['straight 4–8', 'straight 4–8, Phoenix as 5', 'straight 4–8, Phoenix as 6', \
 'straight 4–8, Phoenix as 7', 'straight 4–8, Phoenix as 8']
@@ -34,11 +34,12 @@ Table = tuple[list[slice], list[int], list[int], list[int | None], list[int], li
 _WIDTH = ACE + 1  # a line's cards: ranks 0 to the Ace
 
 
-def _table(low: int, phoenix: bool) -> Table:
+def _table(low: int, phoenix: bool, lost: int = 0) -> Table:
     """The rows for the runs from `low`, top from low + 4 to the Ace, and where each top's
     rows begin: the natural run, then (with the Phoenix) the Phoenix at each rank above
-    `low` (at `low` itself the same cards read one rank higher); and for each top, the
-    columns of the rows up to it, which a lead's group takes as they are."""
+    `low` (at `low` itself the same cards read one rank higher) but `lost`; and without
+    `lost`, for each top, the columns of the rows up to it, which a lead's group takes as
+    they are."""
     cuts: list[slice] = []
     tops: list[int] = []
     lengths: list[int] = []
@@ -46,7 +47,7 @@ def _table(low: int, phoenix: bool) -> Table:
     begin = [0] * (ACE + 2)
     for top in range(low + 4, ACE + 1):
         begin[top] = len(cuts)
-        places = range(low + 1, top + 1) if phoenix else ()
+        places = [p for p in range(low + 1, top + 1) if p != lost] if phoenix else ()
         for p in (0, *places):
             cuts.append(slice(p * _WIDTH + low, p * _WIDTH + top + 1))
             tops.append(top)
@@ -54,11 +55,14 @@ def _table(low: int, phoenix: bool) -> Table:
             stands.append(p or None)
     begin[ACE + 1] = len(cuts)
     upto = [(tops[:begin[top + 1]], lengths[:begin[top + 1]], stands[:begin[top + 1]])
-            for top in range(ACE + 1)]
+            for top in range(ACE + 1)] if not lost else []
     return cuts, tops, lengths, stands, begin, upto
 
 
 _WITH = [_table(low, True) for low in range(ACE + 1)]  # [low]: the Phoenix in hand
+# (low, lost): the same but for the Phoenix at `lost`, the wished rank, above `low`; each
+# made on first use (at most 65, none at import: 2 ms and 0.6 MB for all of them)
+_LOST: dict[tuple[int, int], Table] = {}
 _WITHOUT = [_table(low, False) for low in range(ACE + 1)]
 _ACE_STANDS = [[None, *range(low, ACE + 1)] for low in range(ACE + 1)]  # [low]: at the Ace
 
@@ -84,7 +88,7 @@ def _rows(table: Table, start: int, stop: int, stand: int | None, cards: Cards,
     the Phoenix's rank for every play, when it is not the table's)."""
     cuts, tops, lengths, stands, begin, upto = table
     i, j = begin[start], begin[stop + 1]
-    if not i:  # (the rows from the shortest run: never changed, so shared)
+    if not i and upto:  # (the rows from the shortest run: never changed, so shared)
         tops, lengths, stands = upto[stop]
     else:
         tops, lengths, stands = tops[i:j], lengths[i:j], stands[i:j]
@@ -93,16 +97,25 @@ def _rows(table: Table, start: int, stop: int, stand: int | None, cards: Cards,
                     stands if stand is None else stand, False))
 
 
-def phoenix_runs(lines: list[Cards], low: int, start: int, stop: int,
+def phoenix_runs(lines: list[Cards], low: int, start: int, stop: int, lost: int,
                  out: list[Group]) -> None:
     """The runs low..top, top from `start` to `stop`, each rank holding one card and no run
     of one suit, with the Phoenix in hand: the natural run, then the Phoenix at each rank
-    but the lowest (the same cards read one rank higher) unless the run ends at the Ace."""
+    but the lowest (the same cards read one rank higher) unless the run ends at the Ace,
+    and never at `lost` (the wished rank, from `low` to `start`)."""
     end = ACE - 1 if stop == ACE and low > MAHJONG else stop
-    _rows(_WITH[low], start, end, None, lines[ACE + 1], out)
+    if start <= end:
+        table = _WITH[low] if lost <= low else _LOST.get((low, lost))
+        if table is None:
+            table = _LOST[low, lost] = _table(low, True, lost)
+        _rows(table, start, end, None, lines[ACE + 1], out)
     if end < stop:  # at the Ace the Phoenix also takes the lowest rank's place
-        out.append((_STRAIGHT, ACE, ACE - low + 1,
-                    [c[low:] for c in [lines[0], *lines[low:ACE + 1]]], _ACE_STANDS[low], False))
+        ranks, chosen = _ACE_STANDS[low], lines[low:ACE + 1]
+        if low <= lost:
+            ranks = ranks[:lost - low + 1] + ranks[lost - low + 2:]
+            del chosen[lost - low]
+        out.append((_STRAIGHT, ACE, ACE - low + 1, [c[low:] for c in [lines[0], *chosen]],
+                    ranks, False))
 
 
 def natural_runs(line: Cards, low: int, start: int, stop: int, stand: int | None,

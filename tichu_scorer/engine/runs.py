@@ -124,13 +124,13 @@ def _natural_runs(h: Holding, low: int, start: int, stop: int, lost: int,
     at, phoenix, pairs = h.at, h.phoenix, h.pairs
     if low == MAHJONG:  # (it has no suit)
         flushes = []
-    if not pairs & (2 << stop) - (1 << low) and not (lost and phoenix):
+    if not pairs & (2 << stop) - (1 << low):
         span = (2 << start) - (1 << low)  # (no flush up to `start`: none longer)
         if not flushes or not any(m & span == span for m in flushes):
             if not lines:
                 lines += every_line(at)
             if phoenix:
-                phoenix_runs(lines, low, start, stop, out)
+                phoenix_runs(lines, low, start, stop, lost, out)
             else:
                 natural_runs(lines[0], low, start, stop, None, out)
             return
