@@ -20,7 +20,7 @@ from markupsafe import Markup
 from werkzeug.wrappers import Response
 
 from .. import scoring
-from ..core import regions
+from ..core import follow_panel, regions
 from ..core.hand_rows import hand_rows, rank_rows
 from ..extensions import db
 from ..forms import NewMatchForm
@@ -32,6 +32,7 @@ from ..matches import (
     chart,
     closing,
     creation,
+    following,
     hand_reads,
     kept_pages,
     listing,
@@ -197,10 +198,19 @@ def _show(match: Match, viewer: bool, every: bool = False) -> Response:
             chart=chart.match_chart(page) if pages.hands_table else None,
             rows=_rows(page, shown, edit, every, pages.hands_table), regions=regions,
             board=page.board, decimal_sign=get_decimal_symbol(str(get_locale())),
-            csrf_token=lambda: kept_pages.stand_in(current_app)))
+            csrf_token=lambda: kept_pages.stand_in(current_app),
+            follow=_follow(match, scorer)))
     response = make_response(render_template("matches/page.html", body=kept.body,
                                              title=kept.title))
     return kept_pages.validated(response, repeat_views.page_tag(match))
+
+
+def _follow(match: Match, scorer: bool) -> tuple[following.Followed, Markup] | None:
+    """The hand in play and its panel; None once the match is over."""
+    if match.finished:
+        return None
+    followed = following.in_play(match)
+    return followed, panel_of(match, followed, scorer)
 
 
 def _rows(page: match_view.MatchPage, shown: list[match_view.HandRow],
@@ -221,6 +231,13 @@ def _page(match: Match) -> match_view.MatchPage:
         abort(404)
     except hand_reads.Moving:
         abort(503)
+
+
+def panel_of(match: Match, followed: following.Followed, scorer: bool) -> Markup:
+    """The hand in play's panel on the match page and the board (`core.follow_panel`)."""
+    return follow_panel.panel(followed.table, followed.state, match.names, scorer,
+                              (match.hand_count or 0) + 1,
+                              url_for("hands.new", match_id=match.key) if scorer else None)
 
 
 def numbered_url(endpoint: str, **values: Any) -> tuple[str, str]:

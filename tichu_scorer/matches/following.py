@@ -1,0 +1,120 @@
+"""A hand followed as it is played (RULES.md §11): its events read from their rows into the
+pure `core.follow`, and one event added to a held match exactly once. The rules are the
+core's; this module reads, locks and writes.
+
+An event belongs to the hand in play, named by the entry number that hand gets when it is
+saved (`hand_entry.next_entry`): the saved hand finds its events by its own number."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import NamedTuple
+
+from sqlalchemy import bindparam
+from sqlalchemy.exc import IntegrityError
+
+from ..core import follow
+from ..core.follow import Event, InPlay, Table
+from ..extensions import db
+from ..follow_rows import FollowEvent
+from ..game.i18n import _
+from ..models import Match
+from ..scoring import Problem
+from . import closing, prebuilt
+from .ending import changed
+from .hand_entry import next_entry, next_shuffler
+from .writes import Conflict
+
+_EVENTS = (db.select(FollowEvent.kind, FollowEvent.seat, FollowEvent.rank, FollowEvent.phone,
+                     FollowEvent.at)
+           .where(FollowEvent.match_id == bindparam("match"),
+                  FollowEvent.hand == bindparam("hand"))
+           .order_by(FollowEvent.seq))
+_BY_CLIENT = db.select(FollowEvent.match_id).where(
+    FollowEvent.client_id == bindparam("client"))
+_INSERT = FollowEvent.__table__.insert()
+
+
+def table_of(match: Match, shuffler: int | None = None, next_hand: bool = True) -> Table:
+    """What the rules of the match's hand in play need of it (`follow.Table.of`)."""
+    if next_hand and shuffler is None:
+        shuffler = next_shuffler(match)
+    return Table.of(match.game, len(match.seats), shuffler, match.house)
+
+
+def _stamp(at: datetime | None) -> str | None:
+    return at.isoformat(timespec="seconds") + "Z" if at is not None else None
+
+
+def stored(match_id: int, hand: int) -> list[Event]:
+    """The events stored for hand `hand` of the match, in order (undos included)."""
+    return [Event(kind, seat, rank, phone, _stamp(at)) for kind, seat, rank, phone, at in
+            prebuilt.core(_EVENTS, {"match": match_id, "hand": hand})]
+
+
+class Followed(NamedTuple):
+    """The hand in play as its stored events leave it."""
+
+    table: Table
+    number: int  # the hand's entry number
+    events: list[Event]
+    state: InPlay
+
+
+def in_play(match: Match) -> Followed:
+    """The match's hand in play (the next hand to be saved), as followed so far."""
+    table = table_of(match)
+    number = next_entry(match)
+    events = stored(match.id, number)
+    return Followed(table, number, events, follow.in_play(table, events))
+
+
+class Posted(NamedTuple):
+    """What `post` did: the hand as it stands now, the problem that refused the event (None
+    when it stands), and whether a row was stored (False for a tap seen before)."""
+
+    followed: Followed
+    problem: Problem | None
+    stored: bool
+
+
+def post(match: Match, event: Event, client_id: str | None, seen: int | None,
+         phone: str | None, device: str | None) -> Posted:
+    """Check one event against the rules and store it; `match` must be held
+    (`writes.lock_match`), so that two phones' taps are taken one after the other. A
+    `client_id` seen before, or the same tap stored since the phone saw `seen` events (two
+    phones tapping it at once), stores nothing and answers the hand as it stands. The
+    match's revision rises with each event stored: every live page and the kept page
+    follow it."""
+    if client_id and (owner := prebuilt.core(_BY_CLIENT, {"client": client_id})
+                      .scalar_one_or_none()) is not None:
+        if owner != match.id:
+            raise Conflict()
+        return Posted(in_play(match), None, False)
+    closing.check(match)  # [TN5]: a table of a closed round takes no change
+    followed = in_play(match)
+    if match.finished:
+        return Posted(followed, Problem("kind", "E1", _(
+            "The match is over: it has no hand in play.")), False)
+    if follow.repeated(followed.events, followed.state, event, seen):
+        return Posted(followed, None, False)
+    if (problem := follow.refusal(followed.table, followed.state, event)) is not None:
+        return Posted(followed, problem, False)
+    try:
+        prebuilt.core(_INSERT, {
+            "match_id": match.id, "hand": followed.number, "seq": len(followed.events) + 1,
+            "kind": event.kind, "seat": event.seat, "rank": event.rank,
+            "client_id": client_id or None, "phone": phone, "device": device})
+        changed(match)
+        prebuilt.store_match(match)
+        db.session.commit()
+    except IntegrityError as exc:  # only without the lock (a bug): refuse, never double
+        db.session.rollback()
+        raise Conflict() from exc
+    except Exception:
+        db.session.rollback()
+        raise
+    events = [*followed.events, event]
+    return Posted(Followed(followed.table, followed.number, events,
+                           follow.in_play(followed.table, events)), None, True)
+

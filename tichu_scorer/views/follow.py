@@ -1,0 +1,106 @@
+"""The hand in play (RULES.md §11): a scorer's taps, and the hand as followed so far for
+every phone and the board. The rules are `core.follow`'s; the writes `matches.following`'s."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, abort, flash, jsonify, redirect, request, url_for
+from flask_babel import gettext
+from werkzeug.wrappers import Response
+
+from ..core import follow
+from ..extensions import db
+from ..limits import limit_reads, limit_writes
+from ..matches import following, writes
+from ..models import CLIENT_ID, Match
+from ..tables import access, phones
+from .errors import form_value, wants_json
+from .jsonbody import BadRequest, json_body
+from .matches import panel_of, visible
+
+bp = Blueprint("follow", __name__)
+
+
+def _answer(match: Match, followed: following.Followed, scorer: bool) -> dict[str, Any]:
+    return {"follow": follow.as_dict(followed.table, followed.state),
+            "seen": len(followed.events), "hand": (match.hand_count or 0) + 1,
+            "panel": str(panel_of(match, followed, scorer))}
+
+
+def _fields() -> dict[str, Any]:
+    """The event a request names: a JSON body, or a form's button (`event`:
+    "kind:seat:rank") and fields."""
+    if request.is_json:
+        return json_body()
+    fields: dict[str, Any] = {k: request.form.get(k) for k in (
+        "kind", "seat", "rank", "client_id", "seen")}
+    if tapped := form_value("event"):
+        kind, _, rest = tapped.partition(":")
+        seat, _, rank = rest.partition(":")
+        fields |= {"kind": kind, "seat": seat or None, "rank": rank or None}
+    return fields
+
+
+def _client_id(raw: object) -> str | None:
+    if raw is None or raw == "":
+        return None
+    if not isinstance(raw, str) or not CLIENT_ID.fullmatch(raw):
+        raise BadRequest(gettext("The field “client_id” must be 1–64 letters, digits, - or _; "
+                                 "nothing was saved."), "client_id")
+    return raw
+
+
+def _seen(raw: object) -> int | None:
+    if raw is None or raw == "":
+        return None
+    if isinstance(raw, str) and raw.isascii() and raw.isdigit() and len(raw) <= 6:
+        return int(raw)
+    if isinstance(raw, int) and not isinstance(raw, bool) and 0 <= raw < 10**6:
+        return raw
+    raise BadRequest(gettext("The field “seen” must be a whole number; nothing was saved."),
+                     "seen")
+
+
+@bp.post("/matches/<match_id>/follow")
+@limit_writes
+def post(match_id: str) -> Response | tuple[Response, int]:
+    """One tap of a followed hand, taken once (its client id; the same tap of two phones at
+    once), checked against RULES.md §11 and refused with the rule's id."""
+    match = access.require_view(writes.lock_match(match_id))
+    access.require_scorer(match)
+    fields = _fields()
+    client_id, seen = _client_id(fields.get("client_id")), _seen(fields.get("seen"))
+    try:
+        event = follow.Event.read(fields, len(match.seats))
+    except follow.BadEvent as exc:
+        raise BadRequest(exc.message, exc.field) from None
+    try:
+        posted = following.post(match, event, client_id, seen, phones.name(),
+                                access.device())
+    except writes.Conflict:
+        db.session.rollback()
+        raise BadRequest(gettext("This event carries the id of another match's event; "
+                                 "nothing was saved."), "client_id") from None
+    problem = posted.problem
+    if wants_json():
+        answer = _answer(match, posted.followed, True) | {"stored": posted.stored}
+        db.session.rollback()
+        if problem is not None:
+            return jsonify(answer | {"errors": [problem.as_dict()]}), 422
+        return jsonify(answer)
+    db.session.rollback()
+    if problem is not None:
+        flash(f"{problem.message} ({problem.rule})", "error")
+    return redirect(url_for("matches.show", match_id=match_id, _anchor="follow"), code=303)
+
+
+@bp.get("/matches/<match_id>/follow.json")
+@limit_reads
+def show(match_id: str) -> Response:
+    """The hand in play as followed so far (every phone that may see the match)."""
+    writes.reading()
+    match = visible(match_id)
+    if match.finished:
+        abort(404)
+    return jsonify(_answer(match, following.in_play(match), access.can_score(match)))
