@@ -24,7 +24,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..game.house import RULE_BOOK, HouseRules
+from ..game.house import RULE_BOOK, HouseRules, read_house_rules
 from ..game.i18n import _
 from ..game.variants import MOST_BOMBS
 from ..scoring.games import Game
@@ -136,6 +136,22 @@ class Table:
             return cls(seats, calls=False, house=house)
         return cls(seats, layout.teams, layout.no_grand_seats, layout.dummy,
                    6 if layout.team_size == 3 else 8, layout.team_size, house=house)
+
+
+    def as_dict(self) -> dict[str, Any]:
+        """The table as the page hands it to the phone's core (`from_dict` reads it)."""
+        return {"seats": self.seats, "teams": None if self.teams is None else list(self.teams),
+                "no_grand": sorted(self.no_grand), "dummy": self.dummy,
+                "first_cards": self.first_cards, "sweep": self.sweep, "calls": self.calls,
+                "house": self.house.as_dict()}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Table:
+        teams = data.get("teams")
+        return cls(int(data["seats"]), None if teams is None else tuple(teams),
+                   frozenset(data.get("no_grand", ())), data.get("dummy"),
+                   int(data.get("first_cards", 8)), int(data.get("sweep", 2)),
+                   bool(data.get("calls", True)), read_house_rules(data.get("house") or None))
 
 
 @dataclass(frozen=True)

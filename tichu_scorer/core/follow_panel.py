@@ -188,3 +188,39 @@ def _undo_words(event: Event, names: Sequence[str]) -> str:
              "out": _("out"), "missed": _("missed the wish")}[event.kind]
     return f"{words} ({name})" if name else words
 
+
+
+def facts(table: Table, names: Sequence[str], events: Sequence[Event], number: int) -> dict[
+        str, object]:
+    """What the scorer's page hands the phone's core (`data-follow-facts`) to draw the panel
+    again with taps waiting on the phone (`waiting`)."""
+    return {"table": table.as_dict(), "names": list(names), "number": number,
+            "events": [{"kind": e.kind, "seat": e.seat, "rank": e.rank} for e in events]}
+
+
+def waiting(data: dict[str, object], taps: Sequence[dict[str, object]]) -> dict[str, object]:
+    """The phone's core, without signal: the panel as the server will draw it once the
+    waiting `taps` (each a form's fields) arrive; a tap the rules refuse is left out, as
+    the server will refuse it."""
+    table = Table.from_dict(data["table"])  # type: ignore[arg-type]
+    names = [str(n) for n in data["names"]]  # type: ignore[attr-defined]
+    events = [Event(str(e["kind"]), e.get("seat"), e.get("rank"))  # type: ignore[union-attr]
+              for e in data["events"]]  # type: ignore[attr-defined]
+    refused = 0
+    for fields in taps:
+        try:
+            kind, _x, rest = str(fields.get("event", "")).partition(":")
+            seat, _y, rank = rest.partition(":")
+            event = Event.read({"kind": kind, "seat": seat, "rank": rank}, table.seats)
+        except follow.BadEvent:
+            refused += 1
+            continue
+        state = follow.in_play(table, events)
+        if follow.repeated(events, state, event, None) or follow.refusal(
+                table, state, event) is not None:
+            refused += 1
+            continue
+        events.append(event)
+    state = follow.in_play(table, events)
+    return {"panel": str(panel(table, state, names, True, int(data["number"]))),  # type: ignore[call-overload]
+            "refused": refused}

@@ -8,17 +8,18 @@ saved (`hand_entry.next_entry`): the saved hand finds its events by its own numb
 from __future__ import annotations
 
 from datetime import datetime
+from collections.abc import Iterable
 from typing import NamedTuple
 
 from sqlalchemy import bindparam
 from sqlalchemy.exc import IntegrityError
 
-from ..core import follow
+from ..core import follow, follow_panel
 from ..core.follow import Event, InPlay, Table
 from ..extensions import db
 from ..follow_rows import FollowEvent
 from ..game.i18n import _
-from ..models import Match
+from ..models import Hand, Match
 from ..scoring import Problem
 from . import closing, prebuilt
 from .ending import changed
@@ -118,3 +119,47 @@ def post(match: Match, event: Event, client_id: str | None, seen: int | None,
     return Posted(Followed(followed.table, followed.number, events,
                            follow.in_play(followed.table, events)), None, True)
 
+
+
+class Told(NamedTuple):
+    """One event of a hand as its page and log say it: the sentence, the phone's name and
+    the time."""
+
+    text: str
+    phone: str | None
+    at: str | None
+
+
+def told(match: Match, number: int | None = None, shuffler: int | None = None) -> list[Told]:
+    """The events of hand `number` (the hand in play's when None; a saved Threechu hand
+    names its `shuffler`) as sentences, in order."""
+    if number is None:
+        table, number = table_of(match), next_entry(match)
+    else:
+        table = table_of(match, shuffler, next_hand=False)
+    events = stored(match.id, number)
+    return [Told(text, e.phone, e.at) for text, e in zip(
+        follow_panel.told(table, match.names, events), events, strict=True)]
+
+
+def told_of(match: Match, hands: Iterable[Hand]) -> dict[int, list[Told]]:
+    """The events of each of these saved hands that was followed, as sentences, by the
+    hand's id (the log's entries): one statement for them all."""
+    wanted = {hand.number: hand for hand in hands}
+    if not wanted:
+        return {}
+    rows = db.session.execute(
+        db.select(FollowEvent).where(FollowEvent.match_id == match.id,
+                                     FollowEvent.hand.in_(list(wanted)))
+        .order_by(FollowEvent.hand, FollowEvent.seq)).scalars()
+    found: dict[int, list[Event]] = {}
+    for row in rows:
+        found.setdefault(row.hand, []).append(
+            Event(row.kind, row.seat, row.rank, row.phone, _stamp(row.at)))
+    out = {}
+    for number, events in found.items():
+        hand = wanted[number]
+        table = table_of(match, hand.shuffler, next_hand=False)
+        out[hand.id] = [Told(text, e.phone, e.at) for text, e in zip(
+            follow_panel.told(table, match.names, events), events, strict=True)]
+    return out

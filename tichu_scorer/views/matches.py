@@ -205,12 +205,15 @@ def _show(match: Match, viewer: bool, every: bool = False) -> Response:
     return kept_pages.validated(response, repeat_views.page_tag(match))
 
 
-def _follow(match: Match, scorer: bool) -> tuple[following.Followed, Markup] | None:
-    """The hand in play and its panel; None once the match is over."""
+def _follow(match: Match, scorer: bool) -> tuple[following.Followed, Markup, Any] | None:
+    """The hand in play, its panel and, for a scorer, what the phone's core draws it from
+    without signal; None once the match is over."""
     if match.finished:
         return None
     followed = following.in_play(match)
-    return followed, panel_of(match, followed, scorer)
+    facts = follow_panel.facts(followed.table, match.names, followed.events,
+                               (match.hand_count or 0) + 1) if scorer else None
+    return followed, panel_of(match, followed, scorer), facts
 
 
 def _rows(page: match_view.MatchPage, shown: list[match_view.HandRow],
@@ -284,8 +287,10 @@ def chart_data(match_id: str) -> Response:
 @limit_reads
 def board(match_id: str) -> str:
     """A big-screen scoreboard for a TV or laptop; it refreshes itself after every change."""
-    page = _page(visible(match_id))
-    return render_template("matches/board.html", page=page, sides=page.sides)
+    match = visible(match_id)
+    page = _page(match)
+    return render_template("matches/board.html", page=page, sides=page.sides,
+                           follow=_follow(match, False))
 
 
 @bp.get("/matches/<match_id>/revision")
