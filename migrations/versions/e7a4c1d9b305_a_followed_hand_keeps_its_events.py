@@ -35,7 +35,7 @@ def upgrade():
         sa.PrimaryKeyConstraint('id', name=op.f('pk_follow_event')),
         sa.UniqueConstraint('client_id', name=op.f('uq_follow_event_client_id')),
         sa.UniqueConstraint('match_id', 'hand', 'seq',
-                            name=op.f('uq_follow_event_match_id_hand_seq')),
+                            name=op.f('uq_follow_event_match_id')),
     )
     op.create_index('ix_follow_event_hand', 'follow_event', ['match_id', 'hand'], unique=False)
 

@@ -7,8 +7,8 @@ saved (`hand_entry.next_entry`): the saved hand finds its events by its own numb
 
 from __future__ import annotations
 
-from datetime import datetime
 from collections.abc import Iterable
+from datetime import datetime
 from typing import NamedTuple
 
 from sqlalchemy import bindparam
