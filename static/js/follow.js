@@ -24,6 +24,7 @@
     if (!f || typeof answer.panel !== "string") return;
     f.querySelector("[data-follow-panel]").innerHTML = answer.panel;
     f.querySelector("[data-seen]").value = String(answer.seen);
+    if (answer.tag) document.dispatchEvent(new CustomEvent("tichu:shown", { detail: { tag: answer.tag } }));
     const facts = answer.follow && answer.follow.events;
     if (facts && f.dataset.followFacts) { // what the core draws from, as the server has it now
       const known = JSON.parse(f.dataset.followFacts);

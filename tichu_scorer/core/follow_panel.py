@@ -15,7 +15,8 @@ Pure (tests/test_purity.py).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from markupsafe import Markup
 
@@ -198,14 +199,13 @@ def facts(table: Table, names: Sequence[str], events: Sequence[Event], number: i
             "events": [{"kind": e.kind, "seat": e.seat, "rank": e.rank} for e in events]}
 
 
-def waiting(data: dict[str, object], taps: Sequence[dict[str, object]]) -> dict[str, object]:
+def waiting(data: Mapping[str, Any], taps: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """The phone's core, without signal: the panel as the server will draw it once the
     waiting `taps` (each a form's fields) arrive; a tap the rules refuse is left out, as
     the server will refuse it."""
-    table = Table.from_dict(data["table"])  # type: ignore[arg-type]
-    names = [str(n) for n in data["names"]]  # type: ignore[attr-defined]
-    events = [Event(str(e["kind"]), e.get("seat"), e.get("rank"))  # type: ignore[union-attr]
-              for e in data["events"]]  # type: ignore[attr-defined]
+    table = Table.from_dict(data["table"])
+    names = [str(n) for n in data["names"]]
+    events = [Event(str(e["kind"]), e.get("seat"), e.get("rank")) for e in data["events"]]
     refused = 0
     for fields in taps:
         try:
@@ -222,5 +222,5 @@ def waiting(data: dict[str, object], taps: Sequence[dict[str, object]]) -> dict[
             continue
         events.append(event)
     state = follow.in_play(table, events)
-    return {"panel": str(panel(table, state, names, True, int(data["number"]))),  # type: ignore[call-overload]
+    return {"panel": str(panel(table, state, names, True, int(data["number"]))),
             "refused": refused}

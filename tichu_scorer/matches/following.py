@@ -77,6 +77,7 @@ class Posted(NamedTuple):
     followed: Followed
     problem: Problem | None
     stored: bool
+    revision: int = 0  # the match's, once the event is stored (nothing read after the commit)
 
 
 def post(match: Match, event: Event, client_id: str | None, seen: int | None,
@@ -91,16 +92,16 @@ def post(match: Match, event: Event, client_id: str | None, seen: int | None,
                       .scalar_one_or_none()) is not None:
         if owner != match.id:
             raise Conflict()
-        return Posted(in_play(match), None, False)
+        return Posted(in_play(match), None, False, match.revision)
     closing.check(match)  # [TN5]: a table of a closed round takes no change
     followed = in_play(match)
     if match.finished:
         return Posted(followed, Problem("kind", "E1", _(
-            "The match is over: it has no hand in play.")), False)
+            "The match is over: it has no hand in play.")), False, match.revision)
     if follow.repeated(followed.events, followed.state, event, seen):
-        return Posted(followed, None, False)
+        return Posted(followed, None, False, match.revision)
     if (problem := follow.refusal(followed.table, followed.state, event)) is not None:
-        return Posted(followed, problem, False)
+        return Posted(followed, problem, False, match.revision)
     try:
         prebuilt.core(_INSERT, {
             "match_id": match.id, "hand": followed.number, "seq": len(followed.events) + 1,
@@ -108,6 +109,7 @@ def post(match: Match, event: Event, client_id: str | None, seen: int | None,
             "client_id": client_id or None, "phone": phone, "device": device})
         changed(match)
         prebuilt.store_match(match)
+        revision = match.revision
         db.session.commit()
     except IntegrityError as exc:  # only without the lock (a bug): refuse, never double
         db.session.rollback()
@@ -117,7 +119,7 @@ def post(match: Match, event: Event, client_id: str | None, seen: int | None,
         raise
     events = [*followed.events, event]
     return Posted(Followed(followed.table, followed.number, events,
-                           follow.in_play(followed.table, events)), None, True)
+                           follow.in_play(followed.table, events)), None, True, revision)
 
 
 

@@ -3,29 +3,46 @@ every phone and the board. The rules are `core.follow`'s; the writes `matches.fo
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 from flask import Blueprint, abort, flash, jsonify, redirect, request, url_for
 from flask_babel import gettext
 from werkzeug.wrappers import Response
 
-from ..core import follow
+from ..core import follow, follow_panel
 from ..extensions import db
 from ..limits import limit_reads, limit_writes
+from ..live import poll
 from ..matches import following, writes
 from ..models import CLIENT_ID, Match
 from ..tables import access, phones
 from .errors import form_value, wants_json
 from .jsonbody import BadRequest, json_body
-from .matches import panel_of, visible
+from .matches import visible
 
 bp = Blueprint("follow", __name__)
 
 
-def _answer(match: Match, followed: following.Followed, scorer: bool) -> dict[str, Any]:
+class _Shown(NamedTuple):
+    """What an answer names of the match, read before a commit expires it."""
+
+    key: str
+    names: tuple[str, ...]
+    hands: int
+    revision: int
+
+    @classmethod
+    def of(cls, match: Match) -> _Shown:
+        return cls(match.key, match.names, match.hand_count or 0, match.revision or 0)
+
+
+def _answer(shown: _Shown, followed: following.Followed, scorer: bool) -> dict[str, Any]:
+    panel = follow_panel.panel(followed.table, followed.state, shown.names, scorer,
+                               shown.hands + 1,
+                               url_for("hands.new", match_id=shown.key) if scorer else None)
     return {"follow": follow.as_dict(followed.table, followed.state),
-            "seen": len(followed.events), "hand": (match.hand_count or 0) + 1,
-            "panel": str(panel_of(match, followed, scorer))}
+            "seen": len(followed.events), "hand": shown.hands + 1,
+            "tag": poll.match_tag(shown.revision, shown.hands), "panel": str(panel)}
 
 
 def _fields() -> dict[str, Any]:
@@ -75,6 +92,7 @@ def post(match_id: str) -> Response | tuple[Response, int]:
         event = follow.Event.read(fields, len(match.seats))
     except follow.BadEvent as exc:
         raise BadRequest(exc.message, exc.field) from None
+    shown = _Shown.of(match)
     try:
         posted = following.post(match, event, client_id, seen, phones.name(),
                                 access.device())
@@ -84,7 +102,8 @@ def post(match_id: str) -> Response | tuple[Response, int]:
                                  "nothing was saved."), "client_id") from None
     problem = posted.problem
     if wants_json():
-        answer = _answer(match, posted.followed, True) | {"stored": posted.stored}
+        answer = _answer(shown._replace(revision=posted.revision), posted.followed, True) | {
+            "stored": posted.stored}
         db.session.rollback()
         if problem is not None:
             return jsonify(answer | {"errors": [problem.as_dict()]}), 422
@@ -92,7 +111,7 @@ def post(match_id: str) -> Response | tuple[Response, int]:
     db.session.rollback()
     if problem is not None:
         flash(f"{problem.message} ({problem.rule})", "error")
-    return redirect(url_for("matches.show", match_id=match_id, _anchor="follow"), code=303)
+    return redirect(url_for("matches.show", match_id=shown.key, _anchor="follow"), code=303)
 
 
 @bp.get("/matches/<match_id>/follow.json")
@@ -103,4 +122,4 @@ def show(match_id: str) -> Response:
     match = visible(match_id)
     if match.finished:
         abort(404)
-    return jsonify(_answer(match, following.in_play(match), access.can_score(match)))
+    return jsonify(_answer(_Shown.of(match), following.in_play(match), access.can_score(match)))
