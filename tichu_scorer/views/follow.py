@@ -101,7 +101,7 @@ def post(match_id: str) -> Response | tuple[Response, int]:
         raise BadRequest(gettext("This event carries the id of another match's event; "
                                  "nothing was saved."), "client_id") from None
     problem = posted.problem
-    if wants_json():
+    if wants_json() or request.is_json:  # a script's tap: the hand, not a page
         answer = _answer(shown._replace(revision=posted.revision), posted.followed, True) | {
             "stored": posted.stored}
         db.session.rollback()
