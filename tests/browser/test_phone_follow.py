@@ -31,7 +31,9 @@ def test_two_phones_follow_a_hand_and_the_form_opens_filled(live_server, phone, 
     page.emulate_media(color_scheme=theme)
     start_match(page, live_server) if language == "en" else _start_german(page, live_server)
     other = second_phone(page, new_context)
+    other.context.add_cookies([{"name": "lang", "value": language, "url": live_server}])
     other.emulate_media(color_scheme=theme)
+    other.reload()
     other.wait_for_selector("button[value='start']")
 
     tap(page, "start")

@@ -27,8 +27,8 @@ from .follow import Event, InPlay, Table
 _PHASE_WORDS = {
     follow.DEAL: N_("The first %(n)s cards are out: Grand Tichu now."),
     follow.PASS: N_("All cards dealt: the pass."),
-    follow.PLAY: N_("Play."),
-    follow.OVER: N_("The hand is over."),
+    follow.PLAY: N_("Cards on the table: Tichu until a player’s first card."),
+    follow.OVER: N_("The hand is over: enter the card points."),
 }
 
 
@@ -142,8 +142,8 @@ def _wish(table: Table, state: InPlay, names: Sequence[str], scorer: bool) -> Ma
     if scorer and _allowed(table, state, "missed", _first_owing(table, state)):
         missed = Markup("").join(_button(f"missed:{s}", names[s], "small")
                                  for s in range(table.seats) if s != table.dummy)
-        out += Markup('<p class="follow-missed">%s %s</p>') % (_("Missed by mistake:"),
-                                                               missed)
+        out += Markup('<details class="follow-missed"><summary>%s</summary><p>%s</p>'
+                      '</details>') % (_("Missed by mistake?"), missed)
     return out
 
 
