@@ -34,6 +34,7 @@ from benchmarks.harness import Session, free_port, kill, start_gunicorn  # noqa:
 from benchmarks.load import cpu_seconds, empty_database, percentile, probe_ms  # noqa: E402
 
 # A hand as a table taps it: the calls, the deal, the pass, the wish, bombs, who is out.
+KEEPALIVE = 4.0  # s: gunicorn.conf.py keeps an idle connection 5 s; a POST is not sent twice
 HAND = ("start", "grand:1", "dealt", "tichu:3", "passed", "wish::8", "bomb:2", "fulfilled",
         "out:0", "bomb:3", "out:3", "out:1")
 
@@ -49,10 +50,18 @@ class Table:
         self.etag = ""
         self.hands = 0
         self.step = 0
+        self.used = {id(self.scorer): time.monotonic(), id(self.watcher): time.monotonic()}
+
+    def fresh(self, session: Session) -> Session:
+        """The session, on a new connection when its last one may have been closed idle."""
+        if time.monotonic() - self.used[id(session)] > KEEPALIVE:
+            session.close()
+        self.used[id(session)] = time.monotonic()
+        return session
 
     def post(self, path: str, fields: dict[str, str], json_answer: bool = False) -> int:
         self.scorer.headers = {"Accept": "application/json"} if json_answer else {}
-        status, _, _ = self.scorer.request(
+        status, _, _ = self.fresh(self.scorer).request(
             "POST", self.url + path, urllib.parse.urlencode(
                 {"csrf_token": self.csrf} | fields).encode(),
             "application/x-www-form-urlencoded")
@@ -67,7 +76,7 @@ class Table:
 
     def refetch(self) -> int:
         self.watcher.headers = {"If-None-Match": self.etag} if self.etag else {}
-        status, _, headers = self.watcher.request("GET", self.url)
+        status, _, headers = self.fresh(self.watcher).request("GET", self.url)
         self.etag = headers.get("etag", self.etag)
         return status
 
@@ -79,6 +88,7 @@ def run(tables: list[Table], followed: bool, seconds: float, every: float
     deadline = time.monotonic() + seconds
 
     def one(table: Table) -> None:
+        table.step = 0  # a hand begun in an earlier phase was saved by the plain one since
         time.sleep(table.rng.uniform(0, 2 * every))
         while time.monotonic() < deadline:
             began = time.perf_counter()

@@ -95,3 +95,41 @@ def test_a_refused_tap_says_its_rule(live_server, phone, new_context):
     assert "(L1)" in other.inner_text("[data-follow-note]")
     assert other.locator("button[value='grand:1']").count() == 0  # the hand as it stands
     assert page.errors == []
+
+
+def test_without_signal_taps_wait_and_the_phones_core_draws_them(live_server, phone):
+    """Offline, a tap waits on the phone and the core (the server's Python under Pyodide)
+    draws the panel with it; with the signal back the taps are sent, in order, once."""
+    from flask import Flask
+
+    from tests.browser.test_phone_core_offline import BUNDLE, core_kept, snapshot_kept
+    from tests.browser.test_phone_offline import controlled_match
+    if BUNDLE(Flask(__name__)) is None:
+        pytest.skip("the Pyodide bundle could not be fetched: see docs/OFFLINE_CORE.md")
+    page = phone
+    match_url = controlled_match(page, live_server)
+    tap(page, "start")
+    core_kept(page)
+    snapshot_kept(page)
+    page.context.set_offline(True)
+    page.tap("button[value='tichu:1']")
+    page.wait_for_selector("[data-follow-note].waiting:not([hidden])")
+    # drawn by the phone's core: Bob's Tichu, and no Tichu button for him any more
+    page.wait_for_selector(".follow-seat[data-seat='1'] .badge.call", timeout=60000)
+    page.tap("button[value='grand:2']")
+    page.wait_for_selector(".follow-seat[data-seat='2'] .badge.call", timeout=30000)
+    page.tap("button[value='dealt']")
+    page.wait_for_selector(".follow-phase[data-phase='pass']", timeout=30000)
+    assert page.locator("button[value='grand:0']").count() == 0  # [L1], on the phone
+    shot(page, "follow-en-offline")
+    page.context.set_offline(False)
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    until_sent = """async (url) => {
+        const r = await fetch(url + '/follow.json', { cache: 'no-store' });
+        const j = await r.json();
+        return j.seen === 4 && j.follow.phase === 'pass'; }"""
+    from tests.browser.conftest import until
+    until(page, until_sent, match_url, seconds=30, what="the waiting taps sent")
+    answer = page.evaluate("async (u) => (await fetch(u + '/follow.json')).json()", match_url)
+    assert answer["follow"]["calls"] == {"1": "tichu", "2": "grand"}
+    assert page.errors == []

@@ -210,3 +210,12 @@ def test_an_import_with_events_that_are_not_refuses_the_file(app, client, url,
     r = other.post("/import", data={"file": (io.BytesIO(json.dumps(data).encode()), "x.json")})
     assert said in r.get_data(as_text=True)
     assert other.get("/export.json").get_json()["matches"] == []
+
+
+def test_a_closed_tournament_table_takes_no_event(client, url, monkeypatch):
+    from tichu_scorer.matches import closing
+    from tichu_scorer.scoring import Problem
+    monkeypatch.setattr(closing, "closed", lambda match, hold=True: Problem(
+        "match", "TN5", "Round 1 is closed."))
+    r = tap(client, url, "start")
+    assert r.status_code == 422 and r.get_json()["errors"][0]["rule"] == "TN5"

@@ -93,8 +93,9 @@ def post(match: Match, event: Event, client_id: str | None, seen: int | None,
         if owner != match.id:
             raise Conflict()
         return Posted(in_play(match), None, False, match.revision)
-    closing.check(match)  # [TN5]: a table of a closed round takes no change
     followed = in_play(match)
+    if (closed := closing.closed(match)) is not None:  # [TN5]: a closed round's table
+        return Posted(followed, closed, False, match.revision)
     if match.finished:
         return Posted(followed, Problem("kind", "E1", _(
             "The match is over: it has no hand in play.")), False, match.revision)
@@ -111,11 +112,10 @@ def post(match: Match, event: Event, client_id: str | None, seen: int | None,
         prebuilt.store_match(match)
         revision = match.revision
         db.session.commit()
-    except IntegrityError as exc:  # only without the lock (a bug): refuse, never double
+    except Exception as exc:
         db.session.rollback()
-        raise Conflict() from exc
-    except Exception:
-        db.session.rollback()
+        if isinstance(exc, IntegrityError):  # only without the lock (a bug): never a double
+            raise Conflict() from exc
         raise
     events = [*followed.events, event]
     return Posted(Followed(followed.table, followed.number, events,
