@@ -69,10 +69,13 @@ class Table:
 
     def save(self) -> int:
         self.hands += 1
-        return self.post("/hands/new", {"place_1": "0", "place_2": "3", "place_3": "1",
+        status = self.post("/hands/new", {"place_1": "0", "place_2": "3", "place_3": "1",
                                         "call_1": "grand", "call_3": "tichu", "card_a": "55",
                                         "number": str(self.hands), "bombs_2": "1",
                                         "bombs_3": "1", "client_id": f"h{id(self)}-{self.hands}"})
+        if status != 303:  # not stored (a busy database): the next save is this number
+            self.hands -= 1
+        return status
 
     def refetch(self) -> int:
         self.watcher.headers = {"If-None-Match": self.etag} if self.etag else {}

@@ -219,3 +219,30 @@ def test_a_closed_tournament_table_takes_no_event(client, url, monkeypatch):
         "match", "TN5", "Round 1 is closed."))
     r = tap(client, url, "start")
     assert r.status_code == 422 and r.get_json()["errors"][0]["rule"] == "TN5"
+
+
+@pytest.mark.parametrize("variant, names, extra, taps, form", [
+    # Threechu: hand 1 shuffled by Tom (seat 0), who calls no Grand Tichu [T3.3]; the
+    # dummy (seat 3) calls Tichu
+    ("threechu", ["Tom", "Uma", "Vic"], {"length": "hands", "hands": "3"},
+     [("start", 200), ("grand:0", 422), ("grand:1", 200), ("tichu:3", 200), ("out:3", 200),
+      ("out:1", 200)], {"out_order": [3, 1], "calls": {"1": "grand", "3": "tichu"}}),
+    # Tientsin: 6 first cards; a triple victory ends the hand
+    ("tientsin", ["A", "B", "C", "D", "E", "F"], {"target": "1000"},
+     [("start", 200), ("tichu:5", 200), ("out:0", 200), ("out:2", 200), ("out:4", 200),
+      ("out:1", 422)], {"out_order": [0, 2, 4], "calls": {"5": "tichu"}}),
+    # Grand Seigneur: no calls, the order of going out
+    ("seigneur", ["G1", "G2", "G3", "G4", "G5"], {},
+     [("start", 200), ("tichu:1", 422), ("out:3", 200), ("out:1", 200)],
+     {"out_order": [3, 1]}),
+])
+def test_each_variant_follows_by_its_rules(client, variant, names, extra, taps, form):
+    data = {"variant": variant} | {f"seat_{i}": n for i, n in enumerate(names)} | extra
+    url = client.post("/matches/new", data=data).headers["Location"]
+    for event, status in taps:
+        assert tap(client, url, event).status_code == status, event
+    answer = client.get(url + "/follow.json").get_json()
+    assert {k: v for k, v in answer["follow"]["form"].items() if k in form} == form
+    assert "in play" in client.get(url).get_data(as_text=True)
+    assert client.get(url + "/hands/new").status_code == 200
+    assert client.get(url + "/board").status_code == 200
