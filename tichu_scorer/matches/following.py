@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import NamedTuple
 
-from sqlalchemy import bindparam
+from sqlalchemy import and_, bindparam, func
 from sqlalchemy.exc import IntegrityError
 
 from ..core import follow, follow_panel
@@ -23,7 +23,7 @@ from ..models import Hand, Match
 from ..scoring import Problem
 from . import closing, prebuilt
 from .ending import changed
-from .hand_entry import next_entry, next_shuffler
+from .hand_entry import next_shuffler
 from .writes import Conflict
 
 _EVENTS = (db.select(FollowEvent.kind, FollowEvent.seat, FollowEvent.rank, FollowEvent.phone,
@@ -62,12 +62,26 @@ class Followed(NamedTuple):
     state: InPlay
 
 
+# The hand in play's entry number (one past the highest the match ever had, as
+# `prebuilt.next_entry`) with its events, in one statement: the match page reads it once
+# per revision, the hand form and the board once per request.
+_NUMBER = (db.select((func.coalesce(func.max(Hand.number), 0) + 1).label("number"))
+           .where(Hand.match_id == bindparam("match")).subquery())
+_IN_PLAY = (db.select(_NUMBER.c.number, FollowEvent.kind, FollowEvent.seat, FollowEvent.rank,
+                      FollowEvent.phone, FollowEvent.at)
+            .select_from(_NUMBER.outerjoin(FollowEvent, and_(
+                FollowEvent.match_id == bindparam("match"),
+                FollowEvent.hand == _NUMBER.c.number)))
+            .order_by(FollowEvent.seq))
+
+
 def in_play(match: Match) -> Followed:
     """The match's hand in play (the next hand to be saved), as followed so far."""
     table = table_of(match)
-    number = next_entry(match)
-    events = stored(match.id, number)
-    return Followed(table, number, events, follow.in_play(table, events))
+    rows = prebuilt.core(_IN_PLAY, {"match": match.id}).all()
+    events = [Event(kind, seat, rank, phone, _stamp(at))
+              for _number, kind, seat, rank, phone, at in rows if kind is not None]
+    return Followed(table, rows[0][0], events, follow.in_play(table, events))
 
 
 class Posted(NamedTuple):
@@ -132,14 +146,16 @@ class Told(NamedTuple):
     at: str | None
 
 
-def told(match: Match, number: int | None = None, shuffler: int | None = None) -> list[Told]:
-    """The events of hand `number` (the hand in play's when None; a saved Threechu hand
-    names its `shuffler`) as sentences, in order."""
-    if number is None:
-        table, number = table_of(match), next_entry(match)
+def told(match: Match, hand: Hand | None = None,
+         followed: Followed | None = None) -> list[Told]:
+    """The events of a saved `hand`, or of the hand in play (`followed`, as `in_play` read
+    it), as sentences, in order."""
+    if hand is None:
+        found = followed if followed is not None else in_play(match)
+        table, events = found.table, found.events
     else:
-        table = table_of(match, shuffler, next_hand=False)
-    events = stored(match.id, number)
+        table = table_of(match, hand.shuffler, next_hand=False)
+        events = stored(match.id, hand.number)
     return [Told(text, e.phone, e.at) for text, e in zip(
         follow_panel.told(table, match.names, events), events, strict=True)]
 

@@ -62,7 +62,8 @@ def _load(match_ids: Iterable[int] | None = None) -> list[Match]:
 
 def _batches(match_ids: Sequence[int]) -> Iterator[list[Match]]:
     """The matches with these ids (in this order), EXPORT_BATCH at a time with their hands,
-    log and players (four queries a batch): an export holds one batch in memory."""
+    log and players (four queries a batch, and one for their followed hands' events in
+    `stream_json`): an export holds one batch in memory."""
     for chunk in chunks(match_ids, EXPORT_BATCH):
         yield _load(chunk)
 

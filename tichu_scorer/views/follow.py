@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from flask import Blueprint, abort, flash, jsonify, redirect, request, url_for
+from flask import Blueprint, abort, flash, g, jsonify, redirect, request, url_for
 from flask_babel import gettext
 from werkzeug.wrappers import Response
 
@@ -14,7 +14,7 @@ from ..extensions import db
 from ..limits import limit_reads, limit_writes
 from ..live import poll
 from ..matches import following, writes
-from ..models import CLIENT_ID, Match
+from ..models import CLIENT_ID, Hand, Match
 from ..tables import access, phones
 from .errors import form_value, wants_json
 from .jsonbody import BadRequest, json_body
@@ -77,6 +77,21 @@ def _seen(raw: object) -> int | None:
         return raw
     raise BadRequest(gettext("The field “seen” must be a whole number; nothing was saved."),
                      "seen")
+
+
+def in_play_of(match: Match) -> following.Followed:
+    """The match's hand in play, read once per request (the hand form and its page ask)."""
+    found: following.Followed | None = g.get("in_play")
+    if found is None:
+        found = g.in_play = following.in_play(match)
+    return found
+
+
+def told_of(match: Match, hand: Hand | None) -> list[following.Told]:
+    """The events of a saved hand, or of the hand in play, as sentences (its page)."""
+    if hand is None and match.finished:
+        return []
+    return following.told(match, hand, in_play_of(match) if hand is None else None)
 
 
 @bp.post("/matches/<match_id>/follow")

@@ -27,6 +27,7 @@ from ..models import CLIENT_ID, Hand, Match
 from ..scoring import seigneur
 from ..scoring.hand import CARD_POINTS_MAX, CARD_POINTS_MIN, CARD_POINTS_STEP
 from ..tables import access
+from . import follow as follow_view
 from . import game_pages
 from .errors import form_value, wants_json
 from .jsonbody import json_body
@@ -94,18 +95,10 @@ def _form(match: Match, hand: Hand | None = None) -> Any:
     if hand is not None and not form.is_submitted():
         form.fill(hand.recorded())
     elif not form.is_submitted() and not match.finished:
-        followed = following.in_play(match)  # [L6]: the hand in play fills the new form
+        followed = follow_view.in_play_of(match)  # [L6]: the hand in play fills the form
         if followed.state.followed:
             form.fill(follow.recorded(followed.table, followed.state))
     return form
-
-
-def _told(match: Match, hand: Hand | None) -> list[following.Told]:
-    """The events of the hand (a saved one's, or the hand in play's), as sentences."""
-    if hand is None and match.finished:
-        return []
-    return following.told(match, hand.number if hand is not None else None,
-                          hand.shuffler if hand is not None else None)
 
 
 def _hand(match: Match, number: int) -> Hand:
@@ -131,7 +124,7 @@ def _page(match: Match, form: Any, status: int, hand: Hand | None = None,
                            sides=match_view.sides_of(match), shuffler=shuffler,
                            conflict=conflict, teams=TEAM_LETTERS, points=CARD_POINTS,
                            most_bombs=MOST_BOMBS, taps=seigneur.places_to_tap(len(match.seats)),
-                           told=_told(match, hand), conflict_theirs=theirs,
+                           told=follow_view.told_of(match, hand), conflict_theirs=theirs,
                            conflict_yours=yours, summaries=summaries,
                            opened_for=number if number is not None else shown,
                            entry=_opened_entry(match, hand, conflict),
