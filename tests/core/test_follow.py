@@ -191,7 +191,9 @@ def test_the_panel_offers_only_what_the_rules_allow():
     drawn = str(follow_panel.panel(FOUR, state, NAMES, True, 3))
     assert 'value="grand:0"' not in drawn  # [L1]
     assert 'value="tichu:1"' not in drawn and 'value="tichu:0"' in drawn  # [L2]
-    assert 'value="wish::8"' in drawn and "Hand 3 in play" in drawn
+    assert 'value="wish::8"' not in drawn and "Hand 3 in play" in drawn  # the pass first
+    playing = str(follow_panel.panel(FOUR, in_play(FOUR, events(*PLAYING)), NAMES, True, 3))
+    assert 'value="wish::8"' in playing and 'value="passed"' not in playing
     viewer = str(follow_panel.panel(FOUR, state, NAMES, False, 3))
     assert "<button" not in viewer and "Tichu" in viewer
     assert str(follow_panel.panel(FOUR, in_play(FOUR, []), NAMES, False, 1)) == ""

@@ -128,7 +128,8 @@ def _player(table: Table, state: InPlay, names: Sequence[str], seat: int,
 
 def _wish(table: Table, state: InPlay, names: Sequence[str], scorer: bool) -> Markup:
     if state.wish is None:
-        if not scorer or not _allowed(table, state, "wish", None, "2"):
+        # offered once play has begun (the rules take it earlier: it says the pass is done)
+        if not scorer or state.phase != follow.PLAY:
             return Markup("")
         ranks = Markup("").join(_button(f"wish::{r}", r, "rank") for r in follow.RANKS)
         return Markup('<div class="follow-wish-pick"><p>%s</p><div class="ranks">%s</div>'
