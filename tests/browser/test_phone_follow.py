@@ -43,6 +43,13 @@ def test_two_phones_follow_a_hand_and_the_form_opens_filled(live_server, phone, 
     other.wait_for_selector(".follow-wish.open[data-wish='8']", timeout=SOON)
     assert other.locator("button[value='grand:2']").count() == 0  # [L1]: the deal is behind
     shot(other, f"follow-{language}-{theme}-second-phone")
+    board = other.context.new_page()  # the big screen: the open wish large
+    board.set_viewport_size({"width": 1280, "height": 720})
+    board.emulate_media(color_scheme=theme)
+    board.goto(page.url + "/board")
+    board.wait_for_selector(".board-follow .follow-wish.open[data-wish='8']")
+    shot(board, f"follow-{language}-{theme}-board")
+    board.close()
     # the second phone taps: the first sees it
     other.wait_for_selector("button[value='fulfilled']")
     tap(other, "fulfilled")
