@@ -13,16 +13,8 @@ from ..extensions import csrf, db
 from ..game.layouts import TEAM_LETTERS
 from ..game.variants import MOST_BOMBS
 from ..limits import limit_reads, limit_writes
-from ..matches import (
-    closing,
-    corrections,
-    ending,
-    following,
-    hand_entry,
-    match_log,
-    match_view,
-    writes,
-)
+from ..matches import closing, corrections, ending, hand_entry, match_log, match_view, writes
+from ..matches.following import told_of
 from ..models import CLIENT_ID, Hand, Match
 from ..scoring import seigneur
 from ..scoring.hand import CARD_POINTS_MAX, CARD_POINTS_MIN, CARD_POINTS_STEP
@@ -398,8 +390,7 @@ def log(match_id: str) -> str:
     """The match's append-only log, a page at a time; deleted hands can be restored here."""
     match = visible(match_id)
     page = match_log.log_page(match, request.args.get("older"), request.args.get("newer"))
-    followed = following.told_of(match, [page.hands[e.event.hand_id] for e in page.entries
-                                         if e.event.action == "added"
-                                         and e.event.hand_id in page.hands])
+    followed = told_of(match, [page.hands[e.event.hand_id] for e in page.entries
+                               if e.event.action == "added" and e.event.hand_id in page.hands])
     return render_template("hands/log.html", match=match, page=page, followed=followed,
                            can_score=access.can_score(match))
