@@ -120,6 +120,7 @@ def test_health_reports_a_dead_database(tmp_path):
     assert r.status_code == 503 and r.get_json()["database"] == "unreachable"
 
 
+@pytest.mark.one_database  # a check of the source: the PostgreSQL run leaves it out
 def test_bandit_finds_nothing():
     pytest.importorskip("bandit", reason="bandit is installed by the test extras")
     result = subprocess.run([sys.executable, "-m", "bandit", "-q", "-r", "tichu_scorer",
