@@ -107,9 +107,7 @@ def test_health(tmp_path):
     # reports: here a loaded machine (load 15, coverage on) once took 5 s for the first
     # connection of a fresh app to PostgreSQL, past the 750 ms answer bound, and the check
     # rightly said "unreachable".
-    app = make_app(tmp_path, HEALTH_ANSWER_MS=30_000, HEALTH_TIMEOUT_MS=30_000)
-    with app.app_context():
-        db.create_all()
+    app = make_app(tmp_path, tables=True, HEALTH_ANSWER_MS=30_000, HEALTH_TIMEOUT_MS=30_000)
     r = app.test_client().get("/healthz")
     assert r.status_code == 200 and r.get_json() == {"status": "ok", "database": "ok"}
 
