@@ -13,8 +13,8 @@ library cut to the modules the core imports (`core_stdlib.zip`, the list in
 tools/core_stdlib.txt, found and kept true by tests/browser/test_phone_stdlib.py), its
 files stored uncompressed so that brotli packs them as one text, and each served file
 stored beside its brotli (quality 11) and gzip forms, so that the app serves them
-compressed ahead of time. A file is compressed again only when it or the quality changed
-(the WebAssembly file takes about 100 s at 11).
+compressed ahead of time. A file is compressed again only when it, the quality or the
+window changed (the WebAssembly file takes about 100 s at 11).
 
 The tarball's address is never written in the project: it is asked of npm when npm is
 installed (`npm view pyodide@VERSION dist.tarball`, which follows the user's npm
