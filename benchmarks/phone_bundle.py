@@ -1,4 +1,4 @@
-"""The phone's bundle before and after the standard library's cut and brotli 11, in one run
+"""The phone's bundle before and after the standard library's cut and brotli 10, in one run
 (docs/PERFORMANCE.md, "The core on the phone"): each file's bytes as sent, and the first
 offline score and later previews of a phone started from each, side by side.
 

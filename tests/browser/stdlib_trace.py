@@ -24,8 +24,11 @@ import zipfile
 from pathlib import Path
 
 from tests.browser.conftest import ARGS, CHROMIUM, browser_app, serving
+from tichu_scorer.core import follow_panel
+from tichu_scorer.core.follow import Event, Table
 from tichu_scorer.game import variants
 from tichu_scorer.game.house import PRESETS
+from tichu_scorer.scoring.games import game_of
 from tichu_scorer.scoring.state import MatchState
 from tichu_scorer.views import core
 
@@ -94,10 +97,30 @@ def facts(variant: str, *, count: int = 2, totals=(400, 300, 200, 100),
     return state.to_dict() | {"names": list(NAMES[variant])}
 
 
+def followed(variant: str) -> dict:
+    """The followed hand's panel as a scorer's page hands it to the core, with events of
+    every kind (a Grand Seigneur table has no calls)."""
+    seats = len(NAMES[variant])
+    table = Table.of(game_of(variants.variant(variant)), seats, shuffler=0)
+    events = [Event("start", None, None), Event("dealt", None, None),
+              Event("passed", None, None), Event("wish", 1, 8), Event("bomb", 2, None),
+              Event("out", 1, None)]
+    if table.calls:
+        events[1:1] = [Event("grand", 2, None)]
+        events[4:4] = [Event("tichu", 3, None)]
+    return follow_panel.facts(table, NAMES[variant], events, 3)
+
+
+TAPS = [{"event": "fulfilled"}, {"event": "out:0"}, {"event": "grand:3"},
+        {"event": "missed:2"}, {"event": "tichu:0"}, {"event": "bomb:9"}, {"event": "fly"}]
+
+
 def requests() -> list[str]:
     """Every operation the worker serves, each as the JSON text a page sends."""
     asked: list[object] = []
     for lang in ("en", "de"):
+        asked += [{"op": "follow", "facts": followed(variant), "taps": TAPS, "lang": lang}
+                  for variant in NAMES]
         for variant in NAMES:
             for house in (None, "club", "tournament"):
                 state = facts(variant, house=house)
