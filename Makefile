@@ -13,8 +13,10 @@ PORT ?= 5000
 
 # The phone's offline scoring runs the core under Pyodide (docs/OFFLINE_CORE.md): the npm
 # registry's package, pinned by version and by the registry's sha512 integrity, fetched
-# once by the set-up into PYODIDE_DIR (no Node needed). Without npm or network the app
-# still runs; in CI (CI=1) the fetch must succeed.
+# once by the set-up into PYODIDE_DIR (no Node needed); its standard library is cut to what
+# the core imports (tools/core_stdlib.txt) and every served file compressed at brotli 10
+# (about two minutes the first time, then only what changed). Without npm or network the
+# app still runs; in CI (CI=1) the fetch must succeed.
 PYODIDE_VERSION := 314.0.7
 PYODIDE_INTEGRITY := sha512-0YvXxEhfEdpLfb/XkM2BFAeMROq0iMUX2bzzH9pOttyMcWkwq+HbE5uyuGD82LN7y2q+SNvi/6V5JEsOlD2R1A==
 PYODIDE_DIR := build/pyodide

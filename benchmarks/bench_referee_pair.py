@@ -8,7 +8,8 @@ two referees take turns, five turns each, the order swapped from one position to
 next, each turn one call: "rotated" (a call meets caches the other referee left, as
 behind a web server); then each call five times in a row: "warm". The fastest of a
 referee's five counts, garbage collector off. Printed per family of `bench_referee` and
-pooled: the median of each, and the median of the per-position ratios old / new. Timed:
+pooled: the median of each, and the median, 5th and 95th percentile of the per-position
+ratios old / new (below 1: the new referee slower at that position). Timed:
 `legal_plays` ("enumerate"), `judge` with its verdict's rule read ("judge"), the same with
 the whole answer read (`as_dict`, "judge+text"), and, apart, passes that owe no wish.
 """
@@ -85,8 +86,12 @@ def turns(calls: list[Callable[[], object]], rotated: bool, first: int) -> list[
 
 
 def median(values: list[float]) -> float:
+    return percentile(values, 50)
+
+
+def percentile(values: list[float], p: int) -> float:
     s = sorted(values)
-    return s[len(s) // 2] if s else float("nan")
+    return s[min(len(s) - 1, len(s) * p // 100)] if s else float("nan")
 
 
 def main() -> None:
@@ -131,7 +136,7 @@ def main() -> None:
           f"{seed}; load average before/after: "
           + ", ".join(f"{a:.2f}/{b:.2f}" for a, b in zip(*load, strict=True)))
     print(f"{'what':<14}{'mode':<9}{'family':<9}{'old µs':>8}{'new µs':>8}{'old/new':>9}"
-          f"{'per position':>14}")
+          f"{'per position':>14}{'p5':>7}{'p95':>7}")
     names = sorted({(w, m) for w, m, _ in timed}, key=lambda x: (list(
         ("enumerate", "judge", "judge+text", "pass, no wish")).index(x[0]), x[1]))
     for name, mode in names:
@@ -142,9 +147,10 @@ def main() -> None:
         for family, pairs in rows:
             before = median([o / 1000 for o, _ in pairs])
             after = median([w / 1000 for _, w in pairs])
-            ratio = median([o / w for o, w in pairs])
+            ratios = [o / w for o, w in pairs]
             print(f"{name:<14}{mode:<9}{family:<9}{before:8.2f}{after:8.2f}{before / after:8.2f}×"
-                  f"{ratio:12.2f}×")
+                  f"{median(ratios):12.2f}×{percentile(ratios, 5):6.2f}×"
+                  f"{percentile(ratios, 95):6.2f}×")
 
 
 if __name__ == "__main__":

@@ -102,7 +102,8 @@ MAIN_INIT = """(() => {
     mark("loader");
     const [pyodide, archive] = await Promise.all([
       loadPyodide(Object.assign(
-        { indexURL: BUNDLE.index, lockFileURL: BUNDLE.index + "pyodide-lock.json" },
+        { indexURL: BUNDLE.index, lockFileURL: BUNDLE.index + "pyodide-lock.json",
+          stdLibURL: BUNDLE.stdlib },
         snapshot ? { _loadSnapshot: snapshot } : { _makeSnapshot: true })),
       fetch(BUNDLE.core).then((r) => r.arrayBuffer())]);
     mark("load");

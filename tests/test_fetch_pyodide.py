@@ -8,6 +8,7 @@ import importlib.util
 import io
 import json
 import tarfile
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -23,8 +24,17 @@ def integrity(data: bytes) -> str:
     return "sha512-" + base64.b64encode(hashlib.sha512(data).digest()).decode()
 
 
+def stdlib() -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name in ("json/__init__.py", "json/decoder.py", "gettext.py", "email/__init__.py",
+                     "encodings/__init__.py", "encodings/utf_8.py"):
+            archive.writestr(name, f"# {name}\n" * 50)
+    return buffer.getvalue()
+
+
 def tarball() -> bytes:
-    files = {name: b"x" * 2000 for name in fetch.FILES} | {
+    files = {name: b"x" * 2000 for name in fetch.FILES} | {fetch.FULL: stdlib()} | {
         fetch.LOCK: json.dumps({"info": {"version": "9.9.9"}, "packages": {"numpy": {}}}).encode(),
         "package.json": b"{}", "console.html": b"not taken"}
     buffer = io.BytesIO()
@@ -64,7 +74,25 @@ def test_a_download_that_does_not_match_the_pin_is_refused(monkeypatch, tmp_path
     assert not (tmp_path / "out" / "9.9.9" / fetch.DONE).exists()
 
 
-def test_only_what_the_core_needs_is_kept_compressed_ahead_of_time(monkeypatch, tmp_path):
+@pytest.fixture(autouse=True)
+def modules(monkeypatch, tmp_path):
+    listing = tmp_path / "core_stdlib.txt"
+    listing.write_text("# the core's\ngettext\njson  # a package\nencodings.*\n")
+    monkeypatch.setattr(fetch, "MODULES", listing)
+    return listing
+
+
+def test_the_standard_library_is_cut_to_the_listed_modules():
+    cut = zipfile.ZipFile(io.BytesIO(fetch.cut(stdlib(), ["json", "encodings.*"])))
+    assert cut.namelist() == ["json/__init__.py", "encodings/__init__.py", "encodings/utf_8.py"]
+    assert {info.compress_type for info in cut.infolist()} == {zipfile.ZIP_STORED}
+    assert fetch.cut(stdlib(), ["json"]) == fetch.cut(stdlib(), ["json"])  # the same bytes
+    with pytest.raises(SystemExit, match="tomllib"):
+        fetch.cut(stdlib(), ["json", "tomllib"])
+
+
+def test_only_what_the_core_needs_is_kept_compressed_ahead_of_time(monkeypatch, tmp_path,
+                                                                   modules):
     data = tarball()
     source = tmp_path / "p.tgz"
     source.write_bytes(data)
@@ -73,9 +101,20 @@ def test_only_what_the_core_needs_is_kept_compressed_ahead_of_time(monkeypatch, 
     folder = tmp_path / "out" / "9.9.9"
     assert not (folder / "console.html").exists()
     assert json.loads((folder / fetch.LOCK).read_text())["packages"] == {}
-    for name in fetch.FILES:
+    for name in fetch.SERVED:
         assert (folder / f"{name}.gz").exists() and (folder / f"{name}.br").exists()
+    assert not (folder / f"{fetch.FULL}.br").exists()  # cut from, never served
+    names = zipfile.ZipFile(folder / fetch.CUT).namelist()
+    assert "gettext.py" in names and "email/__init__.py" not in names
     assert (folder / fetch.DONE).read_text().strip() == integrity(data)
-    # fetched once: a second run finds it done and downloads nothing
+    # fetched once: a second run finds it done, downloads nothing and compresses nothing
     monkeypatch.setattr(fetch, "tarball_url", lambda version: pytest.fail("fetched again"))
+    packed = fetch.brotli.compress
+    monkeypatch.setattr(fetch.brotli, "compress", lambda *a, **k: pytest.fail("packed again"))
     assert fetch.main(["9.9.9", integrity(data), str(tmp_path / "out")]) == 0
+    # a module added to the list: cut again from the files on disk, only the cut packed
+    modules.write_text(modules.read_text() + "email\n")
+    monkeypatch.setattr(fetch.brotli, "compress", lambda raw, **k: (
+        pytest.fail("packed more than the cut") if raw[:2] != b"PK" else packed(raw, **k)))
+    assert fetch.main(["9.9.9", integrity(data), str(tmp_path / "out")]) == 0
+    assert "email/__init__.py" in zipfile.ZipFile(folder / fetch.CUT).namelist()

@@ -121,7 +121,7 @@ def defaults(instance_path: str) -> dict[str, object]:
         # EXPORT_WAIT seconds for another's build (then 503, try again), and the folder holds
         # at most EXPORT_CACHE_BYTES.
         "EXPORT_WAIT": float(os.environ.get("EXPORT_WAIT", "2")),
-        # The phone's core files (about 6 MB for a whole core) per client address: a hundred
+        # The phone's core files (about 3.7 MB for a whole core) per client address: a hundred
         # phones' worth an hour, each fetching the core once per deploy.
         "CORE_RATE_LIMIT": os.environ.get("CORE_RATE_LIMIT", "700 per hour"),
         "EXPORT_CACHE_BYTES": int(os.environ.get("EXPORT_CACHE_BYTES", 256 * 1024 * 1024)),

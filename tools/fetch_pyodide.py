@@ -5,9 +5,16 @@ Usage: fetch_pyodide.py VERSION INTEGRITY DEST [--required]
 The npm registry's `pyodide` package, one plain download of its tarball (no Node on the
 machine that runs the app), checked against the pinned sha512 integrity (the registry's
 `dist.integrity`), and only the files the core needs taken out of it: the loader, the
-interpreter (JavaScript and WebAssembly) and the standard library archive, each stored
-beside its brotli and gzip forms so that the app serves them compressed ahead of time.
-The lock file is written without its package list (the core needs no package).
+interpreter (JavaScript and WebAssembly) and the standard library archive. The lock file
+is written without its package list (the core needs no package).
+
+Then, from the files on disk (no network), what the app serves is made: the standard
+library cut to the modules the core imports (`core_stdlib.zip`, the list in
+tools/core_stdlib.txt, found and kept true by tests/browser/test_phone_stdlib.py), its
+files stored uncompressed so that brotli packs them as one text, and each served file
+stored beside its brotli (quality 10) and gzip forms, so that the app serves them
+compressed ahead of time. A file is compressed again only when it, the quality or the
+window changed (the WebAssembly file takes about 13 s at 10).
 
 The tarball's address is never written in the project: it is asked of npm when npm is
 installed (`npm view pyodide@VERSION dist.tarball`, which follows the user's npm
@@ -29,15 +36,22 @@ import subprocess
 import sys
 import tarfile
 import urllib.request
+import zipfile
 from pathlib import Path
 
 import brotli
 
-# What the core needs from the package, as the app serves it (tichu_scorer/phone_bundle.py)
+# What the core needs from the package (the app serves them: tichu_scorer/views/core.py)
 FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip")
 LOCK = "pyodide-lock.json"
-DONE = ".complete"  # written last: holds the integrity of what the folder came from
-BROTLI_QUALITY = 6  # the WebAssembly file takes 100 s at 11, 1.5 s at 6, 4 % larger
+FULL = "python_stdlib.zip"  # kept on disk to cut from, never served
+CUT = "core_stdlib.zip"
+SERVED = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", CUT, LOCK)
+DONE = ".complete"  # written once fetched: holds the integrity of what the folder came from
+PACKED = ".compressed.json"  # each served file's hash and quality, as last compressed
+BROTLI_QUALITY = 10  # the WebAssembly file 13 % smaller than at 6 in 13 s; 11 saves 2 % more in 100 s
+BROTLI_WINDOW = 22  # brotli's default: on the WebAssembly file 26 KB smaller than 24
+MODULES = Path(__file__).resolve().parent / "core_stdlib.txt"
 
 
 def tarball_url(version: str) -> str | None:
@@ -79,13 +93,64 @@ def unpack(data: bytes, dest: Path) -> None:
                 lock = json.loads(raw)
                 raw = json.dumps({"info": lock["info"], "packages": {}}).encode()
             (dest / name).write_bytes(raw)
-            if name == "package.json":
-                continue
-            packed = gzip.compress(raw, 9, mtime=0)
-            (dest / f"{name}.gz").write_bytes(packed)
-            better = brotli.compress(raw, quality=BROTLI_QUALITY, lgwin=24)
-            if len(better) < len(packed):  # not so for the standard library, a zip already
-                (dest / f"{name}.br").write_bytes(better)
+
+
+def listed(text: str) -> list[str]:
+    """The module names of tools/core_stdlib.txt (one a line, `#` starts a comment; `pkg.*`
+    is the whole package)."""
+    return [line.split("#", 1)[0].strip() for line in text.splitlines()
+            if line.split("#", 1)[0].strip()]
+
+
+def cut(full: bytes, modules: list[str]) -> bytes:
+    """The standard library archive with only the files of `modules`, each stored (not
+    deflated: brotli then packs the sources together, smaller than a zip of deflated
+    files), in the archive's order and with its dates, so the same list makes the same
+    bytes. A module the archive lacks is an error: the list is wrong."""
+    source = zipfile.ZipFile(io.BytesIO(full))
+    names = set(source.namelist())
+    wanted: set[str] = set()
+    for module in modules:
+        path = module.removesuffix(".*").replace(".", "/")
+        if module.endswith(".*"):
+            found = {n for n in names if n.startswith(path + "/") and not n.endswith("/")}
+        else:
+            found = {f"{path}.py", f"{path}/__init__.py"} & names
+        if not found:
+            raise SystemExit(f"pyodide: {module} (tools/core_stdlib.txt) is not in {FULL}")
+        wanted |= found
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_STORED) as out:
+        for info in source.infolist():
+            if info.filename in wanted:
+                kept = zipfile.ZipInfo(info.filename, info.date_time)
+                out.writestr(kept, source.read(info))
+    return buffer.getvalue()
+
+
+def prepare(dest: Path, modules: list[str]) -> None:
+    """What the app serves, from the files on disk: the cut standard library, and each
+    served file's compressed forms where they are out of date."""
+    made = cut((dest / FULL).read_bytes(), modules)
+    if not (dest / CUT).exists() or (dest / CUT).read_bytes() != made:
+        (dest / CUT).write_bytes(made)
+    for stale in (f"{FULL}.gz", f"{FULL}.br"):  # served before the cut
+        (dest / stale).unlink(missing_ok=True)
+    record = dest / PACKED
+    packed_as = json.loads(record.read_text()) if record.exists() else {}
+    for name in SERVED:
+        raw = (dest / name).read_bytes()
+        tag = f"{hashlib.sha256(raw).hexdigest()} brotli {BROTLI_QUALITY}/{BROTLI_WINDOW}"
+        if packed_as.get(name) == tag and (dest / f"{name}.gz").exists():
+            continue
+        packed = gzip.compress(raw, 9, mtime=0)
+        (dest / f"{name}.gz").write_bytes(packed)
+        better = brotli.compress(raw, quality=BROTLI_QUALITY, lgwin=BROTLI_WINDOW)
+        (dest / f"{name}.br").unlink(missing_ok=True)
+        if len(better) < len(packed):
+            (dest / f"{name}.br").write_bytes(better)
+        packed_as[name] = tag
+        record.write_text(json.dumps(packed_as, indent=1) + "\n")
 
 
 def main(argv: list[str]) -> int:
@@ -93,7 +158,9 @@ def main(argv: list[str]) -> int:
     required = "--required" in argv
     dest = Path(dest_root) / version
     done = dest / DONE
+    modules = listed(MODULES.read_text())
     if done.exists() and done.read_text().strip() == integrity:
+        prepare(dest, modules)
         return 0
     url = tarball_url(version)
     if url is None:
@@ -113,6 +180,8 @@ def main(argv: list[str]) -> int:
         shutil.rmtree(dest)
     unpack(data, dest)
     done.write_text(integrity + "\n")
+    print("Compressing it for the phones (brotli 10: about 20 s, once)")
+    prepare(dest, modules)
     return 0
 
 

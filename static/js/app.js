@@ -54,3 +54,11 @@ document.addEventListener("DOMContentLoaded", function () {
     note.hidden = window.isSecureContext !== false;
   });
 });
+// The hand in play's taps (follow.js), on a scorer's match page that offers them.
+document.addEventListener("DOMContentLoaded", function () {
+  const form = document.querySelector("form[data-follow-script]");
+  if (!form) return;
+  const script = document.createElement("script");
+  script.src = form.dataset.followScript;
+  document.head.append(script);
+});

@@ -4,14 +4,16 @@
 // Started only when a page needs it; loads once, then answers each message
 // { id, request } (or { id, text }: the request as JSON text, passed on as it is) with
 // { id, answer } (the JSON the server's route would give) or
-// { id, error }. BUNDLE is prepended by the server (views/core.py): where the runtime and
-// the core's archive are, and the referee's allowance.
+// { id, error }. BUNDLE is prepended by the server (views/core.py): where the runtime, the
+// standard library (cut to what the core imports: tools/core_stdlib.txt) and the core's
+// archive are, and the referee's allowance.
 // A start from nothing (compiling the interpreter, starting Python, importing the core)
 // takes seconds on a phone; so the first start keeps a memory snapshot of Pyodide right
 // after the core's import (Pyodide's _makeSnapshot), and later starts begin from it
 // (_loadSnapshot): no interpreter start-up, no import. The snapshot is kept in the
 // service worker's cache of the core under this worker's URL (its hash names the
-// runtime, the core's archive and this script), so a new bundle makes a new one.
+// runtime, its standard library's cut, the core's archive and this script), so a new
+// bundle makes a new one.
 let ready = null;
 const SNAPSHOT = "/core/snapshot" + self.location.search;
 const steps = {};  // how long each part of the start took (ms), told with the first answer
@@ -30,7 +32,8 @@ async function start() {
   const [{ loadPyodide }, kept] = await Promise.all([
     import(BUNDLE.index + "pyodide.mjs"), keptSnapshot()]);
   const load = (snapshot) => loadPyodide(Object.assign(
-    { indexURL: BUNDLE.index, lockFileURL: BUNDLE.index + "pyodide-lock.json" },
+    { indexURL: BUNDLE.index, lockFileURL: BUNDLE.index + "pyodide-lock.json",
+      stdLibURL: BUNDLE.stdlib },
     snapshot ? { _loadSnapshot: snapshot } : { _makeSnapshot: true }));
   let snapshot = kept;
   const [pyodide, archive] = await Promise.all([

@@ -207,6 +207,15 @@
     }
     if (source) status(true); else start();
   });
+  // A page that changed the match itself (a tap of the hand in play, follow.js) says the
+  // version it now shows: no note of "another phone" for its own change.
+  document.addEventListener("tichu:shown", (event) => {
+    if (event.detail && typeof event.detail.tag === "string") {
+      tag = event.detail.tag;
+      const element = live();
+      if (element) element.dataset.liveTag = tag;
+    }
+  });
   window.addEventListener("online", () => { if (!source) start(); });
   window.addEventListener("offline", () => { quit(false); clearTimeout(timer); status(false); });
   if (!listen()) later(EVERY);

@@ -15,7 +15,7 @@
 // its cards in the query, one URL per question), the copy used longest ago going first.
 // Navigations use the navigation preload: the page's request starts while this worker boots.
 // The phone's copy of the core (BUILD.core: Pyodide, the core's archive, its worker; about
-// 6 MB) is not part of the install: it is fetched once in the background once this worker
+// 3.7 MB as sent) is not part of the install: it is fetched once in the background once this worker
 // is active, and again on a later page while a file is missing (a page that needs it asks
 // too, until it is whole: ready.js), kept across deploys while its URLs stay the same. The referee's page, kept at install, stands in for any of
 // its addresses without signal (it reads its question from the address: referee.js).

@@ -16,7 +16,6 @@ from sqlalchemy.pool import NullPool
 from werkzeug.serving import make_server
 
 from tests.conftest import make_app
-from tichu_scorer.extensions import db
 
 # Debian's chromium-headless-shell is the same Chromium build without the browser's own
 # layer (what Playwright itself runs for headless tests): a new context, page or navigation
@@ -51,11 +50,8 @@ def browser_app(tmp_path):
     # browser still fetched as the test ended gives its connection back after the test's
     # engine was disposed, and a pooled one would then be collected open in a later test (a
     # ResourceWarning, seen against PostgreSQL under load)
-    app = make_app(tmp_path, WTF_CSRF_ENABLED=True, SECRET_KEY="browser",
-                   SQLALCHEMY_ENGINE_OPTIONS={"poolclass": NullPool})
-    with app.app_context():
-        db.create_all()
-    return app
+    return make_app(tmp_path, tables=True, WTF_CSRF_ENABLED=True, SECRET_KEY="browser",
+                    SQLALCHEMY_ENGINE_OPTIONS={"poolclass": NullPool})
 
 
 @contextmanager

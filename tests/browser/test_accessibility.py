@@ -72,6 +72,10 @@ def build_site(page, base) -> dict[str, str]:
     page.wait_for_selector("text=Hand 1 saved.")
     three = start("threechu", ["Tom", "Uma", "Vic"])
     six = start("tientsin", ["A1", "B1", "A2", "B2", "A3", "B3"])
+    for seen, event in enumerate(("start", "grand:1", "dealt", "passed", "tichu:2", "wish::8",
+                                  "bomb:3", "out:0"), start=1):  # followed (RULES.md §11)
+        page.tap(f"button[name=event][value='{event}']")
+        page.wait_for_selector(f"[data-seen][value='{seen}']", state="attached")
     lords = start("seigneur", ["P1", "P2", "P3", "P4", "P5"])
     page.goto(base + lords + "/hands/new")
     for seat in (4, 3, 2, 1):
@@ -88,7 +92,8 @@ def build_site(page, base) -> dict[str, str]:
         "log": four + "/log", "share": four + "/share",
         "share to score": four + "/share?to=score", "board": four + "/board",
         "threechu match": three, "threechu hand": three + "/hands/new",
-        "tientsin hand": six + "/hands/new", "seigneur match": lords,
+        "tientsin hand": six + "/hands/new", "tientsin followed": six,
+        "tientsin board": six + "/board", "seigneur match": lords,
         "seigneur hand": lords + "/hands/new", "viewer": f"/v/{join_code}", "stats": "/stats",
     }
 

@@ -7,7 +7,7 @@ from itertools import combinations
 import pytest
 
 from tichu_scorer.engine.cards import DECK, DOG_CARD, MJ, PH, Card
-from tichu_scorer.engine.holding import Holding
+from tichu_scorer.engine.holding import Holding, card_bits
 
 TWO_DECKS = [c for c in DECK if c != DOG_CARD] + [c for c in DECK if c not in (DOG_CARD, MJ)]
 
@@ -21,9 +21,12 @@ def _hands():
 
 
 @pytest.mark.parametrize("hand", list(_hands()))
-def test_the_shared_tables_are_what_they_say(hand: list[Card]) -> None:
+@pytest.mark.parametrize("given_bits", [False, True])
+def test_the_shared_tables_are_what_they_say(hand: list[Card], given_bits: bool) -> None:
     rng = random.Random(len(hand))
-    h = Holding(hand)
+    bits = card_bits(hand)
+    assert (bits is None) == (len(set(hand)) < len(hand))
+    h = Holding(hand, bits if given_bits else None)
     ranks = range(2, 15)
     first, then = rng.choice([None, *ranks]), rng.choice([None, *ranks])
     for must in (first, then):  # a wish's table first, then another's or none
@@ -38,8 +41,12 @@ def test_the_shared_tables_are_what_they_say(hand: list[Card]) -> None:
         assert h.twos[r] == list(combinations(cards, 2))
         assert (r in h.doubled) == (len(cards) > 1) == bool(h.pairs >> r & 1)
         assert bool(h.trios >> r & 1) == (len(cards) > 2)
+        assert bool(h.fours >> r & 1) == (len(cards) > 3)
+    assert h.held == sum({1 << c.rank for c in hand if 1 <= c.rank <= 14})
+    assert h.doubled == [r for r in ranks if h.pairs >> r & 1]
     for above in (0, 7.5, 14):
         cards, of = h.naturals(above, None)
         assert cards == sorted((c for c in hand if 2 <= c.rank <= 14 and c.rank > above),
                                key=lambda c: c.rank)
         assert of == [c.rank for c in cards]
+        assert h.doubled_above(above, None) == [r for r in h.doubled if r > above]

@@ -33,6 +33,7 @@ from ..scoring.body import check as body_check
 from ..scoring.games import Game
 from ..scoring.rows import stored_values
 from ..scoring.state import MatchState
+from . import follow_panel
 
 
 @dataclass(frozen=True)
@@ -238,6 +239,8 @@ def _answer(request: Mapping[str, Any], seconds: float | None, locales: str) -> 
         return judge(request.get("body"), seconds, time.perf_counter)
     if op == "judge_fields":  # the referee page's fields, as its form reads them
         return judge(question(request.get("fields") or {}), seconds, time.perf_counter)
+    if op == "follow":  # the hand in play with the taps waiting on the phone
+        return follow_panel.waiting(request["facts"], request.get("taps", []))
     if op == "batch":
         return [_answer(item, seconds, locales) for item in request.get("items", [])]
     raise ValueError(f"unknown request {op!r}")

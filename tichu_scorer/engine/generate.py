@@ -19,9 +19,9 @@ from collections.abc import Sequence
 from itertools import combinations, product, repeat
 from operator import itemgetter
 
-from .cards import ACE, DOG_CARD, DRAGON, MAHJONG, MJ, PH, parse_cards
+from .cards import ACE, DOG_CARD, DRAGON, MAHJONG, MJ, PH, Card, parse_cards
 from .combos import Kind
-from .holding import Holding
+from .holding import Holding, card_bits, no_bomb
 from .playlist import Cards, Group, Plays
 from .runs import joined, stairs, straights
 
@@ -31,20 +31,24 @@ _SINGLE, _PAIR, _TRIO, _FULL, _BOMB, _DOG = (
     Kind.SINGLE, Kind.PAIR, Kind.TRIO, Kind.FULL_HOUSE, Kind.BOMB, Kind.DOG)
 
 
-def singles(h: Holding, above: float = 0, must: int | None = None) -> list[Group]:
-    """[C1], [S1]–[S5]: every single; with `must`, only the natural cards of that rank.
-    The natural cards form one group, a rank per card."""
+def singles(h: Holding, above: float = 0, must: int | None = None,
+            dragon_beats_dragon: bool = False) -> list[Group]:
+    """[C1], [S1]–[S5]: every single that beats a single of rank `above` (0: every single,
+    a lead), as `beats` says: the natural cards above it, the Mah Jong below 1, the Dragon
+    (on the Dragon only in Grand Seigneur, [GS3]) and the Phoenix below the Dragon, the
+    Dog leading; with `must`, only the natural cards of that rank. The natural cards form
+    one group, a rank per card."""
     cards, ranks = h.naturals(above, must)
     out: list[Group] = [(_SINGLE, ranks, 1, list(zip(cards)), None, False)] if cards else []
     if must:
         return out
     if h.mahjong and above < MAHJONG:
         out.append((_SINGLE, MAHJONG, 1, [(MJ,)], None, False))
-    if h.dragons:
+    if h.dragons and (above < DRAGON or dragon_beats_dragon and above == DRAGON):
         out.append((_SINGLE, DRAGON, 1, list(zip(h.dragons)), None, False))
-    if h.phoenix:
+    if h.phoenix and above < DRAGON:
         out.append((_SINGLE, 1.5, 1, [_PH], None, False))
-    if h.dog:
+    if h.dog and not above:
         out.append((_DOG, 0, 1, [(DOG_CARD,)], None, False))
     return out
 
@@ -53,20 +57,27 @@ def sets(h: Holding, size: int, must: int | None = None, above: float = 0) -> li
     """Pairs (size 2) and trios (size 3), [C2], [C4]; the Phoenix for one card ([S3]).
     A pair of a card and the Phoenix: one group, a rank per play."""
     doubled = h.doubled_above(above, must)
-    if size == 2:
-        twos = h.twos
-        out: list[Group] = [(_PAIR, r, 2, twos[r], None, False) for r in doubled]
+    at = h.at
+    if size == 2:  # a lead's pairs are the table the stairs and full houses share
+        out: list[Group] = ([(_PAIR, r, 2, h.twos[r], None, False) for r in doubled]
+                            if above < 2 else
+                            [(_PAIR, r, 2, list(combinations(at[r], 2)), None, False)
+                             for r in doubled])
         if h.phoenix:
             cards, ranks = h.naturals(above, must)
             if cards:
                 out.append((_PAIR, ranks, 2, list(zip(cards, repeat(PH))), ranks, False))
         return out
-    at, trios = h.at, h.trios
+    trios = h.trios
     out = [(_TRIO, r, 3, list(combinations(at[r], 3)), None, False)
            for r in doubled if trios >> r & 1]
-    if h.phoenix:
-        with_phoenix = h.phoenix_trios(must)
-        out += [(_TRIO, r, 3, with_phoenix[r], r, False) for r in doubled]
+    if h.phoenix and doubled:
+        if above < 2:
+            with_phoenix = h.phoenix_trios(must)
+            out += [(_TRIO, r, 3, with_phoenix[r], r, False) for r in doubled]
+        else:  # following a trio: the ranks above it only
+            out += [(_TRIO, r, 3, [two + _PH for two in combinations(at[r], 2)], r, False)
+                    for r in doubled]
     return out
 
 
@@ -79,6 +90,13 @@ def full_houses(h: Holding, must: int | None = None, above: float = 0) -> list[G
     ph, trios = h.phoenix, h.trios
     if not trios and not (ph and h.pairs):
         return []
+    if must and not h.pairs >> must & 1:  # one `must`: with the Phoenix under a trio
+        out: list[Group] = []
+        if ph:
+            for t in h.doubled:
+                if t > above and trios >> t & 1:
+                    _with_one(h, t, list(combinations(h.at[t], 3)), must, out)
+        return out
     twos = h.twos
     begin = [0] * len(twos)
     every: list[Cards] = []
@@ -86,7 +104,7 @@ def full_houses(h: Holding, must: int | None = None, above: float = 0) -> list[G
         for p in h.doubled:
             begin[p] = len(every)
             every += twos[p]
-    out: list[Group] = []
+    out = []
     for t in h.doubled:
         if t <= above:
             continue
@@ -111,7 +129,10 @@ def _with_one(h: Holding, t: int, heads: Sequence[Cards], must: int | None,
               out: list[Group]) -> None:
     """The full houses of the trios `heads` of rank t over one card of another rank (of
     `must`'s when it is not t) and the Phoenix: a rank per play."""
-    ones = [c for c in h.cards if c[1] and c[0] != t and (not must or must == t or must == c[0])]
+    if must and must != t:
+        ones: Sequence[Card] = h.at[must]
+    else:
+        ones = [c for c in h.cards if c[1] and c[0] != t]
     if ones:
         out.append((_FULL, t, 5, joined(heads, list(zip(ones, repeat(PH)))),
                     list(map(_rank_of, ones)) * len(heads), False))
@@ -120,9 +141,8 @@ def _with_one(h: Holding, t: int, heads: Sequence[Cards], must: int | None,
 def fours(h: Holding, must: int | None, distinct_suits: bool) -> list[Group]:
     """[B1] four of a kind ([GS3]: of four different suits in Grand Seigneur)."""
     out: list[Group] = []
-    if not h.trios:
-        return out
-    for r in [must] if must else [r for r in h.doubled if len(h.at[r]) >= 4]:
+    four = h.fours
+    for r in [must] if must else [r for r in h.doubled if four >> r & 1]:
         found: list[Cards] = [four for four in combinations(h.at[r], 4)
                  if not distinct_suits or len({c.suit for c in four}) == 4]
         if found:
@@ -166,11 +186,11 @@ def bombs(h: Holding, must: int | None = None, distinct_suits: bool = False
     """[B1]: four of a kind and straight flushes (with `must`: holding that rank)."""
     if len(h.cards) < 4:
         return []
-    out = fours(h, must, distinct_suits) if h.trios else []
+    out = fours(h, must, distinct_suits) if h.fours else []
     if h.flush_masks:
         out += straight_flushes(h, must)
     return out
 
 
-__all__ = ["Holding", "Plays", "singles", "sets", "full_houses", "straights", "stairs", "fours",
-           "straight_flushes", "bombs", "parse_cards"]
+__all__ = ["Holding", "Plays", "card_bits", "no_bomb", "singles", "sets", "full_houses",
+           "straights", "stairs", "fours", "straight_flushes", "bombs", "parse_cards"]

@@ -11,15 +11,50 @@ from collections.abc import Sequence
 from itertools import chain, combinations
 from operator import itemgetter
 
-from .cards import ACE, DOG, DRAGON, MAHJONG, PH, PHOENIX, SUITS, Card, parse_cards
+from .cards import ACE, DOG, DRAGON, MAHJONG, PH, PHOENIX, SPECIALS, SUITS, Card, parse_cards
 from .playlist import Cards
 
 # a natural card's bit in a hand's suits, 16 bits a suit: rank r of suit i at bit r + 16 i
 _LANE = {Card(r, suit): 1 << r + 16 * i for i, suit in enumerate(SUITS) for r in range(2, ACE + 1)}
+_RANKS = 0x7FFC  # bits 2..14 of a lane
+_LANES = _RANKS * 0x0001_0001_0001_0001  # the natural cards' bits of the four lanes
+# a card's bit in `card_bits`: a natural card's lane bit, a special card's one of the bits
+# 0 and 1 of the first two lanes, which no rank takes (all below 2 ** 63: the sum of a
+# hand's bits stays a machine integer)
+_BIT = _LANE | dict(zip(SPECIALS, (1, 2, 1 << 16, 1 << 17), strict=True))
 _NATURALS = range(2, ACE + 1)
+_EMPTY: tuple[Cards, ...] = ((),) * (PHOENIX + 1)
+# the ranks of the bits of a byte: of bits 0-7 of a mask, and of bits 8-15
+_RANKS_LOW = [[r for r in range(8) if byte >> r & 1] for byte in range(256)]
+_RANKS_HIGH = [[r + 8 for r in range(8) if byte >> r & 1] for byte in range(256)]
 _NONE: list[Cards] = []  # (never changed)
 _PH = (PH,)
 _rank_of = itemgetter(0)
+
+
+def card_bits(cards: Sequence[Card]) -> int | None:
+    """The cards as one bit each (16 bits a suit, rank r of suit i at bit r + 16 i; the
+    special cards in bits no rank takes): None when a card is given twice ([GS2]: two
+    decks) or is no card of the deck. One look-up a card, and no set.
+
+    >>> bin(card_bits(parse_cards(["2j", "3s", "MJ"]))), card_bits(parse_cards(["2j", "2j"]))
+    ('0b10000000000000000101', None)
+    """
+    try:
+        bits: int = sum(map(_BIT.__getitem__, cards))
+    except KeyError:
+        return None
+    return bits if bits.bit_count() == len(cards) else None
+
+
+def no_bomb(bits: int | None) -> bool:
+    """The hand of these `card_bits` holds no four of a kind and no five ranks in a row of
+    one suit, so no bomb ([B1]); False for None (two decks), which this does not tell."""
+    if bits is None:
+        return False
+    lanes = bits & _LANES
+    return not (lanes & lanes >> 1 & lanes >> 2 & lanes >> 3 & lanes >> 4
+                or lanes & lanes >> 16 & lanes >> 32 & lanes >> 48)
 
 
 class Holding:
@@ -31,37 +66,47 @@ class Holding:
     lead's `naturals`, `flush_masks`) is built on first use, once for the one call: a
     Holding lives as long as one `legal_plays` or `wish_play` call."""
 
-    __slots__ = ("cards", "at", "held", "pairs", "trios", "doubled", "phoenix", "mahjong",
-                 "dragons", "dog", "_masks", "_twos", "_phoenix_trios", "_trios_from", "_naturals")
+    __slots__ = ("cards", "bits", "at", "held", "pairs", "trios", "fours", "doubled", "phoenix",
+                 "mahjong", "dragons", "dog", "_masks", "_twos", "_phoenix_trios", "_trios_from",
+                 "_naturals")
 
-    def __init__(self, cards: Sequence[Card]) -> None:
+    def __init__(self, cards: Sequence[Card], bits: int | None = None) -> None:
+        """`bits`: the hand's `card_bits`, when the caller has them (None: a card twice)."""
         self.cards = cards
-        lists: list[list[Card]] = [[], [], [], [], [], [], [], [], [], [], [], [], [], [], [],
-                                   [], []]
+        at: list[Cards] = list(_EMPTY)
+        self.at = at
         for c in cards:
-            lists[c[0]].append(c)
-        self.at: list[Cards] = list(map(tuple, lists))
-        at = self.at
-        held = pairs = trios = 0
-        self.doubled: list[int] = []
-        doubled = self.doubled
-        for r in _NATURALS:
-            n = len(at[r])
-            if n:
-                bit = 1 << r
-                held |= bit
-                if n > 1:
-                    pairs |= bit
-                    doubled.append(r)
-                    if n > 2:
-                        trios |= bit
-        self.pairs, self.trios = pairs, trios
-        self.mahjong = bool(at[MAHJONG])
-        self.held = held | 2 if at[MAHJONG] else held
-        self.phoenix = bool(at[PHOENIX])
-        self.dog = bool(at[DOG])
-        self.dragons = at[DRAGON]
+            at[c[0]] += (c,)
+        if bits is not None:  # one deck: the ranks held once, twice, ... from the suits' lanes
+            s0, s1, s2, s3 = (bits & _RANKS, bits >> 16 & _RANKS, bits >> 32 & _RANKS,
+                              bits >> 48 & _RANKS)
+            both, either, both2, either2 = s0 & s1, s0 | s1, s2 & s3, s2 | s3
+            held, pairs = either | either2, both | both2 | either & either2
+            self.trios, self.fours = both & either2 | both2 & either, both & both2
+            self.doubled = _RANKS_LOW[pairs & 0xFF] + _RANKS_HIGH[pairs >> 8]
+        else:
+            held = pairs = trios = fours = 0
+            doubled: list[int] = []
+            for r in _NATURALS:
+                n = len(at[r])
+                if n:
+                    bit = 1 << r
+                    held |= bit
+                    if n > 1:
+                        pairs |= bit
+                        doubled.append(r)
+                        if n > 2:
+                            trios |= bit
+                            if n > 3:
+                                fours |= bit
+            self.trios, self.fours, self.doubled = trios, fours, doubled
+        self.bits, self.pairs = bits, pairs
         self._masks: dict[str, int] | None = None
+        self.mahjong = mahjong = at[MAHJONG] != ()
+        self.held = held | 2 if mahjong else held
+        self.phoenix = at[PHOENIX] != ()
+        self.dog = at[DOG] != ()
+        self.dragons = at[DRAGON]
         self._twos: list[list[Cards]] | None = None
         self._phoenix_trios: list[list[Cards]] | None = None
         self._trios_from = 0
@@ -75,9 +120,12 @@ class Holding:
             held = self.held
             self._masks = {}
             if held & held >> 1 & held >> 2 & held >> 3 & held >> 4:  # five ranks in a row
-                lanes, lane = 0, _LANE.get  # the natural cards, 16 bits a suit
-                for c in self.cards:
-                    lanes |= lane(c, 0)
+                lanes = self.bits
+                if lanes is None:
+                    lanes, lane = 0, _LANE.get  # the natural cards, 16 bits a suit
+                    for c in self.cards:
+                        lanes |= lane(c, 0)
+                lanes &= _LANES
                 if lanes & lanes >> 1 & lanes >> 2 & lanes >> 3 & lanes >> 4:
                     for i, suit in enumerate(SUITS):
                         m = lanes >> 16 * i & 0xFFFF
@@ -131,7 +179,8 @@ class Holding:
             return [must] if must > above and self.pairs >> must & 1 else []
         if above < 2:
             return self.doubled
-        return [r for r in self.doubled if r > above]
+        pairs = self.pairs >> int(above) + 1 << int(above) + 1  # (the ranks above it)
+        return _RANKS_LOW[pairs & 0xFF] + _RANKS_HIGH[pairs >> 8]
 
 
-__all__ = ["Holding", "parse_cards"]
+__all__ = ["Holding", "card_bits", "no_bomb", "parse_cards"]

@@ -3,8 +3,8 @@ built into a `Combination` only when one is read.
 
 A group is a plain tuple laid out like a `Combination`, with a list of card tuples in the
 place of the cards: (kind, rank, length, [cards, ...], phoenix_as, straight_flush). The
-rank and the Phoenix's rank are either one value for the whole group or a list with one
-value a play. A dense lead has 1,500 plays; creating a named tuple for each costs more
+rank, the length and the Phoenix's rank are each either one value for the whole group or a
+list with one value a play. A dense lead has 1,500 plays; creating a named tuple for each costs more
 than finding them, so `Plays` keeps the groups the generators produce and builds a
 combination per item read (`plays[i]`, iteration). The card sets and every play's
 reading exist when `legal_plays` returns; `Plays.cards()` lists the card sets alone.
@@ -31,8 +31,8 @@ from .cards import Card
 from .combos import Combination, Kind
 
 Cards = tuple[Card, ...]
-# kind, rank (one, or one a play), length, card sets, phoenix_as (one, or one a play), flush
-Group = tuple[Kind, "float | list[int]", int, list[Cards],
+# kind, rank, length (one, or one a play), card sets, phoenix_as (one, or one a play), flush
+Group = tuple[Kind, "float | list[int]", "int | list[int]", list[Cards],
               "int | None | list[int] | list[int | None]", bool]
 
 _new = tuple.__new__
@@ -43,8 +43,9 @@ def expand(group: Group) -> Iterator[Combination]:
     """The group's plays as combinations, in order."""
     kind, rank, length, cards, stand, flush = group
     ranks = rank if rank.__class__ is list else repeat(rank)
+    lengths = length if length.__class__ is list else repeat(length)
     stands = stand if stand.__class__ is list else repeat(stand)
-    return map(_new, repeat(_C), zip(repeat(kind), ranks, repeat(length), cards, stands,
+    return map(_new, repeat(_C), zip(repeat(kind), ranks, lengths, cards, stands,
                                      repeat(flush)))
 
 
@@ -53,6 +54,8 @@ def item(group: Group, j: int) -> Combination:
     kind, rank, length, cards, stand, flush = group
     if isinstance(rank, list):
         rank = rank[j]
+    if isinstance(length, list):
+        length = length[j]
     if isinstance(stand, list):
         stand = stand[j]
     result: Combination = _new(_C, (kind, rank, length, cards[j], stand, flush))
@@ -104,7 +107,7 @@ class Plays(Sequence[Combination]):
             return False
         cards = play[3]
         for group in self._groups:
-            if group[0] is play[0] and group[2] == play[2]:
+            if group[0] is play[0] and (group[2] == play[2] or isinstance(group[2], list)):
                 for j, held in enumerate(group[3]):
                     if held == cards and item(group, j) == play:
                         return True

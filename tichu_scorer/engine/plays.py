@@ -16,7 +16,17 @@ from dataclasses import dataclass
 
 from .cards import Card, parse_cards
 from .combos import PASS, Combination, Kind, beats, contains_rank, readings
-from .generate import Holding, bombs, full_houses, sets, singles, stairs, straights
+from .generate import (
+    Holding,
+    bombs,
+    card_bits,
+    full_houses,
+    no_bomb,
+    sets,
+    singles,
+    stairs,
+    straights,
+)
 from .playlist import Group, Plays, expand, item
 
 
@@ -48,8 +58,6 @@ def _of_kind(h: Holding, kind: Kind | None, length: int | None, must: int | None
         out += full_houses(h, must, above)
         out += straights(h, None, must, above)
         return out
-    if kind is _SINGLE:
-        return singles(h, above, must)
     if kind is _PAIR or kind is _TRIO:
         return sets(h, length or 0, must, above)
     if kind is _STAIRS:
@@ -71,27 +79,31 @@ def _beating(groups: list[Group], top: Combination | None, ddd: bool) -> list[Gr
 def candidates(h: Holding, top: Combination | None, must: int | None = None,
                table: Table = DEFAULT_TABLE) -> list[Group]:
     """Every play that may follow `top` (any lead when None), bombs last, in groups. The
-    generators keep the kind, length and rank of `top`; `beats` decides only singles (the
-    Phoenix, the Dragon) and bombs."""
+    generators keep the kind, length and rank of `top`, and the singles what beats a single
+    ([S4], [S5]); `beats` decides only bombs."""
     if top is None:
         plays = _of_kind(h, None, None, must, 0)
-        plays += bombs(h, must, table.distinct_suit_fours)
+        if not no_bomb(h.bits):
+            plays += bombs(h, must, table.distinct_suit_fours)
         return plays
     kind = top[0]
     if kind is _DOG:  # [S2]: nothing, not even a bomb
         return []
     ddd = table.dragon_beats_dragon
-    plays = _of_kind(h, kind, top[2], must, top[1])
     if kind is _SINGLE:
-        plays = _beating(plays, top, ddd)
-    plays += _beating(bombs(h, must, table.distinct_suit_fours), top, ddd)
+        plays = singles(h, top[1], must, ddd)
+    else:
+        plays = _of_kind(h, kind, top[2], must, top[1])
+    if not no_bomb(h.bits):
+        plays += _beating(bombs(h, must, table.distinct_suit_fours), top, ddd)
     return plays
 
 
-def _distinct(plays: list[Group], hand: Sequence[Card]) -> list[Group]:
+def _distinct(plays: list[Group], h: Holding) -> list[Group]:
     """Each card set once, in its highest reading. The generators already produce each set
     once from a hand of distinct cards; two decks ([GS2]) hold identical cards."""
-    if len(set(hand)) == len(hand):
+    hand = h.cards
+    if h.bits is not None or len(set(hand)) == len(hand):
         return plays
     best: dict[tuple[Card, ...], Combination] = {}
     for group in plays:
@@ -109,18 +121,22 @@ def legal_plays(hand: Sequence[Card], top: Combination | None, wish: int | None 
 
     Out of turn only bombs that beat a combination on the table count ([B4], [B5]).
     """
-    h = Holding(hand)
+    bits = card_bits(hand)
     if out_of_turn:
         if top is None:
             return Plays([])
+        if no_bomb(bits):
+            return Plays([_PASS_GROUP])
+        h = Holding(hand, bits)
         plays = _beating(bombs(h, None, table.distinct_suit_fours), top,
                          table.dragon_beats_dragon)
-        plays = _distinct(plays, hand) if plays else plays
+        plays = _distinct(plays, h) if plays else plays
         plays.append(_PASS_GROUP)
         return Plays(plays)
+    h = Holding(hand, bits)
     held = wish is not None and 0 <= wish < len(h.at) and bool(h.at[wish])
     if held and top is None:  # [W2]: the leader holding the wished rank must lead it
-        return Plays(_distinct(candidates(h, None, wish, table), hand))
+        return Plays(_distinct(candidates(h, None, wish, table), h))
     if held:
         wished = candidates(h, top, wish, table)
         if wished:  # [W2]: owed; [W5]: a bomb that beats the table is exempt
@@ -130,8 +146,8 @@ def legal_plays(hand: Sequence[Card], top: Combination | None, wish: int | None 
                     free = [cards for cards in b[3] if not contains_rank(cards, wish or 0)]
                     if free:
                         wished.append((b[0], b[1], b[2], free, b[4], b[5]))
-            return Plays(_distinct(wished, hand))
-    plays = _distinct(candidates(h, top, None, table), hand)
+            return Plays(_distinct(wished, h))
+    plays = _distinct(candidates(h, top, None, table), h)
     if top is not None:
         plays.append(_PASS_GROUP)
     return Plays(plays)

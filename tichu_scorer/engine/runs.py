@@ -13,19 +13,20 @@ the Phoenix for one rank and each card set once, in its highest reading ([C9]).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import product, repeat, starmap
-from operator import add, itemgetter
+from itertools import product, starmap
+from operator import add
 
 from .cards import ACE, MAHJONG, PH
 from .combos import Kind
 from .holding import Holding
+from .lines import lines as every_line
+from .lines import natural_runs, phoenix_runs
 from .playlist import Cards, Group
 
 _PH = (PH,)  # the Phoenix as the one choice at a rank of a run
 _NATURAL_RANKS = (1 << ACE + 1) - 4  # bits 2..14: the ranks the Phoenix can stand for ([S3])
 _MANY = 12  # from this many plays on, itertools builds them faster than a comprehension
 _STAIRS, _STRAIGHT = Kind.STAIRS, Kind.STRAIGHT
-_first = itemgetter(0)
 # _RANGE[a][b]: the ranks a..b, () when b < a
 _RANGE = [[tuple(range(a, b + 1)) for b in range(ACE + 2)] for a in range(ACE + 2)]
 
@@ -33,6 +34,12 @@ _RANGE = [[tuple(range(a, b + 1)) for b in range(ACE + 2)] for a in range(ACE + 
 def _starts(held: int, fill: int, length: int) -> int:
     """The ranks from which `length` ranks in a row are held, but for at most one rank of
     `fill` (the Phoenix's), as a bit mask."""
+    if not fill:  # (runs of 2, 4, ... ranks, then of `length`)
+        every, span = held, 1
+        while span * 2 <= length:
+            every &= every >> span
+            span *= 2
+        return every & every >> length - span if span < length else every
     ok = every = held | fill
     once, twice = fill, 0
     for i in range(1, length):
@@ -43,18 +50,16 @@ def _starts(held: int, fill: int, length: int) -> int:
     return every & ~twice
 
 
-def _reach(held: int, fill: int, low: int, longest: int) -> tuple[int, int]:
+def _reach(held: int, fill: int, low: int) -> tuple[int, int]:
     """From rank `low` up the ranks of `held`: the one rank missing that the Phoenix fills
-    (a rank of `fill`; ACE + 1 for none) and the highest rank reached, at most `longest`
-    ranks from `low`."""
+    (a rank of `fill`; ACE + 1 for none) and the highest rank reached. Every rank from
+    `low` up to the gap (or to the highest, without one) reaches as far."""
     run = held >> low
     gap = low + (~run & (run + 1)).bit_length() - 1  # the first rank missing from low
     if fill >> gap & 1:
         run = held >> gap + 1
-        highest = gap + (~run & (run + 1)).bit_length() - 1
-    else:
-        highest, gap = gap - 1, ACE + 1
-    return gap, min(highest, low + longest - 1)
+        return gap, gap + (~run & (run + 1)).bit_length() - 1
+    return ACE + 1, gap - 1
 
 
 def straights(h: Holding, length: int | None = None, must: int | None = None,
@@ -71,18 +76,27 @@ def straights(h: Holding, length: int | None = None, must: int | None = None,
     if first > last:
         return []
     held = h.held
+    if held.bit_count() + h.phoenix < shortest:  # too few ranks for one run
+        return []
     fill = ~held & _NATURAL_RANKS if h.phoenix else 0
     lows = _starts(held, fill, shortest) & (2 << last) - (1 << first)
+    if not lows:
+        return []
     lost = must or 0
     floor = max(int(above) + 1, lost)
     out: list[Group] = []
-    lines: list[Cards] = []  # `_lines`, made on first use
+    lines: list[Cards] = []  # `lines.lines`, made on first use
     flushes = list(h.flush_masks.values())  # (a natural run of one suit is a bomb)
+    gap = reach = 0
     while lows:
         bit = lows & -lows
         lows ^= bit
         low = bit.bit_length() - 1
-        gap, highest = _reach(held, fill, low, longest)
+        if not low < gap or low > reach:  # (else the last low's gap and reach)
+            gap, reach = _reach(held, fill, low)
+        highest = low + longest - 1
+        if highest > reach:
+            highest = reach
         start = low + shortest - 1
         if start < floor:
             start = floor
@@ -96,7 +110,7 @@ def straights(h: Holding, length: int | None = None, must: int | None = None,
         elif gap == low and start < ACE:  # the Phoenix at the low end: only the Ace's run
             start = ACE
         if start <= highest and gap != lost:
-            _filled_runs(h.at, low, start, highest, gap, out)
+            _filled_runs(h, low, start, highest, gap, lines, out)
     return out
 
 
@@ -110,6 +124,16 @@ def _natural_runs(h: Holding, low: int, start: int, stop: int, lost: int,
     at, phoenix, pairs = h.at, h.phoenix, h.pairs
     if low == MAHJONG:  # (it has no suit)
         flushes = []
+    if not pairs & (2 << stop) - (1 << low):
+        span = (2 << start) - (1 << low)  # (no flush up to `start`: none longer)
+        if not flushes or not any(m & span == span for m in flushes):
+            if not lines:
+                lines += every_line(at)
+            if phoenix:
+                phoenix_runs(lines, low, start, stop, lost, out)
+            else:
+                natural_runs(lines[0], low, start, stop, None, out)
+            return
     choices = list(at[low:start])
     for top in range(start, stop + 1):
         choices.append(at[top])
@@ -123,7 +147,7 @@ def _natural_runs(h: Holding, low: int, start: int, stop: int, lost: int,
                 places = _RANGE[a][lost - 1] + _RANGE[lost + 1][top]
         if not pairs & span:  # one card at each rank: slices of one line
             if not lines:
-                lines += _lines(at)
+                lines += every_line(at)
             cut = slice(low, top + 1)
             runs = [lines[p][cut] for p in places]
             if not flush:  # one group, a Phoenix's rank (or None) per play
@@ -142,10 +166,14 @@ def _natural_runs(h: Holding, low: int, start: int, stop: int, lost: int,
             choices[p - low] = at[p]
 
 
-def _filled_runs(at: Sequence[Cards], low: int, start: int, stop: int, gap: int,
+def _filled_runs(h: Holding, low: int, start: int, stop: int, gap: int, lines: list[Cards],
                  out: list[Group]) -> None:
     """The runs low..top, top from `start` to `stop`, with the Phoenix at `gap`, the one
     rank missing."""
+    at = h.at
+    if lines and not h.pairs & (2 << stop) - (1 << low):  # one card a rank, lines made:
+        natural_runs(lines[0], low, start, stop, gap, out)  # slices of the first
+        return
     choices = list(at[low:start + 1])
     choices[gap - low] = _PH
     n = start - low + 1
@@ -154,18 +182,6 @@ def _filled_runs(at: Sequence[Cards], low: int, start: int, stop: int, gap: int,
             choices.append(at[top])
         out.append((_STRAIGHT, top, n, list(product(*choices)), gap, False))
         n += 1
-
-
-def _lines(at: Sequence[Cards]) -> list[Cards]:
-    """For a hand with one card at each rank of a run: [0] the first card at each rank
-    (the Phoenix where there is none), [p] the same with the Phoenix at rank p."""
-    line = tuple(map(_first, map(add, at, repeat(_PH))))
-    cards, lines = list(line), [line, line]
-    for p in range(2, ACE + 1):
-        cards[p] = PH
-        lines.append(tuple(cards))
-        cards[p] = line[p]
-    return lines
 
 
 def joined(heads: Sequence[Cards], tails: Sequence[Cards]) -> list[Cards]:
@@ -189,6 +205,8 @@ def stairs(h: Holding, length: int | None = None, must: int | None = None,
     first, last = max(2, int(above) - shortest + 2), ACE - shortest + 1
     if must:
         first, last = max(first, must - longest + 1), min(last, must)
+        if not (h.pairs >> must & 1 or h.phoenix and h.held >> must & 1):  # no pair of it
+            return []
     if first > last:
         return []
     doubled = h.pairs
@@ -200,24 +218,30 @@ def stairs(h: Holding, length: int | None = None, must: int | None = None,
         return []
     floor = max(int(above) + 1, must or 0)
     out: list[Group] = []
+    twos = h.twos
+    gap = reach = 0
     while starts:
         bit = starts & -starts
         starts ^= bit
         low = bit.bit_length() - 1
-        _gap, highest = _reach(doubled, fill, low, longest)
+        if not low < gap or low > reach:  # (else the last low's gap and reach)
+            gap, reach = _reach(doubled, fill, low)
+        highest = low + longest - 1
+        if highest > reach:
+            highest = reach
         start = low + shortest - 1
         if start < floor:
             start = floor
         if highest == low + 1 and start == highest:  # (the most frequent)
-            _two_ranks(h, highest, out)
+            _two_ranks(h, twos, highest, out)
         elif start <= highest:
             _stairs_from(h, low, start, highest, out)
     return out
 
 
-def _two_ranks(h: Holding, top: int, out: list[Group]) -> None:
+def _two_ranks(h: Holding, twos: list[list[Cards]], top: int, out: list[Group]) -> None:
     """The stairs of the ranks `top` - 1 and `top`, as `_stairs_from` lists them."""
-    twos, at = h.twos, h.at
+    at = h.at
     below, above = twos[top - 1], twos[top]
     if below and above:
         out.append((_STAIRS, top, 4, joined(below, above), None, False))

@@ -13,6 +13,7 @@ from sqlalchemy.orm import selectinload
 
 from ..extensions import db
 from ..models import Match, MatchSeat
+from . import follow_events
 
 FORMAT, VERSION = "tichu-scorer", 1
 CHUNK = 500  # values per IN (…): far below every database's limit on parameters
@@ -23,9 +24,13 @@ def _time(value: datetime | None) -> str | None:
     return value.isoformat() if value else None
 
 
-def match_dict(match: Match) -> dict[str, Any]:
-    """Everything about a match: players, settings, every hand (deleted ones too), the log."""
+def match_dict(match: Match, followed: dict[tuple[int, int], list[dict[str, Any]]] | None = None
+               ) -> dict[str, Any]:
+    """Everything about a match: players, settings, every hand (deleted ones too) with the
+    events of a followed hand (`followed`: read for a batch of matches at once), the log."""
     numbers = {h.id: h.number for h in match.all_hands}
+    if followed is None:
+        followed = follow_events.of_matches([match.id])
     return {
         "variant": match.variant, "target": match.target, "hand_limit": match.hand_limit,
         # [R1]: the house rules (docs/API.md's shape; {} the rule book) and [R6]
@@ -38,7 +43,7 @@ def match_dict(match: Match) -> dict[str, Any]:
             "shuffler": h.shuffler, "client_id": h.client_id, "version": h.version,
             "created_at": _time(h.created_at), "deleted_at": _time(h.deleted_at),
             "team_scores": h.team_scores, "player_scores": h.player_scores,
-        } | h.extras() for h in match.all_hands],
+        } | h.extras() | follow_events.exported(followed, match, h) for h in match.all_hands],
         "log": [{"hand_number": numbers.get(e.hand_id or 0), "position": e.position,
                  "action": e.action, "summary": e.summary, "before": e.before,
                  "after": e.after, "at": _time(e.at)} | ({"phone": e.phone} if e.phone else {})
@@ -57,14 +62,17 @@ def _load(match_ids: Iterable[int] | None = None) -> list[Match]:
 
 def _batches(match_ids: Sequence[int]) -> Iterator[list[Match]]:
     """The matches with these ids (in this order), EXPORT_BATCH at a time with their hands,
-    log and players (four queries a batch): an export holds one batch in memory."""
+    log and players (four queries a batch, and one for their followed hands' events in
+    `stream_json`): an export holds one batch in memory."""
     for chunk in chunks(match_ids, EXPORT_BATCH):
         yield _load(chunk)
 
 
 def export_json(match_ids: Iterable[int] | None = None) -> dict[str, Any]:
+    matches = _load(match_ids)
+    followed = follow_events.of_matches([m.id for m in matches])
     return {"format": FORMAT, "version": VERSION,
-            "matches": [match_dict(m) for m in _load(match_ids)]}
+            "matches": [match_dict(m, followed) for m in matches]}
 
 
 def stream_json(match_ids: Sequence[int]) -> Iterator[str]:
@@ -80,8 +88,9 @@ def stream_json(match_ids: Sequence[int]) -> Iterator[str]:
     first = True
     for batch in _batches(match_ids):
         parts = []
+        followed = follow_events.of_matches([m.id for m in batch])
         for match in batch:
-            text = json.dumps(match_dict(match), indent=1, ensure_ascii=False)
+            text = json.dumps(match_dict(match, followed), indent=1, ensure_ascii=False)
             parts.append(("\n" if first else ",\n") + textwrap.indent(text, "  "))
             first = False
         yield "".join(parts)

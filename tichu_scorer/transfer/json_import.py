@@ -19,6 +19,7 @@ from sqlalchemy.exc import IntegrityError
 from .. import scoring, statistics
 from ..clock import utcnow
 from ..extensions import db
+from ..follow_rows import FollowEvent
 from ..game.i18n import _
 from ..matches import ending, hand_entry, prebuilt, roster, writes
 from ..models import (
@@ -34,6 +35,7 @@ from ..models import (
     Player,
     new_code,
 )
+from . import follow_events
 from .checks import (
     MAX_IMPORT_HANDS,
     MAX_IMPORT_MATCHES,
@@ -255,6 +257,7 @@ def _check_hand(match: Match, raw: object, where: Spot, state: _Import) -> Hand:
     hand.version, hand.client_id = version, client_id
     hand.created_at = parse_time(raw.get("created_at"), spot, "created_at") or utcnow()
     hand.deleted_at = parse_time(raw.get("deleted_at"), spot, "deleted_at")
+    hand.follow = follow_events.checked(raw.get("follow"), len(match.seats), spot)  # [L6]
     return hand
 
 
@@ -320,6 +323,7 @@ def _store(checked: list[_Checked], state: _Import, group: Group | None,
                    if hand is not None else None, **fields}
                   for item in checked for hand, fields in item.events]
         _insert(HandEvent, events)
+        _insert(FollowEvent, follow_events.rows(matches))
         statistics.record_imported(matches)
         _stamp(group.id, list(ids.values()))
         db.session.commit()

@@ -10,6 +10,7 @@ def register(app: Flask) -> None:
         api,
         core,
         errors,
+        follow,
         hands,
         health,
         matches,
@@ -26,6 +27,7 @@ def register(app: Flask) -> None:
 
     app.register_blueprint(matches.bp)
     app.register_blueprint(hands.bp)
+    app.register_blueprint(follow.bp)
     app.register_blueprint(settings.bp)
     app.register_blueprint(tables.bp)
     app.register_blueprint(tournaments.bp)

@@ -13,7 +13,7 @@ from werkzeug.wrappers import Response
 
 from .. import scoring
 from ..assets import REVALIDATE
-from ..core import answers
+from ..core import answers, follow_api
 from ..engine.budget import Budget, OutOfTime
 from ..extensions import csrf
 from ..limits import limit_draw, limit_referee
@@ -63,6 +63,16 @@ def score() -> Response | tuple[Response, int]:
     if result.victory_points is not None:  # [R4]
         out["victory_points"] = list(result.victory_points)
     return jsonify(out)
+
+
+@bp.post("/follow/check")
+def follow_check() -> Response | tuple[Response, int]:
+    """A hand in play from its events, and one new event checked (RULES.md §11)."""
+    try:
+        answer, status = follow_api.check(json_body())
+    except follow_api.BadBody as exc:
+        raise BadRequest(exc.message, exc.field) from None
+    return jsonify(answer), status
 
 
 @bp.post("/referee/check")

@@ -32,9 +32,11 @@ CORE = ("core", "game", "scoring", "engine")
 # markupsafe (pure Python; its optional C speed-ups left out): the regions' escaping
 MARKUPSAFE = ("__init__.py", "_native.py")
 CATALOGS = "translations"
-# tools/fetch_pyodide.py keeps these, each beside its .gz and, where smaller, its .br
+# tools/fetch_pyodide.py keeps these, each beside its .gz and, where smaller, its .br; the
+# standard library cut to the modules the core imports (tools/core_stdlib.txt), under its hash
+STDLIB = "core_stdlib.zip"
 RUNTIME = {"pyodide.mjs": "text/javascript", "pyodide.asm.mjs": "text/javascript",
-           "pyodide.asm.wasm": "application/wasm", "python_stdlib.zip": "application/zip",
+           "pyodide.asm.wasm": "application/wasm", STDLIB: "application/zip",
            "pyodide-lock.json": "application/json"}
 ENCODINGS = {"br": ".br", "gzip": ".gz"}
 WORKER_CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'"
@@ -46,6 +48,7 @@ CLIENT = "js/core-client.js"  # the page's side, a static file
 class Bundle:
     version: str  # Pyodide's
     runtime: Path  # the folder the set-up filled
+    stdlib_hash: str  # of the cut standard library: its URL changes with the cut
     archive: bytes  # the core's files, zipped
     archive_hash: str
     worker: str  # the worker's script with its BUNDLE line
@@ -59,7 +62,8 @@ def _runtime_folder(app: Flask) -> Path | None:
     if not root.is_absolute():
         root = ROOT / root
     wanted = os.environ.get("PYODIDE_VERSION")
-    found = sorted((p for p in root.glob("*") if (p / ".complete").exists()),
+    found = sorted((p for p in root.glob("*") if (p / ".complete").exists()
+                    and all((p / name).exists() for name in RUNTIME)),
                    key=lambda p: [int(x) if x.isdigit() else 0 for x in p.name.split(".")])
     if wanted:
         found = [p for p in found if p.name == wanted]
@@ -107,14 +111,17 @@ def _build(app: Flask) -> Bundle | None:
         return None
     archive = core_archive()
     archive_hash = hashlib.sha256(archive).hexdigest()[:12]
+    stdlib_hash = hashlib.sha256((runtime / STDLIB).read_bytes()).hexdigest()[:12]
     with app.test_request_context():
         urls = {"index": url_for("core.runtime", version=runtime.name, name="x")[:-1],
+                "stdlib": url_for("core.runtime", version=runtime.name, name=STDLIB,
+                                  v=stdlib_hash),
                 "core": url_for("core.archive", v=archive_hash),
                 "locales": "/core/tichu_scorer/" + CATALOGS,  # in the worker's file system
                 "seconds": app.config.get("REFEREE_CPU_BUDGET")}
     script = (Path(app.static_folder or "static") / "js" / WORKER).read_text()
     worker = f"const BUNDLE = {json.dumps(urls)};\n{script}"
-    return Bundle(runtime.name, runtime, archive, archive_hash, worker,
+    return Bundle(runtime.name, runtime, stdlib_hash, archive, archive_hash, worker,
                   hashlib.sha256(worker.encode()).hexdigest()[:12])
 
 
@@ -145,7 +152,9 @@ def kept_urls() -> list[str]:
         return []
     return [url_for("core.worker", v=found.worker_hash),
             url_for("core.archive", v=found.archive_hash),
-            *(url_for("core.runtime", version=found.version, name=name) for name in RUNTIME)]
+            *(url_for("core.runtime", version=found.version, name=name,
+                      **({"v": found.stdlib_hash} if name == STDLIB else {}))
+              for name in RUNTIME)]
 
 
 def _immutable(response: Response) -> Response:
@@ -169,17 +178,22 @@ def _named(response: Response, asked: str | None, current: str) -> Response:
 def runtime(version: str, name: str) -> Response:
     """A file of the Pyodide runtime, in the best encoding the browser takes, as it lies on
     disk: sent by the server's zero-copy file sending, with an ETag and Range (a phone that
-    has it asks with If-None-Match and gets a 304)."""
+    has it asks with If-None-Match and gets a 304). The standard library's cut is the
+    project's, not the version's: kept a year under its own hash only."""
     found = bundle()
     if found is None or version != found.version or name not in RUNTIME:
         abort(404)
     stored = [e for e, ext in ENCODINGS.items() if (found.runtime / (name + ext)).exists()]
     encoding = request.accept_encodings.best_match(stored)
     path = found.runtime / (name + ENCODINGS[encoding] if encoding else name)
+    content = found.stdlib_hash if name == STDLIB else version
     response = send_file(path, mimetype=RUNTIME[name], conditional=True,
-                         etag=f"{version}-{name}-{encoding or 'identity'}")
+                         etag=f"{content}-{name}-{encoding or 'identity'}")
     if encoding:
         response.headers["Content-Encoding"] = encoding
+    if name == STDLIB:
+        response.headers["Vary"] = "Accept-Encoding"
+        return _named(response, request.args.get("v"), found.stdlib_hash)
     return _immutable(response)
 
 

@@ -8,16 +8,18 @@ from flask import Blueprint, abort, flash, jsonify, redirect, render_template, r
 from flask_babel import gettext
 from werkzeug.wrappers import Response
 
-from ..core import answers
+from ..core import answers, follow
 from ..extensions import csrf, db
 from ..game.layouts import TEAM_LETTERS
 from ..game.variants import MOST_BOMBS
 from ..limits import limit_reads, limit_writes
 from ..matches import closing, corrections, ending, hand_entry, match_log, match_view, writes
+from ..matches.following import told_of
 from ..models import CLIENT_ID, Hand, Match
 from ..scoring import seigneur
 from ..scoring.hand import CARD_POINTS_MAX, CARD_POINTS_MIN, CARD_POINTS_STEP
 from ..tables import access
+from . import follow as follow_view
 from . import game_pages
 from .errors import form_value, wants_json
 from .jsonbody import json_body
@@ -84,6 +86,10 @@ def _form(match: Match, hand: Hand | None = None) -> Any:
     form = cls(names=match.names, calls=match.house.custom_calls)
     if hand is not None and not form.is_submitted():
         form.fill(hand.recorded())
+    elif not form.is_submitted() and not match.finished:
+        followed = follow_view.in_play_of(match)  # [L6]: the hand in play fills the form
+        if followed.state.followed:
+            form.fill(follow.recorded(followed.table, followed.state))
     return form
 
 
@@ -130,7 +136,8 @@ def _page(match: Match, form: Any, status: int, hand: Hand | None = None,
                            sides=match_view.sides_of(match), shuffler=shuffler,
                            conflict=conflict, teams=TEAM_LETTERS, points=CARD_POINTS,
                            most_bombs=MOST_BOMBS, taps=seigneur.places_to_tap(len(match.seats)),
-                           conflict_theirs=theirs, conflict_yours=yours, summaries=summaries,
+                           told=follow_view.told_of(match, hand), conflict_theirs=theirs,
+                           conflict_yours=yours, summaries=summaries,
                            opened_for=number if number is not None else shown,
                            entry=_opened_entry(match, hand, conflict),
                            version=(hand.version if hand is not None and conflict is None
@@ -383,5 +390,7 @@ def log(match_id: str) -> str:
     """The match's append-only log, a page at a time; deleted hands can be restored here."""
     match = visible(match_id)
     page = match_log.log_page(match, request.args.get("older"), request.args.get("newer"))
-    return render_template("hands/log.html", match=match, page=page,
+    followed = told_of(match, [page.hands[e.event.hand_id] for e in page.entries
+                               if e.event.action == "added" and e.event.hand_id in page.hands])
+    return render_template("hands/log.html", match=match, page=page, followed=followed,
                            can_score=access.can_score(match))

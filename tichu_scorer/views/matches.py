@@ -20,7 +20,7 @@ from markupsafe import Markup
 from werkzeug.wrappers import Response
 
 from .. import scoring
-from ..core import regions
+from ..core import follow_panel, regions
 from ..core.hand_rows import hand_rows, rank_rows
 from ..extensions import db
 from ..forms import NewMatchForm
@@ -32,6 +32,7 @@ from ..matches import (
     chart,
     closing,
     creation,
+    following,
     hand_reads,
     kept_pages,
     listing,
@@ -200,10 +201,22 @@ def _show(match: Match, viewer: bool, every: bool = False) -> Response:
             chart=chart.match_chart(page) if pages.hands_table else None,
             rows=_rows(page, shown, edit, every, pages.hands_table), regions=regions,
             board=page.board, decimal_sign=get_decimal_symbol(str(get_locale())),
-            csrf_token=lambda: kept_pages.stand_in(current_app)))
+            csrf_token=lambda: kept_pages.stand_in(current_app),
+            follow=_follow(match, scorer)))
     response = make_response(render_template("matches/page.html", body=kept.body,
                                              title=kept.title))
     return kept_pages.validated(response, repeat_views.page_tag(match, tag))
+
+
+def _follow(match: Match, scorer: bool) -> tuple[following.Followed, Markup, Any] | None:
+    """The hand in play, its panel and, for a scorer, what the phone's core draws it from
+    without signal; None once the match is over."""
+    if match.finished:
+        return None
+    followed = following.in_play(match)
+    facts = follow_panel.facts(followed.table, match.names, followed.events,
+                               (match.hand_count or 0) + 1) if scorer else None
+    return followed, panel_of(match, followed, scorer), facts
 
 
 def _rows(page: match_view.MatchPage, shown: list[match_view.HandRow],
@@ -224,6 +237,13 @@ def _page(match: Match) -> match_view.MatchPage:
         abort(404)
     except hand_reads.Moving:
         abort(503)
+
+
+def panel_of(match: Match, followed: following.Followed, scorer: bool) -> Markup:
+    """The hand in play's panel on the match page and the board (`core.follow_panel`)."""
+    return follow_panel.panel(followed.table, followed.state, match.names, scorer,
+                              (match.hand_count or 0) + 1,
+                              url_for("hands.new", match_id=match.key) if scorer else None)
 
 
 def numbered_url(endpoint: str, **values: Any) -> tuple[str, str]:
@@ -270,8 +290,10 @@ def chart_data(match_id: str) -> Response:
 @limit_reads
 def board(match_id: str) -> str:
     """A big-screen scoreboard for a TV or laptop; it refreshes itself after every change."""
-    page = _page(visible(match_id))
-    return render_template("matches/board.html", page=page, sides=page.sides)
+    match = visible(match_id)
+    page = _page(match)
+    return render_template("matches/board.html", page=page, sides=page.sides,
+                           follow=_follow(match, False))
 
 
 @bp.get("/matches/<match_id>/revision")

@@ -26,7 +26,8 @@ from ..engine.names import card_name
 from ..engine.questions import deck_of
 from ..forms import RefereeForm
 from ..limits import limit_referee
-from ..matches import writes
+from ..matches import following, writes
+from ..models import Match
 from ..tables import access
 from .judging import judge
 
@@ -169,17 +170,38 @@ def dragon_gift_words() -> dict[str, str]:
                               "otherwise it goes to an opponent (S6).")}
 
 
+def _in_play(match: Match | None, form: RefereeForm) -> list[str]:
+    """A followed hand of the match the referee was opened from (RULES.md §11): its open
+    wish fills the form's (unless the link named one), and its calls are said on the page."""
+    if match is None or match.finished:
+        return []
+    followed = following.in_play(match)
+    state = followed.state
+    if not state.followed:
+        return []
+    if state.wish_open and "wish" not in request.args:
+        form.wish.data = state.wish
+    said = [gettext("%(name)s: %(call)s", name=match.names[seat],
+                    call=gettext("Grand Tichu") if call == "grand" else gettext("Tichu"))
+            for seat, call in state.calls]
+    if state.wish_open:
+        said.append(gettext("The wish for a %(rank)s is open.", rank=state.wish))
+    return said
+
+
 @bp.get("/referee")
 @limit_referee
 def check() -> tuple[str, int]:
     """Judge the play given in the query string, if any."""
     form = RefereeForm(request.args)
-    context, status = _verdict_context(
-        form, asked="play" in request.args or "trick" in request.args)
     match = writes.match_by_key(form.match.data) if form.match.data else None
     if match is not None and not access.can_view(match):
         match = None
+    in_play = _in_play(match, form)
+    context, status = _verdict_context(
+        form, asked="play" in request.args or "trick" in request.args)
     return render_template("referee/check.html", match=match, keys=_keys(), deck=_deck(form),
+                           in_play=in_play,
                            suit_names={s: gettext(SUIT_NAMES[s]) for s in SUITS},
                            target=_target(context["slots"]),
                            pressed=_pressed(context["slots"]), picker=_picker(form),
