@@ -304,3 +304,11 @@ def test_an_expired_session_gets_no_kept_page(app, client, time_machine):
     time_machine.move_to(evening + app.permanent_session_lifetime + timedelta(minutes=1),
                          tick=False)
     assert client.get(url).status_code == 404
+
+
+def test_a_long_page_is_not_kept(app, client, url, monkeypatch):
+    monkeypatch.setattr(repeat_views, "MAX_KEPT_BYTES", 100)
+    first = client.get(url)
+    assert first.status_code == 200 and "ETag" in first.headers
+    assert client.get(url).status_code == 200  # Flask's, again
+    assert len(app.extensions["tichu_match_responses"]) == 0
