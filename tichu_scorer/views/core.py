@@ -153,7 +153,7 @@ def kept_urls() -> list[str]:
     return [url_for("core.worker", v=found.worker_hash),
             url_for("core.archive", v=found.archive_hash),
             *(url_for("core.runtime", version=found.version, name=name,
-                      **({"v": found.stdlib_hash} if name == STDLIB else {}))
+                      v=found.stdlib_hash if name == STDLIB else None)
               for name in RUNTIME)]
 
 
