@@ -54,7 +54,8 @@ document.addEventListener("DOMContentLoaded", function () {
     note.hidden = window.isSecureContext !== false;
   });
 });
-// The hand in play's taps (follow.js), on a scorer's match page that offers them.
+// The hand in play's taps (follow.js), on a scorer's match page that offers them and on
+// the hand form (filled with the taps waiting on the phone).
 document.addEventListener("DOMContentLoaded", function () {
   const form = document.querySelector("form[data-follow-script]");
   if (!form) return;
