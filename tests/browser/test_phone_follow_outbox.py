@@ -5,34 +5,19 @@ when the signal is back; a tap the rules refuse by then is said with its rule an
 
 from __future__ import annotations
 
-import pytest
-from flask import Flask
-
 from tests.browser.conftest import shot, until
-from tests.browser.test_phone_follow import tap
+from tests.browser.test_phone_follow import offline_with_a_tap, tap
 from tests.browser.test_phone_live import SOON, second_phone
-from tests.browser.test_phone_offline import controlled_match, kept
+from tests.browser.test_phone_offline import controlled_match
 
 FOLLOW = "async (u) => (await fetch(u + '/follow.json', { cache: 'no-store' })).json()"
 EMPTY = "async () => (await window.tichuOutbox.all()).length === 0"
 
 
 def test_taps_made_offline_wait_in_the_outbox_and_reach_the_server_once(live_server, phone):
-    from tests.browser.test_phone_core_offline import BUNDLE, core_kept, snapshot_kept
-    if BUNDLE(Flask(__name__)) is None:
-        pytest.skip("the Pyodide bundle could not be fetched: see docs/OFFLINE_CORE.md")
     page = phone
-    match_url = controlled_match(page, live_server)
-    tap(page, "start")
-    kept(page, match_url + "/hands/new", "data-followed")  # the copies know the start
-    kept(page, match_url, "follow-head")
-    core_kept(page)
-    snapshot_kept(page)
-
-    page.context.set_offline(True)
-    page.tap("button[value='tichu:1']")
+    match_url = offline_with_a_tap(page, live_server)
     page.wait_for_selector("#outbox:has-text('1 tap waiting')")
-    page.wait_for_selector(".follow-seat[data-seat='1'] .badge.call", timeout=60000)
     page.tap("button[value='grand:2']")
     page.wait_for_selector("#outbox:has-text('2 taps waiting')")
     page.reload()  # a reload without signal loses nothing, and the core draws them again
