@@ -150,3 +150,25 @@ def test_without_signal_taps_wait_and_the_phones_core_draws_them(live_server, ph
     assert answer["follow"]["calls"] == {"1": "tichu", "2": "grand"}
     # (without signal the browser says each request it could not send)
     assert [e for e in page.errors if "ERR_INTERNET_DISCONNECTED" not in e] == []
+
+
+def test_the_followed_events_say_the_phones_own_time(live_server, new_context):
+    """The server stores UTC; a phone far from it (Chatham Islands, 13 h 45 ahead in
+    December) reads each followed event's time in its own zone, in German's 24 hours."""
+    from datetime import datetime
+    from zoneinfo import ZoneInfo
+
+    from tests.browser.conftest import PHONE
+    page = new_context(**PHONE, timezone_id="Pacific/Chatham").new_page()
+    page.context.add_cookies([{"name": "lang", "value": "de", "url": live_server}])
+    _start_german(page, live_server)
+    tap(page, "start")
+    tap(page, "tichu:1")
+    page.goto(page.url + "/hands/new")
+    page.wait_for_selector("[data-followed] time", state="attached")
+    times = page.eval_on_selector_all("[data-followed] time",
+                                      "els => els.map((e) => [e.dateTime, e.textContent])")
+    assert len(times) == 2
+    for stamp, shown in times:
+        at = datetime.fromisoformat(stamp.replace("Z", "+00:00"))
+        assert shown == at.astimezone(ZoneInfo("Pacific/Chatham")).strftime("%H:%M")
