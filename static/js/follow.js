@@ -10,13 +10,27 @@
   if (!outbox) return; // no outbox script: the form posts as a page
   const form = () => document.querySelector("form[data-follow]");
   const handForm = () => document.querySelector("form.hand-form[data-follow-facts]");
-  // the taps of this match waiting in the outbox, oldest first, as the core takes them
-  const waitingTaps = (items, match) => items.filter((i) => outbox.isTap(i) && i.match === match && !i.error)
-    .sort((a, b) => a.created - b.created);
+  let served = null; // the match page's panel as the server drew it: the page's, or its latest answer
+  // The hand the waiting taps of this match are for, as the core takes it: the one the
+  // server holds (`facts`), or, once a hand of this match waits in the outbox, the next one
+  // (not followed yet on the server: no events; its taps are those made after that hand).
+  // Its table stays the server's (a Threechu shuffler's seat may move: the server then
+  // refuses a Grand Tichu it no longer takes, with its rule).
+  function pending(items, match, facts) {
+    const mine = items.filter((i) => i.match === match && !i.error && !i.conflict);
+    const hands = mine.filter((i) => !outbox.isTap(i));
+    const after = Math.max(0, ...hands.map((i) => i.created || 0));
+    const taps = mine.filter((i) => outbox.isTap(i) && i.created > after).sort((a, b) => a.created - b.created);
+    const known = JSON.parse(facts || "{}");
+    if (hands.length) Object.assign(known, { events: [], number: known.number + hands.length });
+    return { facts: known, taps, hands: hands.length };
+  }
   const matchOf = (action) => new URL(action, location.href).pathname.replace(/\/follow$/, "");
   const tapsOf = (items) => items.map((i) => Object.fromEntries(new URLSearchParams(i.fields)));
 
+  let told = ""; // a refusal said under the panel: said again on a page live.js put in place
   function note(text, waiting) {
+    told = waiting ? told : text || "";
     const el = document.querySelector("[data-follow-note]");
     if (!el) return;
     el.hidden = !text;
@@ -26,7 +40,7 @@
   function put(answer) {
     const f = form();
     if (!f || !answer || typeof answer.panel !== "string") return;
-    f.querySelector("[data-follow-panel]").innerHTML = answer.panel;
+    f.querySelector("[data-follow-panel]").innerHTML = served = answer.panel;
     f.querySelector("[data-seen]").value = String(answer.seen);
     if (answer.tag) document.dispatchEvent(new CustomEvent("tichu:shown", { detail: { tag: answer.tag } }));
     const facts = answer.follow && answer.follow.events;
@@ -46,25 +60,30 @@
 
   // The core's answer for these facts and waiting taps; only the latest asked is drawn.
   let asked = 0;
-  async function drawn(facts, taps) {
+  async function drawn({ facts, taps }) {
     const count = ++asked;
     const core = await outbox.coreClient().catch(() => null);
-    const answer = core && await core.ask({ op: "follow", facts: JSON.parse(facts), taps: tapsOf(taps) }).catch(() => null);
+    const answer = core && await core.ask({ op: "follow", facts, taps: tapsOf(taps) }).catch(() => null);
     return count === asked && answer && typeof answer.panel === "string" ? answer : null;
   }
 
-  // The match page: the panel with this match's waiting taps, drawn by the phone's core.
+  // The match page: the panel with this match's waiting taps (or the next hand's, once a
+  // hand waits), drawn by the phone's core; the server's again once nothing waits.
   async function drawWaiting(items) {
     const f = form();
     if (!f || !f.dataset.followFacts) return;
-    const mine = waitingTaps(items || await outbox.all().catch(() => []), matchOf(f.action));
-    if (!mine.length) {
+    const panel = f.querySelector("[data-follow-panel]");
+    if (served === null) served = panel.innerHTML;
+    const mine = pending(items || await outbox.all().catch(() => []), matchOf(f.action), f.dataset.followFacts);
+    if (!mine.taps.length && !mine.hands) {
       if (document.querySelector("[data-follow-note].waiting")) note("");
+      if (panel.innerHTML !== served) panel.innerHTML = served;
       return;
     }
-    note(f.dataset.waiting, true);
-    const answer = await drawn(f.dataset.followFacts, mine);
-    if (answer) f.querySelector("[data-follow-panel]").innerHTML = answer.panel;
+    if (mine.taps.length) note(f.dataset.waiting, true);
+    else if (document.querySelector("[data-follow-note].waiting")) note("");
+    const answer = await drawn(mine);
+    if (answer) panel.innerHTML = answer.panel;
   }
 
   // A hand form opened while taps wait: filled as the server will fill it once they arrive
@@ -74,8 +93,8 @@
     const f = handForm();
     if (!f || !f.dataset.followFacts) return;
     ["input", "click"].forEach((type) => f.addEventListener(type, () => { touched = true; }, { once: true }));
-    const mine = waitingTaps(await outbox.all().catch(() => []), f.dataset.matchUrl);
-    const answer = mine.length ? await drawn(f.dataset.followFacts, mine) : null;
+    const mine = pending(await outbox.all().catch(() => []), f.dataset.matchUrl, f.dataset.followFacts);
+    const answer = mine.taps.length ? await drawn(mine) : null;
     if (!answer || !answer.form || touched) return;
     fill(f, answer.form);
     f.dispatchEvent(new CustomEvent("tichu:filled")); // hand.js, ranking.js read it again
@@ -86,7 +105,9 @@
       else el.value = value;
     });
     const order = recorded.out_order || [];
-    f.querySelectorAll(".out-selects select").forEach((s, i) => { s.value = i < order.length ? String(order[i]) : ""; });
+    if (order.length) { // none tapped: the order the page has stays (a first player tapped on the match page)
+      f.querySelectorAll(".out-selects select").forEach((s, i) => { s.value = i < order.length ? String(order[i]) : ""; });
+    }
     if (!recorded.calls) return; // Grand Seigneur: the order alone
     const seats = JSON.parse(f.dataset.followFacts).names.length;
     for (let seat = 0; seat < seats; seat += 1) {
@@ -107,11 +128,11 @@
     event.preventDefault(); // before app.js's guard: every tap is its own event
     const fields = new URLSearchParams(new FormData(f));
     const match = matchOf(f.action);
-    const waiting = waitingTaps(await outbox.all().catch(() => []), match).length;
+    const mine = pending(await outbox.all().catch(() => []), match, f.dataset.followFacts);
     fields.set("event", button.value);
     fields.set("client_id", window.tichuId());
     // the events this phone knows of, its own waiting taps counted (stored before this one)
-    fields.set("seen", String(Number(fields.get("seen") || 0) + waiting));
+    fields.set("seen", String((mine.hands ? 0 : Number(fields.get("seen") || 0)) + mine.taps.length));
     f.setAttribute("aria-busy", "true");
     await outbox.tap({ action: f.action, client_id: fields.get("client_id"), fields: fields.toString(), match })
       .catch(() => {});
@@ -136,7 +157,11 @@
   });
   // the outbox changed (offline.js, show): the panel with what still waits
   document.addEventListener("tichu:outbox", (event) => drawWaiting(event.detail.items));
-  document.addEventListener("tichu:live", () => drawWaiting()); // another phone's change put in place
+  document.addEventListener("tichu:live", () => { // another phone's change put in place
+    served = null;
+    if (told) note(told);
+    drawWaiting();
+  });
 
   // taps kept by this script before they shared the outbox (localStorage): moved there once
   const OLD = "tichu-follow-outbox";
