@@ -37,6 +37,11 @@ def test_taps_made_offline_wait_in_the_outbox_and_reach_the_server_once(live_ser
     page.tap("button[type=submit]")
     page.wait_for_url(match_url + "*")
     page.wait_for_selector("#outbox:has-text('1 hand and 2 taps waiting')")
+    # hand 1 waits: the panel is hand 2's, not followed yet, and its taps are hand 2's
+    page.wait_for_selector("button[value='start']", timeout=60000)
+    page.tap("button[value='start']")
+    page.wait_for_selector("#outbox:has-text('1 hand and 3 taps waiting')")
+    page.wait_for_selector(".follow-head:has-text('Hand 2 in play')", timeout=60000)
 
     page.context.set_offline(False)
     page.evaluate("window.dispatchEvent(new Event('online'))")
@@ -49,7 +54,8 @@ def test_taps_made_offline_wait_in_the_outbox_and_reach_the_server_once(live_ser
         document.querySelector('form.hand-form')).entries())""")
     assert filled.get("call_1") == "tichu" and filled.get("call_2") == "grand"
     page.evaluate("window.tichuOutbox.flush()")  # flushing again sends nothing twice
-    assert len(page.evaluate(FOLLOW, match_url)["follow"]["events"]) == 0  # hand 2: none
+    hand_2 = page.evaluate(FOLLOW, match_url)
+    assert hand_2["hand"] == 2 and [e["kind"] for e in hand_2["follow"]["events"]] == ["start"]
     assert [e for e in page.errors if "ERR_INTERNET_DISCONNECTED" not in e] == []
 
 
