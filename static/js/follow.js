@@ -6,6 +6,15 @@
 // waiting taps; a hand form opened meanwhile is filled with them too. No rule lives here.
 (function () {
   "use strict";
+  // the followed panel's styles (follow.css): the page has them once a hand is followed;
+  // asked for here too, before the first tap follows one
+  const css = document.querySelector("form[data-follow-css]");
+  if (css && !document.querySelector('link[href="' + css.dataset.followCss + '"]')) {
+    const link = document.createElement("link");
+    link.rel = "stylesheet";
+    link.href = css.dataset.followCss;
+    document.head.append(link);
+  }
   const outbox = window.tichuOutbox;
   if (!outbox) return; // no outbox script: the form posts as a page
   const form = () => document.querySelector("form[data-follow]");

@@ -11,7 +11,8 @@ from tests.browser.test_phone_live import SOON, second_phone
 from tests.browser.test_phone_offline import controlled_match
 
 FOLLOW = "async (u) => (await fetch(u + '/follow.json', { cache: 'no-store' })).json()"
-EMPTY = "async () => (await window.tichuOutbox.all()).length === 0"
+# (asked also while the page is loaded afresh after the flush: its outbox not there yet)
+EMPTY = "async () => window.tichuOutbox && (await window.tichuOutbox.all()).length === 0"
 
 
 def test_taps_made_offline_wait_in_the_outbox_and_reach_the_server_once(live_server, phone):
