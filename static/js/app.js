@@ -54,8 +54,7 @@ document.addEventListener("DOMContentLoaded", function () {
     note.hidden = window.isSecureContext !== false;
   });
 });
-// The hand in play's taps (follow.js), on a scorer's match page that offers them and on
-// the hand form (filled with the taps waiting on the phone).
+// The hand in play's taps (follow.js), on a scorer's match page that offers them.
 document.addEventListener("DOMContentLoaded", function () {
   const form = document.querySelector("form[data-follow-script]");
   if (!form) return;
@@ -63,19 +62,3 @@ document.addEventListener("DOMContentLoaded", function () {
   script.src = form.dataset.followScript;
   document.head.append(script);
 });
-// Times: the server writes them in UTC (<time datetime="…Z" data-style>, in Babel's words);
-// the phone says them in its own time zone, in the page's language and the same style
-// ("short", "medium": the date and the time; "time": the time alone). Again after live.js
-// put fresh parts in place.
-function localTimes() {
-  const lang = document.documentElement.lang || undefined;
-  document.querySelectorAll("time[data-style]").forEach(function (el) {
-    const at = new Date(el.dateTime);
-    const style = el.dataset.style;
-    if (isNaN(at.getTime())) return;
-    const options = style === "time" ? { timeStyle: "short" } : { dateStyle: style, timeStyle: style };
-    try { el.textContent = at.toLocaleString(lang, options); } catch (err) { /* the server's words stay */ }
-  });
-}
-document.addEventListener("DOMContentLoaded", localTimes);
-document.addEventListener("tichu:live", localTimes);

@@ -66,8 +66,7 @@
   };
   // The hands of match `url` waiting on this phone, in order, as the core takes them
   async function waitingBodies(url) {
-    const outbox = window.tichuOutbox;
-    const items = (await outbox.all().catch(() => [])).filter((i) => !outbox.isTap(i) && i.match === url && !i.conflict && !i.error);
+    const items = (await window.tichuOutbox.all().catch(() => [])).filter((i) => i.match === url && !i.conflict && !i.error);
     return items.sort((a, b) => a.number - b.number).map((i) => i.body || null);
   }
 

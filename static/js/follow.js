@@ -1,9 +1,9 @@
-// The hand in play (RULES.md §11). A tap is queued in the phone's outbox (offline.js, beside
-// the hands: one sending at a time, in order, each with a client id the server counts once)
-// with the number of events this phone saw (the same tap of two phones at once counts once),
-// and the panel the server answers is put in place. Without signal the tap waits there and
-// the phone's core, the server's own Python (core/follow_panel.py), draws the panel with the
-// waiting taps; a hand form opened meanwhile is filled with them too. No rule lives here.
+// The hand in play (RULES.md §11). A tap posts the one form's button with a client id (the
+// server counts it once) and the number of events this phone saw (the same tap of two
+// phones at once counts once), and puts in place the panel the server drew. Without signal
+// the tap waits on this phone (localStorage, sent in order when the signal is back) and the
+// phone's core, the server's own Python (core/follow_panel.py), draws the panel with it.
+// No rule lives here.
 (function () {
   "use strict";
   // the followed panel's styles (follow.css): the page has them once a hand is followed;
@@ -15,31 +15,13 @@
     link.href = css.dataset.followCss;
     document.head.append(link);
   }
-  const outbox = window.tichuOutbox;
-  if (!outbox) return; // no outbox script: the form posts as a page
+  const KEY = "tichu-follow-outbox";
+  const TIMEOUT = 8000; // ms
   const form = () => document.querySelector("form[data-follow]");
-  const handForm = () => document.querySelector("form.hand-form[data-follow-facts]");
-  let served = null; // the match page's panel as the server drew it: the page's, or its latest answer
-  // The hand the waiting taps of this match are for, as the core takes it: the one the
-  // server holds (`facts`), or, once a hand of this match waits in the outbox, the next one
-  // (not followed yet on the server: no events; its taps are those made after that hand).
-  // Its table stays the server's (a Threechu shuffler's seat may move: the server then
-  // refuses a Grand Tichu it no longer takes, with its rule).
-  function pending(items, match, facts) {
-    const mine = items.filter((i) => i.match === match && !i.error && !i.conflict);
-    const hands = mine.filter((i) => !outbox.isTap(i));
-    const after = Math.max(0, ...hands.map((i) => i.created || 0));
-    const taps = mine.filter((i) => outbox.isTap(i) && i.created > after).sort((a, b) => a.created - b.created);
-    const known = JSON.parse(facts || "{}");
-    if (hands.length) Object.assign(known, { events: [], number: known.number + hands.length });
-    return { facts: known, taps, hands: hands.length };
-  }
-  const matchOf = (action) => new URL(action, location.href).pathname.replace(/\/follow$/, "");
-  const tapsOf = (items) => items.map((i) => Object.fromEntries(new URLSearchParams(i.fields)));
+  const load = () => { try { return JSON.parse(localStorage.getItem(KEY) || "[]"); } catch (e) { return []; } };
+  const keep = (items) => { try { localStorage.setItem(KEY, JSON.stringify(items)); } catch (e) { /* full */ } };
 
-  let told = ""; // a refusal said under the panel: said again on a page live.js put in place
   function note(text, waiting) {
-    told = waiting ? told : text || "";
     const el = document.querySelector("[data-follow-note]");
     if (!el) return;
     el.hidden = !text;
@@ -48,8 +30,8 @@
   }
   function put(answer) {
     const f = form();
-    if (!f || !answer || typeof answer.panel !== "string") return;
-    f.querySelector("[data-follow-panel]").innerHTML = served = answer.panel;
+    if (!f || typeof answer.panel !== "string") return;
+    f.querySelector("[data-follow-panel]").innerHTML = answer.panel;
     f.querySelector("[data-seen]").value = String(answer.seen);
     if (answer.tag) document.dispatchEvent(new CustomEvent("tichu:shown", { detail: { tag: answer.tag } }));
     const facts = answer.follow && answer.follow.events;
@@ -58,7 +40,6 @@
       known.events = facts.map((e) => ({ kind: e.kind, seat: e.seat === undefined ? null : e.seat, rank: e.rank || null }));
       f.dataset.followFacts = JSON.stringify(known);
     }
-    outbox.remember(); // the hand form's copy opens filled with what the server holds now
   }
   function refused(answer) {
     const f = form();
@@ -66,68 +47,64 @@
     const said = errors.map((e) => e.message + " (" + e.rule + ")").join(" ") || (answer && answer.error) || "";
     return f ? f.dataset.refused + " " + said : said;
   }
-
-  // The core's answer for these facts and waiting taps; only the latest asked is drawn.
-  let asked = 0;
-  async function drawn({ facts, taps }) {
-    const count = ++asked;
-    const core = await outbox.coreClient().catch(() => null);
-    const answer = core && await core.ask({ op: "follow", facts, taps: tapsOf(taps) }).catch(() => null);
-    return count === asked && answer && typeof answer.panel === "string" ? answer : null;
+  async function token() {
+    try {
+      const r = await fetch("/csrf-token", { cache: "no-store", credentials: "same-origin" });
+      return r.ok ? (await r.json()).csrf_token : null;
+    } catch (err) { return null; }
   }
-
-  // The match page: the panel with this match's waiting taps (or the next hand's, once a
-  // hand waits), drawn by the phone's core; the server's again once nothing waits.
-  async function drawWaiting(items) {
+  async function send(item, fresh) {
+    const fields = new URLSearchParams(item.fields);
+    if (fresh) fields.set("csrf_token", fresh);
+    const abort = new AbortController();
+    const timer = setTimeout(() => abort.abort(), TIMEOUT);
+    try {
+      const response = await fetch(item.action, {
+        method: "POST", body: fields, credentials: "same-origin", signal: abort.signal,
+        headers: { "Content-Type": "application/x-www-form-urlencoded", Accept: "application/json" } });
+      if (response.status >= 500 || response.status === 429) return null;
+      return { status: response.status, answer: await response.json().catch(() => null) };
+    } catch (err) {
+      return null; // no signal, or no answer in time: the tap waits
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+  // The taps waiting on this phone, oldest first; each leaves once the server answered it.
+  let flushing = false;
+  async function flush() {
+    if (flushing || !load().length) return;
+    flushing = true;
+    try {
+      const fresh = await token();
+      if (!fresh) return;
+      for (let items = load(); items.length; items = load()) {
+        const item = items[0];
+        const result = await send(item, fresh);
+        if (!result) break;
+        keep(load().filter((i) => i.client_id !== item.client_id));
+        const f = form();
+        if (f && item.action === f.action && result.answer) put(result.answer);
+        if (result.status !== 200) note(refused(result.answer));
+      }
+    } finally {
+      flushing = false;
+    }
+    if (!load().length) { const el = document.querySelector("[data-follow-note].waiting"); if (el) note(""); }
+    else drawWaiting();
+  }
+  // Without signal: the core draws the panel with the waiting taps of this match.
+  async function drawWaiting() {
     const f = form();
     if (!f || !f.dataset.followFacts) return;
-    const panel = f.querySelector("[data-follow-panel]");
-    if (served === null) served = panel.innerHTML;
-    const mine = pending(items || await outbox.all().catch(() => []), matchOf(f.action), f.dataset.followFacts);
-    if (!mine.taps.length && !mine.hands) {
-      if (document.querySelector("[data-follow-note].waiting")) note("");
-      if (panel.innerHTML !== served) panel.innerHTML = served;
-      return;
-    }
-    if (mine.taps.length) note(f.dataset.waiting, true);
-    else if (document.querySelector("[data-follow-note].waiting")) note("");
-    const answer = await drawn(mine);
-    if (answer) panel.innerHTML = answer.panel;
-  }
-
-  // A hand form opened while taps wait: filled as the server will fill it once they arrive
-  // ([L6], follow.recorded), unless the player began on it first.
-  let touched = false;
-  async function fillForm() {
-    const f = handForm();
-    if (!f || !f.dataset.followFacts) return;
-    ["input", "click"].forEach((type) => f.addEventListener(type, () => { touched = true; }, { once: true }));
-    const mine = pending(await outbox.all().catch(() => []), f.dataset.matchUrl, f.dataset.followFacts);
-    const answer = mine.taps.length ? await drawn(mine) : null;
-    if (!answer || !answer.form || touched) return;
-    fill(f, answer.form);
-    f.dispatchEvent(new CustomEvent("tichu:filled")); // hand.js, ranking.js read it again
-  }
-  function fill(f, recorded) {
-    const set = (name, value) => f.querySelectorAll(`[name="${name}"]`).forEach((el) => {
-      if (el.type === "radio") el.checked = el.value === value;
-      else el.value = value;
-    });
-    const order = recorded.out_order || [];
-    if (order.length) { // none tapped: the order the page has stays (a first player tapped on the match page)
-      f.querySelectorAll(".out-selects select").forEach((s, i) => { s.value = i < order.length ? String(order[i]) : ""; });
-    }
-    if (!recorded.calls) return; // Grand Seigneur: the order alone
-    const seats = JSON.parse(f.dataset.followFacts).names.length;
-    for (let seat = 0; seat < seats; seat += 1) {
-      set("call_" + seat, recorded.calls[String(seat)] || "");
-      const bombs = (recorded.bombs || [])[seat];
-      set("bombs_" + seat, bombs ? String(bombs) : "");
-    }
-    const wish = recorded.wish_penalty;
-    set("wish_offender", wish ? String(wish.offender) : "");
-    const box = f.querySelector("details.wish");
-    if (box && wish) box.open = true;
+    const mine = load().filter((i) => i.action === f.action);
+    if (!mine.length) return;
+    note(f.dataset.waiting, true);
+    const outbox = window.tichuOutbox;
+    const core = outbox && await outbox.coreClient().catch(() => null);
+    if (!core) return;
+    const answer = await core.ask({ op: "follow", facts: JSON.parse(f.dataset.followFacts), taps: mine.map((i) => Object.fromEntries(new URLSearchParams(i.fields))) }).catch(() => null);
+    if (answer && typeof answer.panel === "string") f.querySelector("[data-follow-panel]").innerHTML = answer.panel;
   }
 
   document.addEventListener("submit", async (event) => {
@@ -136,49 +113,23 @@
     if (!f.matches || !f.matches("form[data-follow]") || !button || button.name !== "event") return;
     event.preventDefault(); // before app.js's guard: every tap is its own event
     const fields = new URLSearchParams(new FormData(f));
-    const match = matchOf(f.action);
-    const mine = pending(await outbox.all().catch(() => []), match, f.dataset.followFacts);
+    const waiting = load().filter((i) => i.action === f.action).length;
     fields.set("event", button.value);
     fields.set("client_id", window.tichuId());
     // the events this phone knows of, its own waiting taps counted (stored before this one)
-    fields.set("seen", String((mine.hands ? 0 : Number(fields.get("seen") || 0)) + mine.taps.length));
+    fields.set("seen", String(Number(fields.get("seen") || 0) + waiting));
+    const item = { action: f.action, client_id: fields.get("client_id"), fields: fields.toString() };
+    if (waiting) { keep(load().concat([item])); drawWaiting(); flush(); return; }
     f.setAttribute("aria-busy", "true");
-    await outbox.tap({ action: f.action, client_id: fields.get("client_id"), fields: fields.toString(), match })
-      .catch(() => {});
+    const result = await send(item, null);
     f.removeAttribute("aria-busy");
+    if (!result) { keep(load().concat([item])); drawWaiting(); return; }
+    if (result.answer) put(result.answer);
+    note(result.status === 200 ? "" : refused(result.answer));
   }, true);
-  // a tap the flush sent (offline.js): the hand as the server has it now, or its refusal,
-  // said here with its rule; then it leaves the outbox (shown nowhere else, it stays there
-  // refused, for the outbox's line). A refusal stays said until a tap made after it is taken.
-  let refusedAt = 0;
-  document.addEventListener("tichu:tap", (event) => {
-    const { item, result } = event.detail;
-    const f = form();
-    if (!f || item.action !== f.action) return;
-    put(result.answer);
-    if (result.kind === "refused") {
-      note(refused(result.answer));
-      refusedAt = Date.now();
-      outbox.discard(item.client_id);
-    } else if (item.created > refusedAt) {
-      note("");
-    }
-  });
-  // the outbox changed (offline.js, show): the panel with what still waits
-  document.addEventListener("tichu:outbox", (event) => drawWaiting(event.detail.items));
-  document.addEventListener("tichu:live", () => { // another phone's change put in place
-    served = null;
-    if (told) note(told);
-    drawWaiting();
-  });
-
-  // taps kept by this script before they shared the outbox (localStorage): moved there once
-  const OLD = "tichu-follow-outbox";
-  async function moveOld() {
-    let old = [];
-    try { old = JSON.parse(localStorage.getItem(OLD) || "[]"); } catch (err) { /* none readable */ }
-    for (const item of old) await outbox.tap(Object.assign(item, { match: matchOf(item.action) }));
-    if (old.length) localStorage.removeItem(OLD);
-  }
-  moveOld().catch(() => {}).then(() => { drawWaiting(); fillForm(); });
+  window.addEventListener("online", flush);
+  setInterval(flush, 20000); // lie-fi never fires "online"
+  document.addEventListener("tichu:live", drawWaiting); // another phone's change put in place
+  flush();
+  drawWaiting();
 })();

@@ -268,13 +268,6 @@
     });
   }
 
-  // filled again with the taps of the hand in play still waiting on this phone (follow.js)
-  form.addEventListener("tichu:filled", () => {
-    order = selects.map((s) => s.value).filter((v) => v !== "").map(Number);
-    renderDerived(null);
-    schedule();
-  });
-
   markActive(0);
   renderOrder();
   if (order.length || inputs[0].value) schedule();

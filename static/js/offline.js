@@ -1,8 +1,7 @@
 // Offline at the table, and lie-fi (the phone believes it is online, the request dies).
-// Every new hand, and every tap of the hand in play (follow.js: `kind: "tap"`), goes through
-// the outbox (IndexedDB) before it is sent: it is sent with a timeout; any network failure,
-// timeout or server error leaves it waiting, and it is replayed later, in the order it was
-// made, exactly once (each carries a client id the server counts once).
+// Every new hand goes through the outbox (IndexedDB) before it is sent: it is sent with a
+// timeout; any network failure, timeout or server error leaves it waiting, and it is
+// replayed later, exactly once (each hand carries a client id the server counts once).
 // While hands wait, the match page shows provisional totals, marked as such, and the next
 // hand gets the right number. A hand another phone saved meanwhile (409) waits for the
 // player's choice. The matches this phone scores are remembered for the offline page
@@ -91,15 +90,10 @@
   const all = (store) => tx(store || OUTBOX, "readonly", (s) => s.getAll());
   const put = (item, store) => tx(store || OUTBOX, "readwrite", (s) => s.put(item));
   const remove = (key) => tx(OUTBOX, "readwrite", (s) => s.delete(key));
-  // a tap of the hand in play (follow.js) beside the hands; a hand has no kind (stored so
-  // before taps shared the outbox)
-  const isTap = (item) => item.kind === "tap";
-  const isHand = (item) => !isTap(item);
 
-  // Send one queued hand or tap. "saved": the server stored it (or had it already; a tap's
-  // answer is the hand in play as it stands); "later": no answer, a timeout or a server
-  // error, so it waits; "refused": the server answered 4xx and stored nothing (conflict, a
-  // problem in the hand, a tap the rules refuse, no rights).
+  // Send one queued hand. "saved": the server stored it (or had it already); "later": no
+  // answer, a timeout or a server error, so it waits; "refused": the server answered 4xx
+  // and stored nothing (conflict, a problem in the hand, no rights).
   async function send(item, token) {
     const fields = new URLSearchParams(item.fields);
     if (token) fields.set("csrf_token", token);
@@ -114,7 +108,6 @@
         redirect: "manual",
       });
       if (response.type === "opaqueredirect") return { kind: "saved", url: item.match };
-      if (response.ok && isTap(item)) return { kind: "saved", answer: await response.json().catch(() => null) };
       if (response.status >= 500 || response.status === 429 || response.ok) return { kind: "later" };
       const answer = await response.json().catch(() => null); // the server's reasons, as data
       return { kind: "refused", status: response.status, answer: answer };
@@ -219,7 +212,7 @@
     if (!item.body || !form.dataset.core) return null;
     try {
       const core = await coreClient();
-      const before = (await all()).filter((i) => isHand(i) && i.match === item.match && !i.conflict && !i.error && i.client_id !== item.client_id)
+      const before = (await all()).filter((i) => i.match === item.match && !i.conflict && !i.error && i.client_id !== item.client_id)
         .sort((a, b) => a.number - b.number).map((i) => i.body || null);
       const [answer, status] = await core.ask({ op: "preview", facts: core.factsOf(), waiting: before, body: item.body });
       return status === 422 && answer.errors && answer.errors.length ? answer.errors : null;
@@ -289,8 +282,6 @@
     })().finally(() => { flushing = null; });
     return flushing;
   }
-  // The hands and taps waiting, oldest first; answers how many hands were stored (a tap's
-  // answer goes to follow.js, `tichu:tap`, which puts the hand in play in place)
   async function sendWaiting() {
     let sent = 0;
     try {
@@ -301,15 +292,7 @@
         const token = await freshToken();
         if (!token) break; // still no network: the rest waits
         const result = await send(item, token);
-        if (isTap(item) && result.kind !== "later") {
-          if (result.kind === "refused") {
-            item.error = messageOf(result.answer, result.status); // kept, shown, not sent again
-            await put(item);
-          } else {
-            await remove(item.client_id);
-          }
-          document.dispatchEvent(new CustomEvent("tichu:tap", { detail: { item, result } }));
-        } else if (result.kind === "saved") {
+        if (result.kind === "saved") {
           await remove(item.client_id);
           sent += 1;
         } else if (result.kind === "later") {
@@ -327,15 +310,6 @@
       // the network went away again: the rest waits
     }
     return sent;
-  }
-
-  // A tap of the hand in play (follow.js): queued after everything waiting, then sent by the
-  // flush, in turn. Answers once the outbox was tried.
-  async function tap(item) {
-    const before = await all();
-    const last = Math.max(0, ...before.map((i) => i.created || 0));
-    await put(Object.assign(item, { kind: "tap", created: Math.max(Date.now(), last + 1) }));
-    return flush();
   }
 
   // Show a waiting hand's refusal with the server's page: the conflict with both hands and
@@ -374,7 +348,6 @@
   }
 
   const show_ = () => show();
-  const discard = (id) => remove(id).then(show_, () => {});
   async function show() {
     const items = await all().catch(() => []);
     const box = document.getElementById("outbox");
@@ -384,39 +357,30 @@
       const refused = items.filter((i) => i.error);
       box.hidden = items.length === 0;
       box.replaceChildren();
-      if (waiting.length) box.append(waitingLine(box, waiting.filter(isHand).length, waiting.filter(isTap).length));
+      if (waiting.length) {
+        box.append(waiting.length === 1 ? box.dataset.one : box.dataset.many.replace("{n}", String(waiting.length)));
+      }
       conflicts.concat(refused).forEach((item) => {
         const line = document.createElement("span");
         line.className = "outbox-item";
         line.textContent = item.conflict ? box.dataset.conflict.replace("{n}", String(item.number))
-          : isTap(item) ? box.dataset.tapRefused + " " + item.error
-            : box.dataset.refused.replace("{n}", String(item.number)) + " " + item.error;
+          : box.dataset.refused.replace("{n}", String(item.number)) + " " + item.error;
         const show = document.createElement("button");
         show.type = "button";
         show.className = "link";
         show.textContent = box.dataset.show;
         show.addEventListener("click", () => review(item));
-        show.hidden = isTap(item); // a refused tap has no page of its own: the panel shows the hand
         const drop = document.createElement("button");
         drop.type = "button";
         drop.className = "link";
         drop.textContent = box.dataset.drop;
-        drop.addEventListener("click", () => discard(item.client_id));
+        drop.addEventListener("click", () => remove(item.client_id).then(show_));
         line.append(" ", show, " ", drop);
         box.append(line);
       });
     }
-    provisional(items.filter((i) => isHand(i) && !i.conflict && !i.error));
-    document.dispatchEvent(new CustomEvent("tichu:outbox", { detail: { items } }));
+    provisional(items.filter((i) => !i.conflict && !i.error));
     return items;
-  }
-  // "1 hand waiting", "3 taps waiting", "1 hand and 3 taps waiting" (the words: top.html)
-  function waitingLine(box, hands, taps) {
-    const said = (n, one, many) => (n === 1 ? one : many.replace("{n}", String(n)));
-    if (!taps) return said(hands, box.dataset.one, box.dataset.many);
-    if (!hands) return said(taps, box.dataset.tapsOne, box.dataset.tapsMany);
-    return box.dataset.both.replace("{hands}", said(hands, box.dataset.handOne, box.dataset.handMany))
-      .replace("{taps}", said(taps, box.dataset.tapOne, box.dataset.tapMany));
   }
 
   // The match page and the hand form while hands of this match wait. Only the latest count
@@ -510,9 +474,8 @@
     if (!live) return;
     const url = window.location.pathname.replace(/\/every-hand$/, "");  // the match, once
     // with the latest hand's entry number: a hand undone and entered again leaves the page
-    // as it was, but the hand form's copy must then carry the next entry number; and the
-    // events of the hand in play the server holds (the form's copy opens filled with them)
-    const state = Array.from(document.querySelectorAll("[data-next-hand], [data-total], form[data-undo] [name=number], [data-seen]"),
+    // as it was, but the hand form's copy must then carry the next entry number
+    const state = Array.from(document.querySelectorAll("[data-next-hand], [data-total], form[data-undo] [name=number]"),
       (el) => el.dataset.nextHand || el.dataset.stored || el.value || el.textContent.trim()).join(" ");
     const known = (await all(MATCHES).catch(() => [])).find((m) => m.url === url);
     // when this phone first scored it (the offline page's lines tell matches apart by it)
@@ -561,5 +524,5 @@
     handedBack().then(show).then(flush);
   });
   setInterval(flush, 20000); // lie-fi never fires "online": try again now and then
-  window.tichuOutbox = { all, flush, show, tap, discard, remember, isTap, remembered: () => all(MATCHES), coreClient };
+  window.tichuOutbox = { all, flush, show, remembered: () => all(MATCHES), coreClient };
 })();

@@ -44,11 +44,6 @@
     render();
   });
   selects.forEach((s) => s.addEventListener("change", keepBody));
-  // filled again with the taps of the hand in play still waiting on this phone (follow.js)
-  form.addEventListener("tichu:filled", () => {
-    order = selects.map((s) => s.value).filter((v) => v !== "").map(Number).slice(0, taps);
-    render();
-  });
   buttons.hidden = false;
   form.classList.add("enhanced");
   render();

@@ -104,19 +104,18 @@ def test_a_refused_tap_says_its_rule(live_server, phone, new_context):
     assert page.errors == []
 
 
-def offline_with_a_tap(page, base: str) -> str:
-    """A followed match whose pages and core this phone keeps, without signal, Bob's Tichu
-    tapped: waiting, drawn by the phone's core. Its URL."""
+def test_without_signal_taps_wait_and_the_phones_core_draws_them(live_server, phone):
+    """Offline, a tap waits on the phone and the core (the server's Python under Pyodide)
+    draws the panel with it; with the signal back the taps are sent, in order, once."""
     from flask import Flask
 
     from tests.browser.test_phone_core_offline import BUNDLE, core_kept, snapshot_kept
-    from tests.browser.test_phone_offline import controlled_match, kept
+    from tests.browser.test_phone_offline import controlled_match
     if BUNDLE(Flask(__name__)) is None:
         pytest.skip("the Pyodide bundle could not be fetched: see docs/OFFLINE_CORE.md")
-    match_url = controlled_match(page, base)
+    page = phone
+    match_url = controlled_match(page, live_server)
     tap(page, "start")
-    kept(page, match_url + "/hands/new", "data-followed")  # the copies know the start
-    kept(page, match_url, "follow-head")
     core_kept(page)
     snapshot_kept(page)
     page.context.set_offline(True)
@@ -124,14 +123,6 @@ def offline_with_a_tap(page, base: str) -> str:
     page.wait_for_selector("[data-follow-note].waiting:not([hidden])")
     # drawn by the phone's core: Bob's Tichu, and no Tichu button for him any more
     page.wait_for_selector(".follow-seat[data-seat='1'] .badge.call", timeout=60000)
-    return match_url
-
-
-def test_without_signal_taps_wait_and_the_phones_core_draws_them(live_server, phone):
-    """Offline, a tap waits on the phone and the core (the server's Python under Pyodide)
-    draws the panel with it; with the signal back the taps are sent, in order, once."""
-    page = phone
-    match_url = offline_with_a_tap(page, live_server)
     page.tap("button[value='grand:2']")
     page.wait_for_selector(".follow-seat[data-seat='2'] .badge.call", timeout=30000)
     page.tap("button[value='dealt']")
@@ -150,25 +141,3 @@ def test_without_signal_taps_wait_and_the_phones_core_draws_them(live_server, ph
     assert answer["follow"]["calls"] == {"1": "tichu", "2": "grand"}
     # (without signal the browser says each request it could not send)
     assert [e for e in page.errors if "ERR_INTERNET_DISCONNECTED" not in e] == []
-
-
-def test_the_followed_events_say_the_phones_own_time(live_server, new_context):
-    """The server stores UTC; a phone far from it (Chatham Islands, 13 h 45 ahead in
-    December) reads each followed event's time in its own zone, in German's 24 hours."""
-    from datetime import datetime
-    from zoneinfo import ZoneInfo
-
-    from tests.browser.conftest import PHONE
-    page = new_context(**PHONE, timezone_id="Pacific/Chatham").new_page()
-    page.context.add_cookies([{"name": "lang", "value": "de", "url": live_server}])
-    _start_german(page, live_server)
-    tap(page, "start")
-    tap(page, "tichu:1")
-    page.goto(page.url + "/hands/new")
-    page.wait_for_selector("[data-followed] time", state="attached")
-    times = page.eval_on_selector_all("[data-followed] time",
-                                      "els => els.map((e) => [e.dateTime, e.textContent])")
-    assert len(times) == 2
-    for stamp, shown in times:
-        at = datetime.fromisoformat(stamp.replace("Z", "+00:00"))
-        assert shown == at.astimezone(ZoneInfo("Pacific/Chatham")).strftime("%H:%M")

@@ -202,8 +202,8 @@ def facts(table: Table, names: Sequence[str], events: Sequence[Event], number: i
 
 def waiting(data: Mapping[str, Any], taps: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """The phone's core, without signal: the panel as the server will draw it once the
-    waiting `taps` (each a form's fields) arrive, and what the hand form then opens filled
-    with (`form`, [L6]); a tap the rules refuse is left out, as the server will refuse it."""
+    waiting `taps` (each a form's fields) arrive; a tap the rules refuse is left out, as
+    the server will refuse it."""
     table = Table.from_dict(data["table"])
     names = [str(n) for n in data["names"]]
     events = [Event(str(e["kind"]), e.get("seat"), e.get("rank")) for e in data["events"]]
@@ -224,4 +224,4 @@ def waiting(data: Mapping[str, Any], taps: Sequence[Mapping[str, Any]]) -> dict[
         events.append(event)
     state = follow.in_play(table, events)
     return {"panel": str(panel(table, state, names, True, int(data["number"]))),
-            "form": follow.recorded(table, state), "refused": refused}
+            "refused": refused}

@@ -7,7 +7,7 @@ saved (`hand_entry.next_entry`): the saved hand finds its events by its own numb
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from datetime import datetime
 from typing import NamedTuple
 
@@ -139,18 +139,11 @@ def post(match: Match, event: Event, client_id: str | None, seen: int | None,
 
 class Told(NamedTuple):
     """One event of a hand as its page and log say it: the sentence, the phone's name and
-    the time (UTC, as stored: the page says it in the phone's own time)."""
+    the time."""
 
     text: str
     phone: str | None
-    at: datetime | None
-
-
-def _told(match: Match, table: Table, events: Sequence[Event]) -> list[Told]:
-    return [Told(text, e.phone, datetime.fromisoformat(e.at).replace(tzinfo=None)
-                 if e.at else None)
-            for text, e in zip(follow_panel.told(table, match.names, events), events,
-                               strict=True)]
+    at: str | None
 
 
 def told(match: Match, hand: Hand | None = None,
@@ -163,7 +156,8 @@ def told(match: Match, hand: Hand | None = None,
     else:
         table = table_of(match, hand.shuffler, next_hand=False)
         events = stored(match.id, hand.number)
-    return _told(match, table, events)
+    return [Told(text, e.phone, e.at) for text, e in zip(
+        follow_panel.told(table, match.names, events), events, strict=True)]
 
 
 def told_of(match: Match, hands: Iterable[Hand]) -> dict[int, list[Told]]:
@@ -184,5 +178,6 @@ def told_of(match: Match, hands: Iterable[Hand]) -> dict[int, list[Told]]:
     for number, events in found.items():
         hand = wanted[number]
         table = table_of(match, hand.shuffler, next_hand=False)
-        out[hand.id] = _told(match, table, events)
+        out[hand.id] = [Told(text, e.phone, e.at) for text, e in zip(
+            follow_panel.told(table, match.names, events), events, strict=True)]
     return out

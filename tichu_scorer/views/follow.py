@@ -3,7 +3,6 @@ every phone and the board. The rules are `core.follow`'s; the writes `matches.fo
 
 from __future__ import annotations
 
-import json
 from typing import Any, NamedTuple
 
 from flask import Blueprint, abort, flash, g, jsonify, redirect, request, url_for
@@ -86,18 +85,6 @@ def in_play_of(match: Match) -> following.Followed:
     if found is None:
         found = g.in_play = following.in_play(match)
     return found
-
-
-@bp.app_template_global()
-def follow_facts(match: Match) -> str:
-    """For a new hand's form, `data-follow-facts`: the hand in play as the phone's core
-    takes it, to fill the form with the taps waiting on the phone (static/js/follow.js);
-    empty once the match is over."""
-    if match.finished:
-        return ""
-    found = in_play_of(match)
-    return json.dumps(follow_panel.facts(found.table, match.names, found.events,
-                                         (match.hand_count or 0) + 1), separators=(",", ":"))
 
 
 def told_of(match: Match, hand: Hand | None) -> list[following.Told]:
