@@ -139,11 +139,13 @@ class Table:
 
 
     def as_dict(self) -> dict[str, Any]:
-        """The table as the page hands it to the phone's core (`from_dict` reads it)."""
-        return {"seats": self.seats, "teams": None if self.teams is None else list(self.teams),
-                "no_grand": sorted(self.no_grand), "dummy": self.dummy,
-                "first_cards": self.first_cards, "sweep": self.sweep, "calls": self.calls,
-                "house": self.house.as_dict()}
+        """The table as the page hands it to the phone's core (`from_dict` reads it), what
+        `from_dict` takes by default left out: it is on every scorer's match page."""
+        whole = {"seats": self.seats, "teams": None if self.teams is None else list(self.teams),
+                 "no_grand": sorted(self.no_grand), "dummy": self.dummy,
+                 "first_cards": self.first_cards, "sweep": self.sweep, "calls": self.calls,
+                 "house": None if self.house == RULE_BOOK else self.house.as_dict()}
+        return {k: v for k, v in whole.items() if k == "seats" or v != _DEFAULTS.get(k)}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Table:
@@ -152,6 +154,10 @@ class Table:
                    frozenset(data.get("no_grand", ())), data.get("dummy"),
                    int(data.get("first_cards", 8)), int(data.get("sweep", 2)),
                    bool(data.get("calls", True)), read_house_rules(data.get("house") or None))
+
+
+_DEFAULTS: dict[str, object] = {"teams": None, "no_grand": [], "dummy": None,
+                                 "first_cards": 8, "sweep": 2, "calls": True, "house": None}
 
 
 @dataclass(frozen=True)

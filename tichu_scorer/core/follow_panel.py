@@ -158,8 +158,9 @@ def panel(table: Table, state: InPlay, names: Sequence[str], scorer: bool,
     if not state.followed:
         if not scorer:
             return Markup("")
-        return Markup('<p class="follow-start">%s</p>') % _button(
-            "start", _("Follow this hand"), "wide start")
+        # the app's own big button: its styles are app.css's, on every scorer's page
+        return Markup('<p class="follow-start"><button type="submit" class="button primary big" '
+                      'name="event" value="start">%s</button></p>') % _("Follow this hand")
     phase = _(_PHASE_WORDS[state.phase]) % {"n": table.first_cards} if (
         state.phase == follow.DEAL) else _(_PHASE_WORDS[state.phase])
     head = Markup('<h2 class="follow-head">%s</h2><p class="follow-phase" data-phase="%s">'
