@@ -47,12 +47,6 @@
     const said = errors.map((e) => e.message + " (" + e.rule + ")").join(" ") || (answer && answer.error) || "";
     return f ? f.dataset.refused + " " + said : said;
   }
-  async function token() {
-    try {
-      const r = await fetch("/csrf-token", { cache: "no-store", credentials: "same-origin" });
-      return r.ok ? (await r.json()).csrf_token : null;
-    } catch (err) { return null; }
-  }
   async function send(item, fresh) {
     const fields = new URLSearchParams(item.fields);
     if (fresh) fields.set("csrf_token", fresh);
@@ -76,7 +70,8 @@
     if (flushing || !load().length) return;
     flushing = true;
     try {
-      const fresh = await token();
+      // offline.js's, bounded by its timeout as the hands' sending is (never a hung flush)
+      const fresh = window.tichuOutbox ? await window.tichuOutbox.freshToken() : null;
       if (!fresh) return;
       for (let items = load(); items.length; items = load()) {
         const item = items[0];

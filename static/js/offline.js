@@ -524,5 +524,5 @@
     handedBack().then(show).then(flush);
   });
   setInterval(flush, 20000); // lie-fi never fires "online": try again now and then
-  window.tichuOutbox = { all, flush, show, remembered: () => all(MATCHES), coreClient };
+  window.tichuOutbox = { all, flush, show, remembered: () => all(MATCHES), coreClient, freshToken };
 })();

@@ -152,10 +152,12 @@ def told(match: Match, hand: Hand | None = None,
     it), as sentences, in order."""
     if hand is None:
         found = followed if followed is not None else in_play(match)
-        table, events = found.table, found.events
-    else:
-        table = table_of(match, hand.shuffler, next_hand=False)
-        events = stored(match.id, hand.number)
+        return _told(match, found.table, found.events)
+    return _told(match, table_of(match, hand.shuffler, next_hand=False),
+                 stored(match.id, hand.number))
+
+
+def _told(match: Match, table: Table, events: list[Event]) -> list[Told]:
     return [Told(text, e.phone, e.at) for text, e in zip(
         follow_panel.told(table, match.names, events), events, strict=True)]
 
@@ -174,10 +176,6 @@ def told_of(match: Match, hands: Iterable[Hand]) -> dict[int, list[Told]]:
     for row in rows:
         found.setdefault(row.hand, []).append(
             Event(row.kind, row.seat, row.rank, row.phone, _stamp(row.at)))
-    out = {}
-    for number, events in found.items():
-        hand = wanted[number]
-        table = table_of(match, hand.shuffler, next_hand=False)
-        out[hand.id] = [Told(text, e.phone, e.at) for text, e in zip(
-            follow_panel.told(table, match.names, events), events, strict=True)]
-    return out
+    return {wanted[number].id: _told(match, table_of(match, wanted[number].shuffler,
+                                                     next_hand=False), events)
+            for number, events in found.items()}
