@@ -20,6 +20,8 @@ from .clock import utcnow
 from .extensions import db
 from .game import variants
 from .game.variants import MOST_BOMBS as MOST_BOMBS  # forms, transfer take it from here
+from .players.rows import NAME_MAX as NAME_MAX
+from .players.rows import Player as Player
 from .scoring import HandInput
 from .scoring.games import Game, game_of
 from .scoring.rows import stored_hand
@@ -27,30 +29,10 @@ from .scoring.state import Settings
 from .tables.codes import SCORE_LENGTH
 from .tables.codes import new_code as new_code  # `transfer.json_import` takes it from here
 
-NAME_MAX = 40
 NOTE_MAX = 200  # characters of a hand's note
 TALLY_WHO_MAX = 300  # a partnership: up to three names as a JSON list
 # What a phone may send as a hand's client id (the form and the import check it alike).
 CLIENT_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
-
-
-class Player(db.Model):  # type: ignore[name-defined,misc]
-    """A person at one table, reused across its matches by name (matched without regard to
-    case). Each table has its own players: a name at one table tells nothing about another."""
-
-    __table_args__ = (UniqueConstraint("group_id", "name_key"),)
-
-    id: Mapped[int] = mapped_column(primary_key=True)
-    group_id: Mapped[int] = mapped_column(ForeignKey("tichu_group.id", ondelete="CASCADE"),
-                                          index=True)
-    name: Mapped[str] = mapped_column(String(NAME_MAX))
-    # casefold() may triple a character ("ß" → "ss", some ligatures more)
-    name_key: Mapped[str] = mapped_column(String(3 * NAME_MAX))
-    created_at: Mapped[datetime] = mapped_column(default=utcnow)
-
-    @staticmethod
-    def key(name: str) -> str:
-        return " ".join(name.split()).casefold()
 
 
 def new_key() -> str:

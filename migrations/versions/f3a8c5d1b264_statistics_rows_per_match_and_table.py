@@ -15,7 +15,7 @@ import json
 
 import sqlalchemy as sa
 from alembic import op
-from sqlalchemy.orm import Session, defer, selectinload
+from sqlalchemy.orm import Session, defaultload, defer, selectinload
 from sqlalchemy.orm.attributes import set_committed_value
 
 revision = 'f3a8c5d1b264'
@@ -80,17 +80,23 @@ def _fill():
         session = Session(bind=bind)
         # the app's model may name columns added by later revisions: read without them,
         # as the empty values they start with
-        from tichu_scorer.models import Hand
+        from tichu_scorer.models import Hand, MatchSeat, Player
         later = _later(bind, Match, "match")
         later_in_hands = _later(bind, Hand, "hand")
+        later_in_players = _later(bind, Player, "player")
         for start in range(0, len(uncounted), CHUNK):
             for match in session.execute(sa.select(Match).where(
                     Match.id.in_(uncounted[start:start + CHUNK])).options(
                     selectinload(Match.all_hands).options(
                         *(defer(getattr(Hand, c)) for c in later_in_hands)),
+                    defaultload(Match.seats).defaultload(MatchSeat.player).options(
+                        *(defer(getattr(Player, c)) for c in later_in_players)),
                     *(defer(getattr(Match, c)) for c in later))).scalars():
                 for column in later:
                     set_committed_value(match, column, None)
+                for seat in match.seats:
+                    for column in later_in_players if seat.player is not None else ():
+                        set_committed_value(seat.player, column, None)
                 for hand in match.all_hands:
                     for column in later_in_hands:
                         set_committed_value(hand, column, None)

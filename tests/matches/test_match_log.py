@@ -44,7 +44,7 @@ def match(tmp_path_factory):
     with app.test_request_context():
         built = Match(variant="nanking", target=1000)
         built.seats = roster.seat_rows(variants.NANKING, [
-            Player(name=name, name_key=Player.key(name)) for name in FOUR])
+            Player(name=name, name_key=Player.key_of(name)) for name in FOUR])
         yield built
 
 

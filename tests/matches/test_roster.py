@@ -37,7 +37,7 @@ def test_players_named_reads_and_creates_many_at_once_as_player_named_does(ctx, 
     assert found["ann  lee"] is ann and found["Bob"] is found[" bob "] and not seen
     assert found["Bob"].name == "Bob"  # as first given
     assert sorted(p.name_key for p in db.session.execute(db.select(Player)).scalars()) == [
-        Player.key("Ann Lee"), Player.key("Bob"), Player.key("Cy")]
+        Player.key_of("Ann Lee"), Player.key_of("Bob"), Player.key_of("Cy")]
 
 
 def test_known_names_are_the_tables_players_newest_first(ctx):

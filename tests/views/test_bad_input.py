@@ -54,7 +54,7 @@ def hand(**extra) -> dict:
     return {"data": hand_form([0, 1], a=50) | {"number": "2"} | extra}
 
 
-long_key = len(Player.key("ß" * NAME_MAX)) > json_import.KEY_MAX
+long_key = len(Player.key_of("ß" * NAME_MAX)) > json_import.KEY_MAX
 # One request per guard and per way in; each guard's every case is a unit test of its
 # module: path values and NUL in fields tests/views/test_errors.py, hidden numbers
 # test_hands.py, JSON bodies and uploads test_jsonbody.py, an import's checks
@@ -136,7 +136,7 @@ def test_a_value_the_database_refuses_is_a_400_not_a_500(app, client):
 def test_a_name_longer_once_case_folded_is_stored(client):
     """'ß' * 40 is 40 characters, but 80 once case-folded ('ss'): PostgreSQL refuses it in
     a varchar(40) key."""
-    assert json_import.KEY_MAX >= len(Player.key("ß" * NAME_MAX))
+    assert json_import.KEY_MAX >= len(Player.key_of("ß" * NAME_MAX))
     r = client.post("/matches/new", data={"seat_0": "ß" * NAME_MAX, "seat_1": "B",
                                           "seat_2": "C", "seat_3": "D", "target": "1000"})
     assert r.status_code == 303

@@ -214,7 +214,7 @@ def same_player(names: list[str]) -> Problem | None:
     case or spacing, as the table's players do)."""
     seen: dict[str, str] = {}
     for name in names:
-        key = Player.key(name)
+        key = Player.key_of(name)
         if name and key in seen:
             return Problem("players", "H1", gettext(
                 "“%(first)s” and “%(second)s” are the same player (names match whatever "

@@ -24,7 +24,7 @@ def create_group(name: str) -> Group:
 def player_named(group_id: int, name: str) -> Player:
     """The player with this name (any case, any spacing), created when new."""
     clean = " ".join(name.split())
-    key = Player.key(clean)
+    key = Player.key_of(clean)
     found = db.select(Player).filter_by(group_id=group_id, name_key=key)
     player = db.session.execute(found).scalar_one_or_none()
     if player is None:
@@ -44,7 +44,7 @@ def players_named(group_id: int, names: Sequence[str]) -> dict[str, Player]:
     clean = {name: " ".join(name.split()) for name in names}
     keys: dict[str, str] = {}
     for name in clean.values():  # a new player takes the name as first given
-        keys.setdefault(Player.key(name), name)
+        keys.setdefault(Player.key_of(name), name)
     found = {p.name_key: p for p in db.session.execute(db.select(Player).where(
         Player.group_id == group_id, Player.name_key.in_(list(keys)))).scalars()}
     missing = [Player(group_id=group_id, name=c, name_key=k) for k, c in keys.items()
@@ -56,7 +56,7 @@ def players_named(group_id: int, names: Sequence[str]) -> dict[str, Player]:
         except IntegrityError:
             return {name: player_named(group_id, name) for name in clean}
         found.update((p.name_key, p) for p in missing)
-    return {name: found[Player.key(c)] for name, c in clean.items()}
+    return {name: found[Player.key_of(c)] for name, c in clean.items()}
 
 
 def known_names(groups: Sequence[Group], limit: int = 200) -> list[str]:

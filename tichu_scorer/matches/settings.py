@@ -49,7 +49,7 @@ def change_settings(match: Match, target: int | None, names: Sequence[str],
             match.lead_by = lead_by
         seats = [s for s in match.seats if s.player is not None]
         for seat, name in zip(seats, names, strict=True):
-            if seat.player is None or Player.key(" ".join(name.split())) != seat.player.name_key:
+            if seat.player is None or Player.key_of(" ".join(name.split())) != seat.player.name_key:
                 seat.player = player_named(match.group_id, name)
         after = settings_of(match)
         if after == before:

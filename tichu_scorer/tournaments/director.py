@@ -47,7 +47,7 @@ def create(name: str, fmt: Format, entries: Sequence[Entry], rounds: int, hands:
 
 def _entry(entry: Entry, joined: int = 1) -> TournamentEntry:
     name = clean(entry.name) or pair_name(entry.members)
-    return TournamentEntry(name=name, name_key=Player.key(name), joined=joined,
+    return TournamentEntry(name=name, name_key=Player.key_of(name), joined=joined,
                            members=[clean(m) for m in entry.members] or None)
 
 

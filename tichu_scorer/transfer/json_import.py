@@ -185,12 +185,12 @@ def _check_players(players: object, game: scoring.Variant, where: Spot) -> list[
             raise refuse(where, _("player {seat} must be a name of 1 to {most} "
                                    "characters, not {name}.").format(
                 seat=seat + 1, most=NAME_MAX, name=repr(name)[:50]))
-        if len(Player.key(clean)) > KEY_MAX:  # 'ß' is 'ss' when case is ignored
+        if len(Player.key_of(clean)) > KEY_MAX:  # 'ß' is 'ss' when case is ignored
             raise refuse(where, _("player {seat}: {name} is too long to store once case "
                                    "is ignored (at most {most} characters).").format(
                 seat=seat + 1, most=KEY_MAX, name=repr(name)[:50]))
         names.append(clean)
-    keys = [Player.key(n) for n in names]
+    keys = [Player.key_of(n) for n in names]
     if len(set(keys)) < len(keys):
         raise refuse(where, _("Each seat needs a different player.") + " (H1)")
     return names
@@ -199,7 +199,7 @@ def _check_players(players: object, game: scoring.Variant, where: Spot) -> list[
 def _player(state: _Import, name: str) -> Player:
     """One player object per name key in the whole import; `_store` swaps in the stored
     player where there is one."""
-    key = Player.key(name)
+    key = Player.key_of(name)
     if key not in state.players:
         state.players[key] = Player(name=name, name_key=key)
     return state.players[key]

@@ -93,7 +93,7 @@ def _one_each(names: Iterable[str]) -> list[str]:
     """The names with each player once: "Ann" and "ann" are one player ([H1])."""
     seen: dict[str, str] = {}
     for name in names:
-        seen.setdefault(Player.key(name), name)
+        seen.setdefault(Player.key_of(name), name)
     return list(seen.values())
 
 

@@ -33,7 +33,7 @@ def refusal(call, *args, **kwargs) -> tuple[str, str, str]:
 def test_names_are_cleaned_and_a_pair_is_named_by_its_players():
     assert clean("  Ann \t  Lee ") == "Ann Lee"
     assert pair_name([" Ann ", "Bob  Lee"]) == "Ann & Bob Lee"
-    assert base.name_key(" ANN  Lee") == models.Player.key(" ANN  Lee") == "ann lee"
+    assert base.name_key(" ANN  Lee") == models.Player.key_of(" ANN  Lee") == "ann lee"
     assert base.NAME_MAX == models.NAME_MAX  # the bound checked is the bound stored
 
 
