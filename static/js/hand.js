@@ -179,6 +179,9 @@
       const team = (sideCss[i] || "").startsWith("team-");
       span.className = team ? sideCss[i] : "player";
       span.textContent = (team ? sideCss[i].slice(-1).toUpperCase() : label) + " " + sign(score) + " → " + res.totals[i];
+      if (res.victory_hand && form.dataset.victory) { // [R4]: the victory points the hand gives
+        span.textContent += " · " + form.dataset.victory.replace("{n}", sign(res.victory_hand[i])).replace("{total}", String(res.victory[i]));
+      }
       preview.appendChild(span);
     });
     if (res.finished) {

@@ -15,6 +15,13 @@
   const LONGEST = 30000;   // ms between questions after failures
   const HELLO = 5000;      // ms a stream has to say hello before the page asks instead
   const SPREAD = 500;      // ms over which the phones told of one change fetch the page
+  // The scoring phone's screen stays on (wake.js): loaded with this file, after the page.
+  const wake = document.querySelector("[data-wake]");
+  if (wake && !window.tichuWake) {
+    const script = document.createElement("script");
+    script.src = wake.dataset.wake;
+    document.head.append(script);
+  }
   const live = () => document.querySelector("[data-live]");
   const first = live();
   if (!first || !window.fetch) return;

@@ -46,6 +46,7 @@ class Preview:
     winner: int | None
     finished: bool
     victory: list[int] = field(default_factory=list)  # [R4]: the victory points after it
+    victory_hand: list[int] = field(default_factory=list)  # [R4]: what the hand gave
 
 
 def field_group(field: str) -> str:
@@ -85,8 +86,10 @@ def score_played(state: MatchState, data: Mapping[str, Any]) -> tuple[
         return None, problems, None
     after = state.with_hands((hand_input,))
     played = after.hands[-1]
+    gained = [a - b for a, b in zip(after.victory, state.victory or (0,) * len(after.victory),
+                                    strict=True)]
     return Preview(list(played.scores), list(played.running), played.sweep, after.winner,
-                   after.over, list(after.victory)), [], after
+                   after.over, list(after.victory), gained), [], after
 
 
 def derived_note(game: Game, layout: Layout, derived: scoring.Derived,
@@ -124,8 +127,11 @@ def preview_answer(preview: Preview | None, problems: Sequence[Problem],
     if problems or preview is None:
         return {"errors": [p.as_dict() | {"group": field_group(p.field)} for p in problems],
                 **extra}, 422
-    return {"scores": preview.scores, "totals": preview.totals, "sweep": preview.sweep,
-            "winner": preview.winner, "finished": preview.finished, **extra}, 200
+    body = {"scores": preview.scores, "totals": preview.totals, "sweep": preview.sweep,
+            "winner": preview.winner, "finished": preview.finished, **extra}
+    if preview.victory:  # [R4]: what the hand gives, and the victory points after it
+        body |= {"victory": preview.victory, "victory_hand": preview.victory_hand}
+    return body, 200
 
 
 def derive_next(state: MatchState, body: Any) -> dict[str, Any] | None:

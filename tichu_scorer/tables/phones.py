@@ -5,6 +5,7 @@ A phone without a name is "another phone"."""
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
 from flask import current_app, has_request_context, request
@@ -13,6 +14,11 @@ from werkzeug.wrappers import Response
 COOKIE = "phone"
 NAME_MAX = 24  # characters: a first name or a nickname
 KEEP = 3600 * 24 * 365 * 2  # seconds the phone keeps its name
+# "Bob's phone", "Bob’s phone", "Bob's iPhone", "Handy von Bob": the owner is what is kept,
+# since every sentence says "Bob's phone" itself (not "Bob's phone's phone")
+_DEVICE = r"(?:smart)?phone|iphone|handy|telefon|mobile"
+_OWNED = re.compile(rf"^(?P<owner>.+?)(?:['’`]s|['’`])\s+(?:{_DEVICE})$"
+                    rf"|^(?:{_DEVICE})\s+(?:von|of)\s+(?P<after>.+)$", re.I)
 
 
 def clean(value: str | None) -> str | None:
@@ -25,11 +31,20 @@ def clean(value: str | None) -> str | None:
     True
     >>> len(clean("x" * 99))
     24
+
+    A name that says it is a phone keeps its owner only:
+
+    >>> [clean(n) for n in ("Bob's phone", "Ann’s iPhone", "Handy von Eva", "Phoebe")]
+    ['Bob', 'Ann', 'Eva', 'Phoebe']
     """
     if not value:
         return None
     kept = "".join(c if unicodedata.category(c)[0] != "C" else " " for c in value)
-    name = " ".join(kept.split())[:NAME_MAX].strip()
+    name = " ".join(kept.split())
+    owned = _OWNED.match(name)
+    if owned:
+        name = owned.group("owner") or owned.group("after")
+    name = name[:NAME_MAX].strip()
     return name or None
 
 

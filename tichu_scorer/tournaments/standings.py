@@ -75,7 +75,7 @@ class Line:
     victory: Fraction
     points: Fraction
     difference: Fraction  # points won minus points given away
-    played: int  # tables played
+    played: int  # tables played (a table counts from its first hand)
     byes: int
     between: tuple[Fraction, Fraction] = (Fraction(0), Fraction(0))
 
@@ -145,7 +145,7 @@ def standing(rounds: Iterable[Round], individual: bool,
                     line.victory += vp
                     line.points += points
                     line.difference += lead
-                    line.played += 1
+                    line.played += 1 if table.hands else 0  # a table drawn, not yet played
                     line.match_points += won
                     for rival in table.sides[other]:
                         gained = met[name, rival]

@@ -17,6 +17,7 @@ def register(app: Flask) -> None:
         pages,
         ratings,
         referee,
+        results,
         settings,
         sharing,  # noqa: F401 (its routes are the matches blueprint's: imported to add them)
         stats,
@@ -36,6 +37,7 @@ def register(app: Flask) -> None:
     app.register_blueprint(stats.bp)
     app.register_blueprint(ratings.bp)
     app.register_blueprint(transfer.bp)
+    app.register_blueprint(results.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(core.bp)
     app.register_blueprint(health.bp)

@@ -1,0 +1,131 @@
+"""The three results to share, read from the database in the reader's language: a match's
+final sheet (its totals, victory points and winner), an evening at a table (tonight's
+players, as the Tonight page adds them up) and a tournament's standing."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from fractions import Fraction
+
+from flask_babel import format_date, gettext, ngettext
+
+from ..clock import utcnow
+from ..extensions import db
+from ..game.variants import SideKind
+from ..matches.match_view import match_page
+from ..models import Group, Match, Tournament
+from ..tables import evenings
+from ..tournaments import formats, standings, stored
+from .sheet import Result
+
+TONIGHT = timedelta(hours=12)  # as the Tonight page (`views.stats.TONIGHT`)
+
+
+def of_match(match: Match) -> Result:
+    """A match's sheet: a row per side (team and partners, or player) with its total and
+    victory points; Grand Seigneur: a row per player with the hands as Great Lord."""
+    page = match_page(match)
+    meta = [gettext(match.game.variant.title), format_date(match.started_at, "medium")]
+    if match.target:
+        meta.append(gettext("to %(target)s", target=match.target))
+    meta.append(ngettext("%(num)d hand", "%(num)d hands", match.hand_count))
+    rows: list[tuple[str, ...]] = []
+    marked: list[int] = []
+    victory = list(match.victory or ())
+    if page.sides:
+        head: tuple[str, ...] = ("", gettext("Points"))
+        if victory:
+            head += (gettext("VP"),)
+        for total in page.sides:
+            side = total.side
+            if side.is_team:
+                name = f"{gettext('Team %(team)s', team=side.label)}: {' & '.join(side.names)}"
+            elif side.is_dummy:
+                name = gettext("Dummy")
+            else:
+                name = side.label
+            row: tuple[str, ...] = (name, str(total.total))
+            if victory:
+                row += (str(victory[side.index]) if side.index < len(victory) else "",)
+            if total.won:
+                marked.append(len(rows))
+            rows.append(row)
+        won = next((t for t in page.sides if t.won), None)
+        winner = rows[page.sides.index(won)][0] if won is not None else None
+    else:  # Grand Seigneur: no totals, the players' records
+        head = (gettext("Player"), gettext("Great Lord"))
+        rows = [(name, str(record.great_lord)) for name, record in page.records]
+        winner = rows[0][0] if rows and match.finished else None
+        marked = [0] if winner else []
+    if not match.finished:
+        verdict = gettext("Still being played.")
+    elif winner is None:
+        verdict = gettext("A tie.")
+    else:
+        verdict = gettext("Won: %(name)s", name=winner)
+    return Result(match.group.name, " · ".join(meta), head, tuple(rows), tuple(marked),
+                  verdict, f"tichu-match-{match.key}")
+
+
+def of_evening(group: Group) -> Result:
+    """Tonight at a table: each player's matches, wins and points of the last 12 hours, best
+    first, as the Tonight page ranks them."""
+    since = utcnow() - TONIGHT
+    matches = list(db.session.execute(
+        db.select(Match).where(Match.group_id == group.id, Match.started_at >= since)
+        .order_by(Match.started_at, Match.id)).scalars())
+    played = [evenings.Evening.Match(  # the Threechu dummy is no player of the evening
+        m.names, tuple(() if side.kind is SideKind.DUMMY else side.seats
+                       for side in m.game.variant.sides(m.names)),
+        tuple(m.totals or ()), m.winner_team) for m in matches if m.game.variant.scored]
+    ranked = evenings.tally(played).ranked_players()
+    rows = tuple((name, str(line.matches), str(line.won), str(line.points))
+                 for name, line in ranked)
+    top = ranked[0][1] if ranked and ranked[0][1].won else None
+    marked = tuple(i for i, (_name, line) in enumerate(ranked)  # the best, and their equals
+                   if top and (line.won, line.points) == (top.won, top.points))
+    verdict = ngettext("%(num)d match tonight.", "%(num)d matches tonight.", len(matches))
+    if marked:
+        best = ", ".join(ranked[i][0] for i in marked)
+        verdict = gettext("Best tonight: %(names)s.", names=best) + " " + verdict
+    return Result(gettext("Tonight at %(table)s", table=group.name),
+                  format_date(utcnow(), "full"),
+                  (gettext("Player"), gettext("Played"), gettext("Won"), gettext("Points")),
+                  rows, marked, verdict, f"tichu-tonight-{group.key}")
+
+
+def of_tournament(tournament: Tournament) -> Result:
+    """A tournament's standing: place, entry, (match points,) victory points, points,
+    tables played; its winner once every round is over."""
+    fmt = formats.of(tournament)
+    rounds = stored.rounds_of(tournament)
+    lines = stored.table_standing(tournament, rounds=rounds)
+    head: tuple[str, ...] = (gettext(fmt.entry_label),)  # the names' column, with places
+    if fmt.match_points:
+        head += (gettext("MP"),)
+    head += (gettext("VP"), gettext("Points"), gettext("Played"))
+    rows = []
+    for line in lines:
+        row: tuple[str, ...] = (f"{line.place}. {line.name}",)
+        if fmt.match_points:
+            row += (str(line.match_points),)
+        rows.append(row + (_number(line.victory), _number(line.points), str(line.played)))
+    last = fmt.rounds_in(tournament.rounds, tournament.knockout)
+    over = bool(rounds) and len(rounds) >= last and all(r.complete for r in rounds)
+    winners = [line.name for line in lines if line.place == 1]
+    if over and winners:
+        verdict = gettext("Won: %(name)s", name=", ".join(winners))
+    elif rounds:
+        verdict = gettext("Standing after round %(number)d of %(rounds)d.",
+                          number=len(rounds), rounds=last)
+    else:
+        verdict = gettext("No round drawn yet.")
+    marked = tuple(i for i, line in enumerate(lines) if over and line.place == 1)
+    return Result(tournament.name, gettext(fmt.title) + " · "
+                  + format_date(tournament.created_at, "medium"), head, tuple(rows), marked,
+                  verdict, f"tichu-tournament-{tournament.key}")
+
+
+def _number(value: Fraction) -> str:
+    """A standing's number as the page shows it (one decimal where a bye's average)."""
+    return str(standings.shown(value))
