@@ -13,7 +13,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from babel.numbers import format_decimal
 from flask import Blueprint, render_template, request
+from flask_babel import get_locale
 from sqlalchemy import func
 
 from .. import ratings
@@ -51,7 +53,7 @@ def outcomes(groups: Sequence[Group]) -> dict[str, list[ratings.Outcome | None]]
         return {}
     ranked = [v.key for v in VARIANTS.values() if v.ranked]
     mine = Match.group_id.in_(ids)
-    rated = mine & (Match.finished_at.is_not(None) | Match.variant.in_(ranked))
+    rated = _rated(ids)
     rows = db.session.execute(db.select(
         Match.id, Match.key, Match.variant, Match.target, Match.hand_limit, Match.totals,
         Match.winner_team).where(rated).order_by(Match.started_at, Match.id)).all()
@@ -86,6 +88,13 @@ def outcomes(groups: Sequence[Group]) -> dict[str, list[ratings.Outcome | None]]
     return out
 
 
+def _rated(ids: Sequence[int]) -> Any:
+    """The matches of these tables that are rated: finished, or of Grand Seigneur."""
+    ranked = [v.key for v in VARIANTS.values() if v.ranked]
+    return Match.group_id.in_(ids) & (Match.finished_at.is_not(None)
+                                      | Match.variant.in_(ranked))
+
+
 def spark(history: Sequence[tuple[int, float]], low: float, high: float) -> str:
     """A player's ordinal after each of their matches as an SVG path, on a shared scale
     (`low`..`high`) so that two players' lines compare."""
@@ -105,13 +114,15 @@ Rated = tuple[list[VariantRatings], dict[str, dict[str, str]]]  # per variant; t
 
 
 def checksum(groups: Sequence[Group]) -> tuple[Any, ...]:
-    """A value that changes whenever a match of these tables is added, changed (every change
-    raises its revision and gives it a new stamp) or deleted."""
+    """A value that changes whenever a rated match of these tables (`_rated`) is added,
+    changed (every change raises its revision and gives it a new stamp), deleted, or stops
+    being rated (a correction that reopens it). A match begun, or its hands before it ends,
+    leave it as it is: the ratings kept still answer the new match's page (`chances`)."""
     ids = sorted(g.id for g in groups)
     row = db.session.execute(db.select(
         func.count(Match.id), func.coalesce(func.sum(Match.revision), 0),
         func.coalesce(func.max(Match.id), 0), func.coalesce(func.sum(Match.stamp), 0))
-        .where(Match.group_id.in_(ids))).one()
+        .where(_rated(ids))).one()
     return (tuple(ids), *row)
 
 
@@ -143,6 +154,29 @@ def rated(groups: Sequence[Group]) -> Rated:
     return variants, charts
 
 
+def strengths(groups: Sequence[Group], variant: Variant) -> dict[str, tuple[float, float]]:
+    """The players' mu and sigma in one variant over these tables (`fairness` reads them);
+    empty when nobody is rated."""
+    found = next((v for v in rated(groups)[0] if v.variant == variant), None)
+    return ratings.strengths(found.players) if found is not None else {}
+
+
+def number(value: float, signed: bool = False) -> str:
+    """A rating's number as the page shows it: whole, grouped as the language writes
+    numbers (1,000; 1.000), with one minus sign (U+2212) whatever the locale's, and a plus
+    sign when `signed` (a change; ±0 for none)."""
+    whole = round(value)
+    if signed and whole == 0:
+        return "±0"
+    text = format_decimal(abs(whole), format="#,##0", locale=str(get_locale() or "en"))
+    return ("\u2212" if whole < 0 else "+" if signed else "") + text
+
+
+@bp.app_template_filter("rating_number")
+def rating_number(value: float, signed: bool = False) -> str:
+    return number(value, signed)
+
+
 @bp.get("/stats/ratings")
 @limit_reads
 def index() -> str:
@@ -153,4 +187,7 @@ def index() -> str:
     chosen = next((g for g in tables if g.key == request.args.get("table")), None)
     variants, charts = rated([chosen] if chosen is not None else tables)
     return render_template("ratings/index.html", variants=variants, charts=charts,
-                           width=SPARK_W, height=SPARK_H, tables=tables, chosen=chosen)
+                           width=SPARK_W, height=SPARK_H, tables=tables, chosen=chosen,
+                           provisional=ratings.PROVISIONAL, start=ratings.SHOWN_START,
+                           newcomer=ratings.PlayerRating("", ratings.model().mu,
+                                                         ratings.model().sigma))
