@@ -5,7 +5,7 @@ partners; a viewer sees none."""
 import html
 import re
 
-from tests.conftest import match_id, new_match
+from tests.conftest import hand_form, match_id, new_match, post_hand
 from tests.views.test_ratings_page import won_match
 from tests.views.test_tonight import table_key
 from tichu_scorer.extensions import db
@@ -72,3 +72,29 @@ def test_fewer_than_four_or_a_viewer_get_no_suggestion(app, client):
     assert viewer.get(f"/join?code={invite}").status_code == 303
     page = viewer.get(f"/tables/{key}/tonight", query_string={"here": list("ABCD")})
     assert page.status_code == 200 and "data-fair" not in page.get_data(as_text=True)
+
+
+def chance_line(client, url):
+    body = html.unescape(client.get(url).get_data(as_text=True))
+    found = re.search(r"<p class=\"hint\" data-chances>(.*?)</p>", body, re.S)
+    return re.sub(r"<[^>]+>", "", found.group(1)) if found else None
+
+
+def test_a_new_match_shows_each_sides_chance_until_its_first_hand(app, client):
+    won_match(client)
+    won_match(client)
+    favoured = new_match(client, ["Ann", "Bob", "Cy", "Dee"])  # the winners together again
+    line = chance_line(client, favoured)
+    a, b = (int(p) for p in re.findall(r"(\d+)\s?%", line))
+    assert line.startswith("Chance to win, by the ratings: Team A") and a > 50 > b
+    assert a + b == 100
+    assert post_hand(client, favoured, hand_form([0, 2])).status_code == 303
+    assert chance_line(client, favoured) is None  # quiet once a hand is in
+    client.set_cookie("lang", "de")
+    even = new_match(client, ["Ann", "Bob", "Dee", "Cy"])  # a winner and a loser each side
+    assert re.fullmatch(r"Gewinnchance laut Wertungen: Team A \d+ % · Team B \d+ %",
+                        chance_line(client, even).replace("\xa0", " "))
+    three = client.post("/matches/new", data={"variant": "threechu", "seat_0": "Ann",
+                                              "seat_1": "Bob", "seat_2": "Cy",
+                                              "length": "hands", "hands": "3"})
+    assert chance_line(client, three.headers["Location"]) is None  # three sides: no line

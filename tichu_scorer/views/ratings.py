@@ -18,7 +18,7 @@ from flask import Blueprint, render_template, request
 from flask_babel import get_locale
 from sqlalchemy import func
 
-from .. import ratings
+from .. import fairness, ratings
 from ..cache import LRU, lru
 from ..extensions import db
 from ..game.variants import VARIANTS, Variant
@@ -32,6 +32,7 @@ from ..tables import access
 bp = Blueprint("ratings", __name__)
 SPARK_W, SPARK_H, SPARK_PAD = 120, 32, 3  # a player's history: a small line, no axes
 KEPT = 64  # rated scopes an app process keeps
+CHANCES_MOST = 2000  # rated matches a new match's page rates afresh (~0.4 s) for its chances
 
 
 @dataclass(frozen=True)
@@ -159,6 +160,26 @@ def strengths(groups: Sequence[Group], variant: Variant) -> dict[str, tuple[floa
     empty when nobody is rated."""
     found = next((v for v in rated(groups)[0] if v.variant == variant), None)
     return ratings.strengths(found.players) if found is not None else {}
+
+
+def chances(match: Match) -> list[tuple[Any, int]] | None:
+    """A new match's two sides with each one's chance to win in percent, by its table's
+    ratings in its variant (`fairness.chances`), while it has no hand; None for a game of
+    more than two sides, once a hand is in, or when the table's ratings are not kept and
+    rating them afresh would hold the page (more than `CHANCES_MOST` rated matches: the
+    line is quiet, the page never waits for it). A match begun leaves the ratings' checksum
+    as it was, so the ratings Tonight or the last match's end computed answer it."""
+    variant = match.game.variant
+    sides = [s for s in variant.sides(match.names) if not s.is_dummy]
+    if match.hand_count or variant.ranked or len(sides) != 2 or match.group is None:
+        return None
+    groups = [match.group]
+    key = checksum(groups)
+    kept: LRU[tuple[Any, ...], Rated] = lru("tichu_ratings", KEPT)
+    if key[1] > CHANCES_MOST and kept.get(key) is None:
+        return None
+    found = fairness.table([s.names for s in sides], strengths(groups, variant))
+    return list(zip(sides, found.percents, strict=True))
 
 
 def number(value: float, signed: bool = False) -> str:
