@@ -9,7 +9,8 @@ import re
 
 import pytest
 
-from tests.browser.conftest import serving, shot
+from tests.browser.conftest import PHONE, serving, shot
+from tests.browser.test_accessibility import THEMES, violations
 from tests.conftest import hand_form, make_app, new_match, post_hand
 from tichu_scorer.extensions import db
 from tichu_scorer.models import Group
@@ -71,3 +72,13 @@ def test_tonight_suggests_fair_partners_and_starts_the_match(club, phone, langua
     assert width <= 360, f"the match page is {width}px wide"
     shot(page, f"fair-match-{language}-{theme}")
     assert not page.errors
+
+
+def test_the_suggestion_and_the_chances_have_no_accessibility_violation(club, new_context):
+    base, key = club
+    page = new_context(**PHONE, bypass_csp=True).new_page()
+    for language in ("en", "de"):
+        page.context.add_cookies([{"name": "lang", "value": language, "url": base}])
+        page.goto(f"{base}/tables/{key}/tonight?here=Ann&here=Bob&here=Cy&here=Dee")
+        assert page.locator("[data-fair-table]").count() == 1
+        assert violations(page) == {theme: [] for theme in THEMES}, language
