@@ -82,3 +82,26 @@ def test_the_suggestion_and_the_chances_have_no_accessibility_violation(club, ne
         page.goto(f"{base}/tables/{key}/tonight?here=Ann&here=Bob&here=Cy&here=Dee")
         assert page.locator("[data-fair-table]").count() == 1
         assert violations(page) == {theme: [] for theme in THEMES}, language
+
+
+@pytest.mark.parametrize("language, theme", [("en", "light"), ("de", "dark")])
+def test_the_director_draws_partners_fair(club, phone, language, theme):
+    base, _key = club
+    page = phone
+    page.context.add_cookies([{"name": "lang", "value": language, "url": base}])
+    page.emulate_media(color_scheme=theme)
+    made = page.request.post(base + "/tournaments/new", form={
+        "name": "Club cup", "kind": "individual", "pairing": "swiss", "rounds": "2",
+        "hands": "2", "entries": "Ann\nBob\nCy\nDee"}, max_redirects=0)
+    assert made.status == 303
+    page.goto(base + made.headers["location"])
+    page.locator("[data-fair-draw] input").check()
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 360, f"the tournament page is {width}px wide"
+    shot(page, f"fair-draw-{language}-{theme}")
+    page.locator("[data-draw] button[type=submit]").click()
+    told = page.locator(".flash, [role=status]").filter(has_text=re.compile("%"))
+    told.first.wait_for()
+    assert re.search(r"\d+\s?%", told.first.inner_text())
+    shot(page, f"fair-drawn-{language}-{theme}")
+    assert not page.errors
