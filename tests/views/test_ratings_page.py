@@ -136,3 +136,24 @@ def test_german_numbers_group_with_a_point(client):
     assert rows and all("." in rating and "," not in rating for _n, rating, _c in rows[:2])
     assert "data-provisional" not in page  # six matches each
     assert "1.500 ± 167" in page and "vorläufig" in page
+
+
+def test_the_ratings_kept_outlive_a_match_begun_and_its_hands(client, monkeypatch):
+    """The checksum counts only rated matches: a new match and its hands before its end
+    leave the kept ratings (which its page's chances read); its end rates afresh."""
+    from tichu_scorer.views import ratings as view
+
+    read = []
+    original = view.outcomes
+    monkeypatch.setattr(view, "outcomes", lambda groups: read.append(1) or original(groups))
+    won_match(client)
+    client.get("/stats/ratings")
+    assert len(read) == 1
+    url = new_match(client)
+    assert post_hand(client, url, hand_form([0, 2], {"0": "tichu"})).status_code == 303
+    client.get("/stats/ratings")
+    assert len(read) == 1
+    for _ in range(3):
+        assert post_hand(client, url, hand_form([0, 2], {"0": "tichu"})).status_code == 303
+    assert "2 matches" in client.get("/stats/ratings").get_data(as_text=True)
+    assert len(read) == 2

@@ -93,7 +93,8 @@ def tonight(key: str) -> str:
 def _fair(group: Group, here: list[str],
           fours: list[evenings.Evening.Match]) -> list[fair_evening.Suggestion]:
     """The fairest tables for the players here, by this table's ratings (`fair_evening`)."""
-    if len(dict.fromkeys(here)) < evenings.SEATS:
+    here = _one_each(here)  # "Ann" and "ann" tonight: one player, one seat
+    if len(here) < evenings.SEATS:
         return []
     return fair_evening.suggest(here, fours, strengths([group], variants.NANKING),
                                 strengths([group], variants.TIENTSIN))
