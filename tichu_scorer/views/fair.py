@@ -15,14 +15,12 @@ from ..tables import access
 from ..tournaments import formats
 from .ratings import strengths
 
-FAIR_KINDS = ("individual",)  # the formats whose partners a draw may seat fair
-
 
 def asked(tournament: Tournament) -> Mapping[str, fairness.Strength] | None:
     """The players' four-player ratings when the director ticked "partners fair" for an
     individual tournament's round, over the tables this phone joined (the ratings page's
     scope); None for a random draw."""
-    if request.form.get("fair") != "y" or formats.of(tournament).kind not in FAIR_KINDS:
+    if request.form.get("fair") != "y" or not formats.of(tournament).fair_partners:
         return None
     return strengths(access.groups(), variants.NANKING)
 
