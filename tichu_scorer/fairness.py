@@ -134,23 +134,23 @@ def fairest_tables(names: Sequence[str], rated: Mapping[str, Strength]) -> tuple
     players = tuple(dict.fromkeys(names))
     if not players or len(players) % 4 or len(players) > MOST:
         raise ValueError("tables of four need 4, 8 or 12 players")
-    best: dict[frozenset[str], Table] = {}
+    best: dict[tuple[str, ...], tuple[Table, float]] = {}  # a foursome, in listed order
 
-    def fairest(four: tuple[str, ...]) -> Table:
-        found = best.get(frozenset(four))
+    def fairest(four: tuple[str, ...]) -> float:
+        found = best.get(four)
         if found is None:
-            found = best[frozenset(four)] = partnerships(four, rated)[0]
-        return found
+            made = partnerships(four, rated)[0]
+            found = best[four] = (made, made.unfairness)
+        return found[1]
 
-    chosen: tuple[Table, ...] = ()
+    chosen: tuple[tuple[str, ...], ...] = ()
     score = (2.0, 0.0)
     for grouping in _groups(players):
-        tables = tuple(fairest(four) for four in grouping)
-        unfair = [t.unfairness for t in tables]
+        unfair = [fairest(four) for four in grouping]
         this = (max(unfair), sum(unfair))
         if this < score:
-            chosen, score = tables, this
-    return chosen
+            chosen, score = grouping, this
+    return tuple(best[four][0] for four in chosen)
 
 
 __all__: Sequence[str] = ("MOST", "NEWCOMER", "Strength", "Table", "chances", "fairest_tables",
