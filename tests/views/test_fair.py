@@ -88,6 +88,11 @@ def test_a_new_match_shows_each_sides_chance_until_its_first_hand(app, client):
     a, b = (int(p) for p in re.findall(r"(\d+)\s?%", line))
     assert line.startswith("Chance to win, by the ratings: Team A") and a > 50 > b
     assert a + b == 100
+    with app.app_context():
+        invite = db.session.get(Match, match_id(favoured)).group.invite_code
+    viewer = app.test_client()
+    assert viewer.get(f"/join?code={invite}").status_code == 303
+    assert chance_line(viewer, favoured) is None  # the ratings stay with the scorers
     assert post_hand(client, favoured, hand_form([0, 2])).status_code == 303
     assert chance_line(client, favoured) is None  # quiet once a hand is in
     client.set_cookie("lang", "de")
