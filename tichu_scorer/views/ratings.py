@@ -1,11 +1,12 @@
 """Ratings: each player's OpenSkill rating per variant over the finished matches of the
 tables this phone joined (the statistics' scope), recomputed from the whole history whenever
-one of those tables' matches changed.
+one of those tables' rated matches changed; shown on the page's own scale (`ratings.shown`),
+and read by the fair partnerships (`strengths`, `chances`; docs/FAIR_PARTNERSHIPS.md).
 
 The recompute reads every rated match (about 2 s of CPU per 10,000 matches, reading and
 rating; docs/PERFORMANCE.md), so its result is kept per app process under a
-checksum of the tables' matches (count, sum of revisions, highest id, sum of stamps: every
-new, changed, corrected or deleted match changes it), read in one query from the index."""
+checksum of the tables' rated matches (count, sum of revisions, highest id, sum of stamps:
+every new, changed, corrected or deleted rated match changes it), read in one query."""
 
 from __future__ import annotations
 
