@@ -18,7 +18,7 @@ PURE = ("engine", "scoring", "game", "core", "tournaments")
 # tournaments/ but its glue: the director, the draw's transaction, the stored rounds, forms
 GLUE = {"tournaments": ("__init__", "director", "drawing", "stored", "forms")}
 # Pure modules that sit with their feature, outside the pure folders
-ELSEWHERE = ("ratings.py", "tables/evenings.py")
+ELSEWHERE = ("ratings.py", "fairness.py", "tables/evenings.py", "tables/fair_evening.py")
 
 
 def module_name(path: Path) -> str:

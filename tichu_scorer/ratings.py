@@ -73,11 +73,26 @@ def outcome_of_state(state: MatchState, key: str = "") -> Outcome | None:
     return outcome_of(state.settings, state.totals, state.winner, state.rankings, key)
 
 
+SHOWN_START = 1000  # a new player's rating as shown: the ordinal 0
+SHOWN_STEP = 20  # rating points shown per point of OpenSkill's scale
+PROVISIONAL = 5  # a rating from fewer matches is provisional (said on the page)
+
+
+def shown(value: float) -> float:
+    """A value of OpenSkill's scale (an ordinal or a mu) on the scale the page shows: a new
+    player's rating (ordinal 0) is 1,000, a mu of 25 (everyone's start) 1,500; the same
+    line stretched, so that mu − 3 sigma stays the rating: `shown(mu) − 3 · SHOWN_STEP ·
+    sigma == shown(mu − 3 sigma)`. The ordinal itself starts at 0 and falls below it after
+    losses, which a page saying "it starts at 0" showed as negative ratings."""
+    return SHOWN_START + SHOWN_STEP * value
+
+
 @dataclass
 class PlayerRating:
     """A player's rating after the rated matches: mu (the skill as estimated), sigma (how
-    unsure that is), the ordinal shown (mu - 3 sigma: the skill the player has at least,
-    almost surely), its change in the last match played, and its history."""
+    unsure that is), the ordinal (mu - 3 sigma: the skill the player has at least, almost
+    surely), its change in the last match played, and its history. The page shows them on
+    its own scale (`shown`); `provisional` below `PROVISIONAL` matches."""
 
     name: str
     mu: float
@@ -89,6 +104,29 @@ class PlayerRating:
     @property
     def ordinal(self) -> float:
         return self.mu - 3 * self.sigma
+
+    @property
+    def rating(self) -> float:
+        """The rating as shown: a new player's is 1,000."""
+        return shown(self.ordinal)
+
+    @property
+    def skill(self) -> float:
+        """mu as shown (a new player's is 1,500)."""
+        return shown(self.mu)
+
+    @property
+    def spread(self) -> float:
+        """sigma as shown (a new player's is about 167)."""
+        return SHOWN_STEP * self.sigma
+
+    @property
+    def shown_change(self) -> float:
+        return SHOWN_STEP * self.change
+
+    @property
+    def provisional(self) -> bool:
+        return self.matches < PROVISIONAL
 
 
 def model() -> PlackettLuce:
@@ -137,4 +175,11 @@ def rate(outcomes: Iterable[Outcome | None]) -> list[PlayerRating]:
     return sorted(out.values(), key=lambda p: (-p.ordinal, p.name))
 
 
-__all__: Sequence[str] = ("Outcome", "PlayerRating", "outcome_of", "outcome_of_state", "rate")
+def strengths(players: Iterable[PlayerRating]) -> dict[str, tuple[float, float]]:
+    """Each player's mu and sigma by the name's key (spaces and capitals do not count), as
+    `fairness` reads them."""
+    return {" ".join(p.name.split()).casefold(): (p.mu, p.sigma) for p in players}
+
+
+__all__: Sequence[str] = ("PROVISIONAL", "Outcome", "PlayerRating", "outcome_of",
+                          "outcome_of_state", "rate", "shown", "strengths")

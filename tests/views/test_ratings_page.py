@@ -27,7 +27,7 @@ def test_winners_rank_above_losers_and_the_page_explains(client):
     page = r.get_data(as_text=True)
     names = ranked_names(page)
     assert set(names[:2]) == {"Ann", "Cy"} and set(names[2:]) == {"Bob", "Dee"}
-    assert "What the numbers mean" in page and "μ − 3σ" in page
+    assert "What the numbers mean" in page and "Everyone starts at 1,000" in page
     assert page.count('<svg class="spark"') == 4
     assert 'href="/stats/ratings"' in client.get("/stats").get_data(as_text=True)
 
@@ -100,3 +100,60 @@ def test_one_table_at_a_time_or_all_together(app, client):
     # a table this phone did not join is no choice: every table's ratings, as without one
     assert ranked_names(client.get("/stats/ratings?table=nope").get_data(as_text=True)) == \
         ranked_names(everywhere)
+
+
+def ratings_of(page):
+    """Each row's name, rating and change, as shown."""
+    return re.findall(r'<span class="rank">\d+\.</span> ([^<]+)<.*?<td class="rating">([^<]+)'
+                      r'<span class="change[^"]*">([^<]+)</span>', page, re.S)
+
+
+def test_a_scale_that_starts_where_the_page_says_with_one_minus_sign(client):
+    """Losers fall below the stated start, not below 0; every minus is U+2212; the changes
+    carry their sign; a rating of fewer than five matches says it is provisional."""
+    won_match(client)
+    page = client.get("/stats/ratings").get_data(as_text=True)
+    rows = dict((name, (rating, change)) for name, rating, change in ratings_of(page))
+    assert set(rows) == {"Ann", "Bob", "Cy", "Dee"}
+    for name in ("Ann", "Cy"):
+        rating, change = rows[name]
+        assert int(rating.replace(",", "")) > 1000 and change.startswith("+")
+    for name in ("Bob", "Dee"):
+        rating, change = rows[name]
+        assert 0 < int(rating.replace(",", "")) < 1000 and change.startswith("\u2212")
+    assert "-" not in "".join(r + c for r, c in rows.values())
+    assert "Everyone starts at a skill of 1,500 ± 167" in page
+    assert page.count("data-provisional") == 4 and "fewer than 5 matches is provisional" in page
+
+
+def test_german_numbers_group_with_a_point(client):
+    won_match(client)
+    for _ in range(5):
+        won_match(client)
+    client.set_cookie("lang", "de")
+    page = client.get("/stats/ratings").get_data(as_text=True)
+    rows = ratings_of(page)
+    assert rows and all("." in rating and "," not in rating for _n, rating, _c in rows[:2])
+    assert "data-provisional" not in page  # six matches each
+    assert "1.500 ± 167" in page and "vorläufig" in page
+
+
+def test_the_ratings_kept_outlive_a_match_begun_and_its_hands(client, monkeypatch):
+    """The checksum counts only rated matches: a new match and its hands before its end
+    leave the kept ratings (which its page's chances read); its end rates afresh."""
+    from tichu_scorer.views import ratings as view
+
+    read = []
+    original = view.outcomes
+    monkeypatch.setattr(view, "outcomes", lambda groups: read.append(1) or original(groups))
+    won_match(client)
+    client.get("/stats/ratings")
+    assert len(read) == 1
+    url = new_match(client)
+    assert post_hand(client, url, hand_form([0, 2], {"0": "tichu"})).status_code == 303
+    client.get("/stats/ratings")
+    assert len(read) == 1
+    for _ in range(3):
+        assert post_hand(client, url, hand_form([0, 2], {"0": "tichu"})).status_code == 303
+    assert "2 matches" in client.get("/stats/ratings").get_data(as_text=True)
+    assert len(read) == 2

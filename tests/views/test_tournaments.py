@@ -336,3 +336,26 @@ def test_the_csv_ranking_keeps_a_name_from_being_read_as_a_formula(client):
         as_text=True))))
     names = {r[1] for r in rows[1:]}
     assert names == {"'=cmd()", "'+Bob", "'@Cy", "Dee"}
+
+
+def test_the_director_may_draw_an_individual_rounds_partners_fair(app, client):
+    """Ann and Cy won every match together at the director's table: a fair draw parts them
+    and says each side's chance; a pairs tournament offers no such choice."""
+    from tests.views.test_ratings_page import won_match
+
+    for _ in range(3):
+        won_match(client)
+    url = start(client, ["Ann", "Bob", "Cy", "Dee"], rounds=2, hands=2)
+    assert "Partners fair by the ratings" in client.get(url).get_data(as_text=True)
+    drawn = client.post(url + "/draw", data={"round": 1, "fair": "y"}, follow_redirects=True)
+    page = html.unescape(drawn.get_data(as_text=True))
+    assert drawn.status_code == 200
+    assert re.search(r"Partners drawn fair by the ratings, each side’s chance to win: "
+                     r"table 1: \d+% : \d+%\.", page)
+    with app.app_context():
+        tournament = db.session.execute(db.select(Tournament)).scalar_one()
+        [match] = tournament.played[0].tables
+        names = match.names
+    assert {names[0], names[2]} != {"Ann", "Cy"} and {names[1], names[3]} != {"Ann", "Cy"}
+    pairs = start(client, ["Ann & Bob", "Cy & Dee", "Eve & Fay"], kind="pairs")
+    assert "Partners fair" not in client.get(pairs).get_data(as_text=True)

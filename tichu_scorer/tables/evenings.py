@@ -89,6 +89,27 @@ class Next(NamedTuple):
     sitting_out: tuple[str, ...]
 
 
+def playing_order(here: Sequence[str], matches: Sequence[Evening.Match]) -> list[str]:
+    """The players here in the order they play next: who played fewest matches tonight
+    first; among equals, who sat out longest, then who is listed first.
+
+    >>> played = [Evening.Match(("Ann", "Bob", "Cy", "Dee"), ((0, 2), (1, 3)), (0, 0), None)]
+    >>> playing_order(["Ann", "Bob", "Cy", "Dee", "Eve"], played)
+    ['Eve', 'Ann', 'Bob', 'Cy', 'Dee']
+    """
+    present = list(dict.fromkeys(n for n in here if n))
+    played = {name: 0 for name in present}
+    last = {name: -1 for name in present}  # the match each last played in
+    for number, match in enumerate(matches):
+        for seats in match.sides:
+            for name in (match.names[s] for s in seats if s < len(match.names)):
+                if name in played:
+                    played[name] += 1
+                    last[name] = number
+    order = {name: i for i, name in enumerate(present)}
+    return sorted(present, key=lambda n: (played[n], last[n], order[n]))
+
+
 def next_match(here: Sequence[str], matches: Sequence[Evening.Match]) -> Next | None:
     """Who plays the next four-player match of the evening, and how they sit (see the
     module's docstring); None with fewer than four players here.
@@ -101,21 +122,15 @@ def next_match(here: Sequence[str], matches: Sequence[Evening.Match]) -> Next | 
     present = list(dict.fromkeys(n for n in here if n))
     if len(present) < SEATS:
         return None
-    played = {name: 0 for name in present}
-    last = {name: -1 for name in present}  # the match each last played in
     partnered: dict[tuple[str, ...], int] = {}
-    for number, match in enumerate(matches):
+    for match in matches:
         for seats in match.sides:
             names = [match.names[s] for s in seats if s < len(match.names)]
-            for name in names:
-                if name in played:
-                    played[name] += 1
-                    last[name] = number
             if len(names) == 2:
                 key = tuple(sorted(names))
                 partnered[key] = partnered.get(key, 0) + 1
     order = {name: i for i, name in enumerate(present)}
-    chosen = sorted(present, key=lambda n: (played[n], last[n], order[n]))[:SEATS]
+    chosen = playing_order(present, matches)[:SEATS]
     chosen.sort(key=order.__getitem__)
     first = chosen[0]
     splits = []  # the three ways to split four players into two pairs, in order

@@ -11,14 +11,16 @@ from contextlib import contextmanager
 
 from sqlalchemy.exc import IntegrityError
 
+from .. import fairness
 from ..extensions import db
 from ..game import variants
 from ..game.i18n import _
 from ..matches.creation import added_match, players_added
 from ..matches.writes import writing
 from ..models import Match, Player, Tournament, TournamentEntry, TournamentRound
-from . import draw, formats, standings, stored
-from .formats import Refused
+from . import draw, fair_draw, formats, standings, stored
+from .formats import Refused, Seating
+from .formats.individual import IndividualGround
 
 DRAW_SEARCHES = 2  # searches of a round outside the write transaction before one inside
 
@@ -52,7 +54,8 @@ def still_playing(rnd: TournamentRound) -> list[int]:
 
 
 def draw_round(tournament: Tournament, number: int,
-               check: Callable[[], None] = draw.nothing) -> TournamentRound:
+               check: Callable[[], None] = draw.nothing,
+               fair: Mapping[str, fairness.Strength] | None = None) -> TournamentRound:
     """Draw round `number` and store its tables, in one transaction. Refused when it is not
     the next round, when the round before is still being played ([TN4]), or when too few
     play. A draw that cannot meet a rule is stored all the same, with what it could not
@@ -64,11 +67,15 @@ def draw_round(tournament: Tournament, number: int,
     of it changed meanwhile (a result, an arrival, a drop-out); else it is searched once
     more, and after a second change inside the transaction, under the lock, as every draw
     once was: a change made meanwhile never refuses a draw. `check` is the search's CPU
-    allowance: OutOfTime once spent, and nothing stored."""
+    allowance: OutOfTime once spent, and nothing stored.
+
+    `fair`: the players' ratings (by name key) when the director draws an individual
+    round's partners fair (`fair_draw`): the same tables, each partnered the fairest way
+    that repeats no partner the draw avoided. The same ratings at every search."""
     for _attempt in range(DRAW_SEARCHES):
         db.session.rollback()  # read what others stored until now
         asked = _asked(tournament, number)
-        seating = asked.seating(check)  # the search: no write transaction, no lock
+        seating = _fair(asked, asked.seating(check), fair)  # no write transaction, no lock
         with _drawing(number):
             held = stored.held(tournament.id)
             if _asked(held, number) != asked:
@@ -77,8 +84,18 @@ def draw_round(tournament: Tournament, number: int,
         return rnd
     with _drawing(number):  # changed at every search: searched under the lock this time
         held = stored.held(tournament.id)
-        rnd = _stored(held, number, _asked(held, number).seating(check))
+        asked = _asked(held, number)
+        rnd = _stored(held, number, _fair(asked, asked.seating(check), fair))
     return rnd
+
+
+def _fair(asked: formats.Ground, seating: Seating,
+          fair: Mapping[str, fairness.Strength] | None) -> Seating:
+    """An individual round's seating with each table partnered fair, when asked."""
+    if fair is None or not isinstance(asked, IndividualGround):
+        return seating
+    tables = fair_draw.fair_tables(seating.tables, asked.history, fair)
+    return Seating(tuple(t.seats for t in tables), seating.byes, seating.unmet)
 
 
 @contextmanager

@@ -46,6 +46,7 @@ from ..models import Group, Match
 from ..tables import access
 from ..tournaments import director
 from . import game_pages
+from .ratings import chances
 
 bp = Blueprint("matches", __name__)
 bp.record_once(lambda state: kept_pages.remember_build(state.app))
@@ -199,7 +200,9 @@ def _show(match: Match, viewer: bool, every: bool = False) -> Response:
             rows=_rows(page, shown, edit, every, pages.hands_table), regions=regions,
             board=page.board, decimal_sign=get_decimal_symbol(str(get_locale())),
             csrf_token=lambda: kept_pages.stand_in(current_app),
-            follow=_follow(match, scorer)))
+            follow=_follow(match, scorer),
+            # the table's ratings, for its scorers: a viewer link's reader gets this body too
+            chances=None if page.rows or not scorer else chances(match)))
     response = make_response(render_template("matches/page.html", body=kept.body,
                                              title=kept.title))
     return kept_pages.validated(response, repeat_views.page_tag(match))

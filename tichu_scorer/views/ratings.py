@@ -1,11 +1,12 @@
 """Ratings: each player's OpenSkill rating per variant over the finished matches of the
 tables this phone joined (the statistics' scope), recomputed from the whole history whenever
-one of those tables' matches changed.
+one of those tables' rated matches changed; shown on the page's own scale (`ratings.shown`),
+and read by the fair partnerships (`strengths`, `chances`; docs/FAIR_PARTNERSHIPS.md).
 
 The recompute reads every rated match (about 2 s of CPU per 10,000 matches, reading and
 rating; docs/PERFORMANCE.md), so its result is kept per app process under a
-checksum of the tables' matches (count, sum of revisions, highest id, sum of stamps: every
-new, changed, corrected or deleted match changes it), read in one query from the index."""
+checksum of the tables' rated matches (count, sum of revisions, highest id, sum of stamps:
+every new, changed, corrected or deleted rated match changes it), read in one query."""
 
 from __future__ import annotations
 
@@ -13,10 +14,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from babel.numbers import format_decimal
 from flask import Blueprint, render_template, request
+from flask_babel import get_locale
 from sqlalchemy import func
 
-from .. import ratings
+from .. import fairness, ratings
 from ..cache import LRU, lru
 from ..extensions import db
 from ..game.variants import VARIANTS, Variant
@@ -30,6 +33,7 @@ from ..tables import access
 bp = Blueprint("ratings", __name__)
 SPARK_W, SPARK_H, SPARK_PAD = 120, 32, 3  # a player's history: a small line, no axes
 KEPT = 64  # rated scopes an app process keeps
+CHANCES_MOST = 2000  # rated matches a new match's page rates afresh (~0.4 s) for its chances
 
 
 @dataclass(frozen=True)
@@ -51,7 +55,7 @@ def outcomes(groups: Sequence[Group]) -> dict[str, list[ratings.Outcome | None]]
         return {}
     ranked = [v.key for v in VARIANTS.values() if v.ranked]
     mine = Match.group_id.in_(ids)
-    rated = mine & (Match.finished_at.is_not(None) | Match.variant.in_(ranked))
+    rated = _rated(ids)
     rows = db.session.execute(db.select(
         Match.id, Match.key, Match.variant, Match.target, Match.hand_limit, Match.totals,
         Match.winner_team).where(rated).order_by(Match.started_at, Match.id)).all()
@@ -86,6 +90,13 @@ def outcomes(groups: Sequence[Group]) -> dict[str, list[ratings.Outcome | None]]
     return out
 
 
+def _rated(ids: Sequence[int]) -> Any:
+    """The matches of these tables that are rated: finished, or of Grand Seigneur."""
+    ranked = [v.key for v in VARIANTS.values() if v.ranked]
+    return Match.group_id.in_(ids) & (Match.finished_at.is_not(None)
+                                      | Match.variant.in_(ranked))
+
+
 def spark(history: Sequence[tuple[int, float]], low: float, high: float) -> str:
     """A player's ordinal after each of their matches as an SVG path, on a shared scale
     (`low`..`high`) so that two players' lines compare."""
@@ -105,13 +116,15 @@ Rated = tuple[list[VariantRatings], dict[str, dict[str, str]]]  # per variant; t
 
 
 def checksum(groups: Sequence[Group]) -> tuple[Any, ...]:
-    """A value that changes whenever a match of these tables is added, changed (every change
-    raises its revision and gives it a new stamp) or deleted."""
+    """A value that changes whenever a rated match of these tables (`_rated`) is added,
+    changed (every change raises its revision and gives it a new stamp), deleted, or stops
+    being rated (a correction that reopens it). A match begun, or its hands before it ends,
+    leave it as it is: the ratings kept still answer the new match's page (`chances`)."""
     ids = sorted(g.id for g in groups)
     row = db.session.execute(db.select(
         func.count(Match.id), func.coalesce(func.sum(Match.revision), 0),
         func.coalesce(func.max(Match.id), 0), func.coalesce(func.sum(Match.stamp), 0))
-        .where(Match.group_id.in_(ids))).one()
+        .where(_rated(ids))).one()
     return (tuple(ids), *row)
 
 
@@ -143,6 +156,49 @@ def rated(groups: Sequence[Group]) -> Rated:
     return variants, charts
 
 
+def strengths(groups: Sequence[Group], variant: Variant) -> dict[str, tuple[float, float]]:
+    """The players' mu and sigma in one variant over these tables (`fairness` reads them);
+    empty when nobody is rated."""
+    found = next((v for v in rated(groups)[0] if v.variant == variant), None)
+    return ratings.strengths(found.players) if found is not None else {}
+
+
+def chances(match: Match) -> list[tuple[Any, int]] | None:
+    """A new match's two sides with each one's chance to win in percent, by its table's
+    ratings in its variant (`fairness.chances`), while it has no hand; None for a game of
+    more than two sides, once a hand is in, or when the table's ratings are not kept and
+    rating them afresh would hold the page (more than `CHANCES_MOST` rated matches: the
+    line is quiet, the page never waits for it). A match begun leaves the ratings' checksum
+    as it was, so the ratings Tonight or the last match's end computed answer it."""
+    variant = match.game.variant
+    sides = [s for s in variant.sides(match.names) if not s.is_dummy]
+    if match.hand_count or variant.ranked or len(sides) != 2 or match.group is None:
+        return None
+    groups = [match.group]
+    key = checksum(groups)
+    kept: LRU[tuple[Any, ...], Rated] = lru("tichu_ratings", KEPT)
+    if key[1] > CHANCES_MOST and kept.get(key) is None:
+        return None
+    found = fairness.table([s.names for s in sides], strengths(groups, variant))
+    return list(zip(sides, found.percents, strict=True))
+
+
+def number(value: float, signed: bool = False) -> str:
+    """A rating's number as the page shows it: whole, grouped as the language writes
+    numbers (1,000; 1.000), with one minus sign (U+2212) whatever the locale's, and a plus
+    sign when `signed` (a change; ±0 for none)."""
+    whole = round(value)
+    if signed and whole == 0:
+        return "±0"
+    text = format_decimal(abs(whole), format="#,##0", locale=str(get_locale() or "en"))
+    return ("\u2212" if whole < 0 else "+" if signed else "") + text
+
+
+@bp.app_template_filter("rating_number")
+def rating_number(value: float, signed: bool = False) -> str:
+    return number(value, signed)
+
+
 @bp.get("/stats/ratings")
 @limit_reads
 def index() -> str:
@@ -153,4 +209,7 @@ def index() -> str:
     chosen = next((g for g in tables if g.key == request.args.get("table")), None)
     variants, charts = rated([chosen] if chosen is not None else tables)
     return render_template("ratings/index.html", variants=variants, charts=charts,
-                           width=SPARK_W, height=SPARK_H, tables=tables, chosen=chosen)
+                           width=SPARK_W, height=SPARK_H, tables=tables, chosen=chosen,
+                           provisional=ratings.PROVISIONAL, start=ratings.SHOWN_START,
+                           newcomer=ratings.PlayerRating("", ratings.model().mu,
+                                                         ratings.model().sigma))

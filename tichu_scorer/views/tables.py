@@ -19,9 +19,10 @@ from ..limits import limit_creation, limit_reads, limit_writes
 from ..live import poll
 from ..matches import listing, roster, writes
 from ..models import NAME_MAX, Group, Match, Player
-from ..tables import access, evenings
+from ..tables import access, evenings, fair_evening
 from ..tournaments import director
 from .errors import form_value
+from .ratings import strengths
 from .sharing import qr_svg
 from .stats import TONIGHT
 
@@ -86,7 +87,17 @@ def tonight(key: str) -> str:
         "tables/tonight.html", group=group, scorer=scorer, matches=matches,
         standing=evenings.tally(played), candidates=candidates, here=here,
         following=evenings.next_match(here, fours) if scorer else None,
-        start=_start_fields(group, last))
+        start=_start_fields(group, last), fair=_fair(group, here, fours) if scorer else [])
+
+
+def _fair(group: Group, here: list[str],
+          fours: list[evenings.Evening.Match]) -> list[fair_evening.Suggestion]:
+    """The fairest tables for the players here, by this table's ratings (`fair_evening`)."""
+    here = _one_each(here)  # "Ann" and "ann" tonight: one player, one seat
+    if len(here) < evenings.SEATS:
+        return []
+    return fair_evening.suggest(here, fours, strengths([group], variants.NANKING),
+                                strengths([group], variants.TIENTSIN))
 
 
 def _one_each(names: Iterable[str]) -> list[str]:

@@ -38,6 +38,7 @@ from ..tables import access
 from ..tournaments import director, drawing, formats, standings, stored
 from ..tournaments.forms import ARRIVAL_MAX, ArrivalForm, ReopenForm, TournamentForm
 from ..transfer.csv_sheet import sheet_cell
+from . import fair
 from .sharing import qr_svg
 
 bp = Blueprint("tournaments", __name__)
@@ -145,9 +146,10 @@ def draw(key: str) -> Response | tuple[str, int] | tuple[str, int, dict[str, str
     """Draw the next round ([TN1]–[TN4]); the number asked guards against a second tap."""
     tournament = _tournament(key, "scorer")
     number = request.form.get("round", type=int) or 0
+    rated = fair.asked(tournament)  # the partners drawn fair, when the director asks
     try:
         rnd = drawing.draw_round(tournament, number,
-                                 Budget(current_app.config["DRAW_CPU_BUDGET"]).check)
+                                 Budget(current_app.config["DRAW_CPU_BUDGET"]).check, rated)
     except director.Refused as exc:
         return _refused(tournament, exc)
     except OutOfTime as exc:  # as the API's draw: a second line of defence, nothing stored
@@ -157,6 +159,8 @@ def draw(key: str) -> Response | tuple[str, int] | tuple[str, int, dict[str, str
         return page, status, {"Retry-After": "5"}
     for unmet in rnd.unmet:
         flash(f"{unmet['message']} ({unmet['rule']})")
+    if rated is not None:
+        flash(fair.told(rnd, rated))
     return redirect(url_for("tournaments.show", key=tournament.key), code=303)
 
 

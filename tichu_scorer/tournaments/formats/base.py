@@ -170,6 +170,7 @@ class Format(Stage):
     rule: ClassVar[str]  # the rule of its entries
     match_points: ClassVar[bool] = False  # pairs: match points and the points difference
     takes_knockout: ClassVar[bool] = False
+    fair_partners: ClassVar[bool] = False  # its draw may partner fair by ratings (fair_draw)
     entry_label: ClassVar[str]  # message id: the standing's column of the entries
     entries_title: ClassVar[str]  # message id: the entries' heading
     arrival_hint: ClassVar[str]  # message id: the late arrival's placeholder

@@ -23,6 +23,7 @@ class Individual(Format):
     choice = N_("Individual: new partners every round")
     least = 4
     rule = "TN1"
+    fair_partners = True  # each table's partners may be drawn fair (`fair_draw`)
     entry_label = N_("Player")
     entries_title = N_("Players")
     arrival_hint = N_("Name")
