@@ -23,6 +23,7 @@ def register(app: Flask) -> None:
         tables,
         tournaments,
         transfer,
+        watch,
     )
 
     app.register_blueprint(matches.bp)
@@ -36,6 +37,7 @@ def register(app: Flask) -> None:
     app.register_blueprint(stats.bp)
     app.register_blueprint(ratings.bp)
     app.register_blueprint(transfer.bp)
+    app.register_blueprint(watch.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(core.bp)
     app.register_blueprint(health.bp)
