@@ -17,6 +17,7 @@ def register(app: Flask) -> None:
         pages,
         ratings,
         referee,
+        season,
         settings,
         sharing,  # noqa: F401 (its routes are the matches blueprint's: imported to add them)
         stats,
@@ -35,6 +36,7 @@ def register(app: Flask) -> None:
     app.register_blueprint(pages.bp)
     app.register_blueprint(referee.bp)
     app.register_blueprint(stats.bp)
+    app.register_blueprint(season.bp)
     app.register_blueprint(ratings.bp)
     app.register_blueprint(transfer.bp)
     app.register_blueprint(watch.bp)
