@@ -35,8 +35,8 @@ def won(app, client, names, team, started=None, **fields):
 
 @pytest.fixture()
 def season_table(tmp_path):
-    """A table with this year's matches (Bob and Dee win three, Ann and Cy one) and one of last year's
-    (won by Zoe), served; yields the base URL and the table's scorer link."""
+    """A table with this year's matches (Bob and Dee win three, Ann and Cy one) and one of
+    last year's (won by Zoe), served; yields the base URL and the table's scorer link."""
     app = browser_app(tmp_path)
     app.config["WTF_CSRF_ENABLED"] = False  # the history is made as a test client
     client = app.test_client()
