@@ -100,3 +100,18 @@ def test_the_season_standing_at_the_phone(season_table, new_context, theme, loca
     assert [r["name"] for r in rows] == names(page)
     assert not errors, errors
     context.close()
+
+
+def test_the_season_page_has_no_axe_violation(season_table, new_context):
+    """WCAG 2.1 AA (as tests/browser/test_accessibility.py checks every page), light and dark:
+    the standing, and the page refusing a date."""
+    from tests.browser.test_accessibility import violations
+    base, scorer_link = season_table
+    context = new_context(**PHONE, bypass_csp=True)
+    page = context.new_page()
+    page.goto(scorer_link)
+    for path in ("/season", "/season?from=2026-02-30"):
+        page.goto(base + path)
+        found = violations(page)
+        assert found == {"light": [], "dark": []}, (path, found)
+    context.close()

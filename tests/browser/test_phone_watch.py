@@ -114,3 +114,33 @@ def test_a_screen_opens_tonight_by_its_code_and_follows_it(live_server, new_cont
     shot(screen, f"watch-tonight-{theme}-{locale}")
     screen.context.close()
     scorer.context.close()
+
+
+def test_the_watch_pages_have_no_axe_violation(tmp_path, new_context):
+    """WCAG 2.1 AA, light and dark: Tonight with its watch code open, and Tonight on the
+    screen."""
+    from tests.browser.conftest import browser_app, serving
+    from tests.browser.test_accessibility import violations
+    from tests.conftest import hand_form, new_match, post_hand
+    from tichu_scorer.extensions import db
+    from tichu_scorer.models import Group
+    app = browser_app(tmp_path)
+    app.config["WTF_CSRF_ENABLED"] = False
+    client = app.test_client()
+    post_hand(client, new_match(client), hand_form([0, 1], a=60))
+    app.config["WTF_CSRF_ENABLED"] = True
+    with app.app_context():
+        group = db.session.execute(db.select(Group)).scalar_one()
+        key, scorer_key, code = group.key, group.scorer_key, group.watch_code
+    with serving(app) as base:
+        context = new_context(**PHONE, bypass_csp=True)
+        page = context.new_page()
+        page.goto(f"{base}/join?key={scorer_key}")
+        page.goto(f"{base}/tables/{key}/tonight")
+        page.tap("[data-watch-code] summary")
+        assert violations(page) == {"light": [], "dark": []}
+        screen = new_context(**PHONE, bypass_csp=True).new_page()
+        screen.goto(f"{base}/w/{code}")
+        assert violations(screen) == {"light": [], "dark": []}
+        screen.context.close()
+        context.close()
