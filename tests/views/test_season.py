@@ -252,3 +252,12 @@ def test_the_season_costs_one_statement_however_many_matches(app, client):
     many = statements(SEASON_2026)
     assert len(many) == len(few) <= 4, many
     assert [r[1:4] for r in standing(client.get(SEASON_2026))][0] == ["Bob", "12", "10"]
+
+
+def test_the_modules_examples_hold():
+    """players/ is outside the doctest paths (pyproject.toml): its examples are run here."""
+    import doctest
+
+    from tichu_scorer.players import season
+    result = doctest.testmod(season)
+    assert result.attempted >= 4 and result.failed == 0

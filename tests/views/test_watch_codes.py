@@ -161,3 +161,16 @@ def test_a_screen_is_given_no_right_in_its_session(app, client, cup):
     if cookie is not None:  # (a session may hold the CSRF secret; never a table or match)
         data = app.session_interface.get_signing_serializer(app).loads(cookie.value)
         assert not set(data) & {"tables", "viewer_of", "scorer_of"}, data
+
+
+def test_only_the_tables_scorers_see_the_code(app, client, cup):
+    url, match_url, group_key, code = cup
+    with app.app_context():
+        invite = db.session.execute(db.select(Group.invite_code).filter_by(
+            key=group_key)).scalar_one()
+    member = app.test_client()
+    assert member.get(f"/join?code={invite}").status_code == 303
+    page = member.get(url)
+    assert page.status_code == 200
+    body = page.get_data(as_text=True)
+    assert "data-watch-code" not in body and code not in body
