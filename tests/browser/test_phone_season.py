@@ -114,4 +114,5 @@ def test_the_season_page_has_no_axe_violation(season_table, new_context):
         page.goto(base + path)
         found = violations(page)
         assert found == {"light": [], "dark": []}, (path, found)
+        shot(page, "season-axe-" + ("error" if "?" in path else "standing"))
     context.close()

@@ -117,6 +117,7 @@ def test_the_page_states_its_rules(client, history):
     ("from=2024-01-01&to=2024-12-31", set()),
     ("from=2025-01-01&to=2027-12-31", {"Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"}),
     ("from=2026-06-15&to=2026-06-15", {"Ann", "Bob", "Cy", "Eve"}),
+    ("from=0001-01-01&to=9999-12-31", {"Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"}),
 ])
 def test_the_period_includes_both_days_whole(client, history, query, names):
     assert {row[1] for row in standing(client.get("/season?" + query))} == names
