@@ -174,3 +174,33 @@ def test_only_the_tables_scorers_see_the_code(app, client, cup):
     assert page.status_code == 200
     body = page.get_data(as_text=True)
     assert "data-watch-code" not in body and code not in body
+
+
+def test_tables_stored_before_get_a_watch_code_each(tmp_path):
+    """Migration 4645ea61082c: each table stored before watch codes gets one of its own,
+    which opens its page; a downgrade drops the column."""
+    from flask_migrate import downgrade, upgrade
+    from sqlalchemy import inspect, text
+
+    from tests.conftest import make_app
+    app = make_app(tmp_path)
+    with app.app_context():
+        upgrade(revision="b2d4f6a8c013")
+        with db.engine.begin() as conn:
+            for n in (1, 2):
+                conn.execute(text(
+                    "INSERT INTO tichu_group (id, key, name, invite_code, scorer_key, "
+                    "generation, created_at) VALUES (:i, :k, 'T', :c, :s, 1, '2026-01-01')"),
+                    {"i": n, "k": f"KEY{n}", "c": f"INVITE{n}", "s": f"SK{n}"})
+        upgrade(revision="4645ea61082c")
+        with db.engine.connect() as conn:
+            made = conn.execute(text("SELECT watch_code FROM tichu_group")).scalars().all()
+        assert len(set(made)) == 2 and all(codes.is_code(c, codes.WATCH_LENGTH) for c in made)
+        downgrade(revision="b2d4f6a8c013")
+        with db.engine.connect() as conn:
+            columns = [c["name"] for c in inspect(conn).get_columns("tichu_group")]
+        assert "watch_code" not in columns
+        upgrade()  # (to the head: the app's models may name columns of later revisions)
+        with db.engine.connect() as conn:
+            made = conn.execute(text("SELECT watch_code FROM tichu_group")).scalars().all()
+    assert app.test_client().get(f"/w/{made[0]}").status_code == 200
