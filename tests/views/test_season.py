@@ -194,7 +194,9 @@ def test_a_name_typed_in_another_case_is_the_same_player(app, client):
 
 def test_only_the_tables_this_device_joined_count(app, client, history):
     stranger = app.test_client()
-    assert standing(stranger.get(SEASON_2026)) == []
+    alone = stranger.get(SEASON_2026)
+    assert standing(alone) == [] and "This phone has joined no table yet." in alone.get_data(
+        as_text=True)
     won_by_a(app, stranger, ["Ann", "Zed", "Cy", "Yan"], datetime(2026, 4, 1))
     theirs = {r[1]: r for r in standing(stranger.get(SEASON_2026))}
     assert set(theirs) == {"Ann", "Zed", "Cy", "Yan"} and theirs["Ann"][2] == "1"
