@@ -26,7 +26,7 @@ from .scoring import HandInput
 from .scoring.games import Game, game_of
 from .scoring.rows import stored_hand
 from .scoring.state import Settings
-from .tables.codes import SCORE_LENGTH
+from .tables.codes import SCORE_LENGTH, WATCH_LENGTH
 from .tables.codes import new_code as new_code  # `transfer.json_import` takes it from here
 
 NOTE_MAX = 200  # characters of a hand's note
@@ -55,6 +55,10 @@ class Group(db.Model):  # type: ignore[name-defined,misc]
     # The scorer link's secret makes a device a scorer of every match of the table.
     scorer_key: Mapped[str] = mapped_column(String(32), unique=True,
                                             default=lambda: secrets.token_urlsafe(16))
+    # The watch code shows the table's board or evening on a screen, read-only, and nothing
+    # else (`tables.watching`).
+    watch_code: Mapped[str] = mapped_column(String(WATCH_LENGTH), unique=True,
+                                            default=lambda: new_code(WATCH_LENGTH))
     # Rotating the links bumps this: rights given by the old links end.
     generation: Mapped[int] = mapped_column(default=1)
     # The random id of the device that rotated last (`access.device`): it keeps its right
@@ -66,11 +70,12 @@ class Group(db.Model):  # type: ignore[name-defined,misc]
     stamp: Mapped[int | None] = mapped_column(default=None)
 
     def rotate(self, matches: list[Match], device: str | None = None) -> None:
-        """New invite code and scorer link, and new viewer codes for its `matches`: devices
-        that joined or watched through the old ones lose their rights (a device keeps the
-        generation, or the code, it was let in with)."""
+        """New invite code, scorer link and watch code, and new viewer codes for its
+        `matches`: devices that joined or watched through the old ones lose their rights (a
+        device keeps the generation, or the code, it was let in with)."""
         self.invite_code = new_code(8)
         self.scorer_key = secrets.token_urlsafe(16)
+        self.watch_code = new_code(WATCH_LENGTH)
         self.generation += 1
         self.kept_device = device
         for match in matches:

@@ -80,8 +80,9 @@ def _fill():
         session = Session(bind=bind)
         # the app's model may name columns added by later revisions: read without them,
         # as the empty values they start with
-        from tichu_scorer.models import Hand, MatchSeat, Player
+        from tichu_scorer.models import Group, Hand, MatchSeat, Player
         later = _later(bind, Match, "match")
+        later_in_groups = _later(bind, Group, "tichu_group")
         later_in_hands = _later(bind, Hand, "hand")
         later_in_players = _later(bind, Player, "player")
         for start in range(0, len(uncounted), CHUNK):
@@ -91,6 +92,8 @@ def _fill():
                         *(defer(getattr(Hand, c)) for c in later_in_hands)),
                     defaultload(Match.seats).defaultload(MatchSeat.player).options(
                         *(defer(getattr(Player, c)) for c in later_in_players)),
+                    defaultload(Match.group).options(
+                        *(defer(getattr(Group, c)) for c in later_in_groups)),
                     *(defer(getattr(Match, c)) for c in later))).scalars():
                 for column in later:
                     set_committed_value(match, column, None)

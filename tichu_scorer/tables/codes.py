@@ -27,8 +27,9 @@ LOOK_ALIKES = str.maketrans({"O": "0", "I": "1", "L": "1"})
 SEPARATORS = frozenset(".·")
 CODE_LENGTH = 8  # a viewer code or an invite code
 OLD_CODE_LENGTH = 6  # a viewer code given before codes had 8 characters
+WATCH_LENGTH = 10  # a watch code: a table's board or evening on a screen, nothing else
 SCORE_LENGTH = 12  # a score code: scoring rights, so longer than a code that lets one watch
-LENGTHS = (OLD_CODE_LENGTH, CODE_LENGTH, SCORE_LENGTH)
+LENGTHS = (OLD_CODE_LENGTH, CODE_LENGTH, WATCH_LENGTH, SCORE_LENGTH)
 TYPED_MAX = 40  # longer input is no code, and is not looked at further
 
 

@@ -18,12 +18,14 @@ def register(app: Flask) -> None:
         ratings,
         referee,
         results,
+        season,
         settings,
         sharing,  # noqa: F401 (its routes are the matches blueprint's: imported to add them)
         stats,
         tables,
         tournaments,
         transfer,
+        watch,
     )
 
     app.register_blueprint(matches.bp)
@@ -35,9 +37,11 @@ def register(app: Flask) -> None:
     app.register_blueprint(pages.bp)
     app.register_blueprint(referee.bp)
     app.register_blueprint(stats.bp)
+    app.register_blueprint(season.bp)
     app.register_blueprint(ratings.bp)
     app.register_blueprint(transfer.bp)
     app.register_blueprint(results.bp)
+    app.register_blueprint(watch.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(core.bp)
     app.register_blueprint(health.bp)

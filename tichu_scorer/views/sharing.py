@@ -41,8 +41,9 @@ def view(code: str) -> Response:
 @limit_joins
 def join() -> Response | tuple[str, int]:
     """Join by a code, typed (any spacing, dashes or case) or in a link: a table's invite
-    code (see its matches), a match's viewer code (watch it) or its score code (score its
-    table, then the match opens). The table's scorer link (?key=…) still works."""
+    code (see its matches), a match's viewer code (watch it), its score code (score its
+    table, then the match opens) or a table's watch code (its board on a screen). The
+    table's scorer link (?key=…) still works."""
     key = (request.args.get("key") or "").strip()
     if key:
         return _scorer_link(key)
@@ -61,6 +62,8 @@ def join() -> Response | tuple[str, int]:
             flash(gettext("This phone can now enter hands at %(table)s.",
                           table=match.group.name))
             return redirect(url_for("matches.show", match_id=match.key), code=303)
+    elif code is not None and len(code) == codes.WATCH_LENGTH:
+        return redirect(url_for("watch.screen", code=code), code=303)  # 404s there if unknown
     elif code is not None:
         group = db.session.execute(db.select(Group).filter_by(
             invite_code=code)).scalar_one_or_none()

@@ -162,14 +162,15 @@ def rename(key: str) -> Response:
 @bp.post("/tables/<key>/rotate")
 @limit_writes
 def rotate(key: str) -> Response:
-    """New invite code and scorer link: phones that joined with the old ones must join
-    again (this one stays a scorer)."""
+    """New invite code, scorer link and watch code: phones that joined with the old ones
+    must join again, screens need the new code (this one stays a scorer)."""
     group_id = _group(key, "scorer").id
     with writes.writing():
         group = _held(group_id)
         # every match held before the table's row changes (`writes.hold_matches`)
         group.rotate(writes.hold_matches(group.id), access.device())
     access.join(group, "scorer")
-    flash(gettext("New links made. The old invite code, scorer link and codes of its "
-                  "matches no longer work; phones that joined with them must join again."))
+    flash(gettext("New links made. The old invite code, scorer link, watch code and codes "
+                  "of its matches no longer work; phones that joined with them must join "
+                  "again, and screens need the new watch code."))
     return redirect(url_for("tables.show", key=key), code=303)

@@ -238,12 +238,17 @@ def of_match(match_id: str) -> Response:
 @limit_reads
 def board(key: str) -> str:
     """The standing for a big screen, live: it changes as the tables save their hands."""
-    tournament = _tournament(key)
+    return board_page(_tournament(key))
+
+
+def board_page(tournament: Tournament, watching: bool = False) -> str:
+    """The board of `tournament`; `watching`: on a screen opened by the table's watch code
+    (`views.watch`), which links to nothing it may not open."""
     rounds, counted = _rounds(tournament, latest=True)
     return render_template("tournaments/board.html", tournament=tournament,
                            fmt=formats.of(tournament),
                            lines=stored.table_standing(tournament, rounds=counted),
-                           rounds=rounds,
+                           rounds=rounds, watching=watching,
                            live=poll.tables([tournament.group.key]), shown=standings.shown,
                            **_closing(tournament, rounds))
 
