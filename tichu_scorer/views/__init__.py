@@ -15,6 +15,7 @@ def register(app: Flask) -> None:
         health,
         matches,
         pages,
+        player_page,
         ratings,
         referee,
         settings,
@@ -35,6 +36,7 @@ def register(app: Flask) -> None:
     app.register_blueprint(referee.bp)
     app.register_blueprint(stats.bp)
     app.register_blueprint(ratings.bp)
+    app.register_blueprint(player_page.bp)
     app.register_blueprint(transfer.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(core.bp)
