@@ -14,14 +14,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from flask import Blueprint, abort, g, render_template, request, url_for
+from flask import Blueprint, abort, g, redirect, render_template, request, url_for
+from werkzeug.wrappers import Response
 
 from ..clock import utcnow
 from ..core.progression import relative_path
 from ..extensions import db
 from ..game.variants import Variant
 from ..limits import limit_reads
-from ..models import Group, Player
+from ..models import NAME_MAX, Group, Player
 from ..players import page as reads
 from ..ratings import START, PlayerRating
 from ..tables import access
@@ -99,6 +100,20 @@ def show(key: str) -> str:
         "players/page.html", player=player, group=group, period=period,
         figures=reads.figures(player, since(period)), ratings=rating_lines(group, player),
         width=LINE_W, height=LINE_H)
+
+
+@bp.get("/tables/<key>/players/<path:name>")
+@limit_reads
+def named(key: str, name: str) -> Response:
+    """The page of the table's player of that name (the match page links its players so,
+    its table's key and the names being on the page already: the links cost it a few
+    bytes, where a player's own key would cost each one its random characters)."""
+    group = access.require_group(db.session.execute(
+        db.select(Group).filter_by(key=key[:24])).scalar_one_or_none())
+    player_key = _keys(group).get(Player.key_of(name[:NAME_MAX]))
+    if player_key is None:
+        abort(404)
+    return redirect(url_for("player_page.show", key=player_key), 303)
 
 
 def _keys(group: Group | None) -> dict[str, str]:
