@@ -172,3 +172,17 @@ def test_names_link_to_the_page_where_they_are_shown(app, client):
     assert client.get(f"/tables/{group.key}/players/nobody").status_code == 404
     # a stranger sees no link (nor the names)
     assert "/players/" not in app.test_client().get("/stats").get_data(as_text=True)
+
+
+def test_a_tournaments_standing_links_its_players(app, client):
+    from tests.views.test_tournaments import start as start_tournament
+    from tests.views.test_tournaments import tables
+    players = ["Ann", "Bob", "Cy", "Dee"]
+    url = start_tournament(client, players, rounds=1, hands=1)
+    assert client.post(url + "/draw", data={"round": 1}).status_code == 303
+    assert post_hand(client, tables(client, url, 1)[0], hand_form([0, 1], a=60)).status_code \
+        == 303
+    page = client.get(url).get_data(as_text=True)
+    standing = page[page.index("data-standing"):page.index("</table>", page.index("data-standing"))]
+    assert f'href="/players/{key_of(app, "Ann")}">Ann</a>' in standing
+    assert "/players/" not in app.test_client().get(url).get_data(as_text=True)
