@@ -17,7 +17,6 @@ used as it is (seeding 10,000 matches takes a few minutes).
 
 from __future__ import annotations
 
-import os
 import random
 import statistics
 import sys
