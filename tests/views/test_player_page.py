@@ -54,7 +54,7 @@ def history(app, client):
 
 
 def test_the_page_adds_up_a_history_built_hand_by_hand(app, client):
-    history(app, client)
+    first, second = history(app, client)
     page = client.get(f"/players/{key_of(app, 'Ann')}").get_data(as_text=True)
     assert "<h1" in page and ">Ann</h1>" in page
     assert dd(page, "data-matches") == "2 played, 1 won"
@@ -77,6 +77,9 @@ def test_the_page_adds_up_a_history_built_hand_by_hand(app, client):
     assert ">Cy</a>" in nemesis and "1 won, 2 lost" not in nemesis and "0 won, 1 lost" in nemesis
     # the rating's line: one finished match each, two points drawn from 0
     assert 'data-rating="nanking"' in page and "2 matches" in page
+    # the latest matches, the newest first, each one tap from its page
+    latest = page[page.index("data-latest"):page.index("</ul>", page.index("data-latest"))]
+    assert re.findall(r'href="(/matches/[^"]+)"', latest) == [second, first]
     # each companion's name opens their page
     assert f'href="/players/{key_of(app, "Dee")}"' in page
 

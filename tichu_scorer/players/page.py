@@ -149,6 +149,15 @@ def figures(player: Player, since: datetime | None = None) -> PlayerFigures:
     return out
 
 
+def latest(player: Player, since: datetime | None = None, limit: int = 10) -> list[Match]:
+    """The player's latest matches in the period, the newest first."""
+    seat, where = _mine(since)
+    return list(db.session.execute(
+        db.select(Match).join(seat, seat.match_id == Match.id)
+        .where(seat.player_id == player.id, *where)
+        .order_by(Match.started_at.desc(), Match.id.desc()).limit(limit)).scalars())
+
+
 def _mine(since: datetime | None) -> tuple[type[MatchSeat], list[ColumnElement[bool]]]:
     """The player's seats (`seat.player_id` is the player), and the period's condition."""
     seat = aliased(MatchSeat)

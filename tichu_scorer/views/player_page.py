@@ -99,6 +99,7 @@ def show(key: str) -> str:
     return render_template(
         "players/page.html", player=player, group=group, period=period,
         figures=reads.figures(player, since(period)), ratings=rating_lines(group, player),
+        latest=reads.latest(player, since(period)),
         width=LINE_W, height=LINE_H)
 
 
