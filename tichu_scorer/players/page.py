@@ -150,11 +150,14 @@ def figures(player: Player, since: datetime | None = None) -> PlayerFigures:
 
 
 def latest(player: Player, since: datetime | None = None, limit: int = 10) -> list[Match]:
-    """The player's latest matches in the period, the newest first."""
+    """The player's latest matches in the period, the newest first: the table's matches
+    read newest first from their listing's index, each asked whether the player sat in it
+    (the index of the player's seats), until `limit` are found."""
     seat, where = _mine(since)
+    sat = db.select(seat.match_id).where(seat.match_id == Match.id,
+                                         seat.player_id == player.id).exists()
     return list(db.session.execute(
-        db.select(Match).join(seat, seat.match_id == Match.id)
-        .where(seat.player_id == player.id, *where)
+        db.select(Match).where(Match.group_id == player.group_id, sat, *where)
         .order_by(Match.started_at.desc(), Match.id.desc()).limit(limit)).scalars())
 
 
