@@ -3,9 +3,10 @@
 Usage: python benchmarks/bench_player_page.py [matches] [requests] [players] [sqlite file]
 
 One table, seeded through the app's import (as bench_ratings.py --page) with `matches`
-finished Nanking matches of four hands among `players` players (8 by default: each plays
-about half of the matches, the heaviest page a table of that size has), with calls, first
-outs, double victories and a missed wish here and there. The device has joined the table.
+Nanking matches of four hands ([R7]: over, and rated, after them) among `players` players
+(8 by default: each plays about half of the matches, the heaviest page a table of that
+size has), with calls, first outs, double victories and a missed wish here and there. The
+device has joined the table.
 Timed, with the Flask test client in process: the page of the player who played most, over
 each period (all, this year, this month, tonight), `requests` times each; wall and CPU time,
 median and p95. The first request of the run also recomputes the table's ratings (the
@@ -64,7 +65,8 @@ def seed(app: object, matches: int, players: int) -> None:
     table = roster.create_group("Club")
     today = time.strftime("%Y-%m-%d")
     for first in range(0, matches, 1000):
-        batch = [{"variant": "nanking", "players": rng.sample(names, 4), "target": 1000,
+        batch = [{"variant": "nanking", "players": rng.sample(names, 4), "target": None,
+                  "hand_limit": 4,  # [R7]: over after its four hands, so rated
                   # the last hundred tonight, the others over the last years
                   "started_at": (f"{today}T00:{n % 60:02d}:00" if n >= matches - 100 else
                                  f"{2020 + n * 6 // matches}-{1 + n % 12:02d}-"
