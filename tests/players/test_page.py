@@ -26,6 +26,10 @@ def test_best_and_worst_partner_by_wins_and_by_points_per_hand():
     assert alone.best_partner().name == "Ann" and alone.worst_partner() is None
     assert alone.worst_partner_points() is None
     assert PlayerFigures().best_partner() is None and PlayerFigures().rival() is None
+    level = PlayerFigures(partners=[met("Ann", 2, 2, hands=8, points=800),
+                                    met("Bob", 1, 1, hands=4, points=400)])
+    assert level.best_partner().name == "Ann" and level.worst_partner() is None
+    assert level.worst_partner_points() is None  # both 100 a hand
 
 
 def test_the_rival_is_met_most_the_nemesis_wins_most_against_the_player():

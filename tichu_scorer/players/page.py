@@ -106,8 +106,12 @@ class PlayerFigures:
         return _first(self.partners, lambda c: (-(c.won / c.matches), -c.matches, c.name))
 
     def worst_partner(self) -> Companion | None:
+        """The partner won with least often; none when every partner's rate is the best's."""
         found = _first(self.partners, lambda c: (c.won / c.matches, -c.matches, c.name))
-        return found if found is not self.best_partner() else None
+        best = self.best_partner()
+        if found is None or best is None or found.won / found.matches >= best.won / best.matches:
+            return None
+        return found
 
     def best_partner_points(self) -> Companion | None:
         """The partner with whom the side scored most per hand."""
@@ -115,9 +119,13 @@ class PlayerFigures:
         return _first(scored, lambda c: (-(c.per_hand or 0.0), -c.hands, c.name))
 
     def worst_partner_points(self) -> Companion | None:
+        """The partner with whom the side scored least per hand, below the best."""
         scored = [c for c in self.partners if c.hands]
         found = _first(scored, lambda c: ((c.per_hand or 0.0), -c.hands, c.name))
-        return found if found is not self.best_partner_points() else None
+        best = self.best_partner_points()
+        if found is None or best is None or (found.per_hand or 0.0) >= (best.per_hand or 0.0):
+            return None
+        return found
 
     def rival(self) -> Companion | None:
         """The opponent met most often (then the closest head to head)."""
