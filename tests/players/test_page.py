@@ -66,3 +66,10 @@ def test_the_figures_of_a_player_from_the_stored_sums(app, client):
             assert [(c.name, c.matches, c.won) for c in found.partners] == [("Ann", 1, 0)]
             assert [c.name for c in found.opponents] == ["Bob", "Dee"]
         assert figures(cy, datetime(2100, 1, 1)) == PlayerFigures()
+
+
+def test_the_rating_line_keeps_at_most_a_point_per_two_units_of_width():
+    from tichu_scorer.views.player_page import LINE_W, line
+    assert line([0.0, 1.0], 0.0, 1.0) == "M4 92l312-88"  # from the bottom left to the top right
+    long = line([float(n) for n in range(5000)], 0.0, 4999.0)
+    assert long.startswith("M4 92") and long.count("l") == LINE_W // 2 - 1
