@@ -189,3 +189,15 @@ def test_a_tournaments_standing_links_its_players(app, client):
     standing = page[page.index("data-standing"):page.index("</table>", page.index("data-standing"))]
     assert f'href="/players/{key_of(app, "Ann")}">Ann</a>' in standing
     assert "/players/" not in app.test_client().get(url).get_data(as_text=True)
+
+
+def test_in_tientsin_both_teammates_are_partners(app, client):
+    url = start(client, "tientsin", ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"], target="1000")
+    assert post_hand(client, url, hand_form([1, 3, 0], a=50, b=50)).status_code == 303
+    page = client.get(f"/players/{key_of(app, 'Ann')}").get_data(as_text=True)
+    # seated A1 B1 A2 B2 A3 B3: Ann, Cy and Eve against Bob, Dee and Fay
+    assert set(rows(page, "partners")) == {"Cy", "Eve"}
+    assert set(rows(page, "opponents")) == {"Bob", "Dee", "Fay"}
+    with app.app_context():
+        side = db.session.get(Match, match_id(url)).totals[0]
+    assert rows(page, "partners")["Cy"] == ["0/1", f"{side:+.1f}".replace("-", "−")]
