@@ -224,7 +224,9 @@ class TableTally(_Counts, db.Model):  # type: ignore[name-defined,misc]
 
 
 class MatchSeat(db.Model):  # type: ignore[name-defined,misc]
-    __table_args__ = (UniqueConstraint("match_id", "seat"),)
+    __table_args__ = (UniqueConstraint("match_id", "seat"),  # a player's matches: their page
+                      Index("ix_match_seat_player_matches", "player_id", "match_id", "seat",
+                            "team"))
 
     id: Mapped[int] = mapped_column(primary_key=True)
     match_id: Mapped[int] = mapped_column(ForeignKey("match.id", ondelete="CASCADE"), index=True)
@@ -238,7 +240,8 @@ class MatchSeat(db.Model):  # type: ignore[name-defined,misc]
 
 
 class Hand(db.Model):  # type: ignore[name-defined,misc]
-    __table_args__ = (UniqueConstraint("match_id", "number"),)
+    __table_args__ = (UniqueConstraint("match_id", "number"),  # a player's wishes missed
+                      Index("ix_hand_wish_offender", "match_id", "wish_offender"))
 
     id: Mapped[int] = mapped_column(primary_key=True)
     match_id: Mapped[int] = mapped_column(ForeignKey("match.id", ondelete="CASCADE"), index=True)

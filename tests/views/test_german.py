@@ -6,6 +6,7 @@ import re
 import pytest
 
 from tests.conftest import hand_form, new_match, post_hand
+from tests.players.links import unlinked
 from tests.views.test_variants import start
 
 
@@ -27,7 +28,7 @@ def test_stats_follow_the_language(client, language, average, rate, played, gran
     post_hand(client, url, hand_form([0, 2], {"0": "tichu", "1": "grand"}))
     post_hand(client, url, hand_form([1, 0], a=35))
     client.set_cookie("lang", language)
-    ann = card_of(client.get("/stats?view=cards").get_data(as_text=True), "Ann")
+    ann = card_of(unlinked(client.get("/stats?view=cards").get_data(as_text=True)), "Ann")
     assert f"<dd>{average}</dd>" in ann  # (300 + 35) / 2 points a hand
     assert rate in ann  # first out in 1 of 2 hands
     assert played in ann  # one run of words, not "Partien 2 0 gewonnen"
@@ -38,7 +39,7 @@ def test_german_stats_say_hands_as_german_players_do(client):
     url = new_match(client)
     post_hand(client, url, hand_form([0, 2], {"0": "tichu"}))
     client.set_cookie("lang", "de")
-    ann = text(card_of(client.get("/stats?view=cards").get_data(as_text=True), "Ann"))
+    ann = text(card_of(unlinked(client.get("/stats?view=cards").get_data(as_text=True)), "Ann"))
     assert "Als Erste(r) raus 100\xa0% von 1 Runde" in ann
     assert "Schnitt pro Runde" in ann and "Hand" not in ann and "Grand" not in ann
 

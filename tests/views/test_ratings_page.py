@@ -3,6 +3,7 @@
 import re
 
 from tests.conftest import hand_form, new_match, post_hand
+from tests.players.links import unlinked
 from tests.views.test_variants import start
 
 
@@ -15,6 +16,7 @@ def won_match(client, names=("Ann", "Bob", "Cy", "Dee")):
 
 
 def ranked_names(page):
+    page = unlinked(page)
     table = page[page.index('<table class="stat-table ratings">'):]
     table = table[:table.index("</table>")]
     return re.findall(r'<th scope="row"><span class="rank">\d+\.</span> ([^<]+)<', table)

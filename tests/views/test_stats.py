@@ -6,6 +6,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.conftest import hand_form, new_match, post_hand
+from tests.players.links import unlinked
 from tichu_scorer.game.variants import NANKING
 from tichu_scorer.matches.chart import build, relative_path
 from tichu_scorer.scoring.stats import CountedHand, CountedMatch, tally_match
@@ -36,7 +37,7 @@ def test_stats_page(client):
     url = new_match(client)
     post_hand(client, url, hand_form([0, 2], {"0": "tichu", "1": "grand"}))
     post_hand(client, url, hand_form([1, 0], a=30))
-    page = client.get("/stats?view=cards").get_data(as_text=True)
+    page = unlinked(client.get("/stats?view=cards").get_data(as_text=True))
     assert "Ann" in page and "Ann &amp; Cy" in page and "Bob &amp; Dee" in page
     ann = page[page.index("<h3>Ann</h3>"):page.index("</section>", page.index("<h3>Ann</h3>"))]
     assert "1/1" in ann and "50%" in ann  # Tichu made once; first out in 1 of 2 hands
@@ -45,7 +46,7 @@ def test_stats_page(client):
 
 
 def test_empty_stats(client):
-    assert "Play a match" in client.get("/stats").get_data(as_text=True)
+    assert "Play a match" in unlinked(client.get("/stats").get_data(as_text=True))
 
 
 def test_match_chart_marks_calls(client):
@@ -112,7 +113,7 @@ def test_threechu_stats(client):
     for data in (hand_form([3, 1], {"3": "tichu"}, a=50), hand_form([0, 2], {"0": "grand"}),
                  hand_form([2, 0], a=25)):
         assert post_hand(client, url, data).status_code == 303
-    page = client.get("/stats?view=cards").get_data(as_text=True)
+    page = unlinked(client.get("/stats?view=cards").get_data(as_text=True))
     assert "<h3>Dummy</h3>" not in page and "Partnerships" not in page
     tom, uma, vic = (stat_card(page, name) for name in ("Tom", "Uma", "Vic"))
     assert tom == {"Matches": "1 played, 1 won", "Tichu": "0/0 —", "Grand Tichu": "1/1 100%",

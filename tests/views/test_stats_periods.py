@@ -4,6 +4,7 @@ import re
 from datetime import datetime, timedelta, timezone
 
 from tests.conftest import hand_form, match_id, new_match, post_hand
+from tests.players.links import unlinked
 from tichu_scorer.clock import utcnow
 from tichu_scorer.extensions import db
 from tichu_scorer.models import Match
@@ -28,17 +29,17 @@ def test_the_period_filter_counts_the_matches_started_in_it(app, client, time_ma
         post_hand(client, url, hand_form([0, 1], a=60))
     started(app, earlier, timedelta(hours=20))
     started(app, old, timedelta(days=40))
-    tonight = client.get("/stats?period=tonight").get_data(as_text=True)
+    tonight = unlinked(client.get("/stats?period=tonight").get_data(as_text=True))
     assert players_shown(tonight) == {"Ann", "Bob", "Cy", "Dee"}
-    month = players_shown(client.get("/stats?period=month").get_data(as_text=True))
+    month = players_shown(unlinked(client.get("/stats?period=month").get_data(as_text=True)))
     assert {"Ann", "Bob"} <= month and not {"Max", "Ned"} & month
-    everything = players_shown(client.get("/stats").get_data(as_text=True))
+    everything = players_shown(unlinked(client.get("/stats").get_data(as_text=True)))
     assert {"Ann", "Eve", "Max"} <= everything
-    assert players_shown(client.get("/stats?period=bogus").get_data(as_text=True)) == \
+    assert players_shown(unlinked(client.get("/stats?period=bogus").get_data(as_text=True))) == \
         everything  # an unknown period is all of them
     # a hand played since is in the period's figures at once (nothing kept to go stale)
     post_hand(client, now, hand_form([1, 0], {"1": "tichu"}, a=30))
-    page = client.get("/stats?period=tonight").get_data(as_text=True)
+    page = unlinked(client.get("/stats?period=tonight").get_data(as_text=True))
     bob = page[page.index('<th scope="row">Bob</th>'):]
     assert "<td>1/1</td>" in bob[:bob.index("</tr>")]
 
@@ -53,8 +54,8 @@ def test_tonight_crosses_midnight_and_the_month_begins_on_the_first(app, client,
     time_machine.move_to(datetime(2028, 3, 1, 8, 0, tzinfo=timezone.utc))
     today = new_match(client, names=["Eve", "Fay", "Gus", "Hal"])
     post_hand(client, today, hand_form([0, 1], a=60))
-    tonight = players_shown(client.get("/stats?period=tonight").get_data(as_text=True))
-    month = players_shown(client.get("/stats?period=month").get_data(as_text=True))
+    tonight = players_shown(unlinked(client.get("/stats?period=tonight").get_data(as_text=True)))
+    month = players_shown(unlinked(client.get("/stats?period=month").get_data(as_text=True)))
     assert {"Ann", "Eve"} <= tonight
     assert "Eve" in month and "Ann" not in month
 
@@ -73,8 +74,8 @@ def test_the_table_shows_the_numbers_of_the_cards(client):
     url = new_match(client)
     post_hand(client, url, hand_form([0, 2], {"0": "tichu", "1": "grand"}))
     post_hand(client, url, hand_form([1, 0], a=30))
-    table = client.get("/stats").get_data(as_text=True)
-    cards = client.get("/stats?view=cards").get_data(as_text=True)
+    table = unlinked(client.get("/stats").get_data(as_text=True))
+    cards = unlinked(client.get("/stats?view=cards").get_data(as_text=True))
     assert 'class="stat-table"' in table and 'class="stat-card"' not in table
     assert 'class="stat-card"' in cards and "view=cards" in table
     for name in ("Ann", "Bob", "Cy", "Dee"):
@@ -91,10 +92,10 @@ def test_the_table_shows_the_numbers_of_the_cards(client):
 def test_one_hand_is_one_hand(client):
     url = new_match(client)
     post_hand(client, url, hand_form([0, 1], a=60))
-    cards = client.get("/stats?view=cards").get_data(as_text=True)
+    cards = unlinked(client.get("/stats?view=cards").get_data(as_text=True))
     assert "of 1 hand<" in cards and "of 1 hands" not in cards
     german = client.get("/stats?view=cards", headers={"Accept-Language": "de"}).get_data(
         as_text=True)
     assert "von 1 Runde<" in german  # a hand is a "Runde" to German players
     post_hand(client, url, hand_form([1, 0], a=60))
-    assert "of 2 hands<" in client.get("/stats?view=cards").get_data(as_text=True)
+    assert "of 2 hands<" in unlinked(client.get("/stats?view=cards").get_data(as_text=True))

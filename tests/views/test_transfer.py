@@ -14,6 +14,7 @@ import pytest
 from sqlalchemy import event
 
 from tests.conftest import hand_form, make_app, match_id, new_match, post_hand, same_phone
+from tests.players.links import unlinked
 from tichu_scorer import scoring
 from tichu_scorer.extensions import db
 from tichu_scorer.matches import hand_entry, listing
@@ -147,7 +148,7 @@ def imported(client, blob):
 
 
 def statistics(client) -> str:
-    page = client.get("/stats").get_data(as_text=True)
+    page = unlinked(client.get("/stats").get_data(as_text=True))
     return page[page.index("<h1>"):page.index("</main>")]
 
 

@@ -15,6 +15,7 @@ def register(app: Flask) -> None:
         health,
         matches,
         pages,
+        player_page,
         ratings,
         referee,
         results,
@@ -39,6 +40,7 @@ def register(app: Flask) -> None:
     app.register_blueprint(stats.bp)
     app.register_blueprint(season.bp)
     app.register_blueprint(ratings.bp)
+    app.register_blueprint(player_page.bp)
     app.register_blueprint(transfer.bp)
     app.register_blueprint(results.bp)
     app.register_blueprint(watch.bp)

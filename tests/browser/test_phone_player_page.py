@@ -1,0 +1,81 @@
+"""A player's page on a phone (360×640), opened from a name on the statistics: English
+light and German dark, nothing wider than the screen and no table cut off, the period tabs,
+and no accessibility violation."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.browser.conftest import PHONE, serving, shot
+from tests.browser.test_accessibility import THEMES, violations
+from tests.conftest import hand_form, make_app, new_match, post_hand
+from tichu_scorer.extensions import db
+
+
+@pytest.fixture()
+def club(tmp_path):
+    """A one-table instance (every phone its scorer): three finished matches of Ann with
+    three partners, a Threechu match, and a missed wish."""
+    app = make_app(tmp_path, SINGLE_TABLE=True, SECRET_KEY="browser")
+    with app.app_context():
+        db.create_all()
+    client = app.test_client()
+    for names in (["Ann", "Bob", "Cy", "Dee"], ["Ann", "Eve", "Maximiliane", "Bob"],
+                  ["Ann", "Cy", "Dee", "Maximiliane"]):
+        url = new_match(client, names)
+        for _ in range(4):
+            assert post_hand(client, url, hand_form([0, 2], {"0": "tichu"})).status_code == 303
+    url = new_match(client, ["Ann", "Bob", "Cy", "Dee"])
+    post_hand(client, url, hand_form([1, 3], {"0": "grand"}))
+    post_hand(client, url, hand_form([], wish=0))
+    with serving(app) as base:
+        yield base
+
+
+def fits(page) -> None:
+    """Nothing wider than the screen, and every table whole inside its box."""
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 360, f"the page is {width}px wide"
+    cut = page.evaluate("""[...document.querySelectorAll('.stat-table-wrap')]
+        .filter(w => w.scrollWidth > w.clientWidth + 1)
+        .map(w => w.querySelector('table').dataset)""")
+    assert cut == [], f"tables cut off: {cut}"
+
+
+@pytest.mark.parametrize("language, theme", [("en", "light"), ("de", "dark")])
+def test_a_name_on_the_statistics_opens_the_players_page(club, phone, language, theme):
+    page = phone
+    page.context.add_cookies([{"name": "lang", "value": language, "url": club}])
+    page.emulate_media(color_scheme=theme)
+    page.goto(club + "/stats")
+    page.locator("table.stat-table tbody th a", has_text="Ann").first.tap()
+    page.wait_for_selector("h1[data-player]")
+    assert page.locator("h1").inner_text() == "Ann"
+    matches = page.locator("[data-matches]").inner_text()
+    assert matches == ("4 played, 3 won" if language == "en" else "4 gespielt, 3 gewonnen")
+    assert page.locator("[data-missed-wishes]").inner_text() == "1"
+    assert page.locator("table[data-partners] tbody tr").count() == 3
+    assert page.locator("table[data-opponents] tbody tr").count() == 5
+    assert page.locator("figure[data-rating] svg path").count() == 1
+    fits(page)
+    shot(page, f"player-page-{language}-{theme}")
+    # a partner's name opens their page; the period tabs keep to it
+    page.locator("table[data-partners] tbody th a", has_text="Maximiliane").tap()
+    page.wait_for_selector("h1:has-text('Maximiliane')")
+    page.locator("nav.variant-tabs a").first.tap()
+    page.wait_for_url("**period=tonight")
+    assert page.locator("nav.variant-tabs a[aria-current=page]").inner_text() == (
+        "Tonight" if language == "en" else "Heute Abend")
+    fits(page)
+    assert not page.errors
+
+
+def test_the_players_page_has_no_accessibility_violation(club, new_context):
+    page = new_context(**PHONE, bypass_csp=True).new_page()
+    page.goto(club + "/stats")
+    url = club + page.locator("table.stat-table tbody th a", has_text="Ann").first \
+        .get_attribute("href")
+    for language in ("en", "de"):
+        page.context.add_cookies([{"name": "lang", "value": language, "url": club}])
+        page.goto(url)
+        assert violations(page) == {theme: [] for theme in THEMES}, language
