@@ -1,7 +1,7 @@
 """a player's page reads a player's matches and missed wishes from indexes
 
 Revision ID: 0278b05c28ab
-Revises: b2d4f6a8c013
+Revises: 4645ea61082c
 Create Date: 2026-12-05 18:40:00
 
 The player's page (`players.page`) reads every match of a player with its seat and team,
@@ -11,7 +11,7 @@ and the hands whose wish penalty a seat took: two covering indexes, so that a pl
 from alembic import op
 
 revision = '0278b05c28ab'
-down_revision = 'b2d4f6a8c013'
+down_revision = '4645ea61082c'
 branch_labels = None
 depends_on = None
 
