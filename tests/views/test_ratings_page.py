@@ -106,6 +106,7 @@ def test_one_table_at_a_time_or_all_together(app, client):
 
 def ratings_of(page):
     """Each row's name, rating and change, as shown."""
+    page = unlinked(page)
     return re.findall(r'<span class="rank">\d+\.</span> ([^<]+)<.*?<td class="rating">([^<]+)'
                       r'<span class="change[^"]*">([^<]+)</span>', page, re.S)
 
