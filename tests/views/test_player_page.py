@@ -75,8 +75,13 @@ def test_the_page_adds_up_a_history_built_hand_by_hand(app, client):
     assert ">Dee</a>" in page[page.index("data-rival"):page.index("data-nemesis")]
     nemesis = item(page, "data-nemesis")
     assert ">Cy</a>" in nemesis and "1 won, 2 lost" not in nemesis and "0 won, 1 lost" in nemesis
-    # the rating's line: one finished match each, two points drawn from 0
+    # the rating's line: one finished match each, two points drawn from the start; on the
+    # ratings page's scale (a new player is at 1,000), provisional under five matches
     assert 'data-rating="nanking"' in page and "2 matches" in page
+    figure = page[page.index('data-rating="nanking"'):page.index("</figure>")]
+    shown = re.search(r"<strong>([^<]+)</strong>", figure).group(1)
+    assert re.fullmatch(r"\d,\d{3}|\d{3}", shown) and "provisional" in figure
+    assert "1,000" in figure[figure.index("rating-scale"):]
     # the latest matches, the newest first, each one tap from its page
     latest = page[page.index("data-latest"):page.index("</ul>", page.index("data-latest"))]
     assert re.findall(r'href="(/matches/[^"]+)"', latest) == [second, first]

@@ -24,7 +24,7 @@ from ..game.variants import Variant
 from ..limits import limit_reads
 from ..models import NAME_MAX, Group, Player
 from ..players import page as reads
-from ..ratings import START, PlayerRating
+from ..ratings import START, PlayerRating, shown
 from ..tables import access
 from .ratings import rated
 from .stats import TONIGHT
@@ -68,7 +68,7 @@ def rating_lines(group: Group, player: Player) -> list[RatingLine]:
         rating = next((p for p in found.players if p.name == player.name), None)
         if rating is None:
             continue
-        values = [START, *(v for _n, v in rating.history)]
+        values = [shown(START), *(shown(v) for _n, v in rating.history)]
         low, high = min(values), max(values)
         out.append(RatingLine(found.variant, rating, line(values, low, high), low, high))
     return out
