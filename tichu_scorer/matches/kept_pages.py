@@ -34,6 +34,7 @@ import hashlib
 import hmac
 import json
 import logging
+import re
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -230,10 +231,23 @@ def kept_body(key: PageKey) -> Kept | None:
     return _with_token(kept)
 
 
+# a run of white space that holds a line break: the templates' indentation and the lines
+# their tags leave empty. The browser draws any such run as one space (the match page has no
+# <pre>, <textarea> or white-space: pre), so one line break draws the same.
+SPACE_RUN = re.compile(r"[ \t]*\n\s*")
+
+
+def compact(body: str) -> str:
+    """The body without its template's indentation and empty lines: drawn the same, and
+    about 70 bytes less of a phone's first load (`tests/test_delivery.py`)."""
+    return SPACE_RUN.sub("\n", body)
+
+
 def keep_body(key: PageKey, title: str, body: str) -> Kept:
     """Keep a page whose body was rendered with the stand-in token (here and in the shared
-    store); returns it with this reader's token."""
-    kept = Kept(title, body)
+    store), without its template's indentation (`compact`); returns it with this reader's
+    token."""
+    kept = Kept(title, compact(body))
     _keep_here(key, kept)
     store = _store()
     if store is not None:
