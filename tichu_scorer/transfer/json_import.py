@@ -35,6 +35,7 @@ from ..models import (
     Player,
     new_code,
 )
+from ..players.imports import player_ids
 from . import follow_events
 from .checks import (
     MAX_IMPORT_HANDS,
@@ -297,7 +298,7 @@ def _store(checked: list[_Checked], state: _Import, group: Group | None,
             group = Group(name=_("Imported matches"))
             db.session.add(group)
             db.session.flush()
-        players = _player_ids(state.players, group.id)
+        players, matched = player_ids(state.players, group.id)
         taken = _stored(Hand.client_id, sorted(state.client_ids))
         codes = _new_codes(len(matches))
         if matches:
@@ -334,7 +335,7 @@ def _store(checked: list[_Checked], state: _Import, group: Group | None,
     except Exception:
         db.session.rollback()
         raise
-    return Imported(matches, already, copies)
+    return Imported(matches, already, copies, matched)
 
 
 def _stamp(group_id: int, match_ids: list[int]) -> None:
@@ -369,23 +370,6 @@ def _select(key: Any, value: Any, keys: Sequence[Any]) -> list[tuple[Any, Any]]:
 
 def _stored(column: Any, values: Sequence[str]) -> set[str]:
     return {v for v, _same in _select(column, column, values)}
-
-
-def _player_ids(players: Mapping[str, Player], group_id: int) -> dict[str, int]:
-    """The id of every player the import names at its table: stored ones found by name key,
-    new ones inserted."""
-    keys = list(players)
-
-    def stored() -> dict[str, int]:
-        found: dict[str, int] = {}
-        for chunk in chunks(keys):
-            found |= dict(db.session.execute(db.select(Player.name_key, Player.id).where(
-                Player.group_id == group_id, Player.name_key.in_(chunk))).all())
-        return found
-    known = stored()
-    _insert(Player, [{"group_id": group_id, "name": players[k].name, "name_key": k}
-                     for k in keys if k not in known])
-    return stored()
 
 
 def _new_codes(count: int) -> list[str]:

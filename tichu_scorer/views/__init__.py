@@ -15,6 +15,7 @@ def register(app: Flask) -> None:
         health,
         matches,
         pages,
+        players,
         ratings,
         referee,
         settings,
@@ -32,6 +33,7 @@ def register(app: Flask) -> None:
     app.register_blueprint(tables.bp)
     app.register_blueprint(tournaments.bp)
     app.register_blueprint(pages.bp)
+    app.register_blueprint(players.bp)
     app.register_blueprint(referee.bp)
     app.register_blueprint(stats.bp)
     app.register_blueprint(ratings.bp)
