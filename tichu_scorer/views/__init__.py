@@ -8,6 +8,7 @@ from flask import Flask
 def register(app: Flask) -> None:
     from . import (
         api,
+        api_players,  # noqa: F401 (its routes are the api blueprint's: imported to add them)
         core,
         errors,
         follow,
