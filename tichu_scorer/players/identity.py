@@ -129,8 +129,12 @@ def rename(group: Group, player: Player, raw_name: object) -> Player:
     return player
 
 
-def mark_guest(player: Player, guest: bool) -> Player:
-    player.guest = guest
+def mark_guest(group: Group, player: Player, guest: bool) -> Player:
+    """A guest (or a regular again): listed apart; its matches' exports carry the mark."""
+    if player.guest != guest:
+        matches = _hold(group, [player.id])
+        player.guest = guest
+        _changed(group, matches)
     return player
 
 

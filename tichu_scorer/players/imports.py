@@ -5,6 +5,7 @@ the imported matches (their statistics count it under the name the table shows).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -12,9 +13,10 @@ from typing import Any
 from sqlalchemy import insert
 
 from ..extensions import db
-from .rows import Player
+from .rows import KEY_LENGTH, Player, new_player_key
 
 CHUNK = 500  # values per IN (…)
+KEY = re.compile(rf"[A-Za-z0-9_-]{{{KEY_LENGTH}}}")  # a player's key as `new_player_key` makes it
 
 
 @dataclass(frozen=True)
@@ -28,6 +30,31 @@ class Matched:
     def as_dict(self) -> dict[str, Any]:
         return {"existing": [{"name": a, "player": b} for a, b in self.existing],
                 "new": list(self.new)}
+
+
+def file_people(raw: Mapping[str, Any], seats: int) -> list[tuple[str | None, bool | None]]:
+    """Each seat's player key and guest mark as an export (since players had them) gives
+    them beside `players`: `player_keys` and `guests`, lists by seat; an older export, or
+    a value that is not one, gives none (the import makes a key and takes no guest)."""
+    keys, guests = raw.get("player_keys"), raw.get("guests")
+    keys = keys if isinstance(keys, list) else []
+    guests = guests if isinstance(guests, list) else []
+    found: list[tuple[str | None, bool | None]] = []
+    for seat in range(seats):
+        key = keys[seat] if seat < len(keys) else None
+        guest = guests[seat] if seat < len(guests) else None
+        found.append((key if isinstance(key, str) and KEY.fullmatch(key) else None,
+                      guest if isinstance(guest, bool) else None))
+    return found
+
+
+def _taken(keys: Sequence[str]) -> set[str]:
+    """The player keys already held, by any table (a key is unique everywhere)."""
+    found: set[str] = set()
+    for at in range(0, len(keys), CHUNK):
+        found |= set(db.session.execute(db.select(Player.key).where(
+            Player.key.in_(keys[at:at + CHUNK]))).scalars())
+    return found
 
 
 def _stored(keys: Sequence[str], group_id: int) -> dict[str, tuple[int, str]]:
@@ -44,8 +71,11 @@ def player_ids(players: Mapping[str, Player], group_id: int) -> tuple[dict[str, 
     found, new ones inserted; and what was matched."""
     keys = list(players)
     known = _stored(keys, group_id)
-    rows = [{"group_id": group_id, "name": players[k].name, "name_key": k}
-            for k in keys if k not in known]
+    new = [k for k in keys if k not in known]
+    taken = _taken(sorted({players[k].key for k in new if players[k].key}))
+    rows = [{"group_id": group_id, "name": players[k].name, "name_key": k,
+             "key": players[k].key if players[k].key and players[k].key not in taken
+             else new_player_key(), "guest": bool(players[k].guest)} for k in new]
     if rows:
         db.session.execute(insert(Player.__table__), rows)
     matched = Matched(sorted((players[k].name, known[k][1]) for k in keys if k in known),

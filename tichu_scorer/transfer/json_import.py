@@ -35,7 +35,7 @@ from ..models import (
     Player,
     new_code,
 )
-from ..players.imports import player_ids
+from ..players.imports import file_people, player_ids
 from . import follow_events
 from .checks import (
     MAX_IMPORT_HANDS,
@@ -127,7 +127,9 @@ def _check_match(raw: object, where: Spot, state: _Import) -> _Checked:
                   started_at=parse_time(raw.get("started_at"), where, "started_at")
                   or utcnow())
     names = _check_players(raw.get("players"), game, where)
-    match.seats = roster.seat_rows(game, [_player(state, name) for name in names])
+    people = file_people(raw, len(names))  # each player's key and guest mark, if given
+    match.seats = roster.seat_rows(game, [_player(state, name, *people[seat])
+                                          for seat, name in enumerate(names)])
     match.totals = []
     hands = raw.get("hands") or []
     if not isinstance(hands, list) or len(hands) > MAX_IMPORT_HANDS:
@@ -197,13 +199,14 @@ def _check_players(players: object, game: scoring.Variant, where: Spot) -> list[
     return names
 
 
-def _player(state: _Import, name: str) -> Player:
-    """One player object per name key in the whole import; `_store` swaps in the stored
-    player where there is one."""
-    key = Player.key_of(name)
-    if key not in state.players:
-        state.players[key] = Player(name=name, name_key=key)
-    return state.players[key]
+def _player(state: _Import, name: str, key: str | None = None, guest: bool | None = None
+            ) -> Player:
+    """One player object per name key in the whole import (with the key and guest mark
+    the file first gives it); `_store` swaps in the stored player where there is one."""
+    name_key = Player.key_of(name)
+    if name_key not in state.players:
+        state.players[name_key] = Player(name=name, name_key=name_key, key=key, guest=guest)
+    return state.players[name_key]
 
 
 def _check_extras(raw: Mapping[str, Any], seats: int, spot: Spot) -> dict[str, Any]:

@@ -163,7 +163,7 @@ def guest_player(table: str, player: str) -> Response:
     """Mark a player as a guest or a regular: `{"guest": true}`."""
     body = _fields({"guest": bool})
     return _change(table, lambda g: {"player": _player(identity.mark_guest(
-        identity.player_of(g, player), body["guest"]))})
+        g, identity.player_of(g, player), body["guest"]))})
 
 
 @bp.post("/tables/<table>/merges/<merge>/undo")

@@ -87,7 +87,7 @@ def _do(group: Group, change: str, key: str) -> str:
                         "%(a)s merged into %(b)s (%(num)d matches moved).", len(merged.seats),
                         a=merged.source_name, b=target.name))
     guest = form_value("guest") == "1"
-    identity.mark_guest(player, guest)
+    identity.mark_guest(group, player, guest)
     return str(gettext("%(name)s is marked as a guest.", name=player.name) if guest
                else gettext("%(name)s is a regular now.", name=player.name))
 
