@@ -53,6 +53,13 @@ def test_rename_merge_and_undo_on_a_phone(club, phone, language, theme):
     page.wait_for_selector("li[data-player='Ann']")
     fits(page)
     shot(page, f"players-{language}-{theme}")
+    # the table's page leads here too, its buttons within the screen
+    page.click("section.players h2 a")
+    page.wait_for_selector("a[data-players]")
+    fits(page)
+    shot(page, f"players-table-{language}-{theme}")
+    page.click("a[data-players]")
+    page.wait_for_selector("li[data-player='Ann']")
     # rename: open the row, type, tap
     row(page, "Ann").locator("summary").click()
     field = row(page, "Ann").locator("input[name=name]")
