@@ -67,6 +67,8 @@ def listing(group: Group) -> list[Listed]:
     """The table's players with the matches each played: regulars first, then guests, each
     by name."""
     played = (db.select(MatchSeat.player_id, func.count(MatchSeat.id).label("n"))
+              .join(Player, Player.id == MatchSeat.player_id)
+              .where(Player.group_id == group.id)
               .group_by(MatchSeat.player_id).subquery())
     rows = db.session.execute(
         db.select(Player, func.coalesce(played.c.n, 0))

@@ -95,7 +95,9 @@ def _fields(allowed: dict[str, type]) -> dict[str, Any]:
     body = json_body()
     for name, value in body.items():
         if name not in allowed:
-            raise BadRequest(gettext("This endpoint has no field %(name)s.", name=name), name)
+            shown = name[:40] or "body"  # (an empty key is named as the body's)
+            raise BadRequest(gettext("This endpoint has no field %(name)s.", name=repr(shown)),
+                             shown)
         kind = allowed[name]
         if not isinstance(value, kind) or (kind is not bool and isinstance(value, bool)):
             raise BadRequest(gettext("%(name)s has the wrong type.", name=name), name)
