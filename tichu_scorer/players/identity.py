@@ -96,6 +96,17 @@ def _hold(group: Group, player_ids: Sequence[int]) -> list[Match]:
         .execution_options(populate_existing=True)).scalars())
 
 
+def _hold_players(group: Group, matches: list[Match], player_ids: Sequence[int]) -> None:
+    """Hold the players' rows (PostgreSQL: FOR UPDATE, which waits for a change that is
+    giving one of them a seat meanwhile, `matches.settings`), then the matches such a
+    change seated them in since `_hold` read theirs."""
+    db.session.execute(db.select(Player.id).where(Player.id.in_(list(player_ids)))
+                       .with_for_update())
+    held = {m.id for m in matches}
+    more = [m for m in _hold(group, player_ids) if m.id not in held]
+    matches.extend(more)
+
+
 def _changed(group: Group, matches: Sequence[Match]) -> None:
     """A new revision and stamp for every match whose players changed."""
     ids = [m.id for m in matches]
@@ -123,6 +134,7 @@ def rename(group: Group, player: Player, raw_name: object) -> Player:
     if name == player.name:
         return player
     matches = _hold(group, [player.id])
+    _hold_players(group, matches, [player.id])
     tallies.renamed(group.id, player.name, name)
     tournaments.renamed(group.id, player.name_key, name)
     player.name, player.name_key = name, Player.key_of(name)
@@ -148,6 +160,7 @@ def merge(group: Group, source: Player, target: Player) -> PlayerMerge:
     if source.id == target.id:
         raise Refused("into", _("A player cannot be merged into itself."))
     matches = _hold(group, [source.id, target.id])
+    _hold_players(group, matches, [source.id, target.id])
     both = db.session.execute(
         db.select(func.count()).select_from(MatchSeat).where(
             MatchSeat.player_id == source.id, MatchSeat.match_id.in_(
@@ -204,6 +217,7 @@ def undo(group: Group, record: PlayerMerge) -> Player:
     source = record.source
     _free(group, source["name"], None)
     matches = _hold(group, [target.id])
+    _hold_players(group, matches, [target.id])
     seats = list(db.session.execute(db.select(MatchSeat).where(
         MatchSeat.id.in_(list(record.seats)), MatchSeat.player_id == target.id)).scalars())
     back = Player(group_id=group.id, key=source["key"], name=source["name"],
