@@ -49,6 +49,8 @@ def test_refusals_name_the_field(client, table):
     assert r.status_code == 409 and "(H1)" in r.get_data(as_text=True)
     r = client.post(f"/players/{keys['Ann']}/merge", data={"into": "nobody"})
     assert r.status_code == 404 and 'data-refused="into"' in r.get_data(as_text=True)
+    r = client.post(f"/players/{keys['Ann']}/merge", data={"into": ""})
+    assert r.status_code == 422 and 'data-refused="into"' in r.get_data(as_text=True)
     assert client.post("/players/nobody/rename", data={"name": "X"}).status_code == 404
     r = client.post(f"/players/{keys['Ann']}/rename", data={"name": ["A", "B"]})
     assert r.status_code == 400

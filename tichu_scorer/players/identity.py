@@ -54,7 +54,9 @@ def clean_name(raw: object) -> str:
 def player_of(group: Group, key: object, field: str = "player") -> Player:
     """The table's player with this public key, or Refused (404: a key of another table
     tells nothing)."""
-    if not isinstance(key, str) or not key or len(key) > KEY_LENGTH:
+    if key == "":
+        raise Refused(field, _("Choose a player"))
+    if not isinstance(key, str) or len(key) > KEY_LENGTH:
         raise Refused(field, _("No such player at this table."), status=404)
     player: Player | None = db.session.execute(db.select(Player).filter_by(
         group_id=group.id, key=key)).scalar_one_or_none()
