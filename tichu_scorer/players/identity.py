@@ -5,7 +5,7 @@ changes (the statistics' sums last), as every write of a whole table takes its l
 
 A player's name lives on its row only, but the statistics' sums and a tournament's entries
 hold names: a rename rekeys them (`tallies`, `tournaments`); a merge moves the seats of one
-player to the other, counts their matches again and keeps a `PlayerMerge` with what it
+player to the other, rekeys their statistics alike and keeps a `PlayerMerge` with what it
 moved, which an undo puts back. Every match touched gets a new revision and stamp: its
 pages, exports and the table's version (`live`) change with it."""
 
@@ -19,7 +19,6 @@ from flask_babel import gettext as _
 from sqlalchemy import func, update
 from sqlalchemy.orm import lazyload
 
-from .. import statistics
 from ..clock import utcnow
 from ..extensions import db
 from ..matches import prebuilt
@@ -137,7 +136,7 @@ def rename(group: Group, player: Player, raw_name: object) -> Player:
         return player
     matches = _hold(group, [player.id])
     _hold_players(group, matches, [player.id])
-    tallies.renamed(group.id, player.name, name)
+    tallies.renamed(group.id, player.name, name, [m.id for m in matches])
     tournaments.renamed(group.id, player.name_key, name)
     player.name, player.name_key = name, Player.key_of(name)
     db.session.flush()
@@ -185,23 +184,22 @@ def merge(group: Group, source: Player, target: Player) -> PlayerMerge:
         source={"key": source.key, "name": source.name, "name_key": source.name_key,
                 "guest": source.guest, "created_at": source.created_at.isoformat()})
     tournaments.renamed(group.id, source.name_key, target.name)
+    _moved(group, matches, seats, source.name, target.name)
     for seat in seats:
         seat.player = target
     db.session.add(record)
     db.session.flush()
     db.session.delete(source)
-    _recount(group, matches, {s.match_id for s in seats})
     return record
 
 
-def _recount(group: Group, matches: Sequence[Match], changed: set[int]) -> None:
-    """Count again the matches whose seats changed; a new revision for them."""
-    db.session.flush()
-    moved = [m for m in matches if m.id in changed]
-    for match in moved:
-        db.session.expire(match, ["seats"])
-        statistics.record(match)
-    _changed(group, moved)
+def _moved(group: Group, matches: Sequence[Match], seats: Sequence[MatchSeat], old: str,
+           new: str) -> None:
+    """The seats go from the player named `old` to the one named `new`: their matches'
+    statistics follow (`tallies`), and they get a new revision."""
+    changed = {s.match_id for s in seats}
+    tallies.renamed(group.id, old, new, sorted(changed))
+    _changed(group, [m for m in matches if m.id in changed])
 
 
 def undo(group: Group, record: PlayerMerge) -> Player:
@@ -227,9 +225,9 @@ def undo(group: Group, record: PlayerMerge) -> Player:
                   created_at=datetime.fromisoformat(source["created_at"]))
     db.session.add(back)
     db.session.flush()
+    _moved(group, matches, seats, target.name, back.name)
     for seat in seats:
         seat.player = back
     tournaments.restore(group.id, record.tournament)
     record.undone_at = utcnow()
-    _recount(group, matches, {s.match_id for s in seats})
     return back
