@@ -22,6 +22,7 @@ from .game import variants
 from .game.variants import MOST_BOMBS as MOST_BOMBS  # forms, transfer take it from here
 from .players.rows import NAME_MAX as NAME_MAX
 from .players.rows import Player as Player
+from .players.rows import PlayerMerge as PlayerMerge
 from .scoring import HandInput
 from .scoring.games import Game, game_of
 from .scoring.rows import stored_hand

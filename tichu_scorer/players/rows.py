@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import secrets
 from datetime import datetime
+from typing import Any
 
-from sqlalchemy import ForeignKey, String, UniqueConstraint
+from sqlalchemy import JSON, ForeignKey, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
 from ..clock import utcnow
@@ -41,3 +42,28 @@ class Player(db.Model):  # type: ignore[name-defined,misc]
     @staticmethod
     def key_of(name: str) -> str:
         return " ".join(name.split()).casefold()
+
+
+class PlayerMerge(db.Model):  # type: ignore[name-defined,misc]
+    """One merge of a player into another of the same table (`players.identity.merge`),
+    kept with what it moved so that an undo puts it back exactly: the player merged away as
+    it was (`source`: its id, key, name, guest mark and creation), the seats it held
+    (`seats`: their ids), and the tournament entries and rounds that named it
+    (`tournament`: their values before). `undone_at`: when it was undone (None: in force).
+    The table's list of merges is its log of them."""
+
+    __tablename__ = "player_merge"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    key: Mapped[str] = mapped_column(String(KEY_LENGTH), unique=True, default=new_player_key)
+    group_id: Mapped[int] = mapped_column(ForeignKey("tichu_group.id", ondelete="CASCADE"),
+                                          index=True)
+    target_key: Mapped[str] = mapped_column(String(KEY_LENGTH))
+    source_name: Mapped[str] = mapped_column(String(NAME_MAX))
+    target_name: Mapped[str] = mapped_column(String(NAME_MAX))
+    source: Mapped[dict[str, Any]] = mapped_column(JSON)
+    seats: Mapped[list[int]] = mapped_column(JSON, default=list)
+    tournament: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
+    at: Mapped[datetime] = mapped_column(default=utcnow)
+    phone: Mapped[str | None] = mapped_column(String(24), default=None)
+    undone_at: Mapped[datetime | None] = mapped_column(default=None)

@@ -102,6 +102,12 @@ def insert_new(counted: Sequence[tuple[Match, Rows]]) -> None:
         _add(group_id, variant, found)
 
 
+def add_to_table(group_id: int, variant: str, difference: Rows) -> None:
+    """Add `difference` to the table's sums of this variant (a player renamed:
+    `players.tallies`)."""
+    _add(group_id, variant, difference)
+
+
 def _match_row(match_id: int, key: Key, counts: list[int]) -> dict[str, Any]:
     return {"match_id": match_id, "side": key[0], "who": key[1],
             **dict(zip(COUNTS, counts, strict=True))}

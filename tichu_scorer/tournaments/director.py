@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from ..extensions import db
 from ..game.i18n import _
 from ..matches import closing
+from ..matches.roster import players_named
 from ..matches.writes import lock_match, writing
 from ..models import NAME_MAX, Group, Match, Player, Tournament, TournamentEntry, TournamentRound
 from . import formats
@@ -42,7 +43,13 @@ def create(name: str, fmt: Format, entries: Sequence[Entry], rounds: int, hands:
                                 knockout=knockout)
         tournament.entries = [_entry(e) for e in entries]
         db.session.add(tournament)
+        players_named(group.id, _people(tournament.entries))  # on the table's players page
     return tournament
+
+
+def _people(entries: Sequence[TournamentEntry]) -> list[str]:
+    """The players of entries: each one's name, or a pair's members."""
+    return [m for e in entries for m in (e.members or [e.name])]
 
 
 def _entry(entry: Entry, joined: int = 1) -> TournamentEntry:
@@ -70,6 +77,7 @@ def arrive(tournament: Tournament, entry: Entry) -> TournamentEntry:
         fmt.check_entries([entry], known=fmt.known_names(ours.entries))
         row = _entry(entry, joined=len(ours.played) + 1)
         ours.entries.append(row)
+        players_named(ours.group_id, _people([row]))
     return row
 
 

@@ -164,4 +164,9 @@ def download(ids: Sequence[int], kind: str, file_name: str) -> Response:
                          as_attachment=True, download_name=f"{file_name}.{kind}",
                          conditional=True, etag=tag, max_age=0)
     response.headers["Cache-Control"] = "private, no-cache"
+    # the file is closed with the response, also when Flask-Compress streams it compressed
+    # (it puts its own iterable in place of the file's, whose close is then never called)
+    opened = response.response
+    if hasattr(opened, "close"):
+        response.call_on_close(opened.close)
     return response

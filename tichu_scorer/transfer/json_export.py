@@ -37,6 +37,9 @@ def match_dict(match: Match, followed: dict[tuple[int, int], list[dict[str, Any]
         "house_rules": match.house_rules or {}, "lead_by": match.lead_by,
         "started_at": _time(match.started_at), "finished_at": _time(match.finished_at),
         "players": [s.player.name if s.player else None for s in match.seats],
+        # each player's key (its page) and guest mark, by seat (an import keeps them)
+        "player_keys": [s.player.key if s.player else None for s in match.seats],
+        "guests": [s.player.guest if s.player else None for s in match.seats],
         "hands": [{
             "number": h.number, "out_order": h.out_order, "calls": h.calls,
             "card_points": h.card_points_entered, "wish_offender": h.wish_offender,

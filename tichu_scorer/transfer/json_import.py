@@ -35,6 +35,7 @@ from ..models import (
     Player,
     new_code,
 )
+from ..players.imports import file_people, player_ids
 from . import follow_events
 from .checks import (
     MAX_IMPORT_HANDS,
@@ -126,7 +127,9 @@ def _check_match(raw: object, where: Spot, state: _Import) -> _Checked:
                   started_at=parse_time(raw.get("started_at"), where, "started_at")
                   or utcnow())
     names = _check_players(raw.get("players"), game, where)
-    match.seats = roster.seat_rows(game, [_player(state, name) for name in names])
+    people = file_people(raw, len(names))  # each player's key and guest mark, if given
+    match.seats = roster.seat_rows(game, [_player(state, name, *people[seat])
+                                          for seat, name in enumerate(names)])
     match.totals = []
     hands = raw.get("hands") or []
     if not isinstance(hands, list) or len(hands) > MAX_IMPORT_HANDS:
@@ -196,13 +199,14 @@ def _check_players(players: object, game: scoring.Variant, where: Spot) -> list[
     return names
 
 
-def _player(state: _Import, name: str) -> Player:
-    """One player object per name key in the whole import; `_store` swaps in the stored
-    player where there is one."""
-    key = Player.key_of(name)
-    if key not in state.players:
-        state.players[key] = Player(name=name, name_key=key)
-    return state.players[key]
+def _player(state: _Import, name: str, key: str | None = None, guest: bool | None = None
+            ) -> Player:
+    """One player object per name key in the whole import (with the key and guest mark
+    the file first gives it); `_store` swaps in the stored player where there is one."""
+    name_key = Player.key_of(name)
+    if name_key not in state.players:
+        state.players[name_key] = Player(name=name, name_key=name_key, key=key, guest=guest)
+    return state.players[name_key]
 
 
 def _check_extras(raw: Mapping[str, Any], seats: int, spot: Spot) -> dict[str, Any]:
@@ -297,7 +301,7 @@ def _store(checked: list[_Checked], state: _Import, group: Group | None,
             group = Group(name=_("Imported matches"))
             db.session.add(group)
             db.session.flush()
-        players = _player_ids(state.players, group.id)
+        players, matched = player_ids(state.players, group.id)
         taken = _stored(Hand.client_id, sorted(state.client_ids))
         codes = _new_codes(len(matches))
         if matches:
@@ -334,7 +338,7 @@ def _store(checked: list[_Checked], state: _Import, group: Group | None,
     except Exception:
         db.session.rollback()
         raise
-    return Imported(matches, already, copies)
+    return Imported(matches, already, copies, matched)
 
 
 def _stamp(group_id: int, match_ids: list[int]) -> None:
@@ -369,23 +373,6 @@ def _select(key: Any, value: Any, keys: Sequence[Any]) -> list[tuple[Any, Any]]:
 
 def _stored(column: Any, values: Sequence[str]) -> set[str]:
     return {v for v, _same in _select(column, column, values)}
-
-
-def _player_ids(players: Mapping[str, Player], group_id: int) -> dict[str, int]:
-    """The id of every player the import names at its table: stored ones found by name key,
-    new ones inserted."""
-    keys = list(players)
-
-    def stored() -> dict[str, int]:
-        found: dict[str, int] = {}
-        for chunk in chunks(keys):
-            found |= dict(db.session.execute(db.select(Player.name_key, Player.id).where(
-                Player.group_id == group_id, Player.name_key.in_(chunk))).all())
-        return found
-    known = stored()
-    _insert(Player, [{"group_id": group_id, "name": players[k].name, "name_key": k}
-                     for k in keys if k not in known])
-    return stored()
 
 
 def _new_codes(count: int) -> list[str]:

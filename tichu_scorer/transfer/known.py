@@ -22,6 +22,7 @@ from sqlalchemy.orm import selectinload
 
 from ..extensions import db
 from ..models import Match
+from ..players.imports import Matched
 
 CHUNK = 500  # start times per IN (…)
 
@@ -35,6 +36,7 @@ class Imported:
     matches: list[Match] = field(default_factory=list)
     already: int = 0
     copies: int = 0
+    players: Matched | None = None  # the names it matched to the table's players
 
 
 def identity(match: Match) -> Hashable:

@@ -8,6 +8,7 @@ from flask import Flask
 def register(app: Flask) -> None:
     from . import (
         api,
+        api_players,  # noqa: F401 (its routes are the api blueprint's: imported to add them)
         core,
         errors,
         follow,
@@ -16,6 +17,7 @@ def register(app: Flask) -> None:
         matches,
         pages,
         player_page,
+        players,
         ratings,
         referee,
         results,
@@ -36,6 +38,7 @@ def register(app: Flask) -> None:
     app.register_blueprint(tables.bp)
     app.register_blueprint(tournaments.bp)
     app.register_blueprint(pages.bp)
+    app.register_blueprint(players.bp)
     app.register_blueprint(referee.bp)
     app.register_blueprint(stats.bp)
     app.register_blueprint(season.bp)

@@ -20,6 +20,7 @@ from ..extensions import db
 from ..limits import limit_creation, limit_exports, limit_reads, limit_writes
 from ..matches import listing, writes
 from ..models import Group, Hand, HandEvent
+from ..players.imports import Matched
 from ..tables import access
 from ..transfer import exports, json_import
 from ..transfer.checks import MAX_IMPORT_EVENTS, MAX_IMPORT_HANDS, ImportError_
@@ -117,4 +118,21 @@ def imported_message(result: Imported) -> str:
             "beside it (delete the one you do not want).",
             "%(num)d matches are already here with other hands: they were imported as "
             "copies beside them (delete the ones you do not want).", result.copies)
+    return text + players_matched(result.players)
+
+
+def players_matched(found: Matched | None, most: int = 20) -> str:
+    """Which names of the file are players of the table already, and which are new."""
+    def listed(names: list[str]) -> str:
+        more = len(names) - most
+        return ", ".join(names[:most]) + (" …" + gettext("(%(n)s more)", n=more) if more > 0
+                                          else "")
+    if found is None:
+        return ""
+    text = ""
+    if found.existing:
+        text += " " + gettext("Players of this table: %(names)s.", names=listed(
+            [a if a == b else f"{a} → {b}" for a, b in found.existing]))
+    if found.new:
+        text += " " + gettext("New players: %(names)s.", names=listed(found.new))
     return text

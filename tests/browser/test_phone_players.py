@@ -1,0 +1,104 @@
+"""The table's players on a phone (360×640): rename, merge and undo with the thumb, in
+English and light, German and dark; nothing wider than the screen; no accessibility
+violation."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.browser.conftest import PHONE, serving, shot
+from tests.browser.test_accessibility import THEMES, violations
+from tests.conftest import hand_form, make_app, new_match, post_hand
+from tichu_scorer.extensions import db
+
+
+@pytest.fixture()
+def club(tmp_path):
+    """A one-table instance (every phone its scorer) where "Ann" and "Anne" are one person
+    typed two ways, and Maximiliane came once."""
+    app = make_app(tmp_path, SINGLE_TABLE=True, SECRET_KEY="browser")
+    with app.app_context():
+        db.create_all()
+    client = app.test_client()
+    for names in (["Ann", "Bob", "Cy", "Dee"], ["Anne", "Bob", "Cy", "Maximiliane"]):
+        url = new_match(client, names)
+        assert post_hand(client, url, hand_form([0, 2], {"0": "tichu"})).status_code == 303
+    with serving(app) as base:
+        yield base
+
+
+def row(page, name):
+    return page.locator(f"li[data-player='{name}']")
+
+
+def fits(page) -> None:
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 360, f"the page is {width}px wide"
+
+
+WORDS = {"en": {"rename": "Rename", "merge": "Merge", "undo": "Undo", "guests": "Guests",
+                "renamed": "Ann is now Annie, in every match.", "undone": "undone"},
+         "de": {"rename": "Umbenennen", "merge": "Zusammenführen", "undo": "Rückgängig",
+                "guests": "Gäste", "renamed": "Ann heißt jetzt Annie, in allen Partien.",
+                "undone": "rückgängig gemacht"}}
+
+
+@pytest.mark.parametrize("language, theme", [("en", "light"), ("de", "dark")])
+def test_rename_merge_and_undo_on_a_phone(club, phone, language, theme):
+    page, words = phone, WORDS[language]
+    page.context.add_cookies([{"name": "lang", "value": language, "url": club}])
+    page.emulate_media(color_scheme=theme)
+    page.goto(club + "/stats")
+    page.click("a[href='/players']")
+    page.wait_for_selector("li[data-player='Ann']")
+    fits(page)
+    shot(page, f"players-{language}-{theme}")
+    # the table's page leads here too, its buttons within the screen
+    page.click("section.players h2 a")
+    page.wait_for_selector("a[data-players]")
+    fits(page)
+    shot(page, f"players-table-{language}-{theme}")
+    page.click("a[data-players]")
+    page.wait_for_selector("li[data-player='Ann']")
+    # rename: open the row, type, tap
+    row(page, "Ann").locator("summary").click()
+    field = row(page, "Ann").locator("input[name=name]")
+    field.fill("Annie")
+    row(page, "Ann").get_by_role("button", name=words["rename"]).click()
+    page.wait_for_selector("li[data-player='Annie']")
+    assert words["renamed"] in page.locator(".flash").first.inner_text()
+    # the name follows into the old match
+    page.goto(club + "/")
+    assert "Annie" in page.locator(".match-list").inner_text()
+    page.goto(club + "/players")
+    # merge Annie into Anne: the same person
+    row(page, "Annie").locator("summary").click()
+    row(page, "Annie").locator("select[name=into]").select_option(label="Anne")
+    shot(page, f"players-merge-{language}-{theme}")
+    row(page, "Annie").get_by_role("button", name=words["merge"]).click()
+    page.wait_for_selector("li[data-merge-record]")
+    assert row(page, "Annie").count() == 0
+    assert "2" in row(page, "Anne").locator(".meta").inner_text()
+    fits(page)
+    shot(page, f"players-merged-{language}-{theme}")
+    # undo: Annie is back with her match
+    page.locator("li[data-merge-record]").get_by_role("button", name=words["undo"]).click()
+    page.wait_for_selector("li[data-player='Annie']")
+    assert words["undone"] in page.locator("li[data-merge-record]").inner_text()
+    assert "1" in row(page, "Anne").locator(".meta").inner_text()
+    # a guest is listed apart
+    row(page, "Maximiliane").locator("summary").click()
+    row(page, "Maximiliane").locator("form[data-guest] button").click()
+    page.wait_for_selector(f"h3:has-text('{words['guests']}')")
+    fits(page)
+    shot(page, f"players-guest-{language}-{theme}")
+    assert not page.errors
+
+
+def test_the_players_page_has_no_accessibility_violation(club, new_context):
+    page = new_context(**PHONE, bypass_csp=True).new_page()
+    for language in ("en", "de"):
+        page.context.add_cookies([{"name": "lang", "value": language, "url": club}])
+        page.goto(club + "/players")
+        page.locator("li[data-player='Ann'] summary").click()
+        assert violations(page) == {theme: [] for theme in THEMES}, language
