@@ -1,7 +1,7 @@
 """a table keeps its player merges, to show and undo them
 
 Revision ID: 7c1e5a9d2f40
-Revises: b2d4f6a8c013
+Revises: 0278b05c28ab
 Create Date: 2026-12-05 18:10:00
 
 One row per merge of a player into another (`players.identity`): what it moved, so that an
@@ -11,7 +11,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = '7c1e5a9d2f40'
-down_revision = 'b2d4f6a8c013'
+down_revision = '0278b05c28ab'
 branch_labels = None
 depends_on = None
 

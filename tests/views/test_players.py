@@ -4,6 +4,7 @@ learns nothing; refusals are 4xx naming the field; an import says what it matche
 
 import io
 import json
+import re
 
 import pytest
 
@@ -27,6 +28,10 @@ def test_the_list_shows_each_player_with_matches(client, table):
     page = client.get("/players").get_data(as_text=True)
     assert 'data-player="Bob"' in page and "2 matches" in page and "1 match" in page
     assert client.get(f"/tables/{table[2]}").get_data(as_text=True).count("/players?table=")
+    # each player one tap from their page
+    keys = re.findall(r'<li id="p-([^"]+)" data-player="Bob">', page)
+    assert keys and f'href="/players/{keys[0]}" data-player-page' in page
+    assert "Bob" in client.get(f"/players/{keys[0]}").get_data(as_text=True)
 
 
 def test_a_rename_follows_into_the_match_and_the_stats(app, client, table):
