@@ -131,3 +131,22 @@ def test_an_undo_is_refused_when_the_merged_entry_names_someone_else_now(app, cl
     assert "Stranger" in text and "no longer names Zoe" in text
     assert bye not in keys(app) and "Zoe" in keys(app)
     assert path in client.get("/players").get_data(as_text=True)
+
+
+def test_an_undo_gives_a_pair_its_member_back(app, client):
+    """Ann of the pair "Ann & Bob" merged into Zoe (no entry), then Cy renamed: the undo
+    names the pair "Ann & Bob" again and leaves "Cyd & Dee"."""
+    start(client, ["Ann & Bob", "Cy & Dee"], rounds=1, hands=1, kind="pairs")
+    with app.app_context():
+        group_id = db.session.execute(db.select(Tournament)).scalar_one().group_id
+        writes.begin_write()
+        writes.lock_table(group_id)
+        roster.player_named(group_id, "Zoe")
+        db.session.commit()
+    found = keys(app)
+    assert client.post(f"/players/{found['Ann']}/merge",
+                       data={"into": found["Zoe"]}).status_code == 303
+    assert client.post(f"/players/{found['Cy']}/rename", data={"name": "Cyd"}).status_code == 303
+    assert entries_and_byes(app)[0] == {"Zoe & Bob", "Cyd & Dee"}
+    assert client.post(undo_path(client)).status_code == 303
+    assert entries_and_byes(app)[0] == {"Ann & Bob", "Cyd & Dee"}
