@@ -4,8 +4,10 @@ together (a barrier, no sleeps), many rounds, while a third request saves a hand
 match of the same players. After each round the invariant: every seat has one existing
 player of the table, no two players of the table share a name key, the statistics' stored
 sums equal a recount from the hands (`tests.test_statistics`), and a merge refused or
-made is made once. No request ends in a 500 (the server fixture fails the module on any
-error it logged)."""
+made is made once. Also a phone changing a match's seats on its settings page while
+another renames or merges the player seated there (PostgreSQL once counted the seat under
+the name before the rename). No request ends in a 500 (the server fixture fails the module
+on any error it logged)."""
 
 from __future__ import annotations
 
