@@ -4,8 +4,10 @@ together (a barrier, no sleeps), many rounds, while a third request saves a hand
 match of the same players. After each round the invariant: every seat has one existing
 player of the table, no two players of the table share a name key, the statistics' stored
 sums equal a recount from the hands (`tests.test_statistics`), and a merge refused or
-made is made once. No request ends in a 500 (the server fixture fails the module on any
-error it logged)."""
+made is made once. Also a phone changing a match's seats on its settings page while
+another renames or merges the player seated there (PostgreSQL once counted the seat under
+the name before the rename). No request ends in a 500 (the server fixture fails the module
+on any error it logged)."""
 
 from __future__ import annotations
 
@@ -160,3 +162,87 @@ def test_renaming_through_the_api_races_a_form_rename(table, reader):
         name = next(n for n, v in players(t, key).items() if v[0] == bob)
         assert name in (f"Bob A{rnd}", f"Bob F{rnd}")
         check(t, key, reader)
+
+
+def seat_holders(t: Table, match_key: str) -> list[tuple[str, str]]:
+    """The seats of a match, in order: (player's public key, name)."""
+    with t.engine.connect() as conn:
+        return [(r.key, r.name) for r in conn.execute(text(
+            "SELECT p.key, p.name FROM match_seat s JOIN match m ON m.id = s.match_id "
+            "JOIN player p ON p.id = s.player_id WHERE m.key = :k ORDER BY s.seat"),
+            {"k": match_key})]
+
+
+def match_seating(t: Table, name: str) -> str:
+    """The key of the latest match where the player of this name sits."""
+    with t.engine.connect() as conn:
+        return str(conn.execute(text(
+            "SELECT m.key FROM match m JOIN match_seat s ON s.match_id = m.id "
+            "JOIN player p ON p.id = s.player_id WHERE p.name = :n ORDER BY m.id DESC"),
+            {"n": name}).scalars().first())
+
+
+def hands_of(t: Table, match_key: str) -> int:
+    with t.engine.connect() as conn:
+        return int(conn.execute(text("SELECT hand_count FROM match WHERE key = :k"),
+                                {"k": match_key}).scalar_one())
+
+
+def test_a_settings_change_races_a_rename_or_merge_of_the_player_it_seats(table, reader):
+    """Each round, at once: one phone changes the first seat of a match on its settings
+    page (to a player, or away from one), another renames that player (or merges it into a
+    third), a third saves a hand at the same match. All stored, one after the other: the
+    match counts its seat under the name the player has after both (PostgreSQL once
+    counted it under the name before a rename, or failed the settings change on a player
+    merged away meanwhile). A settings change that comes second and finds its name gone
+    seats a new player of that name; the merge's undo is then refused until that one is
+    renamed, as the players page says."""
+    t = table(3)
+    key = group_key(t)
+    start_match(t, key, ["Zed", "Fay", "Gus", "Hal"])
+    start_match(t, key, ["Anne", "Ivy", "Jo", "Kim"])
+    a, b, c = t.phones
+    n_key, o_key = match_seating(t, "Zed"), match_seating(t, "Anne")
+    for match_key in (n_key, o_key):  # counts to rekey in both matches
+        assert post(t, a, f"/matches/{match_key}/hands/new", hand_fields(
+            60, number="1", client_id=f"first-{match_key}"))[0] == 303
+    ann, anne = players(t, key)["Ann"][0], players(t, key)["Anne"][0]
+    seen: set[tuple[str, tuple[int, ...]]] = set()
+    for rnd in range(ROUNDS):
+        kind = ("rename", "merge")[rnd % 2]
+        who = ann if kind == "rename" else anne
+        name = {v[0]: n for n, v in players(t, key).items()}[who]
+        seats = seat_holders(t, n_key)
+        want = "Zed" if seats[0][0] == who else name
+        names = {f"seat_{i}": n for i, (_k, n) in enumerate(seats)} | {"seat_0": want}
+        if kind == "rename":
+            path, fields = f"/players/{who}/rename", {"name": f"Ann {rnd}"}
+        else:
+            path, fields = f"/players/{who}/merge", {"into": ann}
+        hand = hand_fields(40 + rnd % 5 * 5, number=str(hands_of(t, n_key) + 1),
+                           client_id=f"set-{rnd}")
+        results = t.at_once([
+            lambda f=names: post(t, a, f"/matches/{n_key}/settings", {"target": "10000"} | f),
+            lambda p=path, f=fields: post(t, b, p, f),
+            lambda h=hand: post(t, c, f"/matches/{n_key}/hands/new", h)])
+        statuses = tuple(s for s, _ in results)
+        seen.add((kind, statuses))
+        assert statuses == (303, 303, 303), (rnd, kind, statuses)
+        check(t, key, reader)
+        after = seat_holders(t, n_key)[0]
+        assert after[1] == want or after[0] in (who, ann), (rnd, kind, want, after)
+        if kind == "merge":  # put it back; a new "Anne" (the settings came second) first
+            status, page = a.get(f"/players?table={key}")
+            undo = re.findall(rb'action="(/players/merges/[^/"]+/undo)"', page)
+            assert status == 200 and undo, "no undo offered for the merge"
+            status, _ = post(t, a, undo[0].decode(), {})
+            if status == 409:
+                newcomer = players(t, key)["Anne"][0]
+                assert newcomer != anne
+                assert post(t, b, f"/players/{newcomer}/rename",
+                            {"name": f"Anne {rnd}"})[0] == 303
+                status, _ = post(t, a, undo[0].decode(), {})
+            assert status == 303
+            assert players(t, key)["Anne"][0] == anne
+            check(t, key, reader)
+    assert {k for k, _ in seen} == {"rename", "merge"}

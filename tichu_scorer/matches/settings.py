@@ -34,9 +34,10 @@ def change_settings(match: Match, target: int | None, names: Sequence[str],
     this match (a seat whose name changes takes the table's player of that name, or a new
     one; other matches keep their players) and, when given, the house rules and [R6]'s
     lead ([R1]: the hands are scored again under them). The change goes into the match's
-    log, with `describe(before, after)` as its stored words. `match` must be held
-    (`lock_match`). False when nothing changed (nothing is written); `closing.Closed` for a
-    table of a closed tournament round ([TN5])."""
+    log, with `describe(before, after)` as its stored words. `match` must be held with
+    its table (`lock_table_and_match`: a rename or merge of a player holds the table).
+    False when nothing changed (nothing is written); `closing.Closed` for a table of a
+    closed tournament round ([TN5])."""
     try:
         closing.check(match)
         before = settings_of(match)

@@ -1,7 +1,7 @@
 """Transactions and locks: the one way into a write (`begin_write`, `writing`,
-`lock_match`; a write of a whole table: `lock_table`, `hold_match`, `hold_matches`), a read
-without a transaction (`reading`), the conflicts a write refuses, a match looked up by its
-key, and the log every change of a match appends to."""
+`lock_match`; a write of a whole table: `lock_table`, `hold_match`, `hold_matches`,
+`lock_table_and_match`), a read without a transaction (`reading`), the conflicts a write
+refuses, a match looked up by its key, and the log every change of a match appends to."""
 
 from __future__ import annotations
 
@@ -136,6 +136,21 @@ def lock_table(group_id: int) -> Group | None:
     group: Group | None = db.session.execute(
         _TABLE_HELD, {"table": group_id}).scalar_one_or_none()
     return group
+
+
+def lock_table_and_match(key: str) -> Match | None:
+    """Begin a write of the whole table of this match, holding the match: the table's row
+    first (`lock_table`), then the match (`hold_match`), read afresh; None when it is gone.
+    For a change of a match that seats players of the table (its settings): a rename or a
+    merge holds the table for its whole transaction, so this waits for it and then reads
+    the players as it left them (or the rename waits for this and finds the new seat). With
+    the match alone held, PostgreSQL once counted a seat under its player's name before a
+    rename, or failed on a player merged away meanwhile."""
+    begin_write()
+    found = match_by_key(key)
+    if found is None or lock_table(found.group_id) is None:
+        return None
+    return prebuilt.held_match(key)
 
 
 def hold_matches(group_id: int) -> list[Match]:

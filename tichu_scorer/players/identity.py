@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from flask_babel import gettext as _
 from sqlalchemy import func, update
@@ -180,7 +181,7 @@ def merge(group: Group, source: Player, target: Player) -> PlayerMerge:
     record = PlayerMerge(
         group_id=group.id, target_key=target.key, source_name=source.name,
         target_name=target.name, seats=[s.id for s in seats],
-        tournament=tournaments.snapshot(group.id), phone=phones.name(),
+        tournament=_kept(group.id, source.name_key), phone=phones.name(),
         source={"key": source.key, "name": source.name, "name_key": source.name_key,
                 "guest": source.guest, "created_at": source.created_at.isoformat()})
     tournaments.renamed(group.id, source.name_key, target.name)
@@ -191,6 +192,15 @@ def merge(group: Group, source: Player, target: Player) -> PlayerMerge:
     db.session.flush()
     db.session.delete(source)
     return record
+
+
+def _kept(group_id: int, source_key: str) -> dict[str, Any] | None:
+    """What a merge keeps of the table's tournament for its undo: the names before
+    (`snapshot`) and the entries it renames (`merged`)."""
+    before = tournaments.snapshot(group_id)
+    if before is None:
+        return None
+    return before | {"merged": tournaments.merged_entries(before, source_key)}
 
 
 def _moved(group: Group, matches: Sequence[Match], seats: Sequence[MatchSeat], old: str,
@@ -228,6 +238,10 @@ def undo(group: Group, record: PlayerMerge) -> Player:
     _moved(group, matches, seats, target.name, back.name)
     for seat in seats:
         seat.player = back
-    tournaments.restore(group.id, record.tournament)
+    before = record.tournament or {}
+    if "merged" in before:  # the entries it renamed, named anew: later changes stay
+        tournaments.unmerged(group.id, before["merged"], target, back.name)
+    else:  # kept before merges noted their entries
+        tournaments.restore(group.id, before)
     record.undone_at = utcnow()
     return back

@@ -32,7 +32,8 @@ def snapshot(group_id: int) -> dict[str, Any] | None:
 
 
 def restore(group_id: int, before: dict[str, Any] | None) -> None:
-    """The tournament's entries and byes as `snapshot` read them (those still there)."""
+    """The tournament's entries and byes as `snapshot` read them (those still there): the
+    undo of a merge kept before the merges knew `merged_entries` (nothing newer)."""
     tournament = _of(group_id)
     if tournament is None or not before:
         return
@@ -47,6 +48,33 @@ def restore(group_id: int, before: dict[str, Any] | None) -> None:
             rnd.byes = list(rounds[rnd.id])
 
 
+def merged_entries(before: dict[str, Any] | None, source_key: str) -> list[int]:
+    """The entries a merge gave the target's name: those of `before` (its `snapshot`) that
+    named the player merged away, alone or as a pair's member."""
+    return [e["id"] for e in (before or {}).get("entries", [])
+            if e["name_key"] == source_key
+            or any(Player.key_of(m) == source_key for m in e["members"] or ())]
+
+
+def unmerged(group_id: int, entries: list[int], target: Player, source: str) -> None:
+    """The undo of a merge: the entries it gave the target's name (`merged_entries`) name
+    the player merged away (`source`) again, as a rename of them alone would, the byes of
+    every round following; whatever else changed since stays (a rename, an arrival, a
+    round drawn). Refused (409) when one of them no longer names the target."""
+    tournament = _of(group_id)
+    if tournament is None or not entries:
+        return
+    ours = [e for e in tournament.entries if e.id in entries]
+    for entry in ours:
+        if entry.name_key != target.name_key and not any(
+                Player.key_of(m) == target.name_key for m in entry.members or ()):
+            raise Refused("merge", _(
+                "The tournament's entry %(entry)s no longer names %(name)s: undoing the merge "
+                "would take it from whoever it names now. Nothing was changed.",
+                entry=entry.name, name=target.name), status=409)
+    renamed(group_id, target.name_key, source, only={e.id for e in ours})
+
+
 def named(group_id: int, *keys: str) -> bool:
     """Whether every one of these name keys is an entry or a member of the table's
     tournament."""
@@ -58,9 +86,10 @@ def named(group_id: int, *keys: str) -> bool:
     return all(k in found for k in keys)
 
 
-def renamed(group_id: int, old_key: str, new: str) -> None:
+def renamed(group_id: int, old_key: str, new: str, only: set[int] | None = None) -> None:
     """Every name of the tournament whose key is `old_key` becomes `new` (a pair named
-    after its members takes its members' new names), and the byes follow the entries."""
+    after its members takes its members' new names), and the byes follow the entries;
+    `only`: in these entries alone (by id)."""
     tournament = _of(group_id)
     if tournament is None:
         return
@@ -68,6 +97,8 @@ def renamed(group_id: int, old_key: str, new: str) -> None:
     taken = {e.name_key for e in tournament.entries}
     for entry in tournament.entries:
         name = entry.name
+        if only is not None and entry.id not in only:
+            continue
         if entry.members:
             members = [new if Player.key_of(m) == old_key else m for m in entry.members]
             if members != list(entry.members):

@@ -35,8 +35,8 @@ def edit(match_id: str) -> Response | tuple[str, int]:
     """The target and the names; the result follows from the hands under the new target."""
     if request.method == "GET":
         match = access.require_view(writes.match_by_key(match_id))
-    else:
-        match = access.require_view(writes.lock_match(match_id))
+    else:  # it may seat other players: held as a rename of one holds them (the table first)
+        match = access.require_view(writes.lock_table_and_match(match_id))
     access.require_scorer(match)
     _tournament_table(match)
     form = _form(match)
