@@ -282,3 +282,9 @@ def start_tournament(director, base: str, entries, rounds: int, hands: int) -> N
     director.fill("#entries", "\n".join(entries))
     director.tap("button[type=submit]")
     director.tap("[data-draw] button")
+
+
+def fits(page, what: str = "the page") -> None:
+    """Nothing on `page` wider than the phone's screen (360 px): no sideways scroll."""
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= PHONE["viewport"]["width"], f"{what} is {width}px wide"

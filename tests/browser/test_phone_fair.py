@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from tests.browser.conftest import LOOKS, PHONE, dress, one_table, serving, shot
+from tests.browser.conftest import LOOKS, PHONE, dress, fits, one_table, serving, shot
 from tests.browser.test_accessibility import accessible_in_each_language
 from tichu_scorer.extensions import db
 from tichu_scorer.models import Group
@@ -48,8 +48,7 @@ def test_tonight_suggests_fair_partners_and_starts_the_match(club, phone, langua
     assert sum(chances) == 100 and all(35 <= c <= 65 for c in chances)
     teams = [t.replace("\xa0", " ") for t in fair.locator(".team-a, .team-b").all_inner_texts()]
     assert not any("Ann" in t and "Cy" in t for t in teams)  # the winners are parted
-    width = page.evaluate("document.documentElement.scrollWidth")
-    assert width <= 360, f"Tonight is {width}px wide"
+    fits(page, "Tonight")
     fair.scroll_into_view_if_needed()
     shot(page, f"fair-tonight-{language}-{theme}")
     fair.get_by_role("button", name=start).click()
@@ -58,8 +57,7 @@ def test_tonight_suggests_fair_partners_and_starts_the_match(club, phone, langua
     assert line.is_visible()
     shown = [int(p) for p in re.findall(r"(\d+)\s?%", line.inner_text())]
     assert shown == chances  # the match's chances are the ones Tonight showed
-    width = page.evaluate("document.documentElement.scrollWidth")
-    assert width <= 360, f"the match page is {width}px wide"
+    fits(page, "the match page")
     shot(page, f"fair-match-{language}-{theme}")
     assert not page.errors
 
@@ -84,8 +82,7 @@ def test_the_director_draws_partners_fair(club, phone, language, theme):
     assert made.status == 303
     page.goto(base + made.headers["location"])
     page.locator("[data-fair-draw] input").check()
-    width = page.evaluate("document.documentElement.scrollWidth")
-    assert width <= 360, f"the tournament page is {width}px wide"
+    fits(page, "the tournament page")
     shot(page, f"fair-draw-{language}-{theme}")
     page.locator("[data-draw] button[type=submit]").click()
     told = page.locator(".flash, [role=status]").filter(has_text=re.compile("%"))

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from tests.browser.conftest import LOOKS, PHONE, dress, one_table, serving, shot
+from tests.browser.conftest import fits as fits_the_phone
 from tests.browser.test_accessibility import accessible_in_each_language
 from tests.conftest import hand_form, new_match, post_hand
 
@@ -27,8 +28,7 @@ def club(tmp_path):
 
 def fits(page) -> None:
     """Nothing wider than the screen, and every table whole inside its box."""
-    width = page.evaluate("document.documentElement.scrollWidth")
-    assert width <= 360, f"the page is {width}px wide"
+    fits_the_phone(page)
     cut = page.evaluate("""[...document.querySelectorAll('.stat-table-wrap')]
         .filter(w => w.scrollWidth > w.clientWidth + 1)
         .map(w => w.querySelector('table').dataset)""")

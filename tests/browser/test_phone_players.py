@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.conftest import LOOKS, PHONE, dress, one_table, serving, shot
+from tests.browser.conftest import LOOKS, PHONE, dress, fits, one_table, serving, shot
 from tests.browser.test_accessibility import accessible_in_each_language
 
 
@@ -22,11 +22,6 @@ def club(tmp_path):
 
 def row(page, name):
     return page.locator(f"li[data-player='{name}']")
-
-
-def fits(page) -> None:
-    width = page.evaluate("document.documentElement.scrollWidth")
-    assert width <= 360, f"the page is {width}px wide"
 
 
 WORDS = {"en": {"rename": "Rename", "merge": "Merge", "undo": "Undo", "guests": "Guests",

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.conftest import LOOKS, PHONE, dress, one_table, serving, shot
+from tests.browser.conftest import LOOKS, PHONE, dress, fits, one_table, serving, shot
 from tests.browser.test_accessibility import accessible_in_each_language
 
 
@@ -28,8 +28,7 @@ def test_ratings_fit_a_phone(club, phone, language, theme):
     assert page.locator("svg.spark path").count() == 6
     first = page.locator("table.ratings tbody tr th").first.inner_text().removeprefix("1. ")
     assert first.startswith(("Ann", "Cy"))  # won all three
-    width = page.evaluate("document.documentElement.scrollWidth")
-    assert width <= 360, f"the page is {width}px wide"
+    fits(page)
     shot(page, f"ratings-{language}-{theme}")
     assert not page.errors
 
