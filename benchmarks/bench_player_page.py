@@ -21,14 +21,13 @@ from __future__ import annotations
 import random
 import statistics
 import sys
-import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tichu_scorer import create_app  # noqa: E402
+from benchmarks.bench_ratings import sqlite_app  # noqa: E402
 from tichu_scorer.extensions import db  # noqa: E402
 from tichu_scorer.matches import roster  # noqa: E402
 from tichu_scorer.models import Group, Match, MatchSeat, Player  # noqa: E402
@@ -104,15 +103,9 @@ def main() -> None:
     matches = int(sys.argv[1]) if len(sys.argv) > 1 else 10_000
     requests = int(sys.argv[2]) if len(sys.argv) > 2 else 50
     players = int(sys.argv[3]) if len(sys.argv) > 3 else 8
-    folder = tempfile.mkdtemp(prefix="bench-player-")
-    path = sys.argv[4] if len(sys.argv) > 4 else f"{folder}/p.sqlite3"
-    seeded = Path(path).exists()
-    app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}",
-                      "SECRET_KEY": "bench", "RATELIMIT_ENABLED": False},
-                     instance_path=f"{folder}/instance")
+    app, seeded = sqlite_app("bench-player-", sys.argv[4] if len(sys.argv) > 4 else None)
     start = time.perf_counter()
     with app.test_request_context():
-        db.create_all()
         if not seeded:
             seed(app, matches, players)
         table = db.session.execute(db.select(Group)).scalars().one()

@@ -124,10 +124,27 @@ def main() -> None:
     print("load after:", " ".join(f"{v:.2f}" for v in os.getloadavg()))
 
 
-def page(matches: int, requests: int, path: str | None = None) -> None:
+def sqlite_app(prefix: str, path: str | None) -> tuple[Any, bool]:
+    """The app, without rate limits, over the SQLite file `path` (else a new one in a new
+    temporary folder named `prefix`…), its tables made; and whether the file was there
+    already (seeded by an earlier run)."""
     import tempfile
 
     from tichu_scorer import create_app
+    from tichu_scorer.extensions import db
+
+    folder = tempfile.mkdtemp(prefix=prefix)
+    path = path or f"{folder}/bench.sqlite3"
+    seeded = Path(path).exists()
+    app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}",
+                      "SECRET_KEY": "bench", "RATELIMIT_ENABLED": False},
+                     instance_path=f"{folder}/instance")
+    with app.app_context():
+        db.create_all()
+    return app, seeded
+
+
+def page(matches: int, requests: int, path: str | None = None) -> None:
     from tichu_scorer.extensions import db
     from tichu_scorer.matches import roster
     from tichu_scorer.models import Group, Match
@@ -137,15 +154,9 @@ def page(matches: int, requests: int, path: str | None = None) -> None:
     names = [f"Player {i}" for i in range(40)]
     win = {"out_order": [0, 2], "calls": {"0": "tichu"}, "card_points": [None, None],
            "wish_offender": None, "shuffler": None}
-    folder = tempfile.mkdtemp(prefix="bench-ratings-")
-    path = path or f"{folder}/r.sqlite3"
-    seeded = Path(path).exists()
-    app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}",
-                      "SECRET_KEY": "bench", "RATELIMIT_ENABLED": False},
-                     instance_path=f"{folder}/instance")
+    app, seeded = sqlite_app("bench-ratings-", path)
     start = time.perf_counter()
     with app.test_request_context():
-        db.create_all()
         if seeded:
             table = db.session.execute(db.select(Group)).scalars().first()
             assert table is not None

@@ -103,16 +103,19 @@ def partnerships(four: Sequence[str], rated: Mapping[str, Strength]) -> list[Tab
     """The three ways four players make two partnerships, the fairest first."""
     if len(four) != 4:
         raise ValueError("four players make partnerships")
-    made = [table(s, rated) for s in _splits(four, 2)]
-    return sorted(made, key=lambda t: t.unfairness)
+    return _fairest(four, 2, rated)
 
 
 def teams_of_three(six: Sequence[str], rated: Mapping[str, Strength]) -> list[Table]:
     """The ten ways six players make two teams of three (Tientsin), the fairest first."""
     if len(six) != 6:
         raise ValueError("six players make two teams of three")
-    made = [table(s, rated) for s in _splits(six, 3)]
-    return sorted(made, key=lambda t: t.unfairness)
+    return _fairest(six, 3, rated)
+
+
+def _fairest(names: Sequence[str], size: int, rated: Mapping[str, Strength]) -> list[Table]:
+    """Every split of `names` into two sides of `size`, as tables, the fairest first."""
+    return sorted((table(s, rated) for s in _splits(names, size)), key=lambda t: t.unfairness)
 
 
 def _groups(names: tuple[str, ...]) -> Iterator[tuple[tuple[str, ...], ...]]:

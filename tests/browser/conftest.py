@@ -242,3 +242,49 @@ def shot(page, name: str) -> None:
                 raise
             page.evaluate("() => new Promise((r) => requestAnimationFrame(() => r()))")
 
+
+
+# The looks a new page is seen in at 360×640: English and light, German and dark.
+LOOKS = [("en", "light"), ("de", "dark")]
+
+
+def dress(page, base: str, language: str, theme: str):
+    """`page` in `language` (the lang cookie for `base`) and `theme` (its colour scheme)."""
+    page.context.add_cookies([{"name": "lang", "value": language, "url": base}])
+    page.emulate_media(color_scheme=theme)
+    return page
+
+
+def one_table(tmp_path, lineups, hands: int = 4):
+    """A one-table instance (every phone its scorer) with a match per lineup in `lineups`,
+    each of `hands` hands that team A won with a double victory and seat 0's Tichu (four:
+    the match is over); returns the app and a test client that scores it."""
+    from tests.conftest import hand_form, new_match, post_hand
+    from tichu_scorer.extensions import db
+    app = make_app(tmp_path, SINGLE_TABLE=True, SECRET_KEY="browser")
+    with app.app_context():
+        db.create_all()
+    client = app.test_client()
+    for names in lineups:
+        url = new_match(client, names)
+        for _ in range(hands):
+            assert post_hand(client, url, hand_form([0, 2], {"0": "tichu"})).status_code == 303
+    return app, client
+
+
+def start_tournament(director, base: str, entries, rounds: int, hands: int) -> None:
+    """The director's phone starts a tournament ("Club cup") of `entries` through the form
+    and draws its first round."""
+    director.goto(base + "/tournaments/new")
+    director.fill("#name", "Club cup")
+    director.fill("#rounds", str(rounds))
+    director.fill("#hands", str(hands))
+    director.fill("#entries", "\n".join(entries))
+    director.tap("button[type=submit]")
+    director.tap("[data-draw] button")
+
+
+def fits(page, what: str = "the page") -> None:
+    """Nothing on `page` wider than the phone's screen (360 px): no sideways scroll."""
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= PHONE["viewport"]["width"], f"{what} is {width}px wide"

@@ -42,6 +42,17 @@ def violations(page) -> dict[str, list[dict]]:
     return found
 
 
+
+def accessible_in_each_language(page, base: str, url: str, ready=None) -> None:
+    """The page at `url` in English and in German, light and dark: no axe violation.
+    `ready(page)`, where given, runs after each load (a part opened, a part waited for)."""
+    for language in ("en", "de"):
+        page.context.add_cookies([{"name": "lang", "value": language, "url": base}])
+        page.goto(url)
+        if ready is not None:
+            ready(page)
+        assert violations(page) == {theme: [] for theme in THEMES}, language
+
 # Pages that need no match: checked on an empty database, apart from the matches' pages so
 # that the two halves can run on two test workers at once.
 PAGES = {

@@ -8,21 +8,20 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.conftest import shot, start_match
+from tests.browser.conftest import LOOKS, dress, shot, start_match
 from tests.browser.test_phone_variants import add_hand
 
 IN_VIEW = """(el) => { const r = el.getBoundingClientRect();
   return r.top >= 0 && r.bottom <= window.innerHeight; }"""
 
 
-@pytest.mark.parametrize("language, theme", [("en", "light"), ("de", "dark")])
+@pytest.mark.parametrize("language, theme", LOOKS)
 def test_start_in_reach_card_points_tappable_and_stats_fit(live_server, phone, language,
                                                            theme):
     page = phone
     url = start_match(page, live_server)
     add_hand(page, 1, [".out-btn[data-seat='0']", ".out-btn[data-seat='1']"], 70)
-    page.context.add_cookies([{"name": "lang", "value": language, "url": live_server}])
-    page.emulate_media(color_scheme=theme)
+    dress(page, live_server, language, theme)
     # house rules of its own: however far they unfold, Start needs no scroll
     page.goto(live_server + "/matches/new")
     page.locator("details.house summary").tap()

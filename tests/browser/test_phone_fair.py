@@ -9,9 +9,8 @@ import re
 
 import pytest
 
-from tests.browser.conftest import PHONE, serving, shot
-from tests.browser.test_accessibility import THEMES, violations
-from tests.conftest import hand_form, make_app, new_match, post_hand
+from tests.browser.conftest import LOOKS, PHONE, dress, fits, one_table, serving, shot
+from tests.browser.test_accessibility import accessible_in_each_language
 from tichu_scorer.extensions import db
 from tichu_scorer.models import Group
 
@@ -20,15 +19,8 @@ from tichu_scorer.models import Group
 def club(tmp_path):
     """A one-table instance (every phone its scorer) where Ann and Cy won three matches
     together tonight; Eve and Maximiliane played too."""
-    app = make_app(tmp_path, SINGLE_TABLE=True, SECRET_KEY="browser")
-    with app.app_context():
-        db.create_all()
-    client = app.test_client()
-    for names in (["Ann", "Bob", "Cy", "Dee"], ["Ann", "Eve", "Cy", "Bob"],
-                  ["Ann", "Dee", "Cy", "Maximiliane"]):
-        url = new_match(client, names)
-        for _ in range(4):
-            assert post_hand(client, url, hand_form([0, 2], {"0": "tichu"})).status_code == 303
+    app, _client = one_table(tmp_path, (["Ann", "Bob", "Cy", "Dee"], ["Ann", "Eve", "Cy", "Bob"],
+                                        ["Ann", "Dee", "Cy", "Maximiliane"]))
     with app.app_context():
         key = db.session.execute(db.select(Group.key)).scalar_one()
     with serving(app) as base:
@@ -41,9 +33,7 @@ def club(tmp_path):
 def test_tonight_suggests_fair_partners_and_starts_the_match(club, phone, language, theme,
                                                              start):
     base, key = club
-    page = phone
-    page.context.add_cookies([{"name": "lang", "value": language, "url": base}])
-    page.emulate_media(color_scheme=theme)
+    page = dress(phone, base, language, theme)
     page.goto(f"{base}/tables/{key}/tonight")
     # six played tonight: four tables' worth of partners and Tientsin's two teams of three
     assert page.locator("[data-fair-table]").count() == 2
@@ -58,8 +48,7 @@ def test_tonight_suggests_fair_partners_and_starts_the_match(club, phone, langua
     assert sum(chances) == 100 and all(35 <= c <= 65 for c in chances)
     teams = [t.replace("\xa0", " ") for t in fair.locator(".team-a, .team-b").all_inner_texts()]
     assert not any("Ann" in t and "Cy" in t for t in teams)  # the winners are parted
-    width = page.evaluate("document.documentElement.scrollWidth")
-    assert width <= 360, f"Tonight is {width}px wide"
+    fits(page, "Tonight")
     fair.scroll_into_view_if_needed()
     shot(page, f"fair-tonight-{language}-{theme}")
     fair.get_by_role("button", name=start).click()
@@ -68,36 +57,32 @@ def test_tonight_suggests_fair_partners_and_starts_the_match(club, phone, langua
     assert line.is_visible()
     shown = [int(p) for p in re.findall(r"(\d+)\s?%", line.inner_text())]
     assert shown == chances  # the match's chances are the ones Tonight showed
-    width = page.evaluate("document.documentElement.scrollWidth")
-    assert width <= 360, f"the match page is {width}px wide"
+    fits(page, "the match page")
     shot(page, f"fair-match-{language}-{theme}")
     assert not page.errors
 
 
 def test_the_suggestion_and_the_chances_have_no_accessibility_violation(club, new_context):
     base, key = club
-    page = new_context(**PHONE, bypass_csp=True).new_page()
-    for language in ("en", "de"):
-        page.context.add_cookies([{"name": "lang", "value": language, "url": base}])
-        page.goto(f"{base}/tables/{key}/tonight?here=Ann&here=Bob&here=Cy&here=Dee")
+    def suggested(page):
         assert page.locator("[data-fair-table]").count() == 1
-        assert violations(page) == {theme: [] for theme in THEMES}, language
+
+    accessible_in_each_language(new_context(**PHONE, bypass_csp=True).new_page(), base,
+                                f"{base}/tables/{key}/tonight?here=Ann&here=Bob&here=Cy&here=Dee",
+                                suggested)
 
 
-@pytest.mark.parametrize("language, theme", [("en", "light"), ("de", "dark")])
+@pytest.mark.parametrize("language, theme", LOOKS)
 def test_the_director_draws_partners_fair(club, phone, language, theme):
     base, _key = club
-    page = phone
-    page.context.add_cookies([{"name": "lang", "value": language, "url": base}])
-    page.emulate_media(color_scheme=theme)
+    page = dress(phone, base, language, theme)
     made = page.request.post(base + "/tournaments/new", form={
         "name": "Club cup", "kind": "individual", "pairing": "swiss", "rounds": "2",
         "hands": "2", "entries": "Ann\nBob\nCy\nDee"}, max_redirects=0)
     assert made.status == 303
     page.goto(base + made.headers["location"])
     page.locator("[data-fair-draw] input").check()
-    width = page.evaluate("document.documentElement.scrollWidth")
-    assert width <= 360, f"the tournament page is {width}px wide"
+    fits(page, "the tournament page")
     shot(page, f"fair-draw-{language}-{theme}")
     page.locator("[data-draw] button[type=submit]").click()
     told = page.locator(".flash, [role=status]").filter(has_text=re.compile("%"))

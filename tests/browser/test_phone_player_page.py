@@ -6,25 +6,19 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.conftest import PHONE, serving, shot
-from tests.browser.test_accessibility import THEMES, violations
-from tests.conftest import hand_form, make_app, new_match, post_hand
-from tichu_scorer.extensions import db
+from tests.browser.conftest import LOOKS, PHONE, dress, one_table, serving, shot
+from tests.browser.conftest import fits as fits_the_phone
+from tests.browser.test_accessibility import accessible_in_each_language
+from tests.conftest import hand_form, new_match, post_hand
 
 
 @pytest.fixture()
 def club(tmp_path):
     """A one-table instance (every phone its scorer): three finished matches of Ann with
     three partners, a Threechu match, and a missed wish."""
-    app = make_app(tmp_path, SINGLE_TABLE=True, SECRET_KEY="browser")
-    with app.app_context():
-        db.create_all()
-    client = app.test_client()
-    for names in (["Ann", "Bob", "Cy", "Dee"], ["Ann", "Eve", "Maximiliane", "Bob"],
-                  ["Ann", "Cy", "Dee", "Maximiliane"]):
-        url = new_match(client, names)
-        for _ in range(4):
-            assert post_hand(client, url, hand_form([0, 2], {"0": "tichu"})).status_code == 303
+    app, client = one_table(tmp_path, (["Ann", "Bob", "Cy", "Dee"],
+                                       ["Ann", "Eve", "Maximiliane", "Bob"],
+                                       ["Ann", "Cy", "Dee", "Maximiliane"]))
     url = new_match(client, ["Ann", "Bob", "Cy", "Dee"])
     post_hand(client, url, hand_form([1, 3], {"0": "grand"}))
     post_hand(client, url, hand_form([], wish=0))
@@ -34,19 +28,16 @@ def club(tmp_path):
 
 def fits(page) -> None:
     """Nothing wider than the screen, and every table whole inside its box."""
-    width = page.evaluate("document.documentElement.scrollWidth")
-    assert width <= 360, f"the page is {width}px wide"
+    fits_the_phone(page)
     cut = page.evaluate("""[...document.querySelectorAll('.stat-table-wrap')]
         .filter(w => w.scrollWidth > w.clientWidth + 1)
         .map(w => w.querySelector('table').dataset)""")
     assert cut == [], f"tables cut off: {cut}"
 
 
-@pytest.mark.parametrize("language, theme", [("en", "light"), ("de", "dark")])
+@pytest.mark.parametrize("language, theme", LOOKS)
 def test_a_name_on_the_statistics_opens_the_players_page(club, phone, language, theme):
-    page = phone
-    page.context.add_cookies([{"name": "lang", "value": language, "url": club}])
-    page.emulate_media(color_scheme=theme)
+    page = dress(phone, club, language, theme)
     page.goto(club + "/stats")
     page.locator("table.stat-table tbody th a", has_text="Ann").first.tap()
     page.wait_for_selector("h1[data-player]")
@@ -75,7 +66,4 @@ def test_the_players_page_has_no_accessibility_violation(club, new_context):
     page.goto(club + "/stats")
     url = club + page.locator("table.stat-table tbody th a", has_text="Ann").first \
         .get_attribute("href")
-    for language in ("en", "de"):
-        page.context.add_cookies([{"name": "lang", "value": language, "url": club}])
-        page.goto(url)
-        assert violations(page) == {theme: [] for theme in THEMES}, language
+    accessible_in_each_language(page, club, url)

@@ -6,34 +6,22 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.conftest import PHONE, serving, shot
-from tests.browser.test_accessibility import THEMES, violations
-from tests.conftest import hand_form, make_app, new_match, post_hand
-from tichu_scorer.extensions import db
+from tests.browser.conftest import LOOKS, PHONE, dress, fits, one_table, serving, shot
+from tests.browser.test_accessibility import accessible_in_each_language
 
 
 @pytest.fixture()
 def club(tmp_path):
     """A one-table instance (every phone its scorer) where "Ann" and "Anne" are one person
     typed two ways, and Maximiliane came once."""
-    app = make_app(tmp_path, SINGLE_TABLE=True, SECRET_KEY="browser")
-    with app.app_context():
-        db.create_all()
-    client = app.test_client()
-    for names in (["Ann", "Bob", "Cy", "Dee"], ["Anne", "Bob", "Cy", "Maximiliane"]):
-        url = new_match(client, names)
-        assert post_hand(client, url, hand_form([0, 2], {"0": "tichu"})).status_code == 303
+    app, _client = one_table(tmp_path, (["Ann", "Bob", "Cy", "Dee"],
+                                        ["Anne", "Bob", "Cy", "Maximiliane"]), hands=1)
     with serving(app) as base:
         yield base
 
 
 def row(page, name):
     return page.locator(f"li[data-player='{name}']")
-
-
-def fits(page) -> None:
-    width = page.evaluate("document.documentElement.scrollWidth")
-    assert width <= 360, f"the page is {width}px wide"
 
 
 WORDS = {"en": {"rename": "Rename", "merge": "Merge", "undo": "Undo", "guests": "Guests",
@@ -43,11 +31,10 @@ WORDS = {"en": {"rename": "Rename", "merge": "Merge", "undo": "Undo", "guests": 
                 "undone": "rückgängig gemacht"}}
 
 
-@pytest.mark.parametrize("language, theme", [("en", "light"), ("de", "dark")])
+@pytest.mark.parametrize("language, theme", LOOKS)
 def test_rename_merge_and_undo_on_a_phone(club, phone, language, theme):
     page, words = phone, WORDS[language]
-    page.context.add_cookies([{"name": "lang", "value": language, "url": club}])
-    page.emulate_media(color_scheme=theme)
+    dress(page, club, language, theme)
     page.goto(club + "/stats")
     page.click("a[href='/players']")
     page.wait_for_selector("li[data-player='Ann']")
@@ -96,9 +83,8 @@ def test_rename_merge_and_undo_on_a_phone(club, phone, language, theme):
 
 
 def test_the_players_page_has_no_accessibility_violation(club, new_context):
-    page = new_context(**PHONE, bypass_csp=True).new_page()
-    for language in ("en", "de"):
-        page.context.add_cookies([{"name": "lang", "value": language, "url": club}])
-        page.goto(club + "/players")
+    def opened(page):
         page.locator("li[data-player='Ann'] summary").click()
-        assert violations(page) == {theme: [] for theme in THEMES}, language
+
+    accessible_in_each_language(new_context(**PHONE, bypass_csp=True).new_page(), club,
+                                club + "/players", opened)

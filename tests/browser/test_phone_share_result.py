@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.conftest import shot, start_match, until
+from tests.browser.conftest import LOOKS, dress, shot, start_match, until
 from tests.browser.test_phone_variants import add_hand
 
 WORDS = {"en": {"share": "Share the result", "shared": "Shared.", "team": "Team A: Ann & Cy",
@@ -35,12 +35,11 @@ Object.defineProperty(navigator, "clipboard", {value: {writeText: async (text) =
 def a_played_match(page, base, language, theme):
     url = start_match(page, base)
     add_hand(page, 1, [".out-btn[data-seat='0']", ".out-btn[data-seat='2']"])  # 1-2 for A
-    page.context.add_cookies([{"name": "lang", "value": language, "url": base}])
-    page.emulate_media(color_scheme=theme)
+    dress(page, base, language, theme)
     return url
 
 
-@pytest.mark.parametrize("language, theme", [("en", "light"), ("de", "dark")])
+@pytest.mark.parametrize("language, theme", LOOKS)
 def test_share_offers_the_image_and_the_text_to_the_share_sheet(live_server, phone,
                                                                  language, theme):
     words, page = WORDS[language], phone

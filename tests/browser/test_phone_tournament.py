@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from tests.browser.conftest import PHONE, shot
+from tests.browser.conftest import PHONE, shot, start_tournament
 
 SOON = 10000  # ms: a loaded machine may take long; the goal is 2 s (bench_live.py)
 PLAYERS = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"]
@@ -20,13 +20,7 @@ PLAYERS = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"]
 def test_a_director_draws_a_table_scores_and_the_board_follows(live_server, new_context,
                                                                 theme, locale):
     director = new_context(**PHONE, color_scheme=theme, locale=locale).new_page()
-    director.goto(live_server + "/tournaments/new")
-    director.fill("#name", "Club cup")
-    director.fill("#rounds", "3")
-    director.fill("#hands", "2")
-    director.fill("#entries", "\n".join(PLAYERS))
-    director.tap("button[type=submit]")
-    director.tap("[data-draw] button")
+    start_tournament(director, live_server, PLAYERS, rounds=3, hands=2)
     director.wait_for_selector("[data-board='2']")
     url = director.url
     no_wider = "document.documentElement.scrollWidth <= window.innerWidth"
@@ -74,13 +68,7 @@ def test_a_closed_round_at_its_table_and_the_directors_reopening(live_server, ne
     (the rule named, nothing to edit); the director reopens it with a reason from the
     tournament page, and the table corrects its hand."""
     director = new_context(**PHONE, color_scheme=theme, locale=locale).new_page()
-    director.goto(live_server + "/tournaments/new")
-    director.fill("#name", "Club cup")
-    director.fill("#rounds", "2")
-    director.fill("#hands", "1")
-    director.fill("#entries", "\n".join(PLAYERS[:4]))
-    director.tap("button[type=submit]")
-    director.tap("[data-draw] button")
+    start_tournament(director, live_server, PLAYERS[:4], rounds=2, hands=1)
     director.wait_for_selector("[data-board='1']")
     code = director.get_attribute("[data-board='1'] [data-code]", "data-code")
     table = new_context(**PHONE, color_scheme=theme, locale=locale).new_page()

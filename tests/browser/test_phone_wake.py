@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.conftest import PHONE, shot, start_match, until
+from tests.browser.conftest import LOOKS, PHONE, dress, shot, start_match, until
 
 LABEL = {"en": "Keep the screen on", "de": "Bildschirm anlassen"}
 # The Screen Wake Lock API, stubbed: each request and release is logged in window.wakeLog.
@@ -31,15 +31,14 @@ def log(page) -> list[str]:
     return page.evaluate("window.wakeLog")
 
 
-@pytest.mark.parametrize("language, theme", [("en", "light"), ("de", "dark")])
+@pytest.mark.parametrize("language, theme", LOOKS)
 def test_the_scoring_phone_keeps_its_screen_on_until_told_not_to(live_server, phone,
                                                                   new_context, language,
                                                                   theme):
     page = phone
     page.add_init_script(WAKE_LOCK)
     url = start_match(page, live_server)
-    page.context.add_cookies([{"name": "lang", "value": language, "url": live_server}])
-    page.emulate_media(color_scheme=theme)
+    dress(page, live_server, language, theme)
     page.reload()
     until(page, "() => window.wakeLog.includes('request:screen')", what="the lock asked for")
     page.tap("summary:has-text('%s')" % ("More" if language == "en" else "Mehr"))

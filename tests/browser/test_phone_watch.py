@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.conftest import PHONE, shot, start_match
+from tests.browser.conftest import PHONE, shot, start_match, start_tournament
 
 SOON = 10000  # ms: a loaded machine may take long
 NO_WIDER = "document.documentElement.scrollWidth <= window.innerWidth"
@@ -49,13 +49,7 @@ def open_on_a_screen(new_context, base, code, theme, locale):
 def test_a_screen_opens_the_board_by_its_code_and_follows_it(live_server, new_context,
                                                               theme, locale):
     director = new_context(**PHONE, color_scheme=theme, locale=locale).new_page()
-    director.goto(live_server + "/tournaments/new")
-    director.fill("#name", "Club cup")
-    director.fill("#rounds", "2")
-    director.fill("#hands", "2")
-    director.fill("#entries", "\n".join(["Ann", "Bob", "Cy", "Dee"]))
-    director.tap("button[type=submit]")
-    director.tap("[data-draw] button")
+    start_tournament(director, live_server, ["Ann", "Bob", "Cy", "Dee"], rounds=2, hands=2)
     director.wait_for_selector("[data-board='1']")
     code = code_shown(director)
     assert director.evaluate(NO_WIDER)

@@ -26,37 +26,33 @@ def players_of(group_id):
         db.select(Player).filter_by(group_id=group_id)).scalars()}
 
 
-def rename(group_id, old, new):
+def committed(group_id, change):
+    """`change(table)` in a write that holds the table, committed (rolled back, and the
+    refusal raised, when refused); what it returned."""
     group = held(group_id)
     try:
-        identity.rename(group, players_of(group_id)[old], new)
+        done = change(group)
         db.session.commit()
     except Refused:
         db.session.rollback()
         raise
+    return done
+
+
+def rename(group_id, old, new):
+    committed(group_id, lambda g: identity.rename(g, players_of(group_id)[old], new))
 
 
 def merge(group_id, source, target):
-    group = held(group_id)
-    found = players_of(group_id)
-    try:
-        record = identity.merge(group, found[source], found[target])
-        db.session.commit()
-    except Refused:
-        db.session.rollback()
-        raise
-    return record.key
+    def change(group):
+        found = players_of(group_id)
+        return identity.merge(group, found[source], found[target])
+    return committed(group_id, change).key
 
 
 def undo(group_id, key):
-    group = held(group_id)
-    try:
-        identity.undo(group, db.session.execute(
-            db.select(PlayerMerge).filter_by(key=key)).scalar_one())
-        db.session.commit()
-    except Refused:
-        db.session.rollback()
-        raise
+    committed(group_id, lambda g: identity.undo(g, db.session.execute(
+        db.select(PlayerMerge).filter_by(key=key)).scalar_one()))
 
 
 def assert_players_sound(group_id):

@@ -10,9 +10,9 @@ import re
 from datetime import datetime, timezone
 
 import pytest
-from sqlalchemy import event
 
 from tests.conftest import hand_form, match_id, post_hand
+from tests.test_queries import queries_for
 from tichu_scorer.extensions import db
 from tichu_scorer.models import Group, Match
 
@@ -235,24 +235,12 @@ def test_a_tournaments_tables_count_with_their_victory_points(app, client):
 
 def test_the_season_costs_one_statement_however_many_matches(app, client):
     """The sums are made in SQL: as many statements for 12 matches as for 2."""
-    def statements(path):
-        seen = []
-        with app.app_context():
-            def count(conn, cursor, statement, *args):
-                seen.append(statement)
-            event.listen(db.engine, "before_cursor_execute", count)
-            try:
-                assert client.get(path).status_code == 200
-            finally:
-                event.remove(db.engine, "before_cursor_execute", count)
-        return seen
-
     for day in (1, 2):
         won_by_a(app, client, ["Ann", "Bob", "Cy", "Dee"], datetime(2026, 3, day))
-    few = statements(SEASON_2026)
+    few = queries_for(app, client, SEASON_2026)
     for day in range(3, 13):
         won_by_b(app, client, ["Ann", "Bob", "Cy", "Dee"], datetime(2026, 3, day))
-    many = statements(SEASON_2026)
+    many = queries_for(app, client, SEASON_2026)
     assert len(many) == len(few) <= 4, many
     assert [r[1:4] for r in standing(client.get(SEASON_2026))][0] == ["Bob", "12", "10"]
 

@@ -4,21 +4,16 @@ players, as the Tonight page adds them up) and a tournament's standing."""
 
 from __future__ import annotations
 
-from datetime import timedelta
 from fractions import Fraction
 
 from flask_babel import format_date, gettext, ngettext
 
 from ..clock import utcnow
-from ..extensions import db
-from ..game.variants import SideKind
 from ..matches.match_view import match_page
 from ..models import Group, Match, Tournament
-from ..tables import evenings
+from ..tables import evening_reads
 from ..tournaments import formats, standings, stored
 from .sheet import Result
-
-TONIGHT = timedelta(hours=12)  # as the Tonight page (`views.stats.TONIGHT`)
 
 
 def of_match(match: Match) -> Result:
@@ -70,21 +65,14 @@ def of_match(match: Match) -> Result:
 def of_evening(group: Group) -> Result:
     """Tonight at a table: each player's matches, wins and points of the last 12 hours, best
     first, as the Tonight page ranks them."""
-    since = utcnow() - TONIGHT
-    matches = list(db.session.execute(
-        db.select(Match).where(Match.group_id == group.id, Match.started_at >= since)
-        .order_by(Match.started_at, Match.id)).scalars())
-    played = [evenings.Evening.Match(  # the Threechu dummy is no player of the evening
-        m.names, tuple(() if side.kind is SideKind.DUMMY else side.seats
-                       for side in m.game.variant.sides(m.names)),
-        tuple(m.totals or ()), m.winner_team) for m in matches if m.game.variant.scored]
-    ranked = evenings.tally(played).ranked_players()
+    evening = evening_reads.tonight(group)
+    ranked = evening.standing.ranked_players()
     rows = tuple((name, str(line.matches), str(line.won), str(line.points))
                  for name, line in ranked)
     top = ranked[0][1] if ranked and ranked[0][1].won else None
     marked = tuple(i for i, (_name, line) in enumerate(ranked)  # the best, and their equals
                    if top and (line.won, line.points) == (top.won, top.points))
-    verdict = ngettext("%(num)d match tonight.", "%(num)d matches tonight.", len(matches))
+    verdict = ngettext("%(num)d match tonight.", "%(num)d matches tonight.", len(evening.matches))
     if marked:
         best = ", ".join(ranked[i][0] for i in marked)
         verdict = gettext("Best tonight: %(names)s.", names=best) + " " + verdict

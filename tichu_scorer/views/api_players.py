@@ -9,7 +9,8 @@ counts against the address's budget of unknown codes, as a join does."""
 from __future__ import annotations
 
 import hmac
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
 
 from flask import jsonify, request
 from flask_babel import gettext
@@ -24,8 +25,10 @@ from ..players.errors import Refused
 from ..tables import codes
 from .api import bp
 from .jsonbody import BadRequest, json_body
+from .players import merge_of
 
 HEADER = "X-Table-Code"
+View = TypeVar("View", bound=Callable[..., Response])
 limit_guesses = limiter.shared_limit(join_limit, scope="join-misses", deduct_when=missed,
                                      error_message=_too_many_guesses)
 
@@ -130,21 +133,29 @@ def _change(table: str, change: Any) -> Response:
     return jsonify(answer)
 
 
-@bp.post("/tables/<table>/players/<player>/rename")
-@limit_guesses
-@limit_writes
-@_answered
+def _writes(rule: str) -> Callable[[View], View]:
+    """A change's route: its limits (unknown codes, writes) and the API's refusals."""
+    def route(view: View) -> View:
+        return cast(View, bp.post(rule)(limit_guesses(limit_writes(_answered(view)))))
+    return route
+
+
+def _on_player(table: str, player: str, field: str, kind: type,
+               change: Callable[[Group, Player, Any], Player]) -> Response:
+    """`change` (the table, its player of key `player`, the body's one `field`), answered
+    with the player as it is now."""
+    body = _fields({field: kind})
+    return _change(table, lambda g: {"player": _player(change(
+        g, identity.player_of(g, player), body[field]))})
+
+
+@_writes("/tables/<table>/players/<player>/rename")
 def rename_player(table: str, player: str) -> Response:
     """Rename a player: `{"name": "..."}`."""
-    body = _fields({"name": str})
-    return _change(table, lambda g: {"player": _player(identity.rename(
-        g, identity.player_of(g, player), body["name"]))})
+    return _on_player(table, player, "name", str, identity.rename)
 
 
-@bp.post("/tables/<table>/players/<player>/merge")
-@limit_guesses
-@limit_writes
-@_answered
+@_writes("/tables/<table>/players/<player>/merge")
 def merge_player(table: str, player: str) -> Response:
     """Merge a player into another: `{"into": "<player key>"}`."""
     body = _fields({"into": str})
@@ -157,27 +168,13 @@ def merge_player(table: str, player: str) -> Response:
     return _change(table, change)
 
 
-@bp.post("/tables/<table>/players/<player>/guest")
-@limit_guesses
-@limit_writes
-@_answered
+@_writes("/tables/<table>/players/<player>/guest")
 def guest_player(table: str, player: str) -> Response:
     """Mark a player as a guest or a regular: `{"guest": true}`."""
-    body = _fields({"guest": bool})
-    return _change(table, lambda g: {"player": _player(identity.mark_guest(
-        g, identity.player_of(g, player), body["guest"]))})
+    return _on_player(table, player, "guest", bool, identity.mark_guest)
 
 
-@bp.post("/tables/<table>/merges/<merge>/undo")
-@limit_guesses
-@limit_writes
-@_answered
+@_writes("/tables/<table>/merges/<merge>/undo")
 def undo_merge(table: str, merge: str) -> Response:
     """Undo a merge: the player merged away is back with its seats."""
-    def change(group: Group) -> dict[str, Any]:
-        record = db.session.execute(db.select(PlayerMerge).filter_by(
-            group_id=group.id, key=merge[:16])).scalar_one_or_none()
-        if record is None:
-            raise Refused("merge", gettext("No such merge at this table."), status=404)
-        return {"player": _player(identity.undo(group, record))}
-    return _change(table, change)
+    return _change(table, lambda g: {"player": _player(identity.undo(g, merge_of(g, merge[:16])))})

@@ -26,8 +26,8 @@ from ..models import NAME_MAX, Group, Player
 from ..players import page as reads
 from ..ratings import START, PlayerRating, shown
 from ..tables import access
+from ..tables.evening_reads import TONIGHT
 from .ratings import rated
-from .stats import TONIGHT
 
 bp = Blueprint("player_page", __name__)
 PERIODS = ("tonight", "month", "year", "all")

@@ -65,13 +65,18 @@ def _change(group_id: int, change: str, key: str) -> Response | tuple[str, int]:
     return redirect(url_for("players.index", table=group.key), code=303)
 
 
+def merge_of(group: Group, key: str) -> PlayerMerge:
+    """The merge of this key at `group` (to undo); Refused (404) for any other key."""
+    record: PlayerMerge | None = db.session.execute(db.select(PlayerMerge).filter_by(
+        group_id=group.id, key=key)).scalar_one_or_none()
+    if record is None:
+        raise Refused("merge", gettext("No such merge at this table."), status=404)
+    return record
+
+
 def _do(group: Group, change: str, key: str) -> str:
     if change == "undo":
-        record = db.session.execute(db.select(PlayerMerge).filter_by(
-            group_id=group.id, key=key)).scalar_one_or_none()
-        if record is None:
-            raise Refused("merge", gettext("No such merge at this table."), status=404)
-        back = identity.undo(group, record)
+        back = identity.undo(group, merge_of(group, key))
         return str(gettext("Merge undone: %(name)s is a player of their own again.",
                            name=back.name))
     player = identity.player_of(group, key)

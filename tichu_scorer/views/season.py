@@ -3,10 +3,7 @@ match points or victory points (`players.season`), on a page that prints, and ex
 
 from __future__ import annotations
 
-import csv
-import io
-
-from flask import Blueprint, abort, jsonify, render_template, request
+from flask import Blueprint, abort, render_template, request
 from flask_babel import gettext
 from werkzeug.wrappers import Response
 
@@ -16,7 +13,7 @@ from ..matches import writes
 from ..models import Group
 from ..players import season, season_sums
 from ..tables import access
-from ..transfer.csv_sheet import sheet_cell
+from .downloads import ranking_file
 
 bp = Blueprint("season", __name__)
 
@@ -82,20 +79,10 @@ def export(kind: str) -> Response:
     if asked.error is not None:
         abort(400, f"{asked.error.field}: {asked.error.message}")
     lines = season.ranked(season_sums.lines(asked.groups, asked.period), asked.by)
-    name = f"season-{asked.period.start.isoformat()}-{asked.period.end.isoformat()}"
-    if kind == "json":
-        response: Response = jsonify({
+    rows = [line.as_dict() for line in lines]
+    return ranking_file(
+        kind, f"season-{asked.period.start.isoformat()}-{asked.period.end.isoformat()}",
+        season.COLUMNS, rows, lambda: {
             "period": {"from": asked.period.start.isoformat(),
                        "to": asked.period.end.isoformat()},
-            "ranked_by": asked.by, "tables": [g.name for g in asked.groups],
-            "standing": [line.as_dict() for line in lines]})
-    else:
-        out = io.StringIO()
-        writer = csv.writer(out)
-        writer.writerow(season.COLUMNS)
-        for line in lines:
-            row = line.as_dict()
-            writer.writerow([sheet_cell(row[c]) for c in season.COLUMNS])
-        response = Response(out.getvalue(), mimetype="text/csv")
-    response.headers["Content-Disposition"] = f'attachment; filename="{name}.{kind}"'
-    return response
+            "ranked_by": asked.by, "tables": [g.name for g in asked.groups], "standing": rows})

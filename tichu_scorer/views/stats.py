@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from flask import Blueprint, current_app, render_template, request
 from flask_babel import get_locale, gettext
@@ -16,11 +16,9 @@ from ..live import poll
 from ..matches import kept_pages
 from ..models import Group
 from ..tables import access
+from ..tables.evening_reads import TONIGHT
 
 bp = Blueprint("stats", __name__)
-# "Tonight" is the matches started in the last 12 hours: an evening's play, however late
-# it ends, without knowing the table's time zone (times are stored in UTC).
-TONIGHT = timedelta(hours=12)
 PERIODS = ("all", "month", "tonight")
 VIEWS = ("table", "cards")
 

@@ -10,21 +10,18 @@ from flask_babel import gettext
 from werkzeug.wrappers import Response
 
 from .. import public
-from ..clock import utcnow
 from ..extensions import db
 from ..game import variants
 from ..game.house import FLAGS, preset_of
-from ..game.variants import SideKind
 from ..limits import limit_creation, limit_reads, limit_writes
 from ..live import poll
 from ..matches import listing, roster, writes
 from ..models import NAME_MAX, Group, Match, Player
-from ..tables import access, evenings, fair_evening
+from ..tables import access, evening_reads, evenings, fair_evening
 from ..tournaments import director
 from .errors import form_value
 from .ratings import strengths
 from .sharing import qr_svg
-from .stats import TONIGHT
 
 bp = Blueprint("tables", __name__)
 MOST_HERE = 12  # players an evening's rotation takes (Grand Seigneur's most)
@@ -65,16 +62,8 @@ def tonight(key: str) -> str:
     played tonight."""
     group = _group(key)
     scorer = access.role_in(group) == "scorer"
-    since = utcnow() - TONIGHT
-    matches = list(db.session.execute(
-        db.select(Match).where(Match.group_id == group.id, Match.started_at >= since)
-        .order_by(Match.started_at, Match.id)).scalars())
-    played = [evenings.Evening.Match(  # the Threechu dummy is no player of the evening
-        m.names, tuple(() if side.kind is SideKind.DUMMY else side.seats
-                       for side in m.game.variant.sides(m.names)),
-        tuple(m.totals or ()), m.winner_team) for m in matches if m.game.variant.scored]
-    fours = [p for p, m in zip(played, (m for m in matches if m.game.variant.scored), strict=True)
-             if m.game.variant == variants.DEFAULT]
+    evening = evening_reads.tonight(group)
+    matches, fours = evening.matches, evening.fours
     tonight_names = list(dict.fromkeys(n for m in matches for n in m.player_names))
     candidates = list(dict.fromkeys(tonight_names + roster.known_names([group], limit=40)))
     # who is here: ticked on the page, or added by name (a player new to the table)
@@ -85,7 +74,7 @@ def tonight(key: str) -> str:
     last = next((m for m in reversed(matches) if m.game.variant == variants.DEFAULT), None)
     return render_template(
         "tables/tonight.html", group=group, scorer=scorer, matches=matches,
-        standing=evenings.tally(played), candidates=candidates, here=here,
+        standing=evening.standing, candidates=candidates, here=here,
         following=evenings.next_match(here, fours) if scorer else None,
         start=_start_fields(group, last), fair=_fair(group, here, fours) if scorer else [])
 

@@ -6,8 +6,6 @@ the tournament's format (`tournaments.formats`)."""
 
 from __future__ import annotations
 
-import csv
-import io
 import secrets
 from dataclasses import dataclass
 from typing import Any
@@ -17,7 +15,6 @@ from flask import (
     abort,
     current_app,
     flash,
-    jsonify,
     redirect,
     render_template,
     request,
@@ -37,8 +34,8 @@ from ..models import NAME_MAX, Tournament, TournamentRound
 from ..tables import access
 from ..tournaments import director, drawing, formats, standings, stored
 from ..tournaments.forms import ARRIVAL_MAX, ArrivalForm, ReopenForm, TournamentForm
-from ..transfer.csv_sheet import sheet_cell
 from . import fair
+from .downloads import ranking_file
 from .sharing import qr_svg
 
 bp = Blueprint("tournaments", __name__)
@@ -259,25 +256,13 @@ def export(key: str, kind: str) -> Response:
     """The ranking (and each round's tables, in JSON), to keep or publish."""
     tournament = _tournament(key)
     fmt = formats.of(tournament)
-    lines = stored.table_standing(tournament)
-    if kind == "json":
-        body = {"tournament": {"name": tournament.name, "format": fmt.kind,
-                               "rounds": tournament.rounds, "hands": tournament.hands},
-                "standing": [line.as_dict() for line in lines],
-                "rounds": [{"number": r.number, "byes": list(r.byes), "tables": [
-                    {"board": t.board, "sides": [list(s) for s in t.sides],
-                     "victory_points": list(t.victory), "points": list(t.points),
-                     "hands": t.hands, "over": t.over} for t in r.tables]}
-                    for r in stored.rounds_of(tournament)]}
-        response: Response = jsonify(body)
-    else:
-        out = io.StringIO()
-        writer = csv.writer(out)
-        writer.writerow(fmt.columns)
-        for line in lines:
-            row = line.as_dict()
-            writer.writerow([sheet_cell(row[h]) for h in fmt.columns])
-        response = Response(out.getvalue(), mimetype="text/csv")
-    response.headers["Content-Disposition"] = (
-        f'attachment; filename="tournament-{tournament.key}.{kind}"')
-    return response
+    rows = [line.as_dict() for line in stored.table_standing(tournament)]
+    return ranking_file(kind, f"tournament-{tournament.key}", fmt.columns, rows, lambda: {
+        "tournament": {"name": tournament.name, "format": fmt.kind,
+                       "rounds": tournament.rounds, "hands": tournament.hands},
+        "standing": rows,
+        "rounds": [{"number": r.number, "byes": list(r.byes), "tables": [
+            {"board": t.board, "sides": [list(s) for s in t.sides],
+             "victory_points": list(t.victory), "points": list(t.points),
+             "hands": t.hands, "over": t.over} for t in r.tables]}
+            for r in stored.rounds_of(tournament)]})

@@ -14,7 +14,7 @@ from ..limits import limit_joins
 from ..live import poll
 from ..matches import writes
 from ..models import Group
-from ..tables import access, watching
+from ..tables import access, evening_reads, watching
 from ..tournaments import director
 from .sharing import qr_svg
 from .tournaments import board_page
@@ -36,7 +36,7 @@ def screen(code: str) -> Response:
     if tournament is not None:
         page = board_page(tournament, watching=True)
     else:
-        evening = watching.tonight(group)
+        evening = evening_reads.tonight(group)
         page = render_template("tables/watch.html", group=group, matches=evening.matches,
                                standing=evening.standing, live=poll.tables([group.key]))
     response: Response = current_app.make_response(page)
