@@ -157,3 +157,52 @@ def test_upgrading_reads_the_statistics_kept_on_each_match(tmp_path):
     assert sums == {"Ann": 620, "Cy": 620, "Bob": -20, "Dee": -20,
                     '["Ann","Cy"]': 620, '["Bob","Dee"]': -20}
     assert "stats" not in columns
+
+
+def test_upgrading_recounts_the_hands_won_of_an_existing_history(tmp_path):
+    """The statistics' rows of a history from before `hands_won` (every variant, deleted
+    hands, a tie, a renamed player) are recounted from the hands' kept scores: each match's
+    rows and each table's sums equal what the app counts now."""
+    from sqlalchemy import text
+
+    from tests.matches.conftest import add, new_match
+    from tests.views.test_transfer import synthetic_history
+    from tichu_scorer.models import Group, Match, Player
+    from tichu_scorer.players import identity
+    from tichu_scorer.scoring.stats import COUNTS
+    from tichu_scorer.statistics import counting
+    from tichu_scorer.transfer import json_import
+
+    def stored(conn):
+        rows = {(m, side, who): won for m, side, who, won in conn.execute(text(
+            "SELECT match_id, side, who, hands_won FROM match_tally"))}
+        sums = {(g, v, side, who): won for g, v, side, who, won in conn.execute(text(
+            "SELECT group_id, variant, side, who, hands_won FROM table_tally"))}
+        return rows, sums
+
+    app = make_app(tmp_path)
+    with app.app_context():
+        upgrade()
+    with app.test_request_context():
+        group = db.session.get(Group, new_match().group_id)
+        json_import.import_json(synthetic_history(matches=15, hands=12), group)
+        tie = add(new_match(table="U").key, {"out_order": [0, 2]},
+                  {"out_order": [1, 0], "card_points": [50, None]})  # 50 : 50, nobody
+        ann = db.session.execute(db.select(Player).filter_by(
+            group_id=tie.group_id, name="Ann")).scalar_one()
+        identity.rename(db.session.get(Group, tie.group_id), ann, "Anne")
+        db.session.commit()
+        expected = {}
+        for match in db.session.execute(db.select(Match)).scalars():
+            for (side, who), c in counting.rows(counting.counted(match)).items():
+                expected[match.id, side, who] = c[COUNTS.index("hands_won")]
+        with db.engine.connect() as conn:
+            before = stored(conn)
+    assert before[0] == expected and sum(expected.values()) > 100
+    assert expected[tie.id, 0, "Anne"] == 1 and expected[tie.id, 0, "Bob"] == 0
+    with app.app_context():
+        downgrade(revision="7c1e5a9d2f40")
+        upgrade()
+        with db.engine.connect() as conn:
+            after = stored(conn)
+    assert after == before  # every match's rows, every table's sums

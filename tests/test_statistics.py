@@ -85,8 +85,11 @@ def recount_match(match, players, pairs):
         for hand in match.hands:
             first = hand.out_order[0] if hand.out_order else None
             c["hands"] += 1
-            c["points"] += (hand.team_scores[seats[0] % 2] if game.teams
-                            else hand.player_scores[str(seats[0])])
+            c["points"] += score_in(game, hand, seats[0])
+            # a hand won: the side scored more than the other side (a tie wins nobody)
+            c["hands_won"] += score_in(game, hand, seats[0]) > max(
+                score_in(game, hand, s) for s in range(len(names))
+                if team_in(game, hand, s) != team_in(game, hand, seats[0]))
             c["first_out"] += first in seats
             if hand.sweep and first is not None:
                 c["double_victories"] += team_in(game, hand, first) == team_in(game, hand,
@@ -98,6 +101,12 @@ def recount_match(match, players, pairs):
                     c[f"{call}_made"] += first == seat
         into[name] = [a + b for a, b in zip(into.get(name, [0] * len(COUNTS)),
                                             (c[n] for n in COUNTS), strict=True)]
+
+
+def score_in(game, hand, seat):
+    """What one hand gave a seat, as its row stores it: its team's score, or (Threechu)
+    the seat's own."""
+    return hand.team_scores[seat % 2] if game.teams else hand.player_scores[str(seat)]
 
 
 def team_in(game, hand, seat):

@@ -195,6 +195,7 @@ class _Counts:
     grand_called: Mapped[int] = mapped_column(default=0)
     grand_made: Mapped[int] = mapped_column(default=0)
     bombs: Mapped[int] = mapped_column(default=0, server_default="0")
+    hands_won: Mapped[int] = mapped_column(default=0, server_default="0")
 
 
 class MatchTally(_Counts, db.Model):  # type: ignore[name-defined,misc]

@@ -1,6 +1,7 @@
 """A player's page on a phone (360×640), opened from a name on the statistics: English
-light and German dark, nothing wider than the screen and no table cut off, the period tabs,
-and no accessibility violation."""
+light and German dark, nothing wider than the screen and no table cut off, the hands played
+and won (on the page and the statistics' cards), the period tabs, and no accessibility
+violation."""
 
 from __future__ import annotations
 
@@ -45,6 +46,10 @@ def test_a_name_on_the_statistics_opens_the_players_page(club, phone, language, 
     matches = page.locator("[data-matches]").inner_text()
     assert matches == ("4 played, 3 won" if language == "en" else "4 gespielt, 3 gewonnen")
     assert page.locator("[data-missed-wishes]").inner_text() == "1"
+    # hands won: the three matches' four sweeps each, of 14 hands
+    hands = page.locator("[data-hands]").inner_text().replace("\xa0", " ")
+    assert hands == ("14 played, 12 won 86%" if language == "en"
+                     else "14 gespielt, 12 gewonnen 86 %")
     assert page.locator("table[data-partners] tbody tr").count() == 3
     assert page.locator("table[data-opponents] tbody tr").count() == 5
     assert page.locator("figure[data-rating] svg path").count() == 1
@@ -58,6 +63,13 @@ def test_a_name_on_the_statistics_opens_the_players_page(club, phone, language, 
     assert page.locator("nav.variant-tabs a[aria-current=page]").inner_text() == (
         "Tonight" if language == "en" else "Heute Abend")
     fits(page)
+    # the statistics' cards show the hands won too, within the screen
+    page.goto(club + "/stats?view=cards")
+    card = page.locator(".stat-card", has=page.locator("a", has_text="Ann")).first
+    assert card.locator("[data-hands-won]").inner_text().replace("\xa0", " ").startswith(
+        "86" if language == "en" else "86 %")
+    fits(page)
+    shot(page, f"stats-cards-hands-won-{language}-{theme}")
     assert not page.errors
 
 

@@ -84,7 +84,7 @@ def test_shown_orders_variants_players_and_pairs():
              ("nanking", 1, '["Bob","Dee"]', counts(matches=2)),
              ("seigneur", 0, "Ann", counts(matches=5)),  # a game without points: never shown
              ("threechu", 1, '["A","B"]', counts(matches=1)),  # no player: nothing shown
-             ("nanking", 0, "Old", [0, 0, 0, None, 0, 0, 0, 0, 0, 0, None])]  # NULL sums: 0
+             ("nanking", 0, "Old", [0, 0, 0, None, 0, 0, 0, 0, 0, 0, None, None])]  # NULL sums: 0
     shown = counting.shown(found)
     assert [v.variant.key for v in shown] == ["nanking", "tientsin"]  # the variants' order
     nanking = shown[0]
@@ -101,17 +101,19 @@ def test_a_matchs_counts_follow_the_scoring_rules(ctx):
     key = add(new_match().key, SWEEP_TICHU).key
     match = add_with_bombs(key, GRAND_FAILED, [1, 0, 0, 2])
     found = counting.rows(counting.counted(match))
+    # each player and each side won one hand: A the first (300 : 0), B the second (70 : -170)
     assert found == {
-        (0, "Ann"): counts(matches=1, hands=2, points=130, first_out=1, double_victories=1,
-                           tichu_called=1, tichu_made=1, bombs=1),
-        (0, "Bob"): counts(matches=1, hands=2, points=70, first_out=1),
-        (0, "Cy"): counts(matches=1, hands=2, points=130, double_victories=1, grand_called=1),
-        (0, "Dee"): counts(matches=1, hands=2, points=70, bombs=2),
-        counting.who(("Ann", "Cy")): counts(matches=1, hands=2, points=130, first_out=1,
-                                            double_victories=1, tichu_called=1, tichu_made=1,
-                                            grand_called=1, bombs=1),
-        counting.who(("Bob", "Dee")): counts(matches=1, hands=2, points=70, first_out=1,
-                                             bombs=2)}
+        (0, "Ann"): counts(matches=1, hands=2, hands_won=1, points=130, first_out=1,
+                           double_victories=1, tichu_called=1, tichu_made=1, bombs=1),
+        (0, "Bob"): counts(matches=1, hands=2, hands_won=1, points=70, first_out=1),
+        (0, "Cy"): counts(matches=1, hands=2, hands_won=1, points=130, double_victories=1,
+                          grand_called=1),
+        (0, "Dee"): counts(matches=1, hands=2, hands_won=1, points=70, bombs=2),
+        counting.who(("Ann", "Cy")): counts(matches=1, hands=2, hands_won=1, points=130,
+                                            first_out=1, double_victories=1, tichu_called=1,
+                                            tichu_made=1, grand_called=1, bombs=1),
+        counting.who(("Bob", "Dee")): counts(matches=1, hands=2, hands_won=1, points=70,
+                                             first_out=1, bombs=2)}
 
 
 def test_the_winners_are_the_stored_result(ctx):

@@ -97,7 +97,8 @@ def test_replace_with_no_rows_takes_the_match_out_of_its_tables_sums(ctx):
     match = writes.lock_match(key)
     group_id = match.group_id
     assert sums(group_id)[ANN] == counts(matches=1, hands=1, points=300, first_out=1,
-                                         double_victories=1, tichu_called=1, tichu_made=1)
+                                         double_victories=1, tichu_called=1, tichu_made=1,
+                                         hands_won=1)
     store.replace(match, {})
     assert store.read(match.id) == {}
     assert all(c == ZERO for c in sums(group_id).values())
@@ -186,7 +187,7 @@ def test_table_sums_count_a_name_at_several_tables_once(ctx):
     assert {v for v, _s, _w in found} == {"nanking"}  # no game without points
     assert found["nanking", 0, "Ann"] == counts(
         matches=2, hands=2, points=300 - 170, first_out=1, double_victories=1,
-        tichu_called=1, tichu_made=1)
+        tichu_called=1, tichu_made=1, hands_won=1)  # the first hand's, not the second's
     assert found["nanking", 0, "Cy"][COUNTS.index("grand_called")] == 1
     assert store.table_sums([second.group_id]) != store.table_sums([first.group_id])
     assert store.table_sums([10**6]) == []

@@ -58,7 +58,7 @@ def test_the_page_adds_up_a_history_built_hand_by_hand(app, client):
     page = client.get(f"/players/{key_of(app, 'Ann')}").get_data(as_text=True)
     assert "<h1" in page and ">Ann</h1>" in page
     assert dd(page, "data-matches") == "2 played, 1 won"
-    assert dd(page, "data-hands") == "6 played"
+    assert dd(page, "data-hands") == "6 played, 4 won 67%"  # the first match's four
     assert dd(page, "data-per-hand") == "+166.7"  # (1200 − 200) / 6
     assert dd(page, "data-tichu") == "4/4 100%"
     assert dd(page, "data-grand") == "0/1 0%"
@@ -104,7 +104,8 @@ def test_the_periods_count_the_matches_started_in_them(app, client, time_machine
     assert dd(page(None), "data-matches") == "3 played, 1 won"
     assert dd(page("bogus"), "data-matches") == "3 played, 1 won"  # unknown: all
     year = page("year")
-    assert dd(year, "data-matches") == "2 played, 0 won" and dd(year, "data-hands") == "2 played"
+    assert dd(year, "data-matches") == "2 played, 0 won"
+    assert dd(year, "data-hands") == "2 played, 0 won 0%"
     assert dd(year, "data-missed-wishes") == "1" and dd(year, "data-grand") == "0/1 0%"
     assert set(rows(year, "opponents")) == {"Dee", "Cy", "Eve", "Gus"}
     assert rows(year, "partners") == {"Bob": ["0/1", "−100.0"], "Fay": ["0/1", "—"]}
@@ -123,8 +124,10 @@ def test_threechu_has_no_partners_and_grand_seigneur_counts_as_played(app, clien
     page = client.get(f"/players/{key_of(app, 'Tom')}").get_data(as_text=True)
     assert "data-partners" not in page and "Threechu and Grand Seigneur have none" in page
     assert set(rows(page, "opponents")) == {"Uma", "Vic", "G2", "G3", "G4", "G5"}
-    assert dd(page, "data-matches") == "2 played, 0 won" and dd(page, "data-hands") == "2 played"
-    assert rows(page, "variants") == {"Threechu: three and a dummy": ["1", "0", "1"],
+    # Tom shuffled (the dummy his partner) and went out first; his side took 60 card points
+    assert dd(page, "data-matches") == "2 played, 0 won"
+    assert dd(page, "data-hands") == "2 played, 1 won 100% of 1 hand with points"
+    assert rows(page, "variants") == {"Threechu: three and a dummy": ["1", "0", "1/1"],
                                       "Grand Seigneur: 5–12": ["1", "—", "1"]}
     assert "Dummy" not in re.sub(r"<title>.*?</title>", "", page)
 
@@ -206,3 +209,12 @@ def test_in_tientsin_both_teammates_are_partners(app, client):
     with app.app_context():
         side = db.session.get(Match, match_id(url)).totals[0]
     assert rows(page, "partners")["Cy"] == ["0/1", f"{side:+.1f}".replace("-", "−")]
+    # 50 : 50, a tie: nobody won the hand
+    assert dd(page, "data-hands") == "1 played, 0 won 0%"
+    bob = client.get(f"/players/{key_of(app, 'Bob')}").get_data(as_text=True)
+    assert dd(bob, "data-hands") == "1 played, 0 won 0%"
+    assert post_hand(client, url, hand_form([1, 3, 5])).status_code == 303  # B's triple
+    bob = client.get(f"/players/{key_of(app, 'Bob')}").get_data(as_text=True)
+    assert dd(bob, "data-hands") == "2 played, 1 won 50%"
+    eve = client.get(f"/players/{key_of(app, 'Eve')}").get_data(as_text=True)
+    assert dd(eve, "data-hands") == "2 played, 0 won 0%"

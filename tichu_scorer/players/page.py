@@ -1,9 +1,9 @@
 """The reads of a player's page (`views.player_page`): what the player played and won over a
-period, with each partner and against each opponent, the calls, the first outs, the double
-victories and the wishes missed. Read with SQL aggregation from the statistics' stored sums
-(`MatchTally` per match, `TableTally` per table), the seats and the hands' wish column; no
-loop over hands in Python, so the page costs about the same at 10,000 matches as at ten
-(benchmarks/bench_player_page.py, docs/PERFORMANCE.md).
+period (matches and hands), with each partner and against each opponent, the calls, the
+first outs, the double victories and the wishes missed. Read with SQL aggregation from
+the statistics' stored sums (`MatchTally` per match, `TableTally` per table), the seats and
+the hands' wish column; no loop over hands in Python, so the page costs about the same at
+10,000 matches as at ten (benchmarks/bench_player_page.py, docs/PERFORMANCE.md).
 
 Partners and opponents come from the seats: in Nanking and Tientsin a partner is a player of
 the same fixed team, every other player an opponent. Threechu has no fixed partners (the
@@ -100,6 +100,11 @@ class PlayerFigures:
 
     def won_by_variant(self) -> dict[str, int]:
         return {variant.key: tally.won for variant, tally in self.by_variant}
+
+    def hands_won_by_variant(self) -> dict[str, int]:
+        """Hands won per scored variant (the statistics' `hands_won`; Grand Seigneur's
+        hands have no score, and nobody wins one)."""
+        return {variant.key: tally.hands_won for variant, tally in self.by_variant}
 
     def best_partner(self) -> Companion | None:
         """The partner won with most often (by rate; then more matches)."""

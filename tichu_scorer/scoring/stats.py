@@ -9,6 +9,8 @@ each seat in each hand, the hands (out-order, calls, per-seat scores) and the wi
 >>> ann = tally_match(facts).players["Ann"]
 >>> ann.tichu_called, ann.tichu_made, ann.first_out, ann.double_victories, ann.won
 (1, 1, 1, 1, 1)
+>>> ann.hands_won, tally_match(facts).players["Bob"].hands_won
+(1, 0)
 """
 
 from __future__ import annotations
@@ -55,11 +57,16 @@ class Tally:
     grand_called: int = 0
     grand_made: int = 0
     bombs: int = 0
+    hands_won: int = 0  # hands whose side scored more than every other side (`won_hand`)
     variants: set[str] = field(default_factory=set)
 
     @property
     def average_hand(self) -> float:
         return self.points / self.hands if self.hands else 0.0
+
+    @property
+    def hands_won_percent(self) -> int | None:
+        return percent(self.hands_won, self.hands)
 
     @property
     def first_out_percent(self) -> int | None:
@@ -75,7 +82,7 @@ class Tally:
 
 
 COUNTS = ("matches", "won", "hands", "points", "first_out", "double_victories",
-          "tichu_called", "tichu_made", "grand_called", "grand_made", "bombs")
+          "tichu_called", "tichu_made", "grand_called", "grand_made", "bombs", "hands_won")
 
 
 def percent(part: int, whole: int) -> int | None:
@@ -130,6 +137,25 @@ def tally_match(match: CountedMatch, earlier: MatchTallies | None = None) -> Mat
     return out
 
 
+def won_hand(hand: CountedHand, seat: int) -> bool:
+    """Whether the seat's side won the hand: it scored more than every other side of that
+    hand (a tie wins nobody the hand). Nanking and Tientsin: the team with the higher hand
+    score. Threechu: the seat's own score ([T3.4]: its side's, the shuffler's with the
+    dummy's) against the other side's. A hand without scores (Grand Seigneur's, never
+    counted) is won by nobody.
+
+    >>> won_hand(CountedHand((0,), {}, (150, -50, 150, -50), (0, 1, 0, 1), False), 2)
+    True
+    >>> won_hand(CountedHand((1,), {}, (50, 50, 50, 50), (0, 1, 0, 1), False), 0)
+    False
+    """
+    if not hand.seat_scores or not hand.teams:
+        return False
+    mine = hand.teams[seat]
+    others = [score for s, score in enumerate(hand.seat_scores) if hand.teams[s] != mine]
+    return bool(others) and hand.seat_scores[seat] > max(others)
+
+
 def _merge(into: Tally, other: Tally) -> None:
     for name in COUNTS:
         setattr(into, name, getattr(into, name) + getattr(other, name))
@@ -144,6 +170,8 @@ def _count_hand(tally: Tally, hand: CountedHand, seats: tuple[int, ...]) -> None
         tally.first_out += 1
     if hand.sweep and first is not None and hand.teams[first] == hand.teams[seats[0]]:
         tally.double_victories += 1
+    if won_hand(hand, seats[0]):
+        tally.hands_won += 1
     for seat in seats:
         if seat < len(hand.bombs):
             tally.bombs += hand.bombs[seat]
