@@ -43,6 +43,8 @@ def refusal(change) -> str:
     (lambda m: m["players"].__setitem__(1, "   "), "player 2 must be a name"),
     (lambda m: m["players"].__setitem__(1, "x" * 41), "player 2 must be a name"),
     (lambda m: m["players"].__setitem__(0, "x" * 41), "player 1 must be a name"),
+    (lambda m: m["players"].__setitem__(3, "D\u200bee"), "character that cannot be seen"),
+    (lambda m: m["players"].__setitem__(1, "\u202eBob"), "(U+202E)"),
     (lambda m: m.update(target=None, hand_limit=None, variant="threechu",
                         players=["A", "B", "C", None], hands=[]), "needs one of them"),
     (lambda m: m.update(target=1000, hand_limit=9, variant="threechu",

@@ -48,6 +48,12 @@ def test_target(client, app, target, custom, expected):
      "seat needs a different player."),
     ({"seat_0": "Ann", "seat_1": "Bob", "seat_2": "Cy", "seat_3": "Dee", "target": "custom",
       "custom_target": "1234"}, "multiple of 50"),
+    # a name that reads as another, or turns the names beside it around
+    ({"seat_0": "Fritz", "seat_1": "Bob", "seat_2": "Fr\u200bitz", "seat_3": "Dee"},
+     "holds a character that cannot be seen (U+200B)"),
+    ({"seat_0": "Anne\u202e", "seat_1": "Bob", "seat_2": "Cy", "seat_3": "Dee"},
+     "(U+202E)"),
+    ({"seat_0": "Ann\x7f", "seat_1": "Bob", "seat_2": "Cy", "seat_3": "Dee"}, "(U+007F)"),
 ])
 def test_new_match_refusals(client, app, data, message):
     r = client.post("/matches/new", data=data)

@@ -50,6 +50,16 @@ def test_refusals_name_the_field(client, table):
     assert r.status_code == 409 and 'data-refused="name"' in r.get_data(as_text=True)
     r = client.post(f"/players/{keys['Ann']}/rename", data={"name": ""})
     assert r.status_code == 422
+    # a name nobody can tell from another's, or that turns its neighbours around
+    for unseen in ("B\u200bob", "Anne\u202e", "\u2066Ann", "Ann\x7f"):
+        r = client.post(f"/players/{keys['Ann']}/rename", data={"name": unseen})
+        assert r.status_code == 422 and 'data-refused="name"' in r.get_data(as_text=True)
+        assert "cannot be seen" in r.get_data(as_text=True)
+    # the joiners of emoji sequences and some scripts stay allowed
+    r = client.post(f"/players/{keys['Ann']}/rename", data={"name": "Ann 👩\u200d👩\u200d👧"})
+    assert r.status_code == 303
+    r = client.post(f"/players/{keys['Ann']}/rename", data={"name": "Ann"})
+    assert r.status_code == 303
     r = client.post(f"/players/{keys['Ann']}/merge", data={"into": keys["Bob"]})
     assert r.status_code == 409 and "(H1)" in r.get_data(as_text=True)
     r = client.post(f"/players/{keys['Ann']}/merge", data={"into": "nobody"})

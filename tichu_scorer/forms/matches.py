@@ -21,6 +21,7 @@ from wtforms.validators import Length, Optional
 
 from ..game.house import PRESETS, RULE_BOOK, HouseRules
 from ..game.i18n import N_
+from ..game.names import hidden
 from ..game.variants import DEFAULT, MAX_SEATS, find
 from ..models import NAME_MAX, Player
 from ..scoring import (
@@ -211,9 +212,14 @@ class MatchSettingsForm(ProblemsMixin, HouseRulesMixin, Form):
 
 def same_player(names: list[str]) -> Problem | None:
     """[H1]: two seats with one player, named as typed (names match without regard to
-    case or spacing, as the table's players do)."""
+    case, spacing or unseen characters, as the table's players do); or a name holding a
+    character nobody sees (`game.names.hidden`)."""
     seen: dict[str, str] = {}
     for name in names:
+        if (unseen := hidden(name)) is not None:
+            return Problem("players", "H1", gettext(
+                "“%(name)s” holds a character that cannot be seen (%(code)s): type the name "
+                "again.", name=name, code=unseen))
         key = Player.key_of(name)
         if name and key in seen:
             return Problem("players", "H1", gettext(

@@ -22,6 +22,7 @@ from sqlalchemy.orm import lazyload
 
 from ..clock import utcnow
 from ..extensions import db
+from ..game import names
 from ..matches import prebuilt
 from ..models import Group, Match, MatchSeat
 from ..tables import phones
@@ -46,6 +47,9 @@ def clean_name(raw: object) -> str:
     name = " ".join(str(raw or "").split()) if isinstance(raw, str) else ""
     if not name or len(name) > NAME_MAX or any(ord(c) < 32 for c in name):
         raise Refused("name", _("A player's name is 1 to %(n)s characters.", n=NAME_MAX))
+    if (unseen := names.hidden(name)) is not None:
+        raise Refused("name", _("The name holds a character that cannot be seen (%(code)s): "
+                                "type it again.", code=unseen))
     if len(Player.key_of(name)) > 3 * NAME_MAX:
         raise Refused("name", _("This name is too long once case is ignored."))
     return name

@@ -11,6 +11,7 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from ..clock import utcnow
 from ..extensions import db
+from ..game import names
 
 NAME_MAX = 40
 KEY_LENGTH = 16  # characters of `Player.key` (96 random bits, URL-safe)
@@ -41,7 +42,8 @@ class Player(db.Model):  # type: ignore[name-defined,misc]
 
     @staticmethod
     def key_of(name: str) -> str:
-        return " ".join(name.split()).casefold()
+        """What makes two names one player (`game.names.key`)."""
+        return names.key(name)
 
 
 class PlayerMerge(db.Model):  # type: ignore[name-defined,misc]

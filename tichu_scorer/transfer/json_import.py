@@ -21,6 +21,7 @@ from ..clock import utcnow
 from ..extensions import db
 from ..follow_rows import FollowEvent
 from ..game.i18n import _
+from ..game.names import hidden
 from ..matches import ending, hand_entry, prebuilt, roster, writes
 from ..models import (
     CLIENT_ID,
@@ -188,6 +189,10 @@ def _check_players(players: object, game: scoring.Variant, where: Spot) -> list[
             raise refuse(where, _("player {seat} must be a name of 1 to {most} "
                                    "characters, not {name}.").format(
                 seat=seat + 1, most=NAME_MAX, name=repr(name)[:50]))
+        if (unseen := hidden(clean)) is not None:
+            raise refuse(where, _("player {seat}: {name} holds a character that cannot be "
+                                   "seen ({code}).").format(
+                seat=seat + 1, name=repr(name)[:50], code=unseen))
         if len(Player.key_of(clean)) > KEY_MAX:  # 'ß' is 'ss' when case is ignored
             raise refuse(where, _("player {seat}: {name} is too long to store once case "
                                    "is ignored (at most {most} characters).").format(

@@ -40,6 +40,7 @@ def test_names_are_cleaned_and_a_pair_is_named_by_its_players():
 @pytest.mark.parametrize("fmt, entries, rule, words", [
     (INDIVIDUAL, ["Ann", "Bob", "Cy"], "TN1", "at least four players."),
     (INDIVIDUAL, ["Ann", "Bob", "Cy", " ANN "], "TN1", "ANN is entered twice"),
+    (INDIVIDUAL, ["Ann", "Bob", "Cy", "A\u200bnn"], "TN1", "cannot be seen (U+200B)"),
     (INDIVIDUAL, ["Ann", "Bob", "Cy", "  "], "TN1", "1 to 40 characters"),
     (INDIVIDUAL, ["Ann", "Bob", "Cy", "x" * 41], "TN1", "1 to 40 characters"),
     (PAIRS_SWISS, [("Ann", "Bob")], "TN3", "at least four players (two pairs)"),

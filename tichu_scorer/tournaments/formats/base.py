@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import ClassVar, NamedTuple, Protocol
 
+from ...game import names
 from ...game.house import PRESETS, HouseRules
 from ...game.i18n import _
 from .. import draw, standings
@@ -61,12 +62,12 @@ class Entered(Protocol):
 
 
 def clean(name: str) -> str:
-    return " ".join(name.split())
+    return names.collapsed(name)
 
 
 def name_key(name: str) -> str:
-    """A name's identity among a tournament's entries (as `Player.key`)."""
-    return clean(name).casefold()
+    """A name's identity among a tournament's entries (as `Player.key_of`)."""
+    return names.key(name)
 
 
 def pair_name(members: Sequence[str]) -> str:
@@ -222,6 +223,10 @@ class Format(Stage):
                 if not clean(name) or len(clean(name)) > NAME_MAX:
                     raise Refused("entries", "TN1", _(
                         "Each name has 1 to %(most)d characters.") % {"most": NAME_MAX})
+                if (unseen := names.hidden(name)) is not None:
+                    raise Refused("entries", "TN1", _(
+                        "%(name)s holds a character that cannot be seen (%(code)s): type "
+                        "the name again.") % {"name": clean(name), "code": unseen})
                 if name_key(name) in seen:
                     raise Refused("entries", "TN1", _("%(name)s is entered twice.") % {
                         "name": clean(name)})
