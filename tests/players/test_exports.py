@@ -44,3 +44,26 @@ def test_a_key_held_already_is_replaced_and_an_old_export_imports(app, client):
         players = list(db.session.execute(db.select(Player)).scalars())
     assert len(players) == 12 and len({p.key for p in players}) == 12
     assert all(len(p.key) == 16 for p in players)
+
+
+def test_a_key_the_file_gives_two_names_is_kept_for_one_and_replaced_for_the_other(
+        app, client, tmp_path):
+    """A file that gives one key to several names (edited by hand, or two exports joined)
+    imports: the first name keeps it, each other gets a key of its own (it was a 422 saying
+    another phone saved meanwhile, which a retry could never mend)."""
+    url = new_match(client, ["Ann", "Bob", "Cy", "Dee"])
+    match = client.get(url + "/export.json").get_json()["matches"][0]
+    other, fresh = fresh_client(tmp_path, "other")
+    try:
+        match["player_keys"] = [match["player_keys"][0]] * 4
+        page = upload(fresh, json.dumps({"format": "tichu-scorer", "version": 1,
+                                         "matches": [match]}).encode())
+        assert page.status_code == 303
+        with other.app_context():
+            players = list(db.session.execute(db.select(Player)).scalars())
+        assert sorted(p.name for p in players) == ["Ann", "Bob", "Cy", "Dee"]
+        assert len({p.key for p in players}) == 4
+        assert match["player_keys"][0] in {p.key for p in players}
+    finally:
+        with other.app_context():
+            db.engine.dispose()

@@ -73,9 +73,12 @@ def player_ids(players: Mapping[str, Player], group_id: int) -> tuple[dict[str, 
     known = _stored(keys, group_id)
     new = [k for k in keys if k not in known]
     taken = _taken(sorted({players[k].key for k in new if players[k].key}))
-    rows = [{"group_id": group_id, "name": players[k].name, "name_key": k,
-             "key": players[k].key if players[k].key and players[k].key not in taken
-             else new_player_key(), "guest": bool(players[k].guest)} for k in new]
+    rows = []
+    for k in new:  # a key held already, or given to two names by the file: a new one
+        key = players[k].key if players[k].key and players[k].key not in taken else None
+        taken.add(key := key or new_player_key())
+        rows.append({"group_id": group_id, "name": players[k].name, "name_key": k,
+                     "key": key, "guest": bool(players[k].guest)})
     if rows:
         db.session.execute(insert(Player.__table__), rows)
     matched = Matched(sorted((players[k].name, known[k][1]) for k in keys if k in known),
