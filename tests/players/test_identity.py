@@ -198,7 +198,8 @@ def test_an_undo_waits_for_a_name_taken_since_and_for_a_later_merge(app, table):
         db.session.commit()
         with pytest.raises(Refused) as taken:
             undo(group_id, first)
-        assert taken.value.field == "name" and taken.value.status == 409
+        assert taken.value.field == "merge" and taken.value.status == 409
+        assert "rename ann first" in taken.value.message
         merge(group_id, "ann", "Bob")
         held(group_id)
         roster.player_named(group_id, "Zed")

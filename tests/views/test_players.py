@@ -80,9 +80,19 @@ def test_a_merge_and_its_undo(app, client, table):
     assert "Anne" in client.get(first).get_data(as_text=True)
     with app.app_context():
         merge_key = db.session.execute(db.select(PlayerMerge.key)).scalar_one()
+    # a new match named "ANN" since: the undo says what to do first, on the merge
+    blocking = new_match(client, ["ANN", "Bob", "Cy", "Dee"])
+    r = client.post(f"/players/merges/{merge_key}/undo")
+    text = r.get_data(as_text=True)
+    assert r.status_code == 409 and 'data-refused="merge"' in text
+    assert "rename ANN first, then undo the merge" in text
+    with app.app_context():
+        newcomer = db.session.execute(db.select(Player.key).filter_by(name="ANN")).scalar_one()
+    assert client.post(f"/players/{newcomer}/rename", data={"name": "Ann B"}).status_code == 303
     assert client.post(f"/players/merges/{merge_key}/undo").status_code == 303
     page = client.get("/players").get_data(as_text=True)
-    assert 'data-player="Ann"' in page and "undone" in page
+    assert 'data-player="Ann"' in page and "undone" in page and 'data-player="Ann B"' in page
+    assert "Ann B" in client.get(blocking).get_data(as_text=True)
     assert client.post(f"/players/merges/{merge_key}/undo").status_code == 409
 
 

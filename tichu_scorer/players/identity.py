@@ -229,7 +229,12 @@ def undo(group: Group, record: PlayerMerge) -> Player:
         raise Refused("merge", _("%(name)s was merged into another player since: undo that "
                                  "merge first.", name=record.target_name), status=409)
     source = record.source
-    _free(group, source["name"], None)
+    taken = db.session.execute(db.select(Player).filter_by(
+        group_id=group.id, name_key=Player.key_of(source["name"]))).scalar_one_or_none()
+    if taken is not None:  # a player of that name came since (a new match named them)
+        raise Refused("merge", _("%(name)s is the name of another player now: rename "
+                                 "%(name)s first, then undo the merge.", name=taken.name),
+                      status=409)
     matches = _hold(group, [target.id])
     _hold_players(group, matches, [target.id])
     seats = list(db.session.execute(db.select(MatchSeat).where(
