@@ -47,7 +47,7 @@
   function status(ok) {
     const line = document.querySelector("[data-live-status]");
     if (!line) return;
-    line.textContent = ok ? line.dataset.checked.replace("{time}", new Date().toLocaleTimeString())
+    line.textContent = ok ? line.dataset.checked.replace("{time}", new Date().toLocaleTimeString(document.documentElement.lang || undefined))
       : line.dataset.offline;
   }
 
