@@ -44,6 +44,21 @@ def test_a_rename_follows_into_the_match_and_the_stats(app, client, table):
     assert "Annette" in stats and ">Ann<" not in stats
 
 
+def test_a_rename_from_a_page_opened_before_another_phones_rename_is_refused(client, table):
+    """Two phones rename Bob at once: the second form still showed "Bob", so it is told,
+    not silently laid over the first (the API, which names no former name, renames)."""
+    keys = table[4]
+    page = client.get("/players").get_data(as_text=True)
+    assert 'name="was" value="Bob"' in page
+    first = {"name": "Bobby", "was": "Bob"}
+    assert client.post(f"/players/{keys['Bob']}/rename", data=first).status_code == 303
+    r = client.post(f"/players/{keys['Bob']}/rename", data={"name": "Robert", "was": "Bob"})
+    text = r.get_data(as_text=True)
+    assert r.status_code == 409 and 'data-refused="name"' in text
+    assert "Bob was renamed Bobby on another phone meanwhile" in text
+    assert 'data-player="Bobby"' in client.get("/players").get_data(as_text=True)
+
+
 def test_refusals_name_the_field(client, table):
     keys = table[4]
     r = client.post(f"/players/{keys['Ann']}/rename", data={"name": "ANNE"})

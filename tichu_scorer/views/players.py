@@ -81,7 +81,11 @@ def _do(group: Group, change: str, key: str) -> str:
                            name=back.name))
     player = identity.player_of(group, key)
     if change == "rename":
-        old = player.name
+        old, was = player.name, form_value("was")
+        if was and was != old:  # the form showed another name: another phone renamed since
+            raise Refused("name", gettext(
+                "%(was)s was renamed %(now)s on another phone meanwhile; nothing was changed.",
+                was=was, now=old), status=409)
         identity.rename(group, player, form_value("name"))
         return str(gettext("%(old)s is now %(new)s, in every match.", old=old,
                            new=player.name))
