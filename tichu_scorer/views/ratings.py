@@ -168,8 +168,9 @@ def chances(match: Match) -> list[tuple[Any, int]] | None:
     ratings in its variant (`fairness.chances`), while it has no hand; None for a game of
     more than two sides, once a hand is in, when no player of the match is rated yet, or
     when the table's ratings are not kept and rating them afresh would hold the page (more
-    than `CHANCES_MOST` rated matches: the line is quiet, the page never waits for it). A match begun leaves the ratings' checksum
-    as it was, so the ratings Tonight or the last match's end computed answer it."""
+    than `CHANCES_MOST` rated matches: the line is quiet, the page never waits for it). A
+    match begun leaves the ratings' checksum as it was, so the ratings Tonight or the last
+    match's end computed answer it."""
     variant = match.game.variant
     sides = [s for s in variant.sides(match.names) if not s.is_dummy]
     if match.hand_count or variant.ranked or len(sides) != 2 or match.group is None:
