@@ -118,7 +118,7 @@
   }
 
   // A page that says what its refusal means ([data-gone]: a screen whose watch code was
-  // replaced) says so and stops; not "offline", which would be a guess.
+  // replaced) says so, on top, and stops; not "offline", which would be a guess.
   function gone() {
     const line = document.querySelector("[data-live-status][data-gone]");
     if (!line) return false;
@@ -127,6 +127,7 @@
     line.textContent = line.dataset.gone;
     line.className = "problem";
     line.setAttribute("role", "alert");
+    document.querySelector("main").prepend(line); // on top: a TV shows no more than that
     return true;
   }
 
