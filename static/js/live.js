@@ -46,7 +46,7 @@
   }
   function status(ok) {
     const line = document.querySelector("[data-live-status]");
-    if (!line) return;
+    if (!line || stopped) return;
     line.textContent = ok ? line.dataset.checked.replace("{time}", new Date().toLocaleTimeString(document.documentElement.lang || undefined))
       : line.dataset.offline;
   }
@@ -117,12 +117,27 @@
     }
   }
 
+  // A page that says what its refusal means ([data-gone]: a screen whose watch code was
+  // replaced) says so, on top, and stops; not "offline", which would be a guess.
+  function gone() {
+    const line = document.querySelector("[data-live-status][data-gone]");
+    if (!line) return false;
+    quit(false);
+    stopped = true;
+    line.textContent = line.dataset.gone;
+    line.className = "problem";
+    line.setAttribute("role", "alert");
+    document.querySelector("main").prepend(line); // on top: a TV shows no more than that
+    return true;
+  }
+
   async function changed(data) {
     const parts = document.querySelectorAll("[data-live-part]");
     const before = tag;
     if (parts.length) {
       const response = await fetch(window.location.pathname + window.location.search, {
         credentials: "same-origin", headers: { "X-Tichu-Prefetch": "1" } });
+      if (response.status === 404 && gone()) return;
       if (!response.ok) throw new Error("live: page " + response.status);
       const fresh = new DOMParser().parseFromString(await response.text(), "text/html");
       if (fresh.title) document.title = fresh.title; // a table renamed

@@ -71,9 +71,15 @@ def test_the_season_standing_at_the_phone(season_table, new_context, theme, loca
     assert names(page)[:2] == ["Bob", "Dee"]  # 3 wins of 4 each: one place, by name
     for row in range(2):
         cells = page.locator("[data-season-standing] tbody tr").nth(row).locator("td")
-        assert cells.all_inner_texts()[:4] == ["1", "4", "3", "6"]
+        assert cells.all_inner_texts()[:5] == ["1", "4", "3", "0", "6"]  # ties apart
+    assert page.locator("[data-season-standing] thead th").nth(4).get_attribute(
+        "title") == ("Matches tied" if locale == "en" else "Unentschiedene Partien")
     assert "Zoe" not in names(page)
     assert page.evaluate(NO_WIDER)
+    assert page.eval_on_selector_all(  # each heading on one line: no word cut in two
+        "[data-season-standing] thead th",
+        "hs => hs.every(h => { const r = document.createRange(); r.selectNodeContents(h);"
+        " return r.getClientRects().length === 1; })")
     assert page.locator("[data-season-rules] li").count() == 4
     shot(page, f"season-{theme}-{locale}")
     # last year: one tap
@@ -91,6 +97,9 @@ def test_the_season_standing_at_the_phone(season_table, new_context, theme, loca
     assert page.locator("[data-exports]").is_hidden()
     assert page.locator("[data-season-standing]").is_visible()
     shot(page, f"season-print-{theme}-{locale}")
+    link = "[data-season-standing] th[scope=row] a"
+    assert page.eval_on_selector(  # a name printed as the other names, not as a link
+        link, "a => getComputedStyle(a).color === getComputedStyle(a.parentNode).color")
     page.emulate_media(media="screen")
     assert page.locator("[data-print]").is_visible()
     # exported as the page shows it
@@ -98,6 +107,10 @@ def test_the_season_standing_at_the_phone(season_table, new_context, theme, loca
         page.tap("[data-exports] a:first-child")
     rows = list(csv.DictReader(io.StringIO(download.value.path().read_text())))
     assert [r["name"] for r in rows] == names(page)
+    # a name is one tap from the player's page
+    page.tap("[data-season-standing] tr[data-name='Bob'] th a")
+    page.wait_for_selector("h1[data-player]")
+    assert page.inner_text("h1[data-player]") == "Bob"
     assert not errors, errors
     context.close()
 

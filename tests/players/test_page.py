@@ -26,6 +26,12 @@ def test_best_and_worst_partner_by_wins_and_by_points_per_hand():
     assert alone.best_partner().name == "Ann" and alone.worst_partner() is None
     assert alone.worst_partner_points() is None
     assert PlayerFigures().best_partner() is None and PlayerFigures().rival() is None
+    unwon = PlayerFigures(partners=[met("Carla", 1, 0, hands=4, points=-20),
+                                    met("Dan", 2, 0, hands=8, points=-100)])
+    assert unwon.best_partner() is None  # not "Carla, 0 of 1 won"
+    assert unwon.worst_partner() is None  # nor the same as the worst
+    once = PlayerFigures(partners=[met("Carla", 1, 0), met("Dan", 2, 1)])
+    assert once.best_partner().name == "Dan" and once.worst_partner().name == "Carla"
     level = PlayerFigures(partners=[met("Ann", 2, 2, hands=8, points=800),
                                     met("Bob", 1, 1, hands=4, points=400)])
     assert level.best_partner().name == "Ann" and level.worst_partner() is None

@@ -103,3 +103,13 @@ def test_a_new_match_shows_each_sides_chance_until_its_first_hand(app, client):
                                               "seat_1": "Bob", "seat_2": "Cy",
                                               "length": "hands", "hands": "3"})
     assert chance_line(client, three.headers["Location"]) is None  # three sides: no line
+
+
+def test_no_chance_line_when_nobody_at_the_match_is_rated(app, client):
+    first = new_match(client, ["Ann", "Bob", "Cy", "Dee"])  # nobody at the table has finished
+    assert chance_line(client, first) is None  # a match yet: not "50 % · 50 %"
+    won_match(client)
+    strangers = new_match(client, ["Eve", "Fay", "Gus", "Hal"])  # rated players elsewhere
+    assert chance_line(client, strangers) is None
+    one_rated = new_match(client, ["Ann", "Fay", "Gus", "Hal"])
+    assert chance_line(client, one_rated).startswith("Chance to win, by the ratings:")

@@ -218,3 +218,13 @@ def test_in_tientsin_both_teammates_are_partners(app, client):
     assert dd(bob, "data-hands") == "2 played, 1 won 50%"
     eve = client.get(f"/players/{key_of(app, 'Eve')}").get_data(as_text=True)
     assert dd(eve, "data-hands") == "2 played, 0 won 0%"
+
+
+def test_no_best_partner_before_a_match_was_won_with_one(app, client):
+    """Bob lost his only match with Dee: not "Best partner: Dee 0 of 1 won"."""
+    url = new_match(client, target="custom", custom="200")  # Ann & Cy against Bob & Dee
+    assert post_hand(client, url, hand_form([0, 2])).status_code == 303  # Ann & Cy win
+    page = client.get(f"/players/{key_of(app, 'Bob')}").get_data(as_text=True)
+    assert "data-best-partner" not in page and "data-worst-partner" not in page
+    page = client.get(f"/players/{key_of(app, 'Ann')}").get_data(as_text=True)
+    assert "Cy" in item(page, "data-best-partner") and "data-worst-partner" not in page

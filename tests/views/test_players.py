@@ -121,6 +121,16 @@ def test_guests_are_listed_apart(client, table):
     assert "Guests" not in client.get("/players").get_data(as_text=True)
 
 
+@pytest.mark.parametrize("value", ["maybe", "", "true", "2"])
+def test_a_guest_mark_that_is_neither_is_a_422_naming_the_field(client, table, value):
+    keys = table[4]
+    assert client.post(f"/players/{keys['Eve']}/guest", data={"guest": "1"}).status_code == 303
+    refused = client.post(f"/players/{keys['Eve']}/guest", data={"guest": value})
+    body = refused.get_data(as_text=True)
+    assert refused.status_code == 422 and 'data-refused="guest"' in body
+    assert "Guests" in client.get("/players").get_data(as_text=True)  # still a guest
+
+
 def test_members_read_and_strangers_learn_nothing(app, table):
     keys, code = table[4], table[3]
     stranger = app.test_client()

@@ -4,6 +4,7 @@ ranked as the page says; the period's bounds at the edges of the year; bad dates
 naming the field; the tables a device joined only; printing and the exports."""
 
 import csv
+import html
 import io
 import json
 import re
@@ -84,11 +85,29 @@ def standing(response):
 
 def test_the_season_adds_up_the_years_finished_matches_and_ranks_them(client, history):
     assert standing(client.get(SEASON_2026)) == [
-        ["1", "Bob", "4", "2 +1", "5", "6", "415"],
-        ["2", "Dee", "3", "1 +1", "3", "6", "215"],  # equal MP: more VP
-        ["3", "Ann", "4", "1 +1", "3", "3", "485"],  # equal in everything: one place,
-        ["3", "Cy", "4", "1 +1", "3", "3", "485"],   # listed by name
-        ["5", "Eve", "1", "1", "2", "0", "200"]]
+        ["1", "Bob", "4", "2", "1", "5", "6", "415"],
+        ["2", "Dee", "3", "1", "1", "3", "6", "215"],  # equal MP: more VP
+        ["3", "Ann", "4", "1", "1", "3", "3", "485"],  # equal in everything: one place,
+        ["3", "Cy", "4", "1", "1", "3", "3", "485"],   # listed by name
+        ["5", "Eve", "1", "1", "0", "2", "0", "200"]]
+
+
+def test_the_columns_say_what_they_count_and_the_names_link_to_the_players(client, history):
+    body = client.get(SEASON_2026).get_data(as_text=True)
+    head = re.search(r"<thead>(.*?)</thead>", body, re.S).group(1)
+    assert [" ".join(re.sub(r"<[^>]+>", "", h).split()) for h in re.findall(
+        r"<th[^>]*>(.*?)</th>", head, re.S)] == ["#", "Player", "Played", "Won", "Ties", "MP",
+                                                  "VP", "Points"]
+    assert 'title="Matches tied"' in head
+    links = dict((name, href) for href, name in re.findall(
+        r'<th scope="row"><a href="(/players/[^"]+)">([^<]+)</a></th>', body))
+    assert set(links) == {"Ann", "Bob", "Cy", "Dee", "Eve"}
+    assert client.get(links["Bob"]).status_code == 200
+    assert ">Bob</h1>" in client.get(links["Bob"]).get_data(as_text=True)
+    client.set_cookie("lang", "de")
+    head = re.search(r"<thead>(.*?)</thead>", client.get(SEASON_2026).get_data(
+        as_text=True), re.S).group(1)
+    assert ">Remis</th>" in head and "Unentschiedene Partien" in head
 
 
 def test_ranked_by_victory_points(client, history):
@@ -139,6 +158,12 @@ def test_this_year_is_the_default(client, history, time_machine):
     assert {r[1] for r in standing(client.get("/season"))} == {"Ann", "Fay", "Gus", "Hal"}
 
 
+def page_error(body):
+    """The message of the page's refusal, as its text reads."""
+    found = re.search(r"data-season-error=\"\w+\">(.*?)</p>", body, re.S)
+    return html.unescape(found.group(1)) if found else None
+
+
 @pytest.mark.parametrize(("query", "field"), [
     ("from=2026-13-01", "from"), ("from=2026-1-1", "from"), ("to=31.12.2026", "to"),
     ("from=yesterday", "from"), ("to=2026-02-30", "to"), ("from=" + "9" * 500, "from"),
@@ -154,8 +179,17 @@ def test_bad_input_is_a_400_naming_the_field(client, history, query, field):
     body = page.get_data(as_text=True)
     if "%00" not in query:  # (a NUL is refused before the page, naming the field)
         assert f'data-season-error="{field}"' in body and f"“{field}”" in body
-    export = client.get("/season.csv?" + query)
-    assert export.status_code == 400 and field in export.get_data(as_text=True)
+    export = client.get("/season.csv?" + query)  # each file answers in its own format
+    assert export.status_code == 400 and export.mimetype == "text/plain"
+    assert field in export.get_data(as_text=True)
+    export = client.get("/season.json?" + query)
+    assert export.status_code == 400 and export.mimetype == "application/json"
+    if "%00" in query:  # refused before the view: the message names the field
+        assert f"“{field}”" in export.get_json()["error"]
+        return
+    assert export.get_json() == {"field": field, "error": page_error(body)}
+    assert client.get("/season.csv?" + query).get_data(as_text=True).startswith(
+        f"{field}: ")
 
 
 def test_the_exports_hold_the_ranking_list(client, history):
@@ -229,19 +263,20 @@ def test_a_tournaments_tables_count_with_their_victory_points(app, client):
         assert match.finished and match.victory == [3, 0]
         winners = {s.player.name for s in match.seats if s.team == 0}
     rows = {r[1]: r for r in standing(client.get("/season"))}
-    assert {n for n, r in rows.items() if r[5] == "3"} == winners
-    assert all(rows[n][0] == "1" and rows[n][4] == "2" for n in winners)
+    assert {n for n, r in rows.items() if r[6] == "3"} == winners
+    assert all(rows[n][0] == "1" and rows[n][5] == "2" for n in winners)
 
 
 def test_the_season_costs_one_statement_however_many_matches(app, client):
-    """The sums are made in SQL: as many statements for 12 matches as for 2."""
+    """The sums are made in SQL: as many statements for 12 matches as for 2 (and the
+    players' keys for the names' links read once)."""
     for day in (1, 2):
         won_by_a(app, client, ["Ann", "Bob", "Cy", "Dee"], datetime(2026, 3, day))
     few = queries_for(app, client, SEASON_2026)
     for day in range(3, 13):
         won_by_b(app, client, ["Ann", "Bob", "Cy", "Dee"], datetime(2026, 3, day))
     many = queries_for(app, client, SEASON_2026)
-    assert len(many) == len(few) <= 4, many
+    assert len(many) == len(few) <= 6, many  # (two: the names' links, tables and keys)
     assert [r[1:4] for r in standing(client.get(SEASON_2026))][0] == ["Bob", "12", "10"]
 
 
@@ -252,3 +287,11 @@ def test_the_modules_examples_hold():
     from tichu_scorer.players import season
     result = doctest.testmod(season)
     assert result.attempted >= 4 and result.failed == 0
+
+
+def test_a_table_not_joined_is_a_404_in_the_files_format(client, history):
+    found = client.get("/season.json?table=nope")
+    assert found.status_code == 404 and found.get_json()["error"]
+    found = client.get("/season.csv?table=nope")
+    assert found.status_code == 404 and found.mimetype == "text/plain"
+    assert client.get("/season?table=nope").mimetype == "text/html"

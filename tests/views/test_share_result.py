@@ -129,3 +129,30 @@ def test_a_tournament_standing_as_text_and_image(client, app, kind):
     assert ("MP" in text) == (kind == "pairs")
     assert size_of(client.get(url + "/result.png").get_data())[0] == 1080
     assert app.test_client().get(url + "/result.png").status_code == 404
+
+
+def test_a_tournaments_text_says_how_far_it_is(client):
+    """Not "after round 1" while round 1 is only drawn or in play ([TN4]: a round is
+    complete once every table has entered its last hand)."""
+    url = start(client, ["Ann", "Bob", "Cy", "Dee"], rounds=2, hands=2)
+
+    def said():  # the verdict: the line before the app's signature
+        return client.get(url + "/result.txt").get_data(as_text=True).splitlines()[-2]
+
+    assert client.post(url + "/draw", data={"round": 1}).status_code == 303
+    assert said() == "Standing before the first round."
+    first = tables(client, url, 1)[0]
+    play(client, first, 1)
+    assert said() == "Round 1 of 2 in play."
+    client.set_cookie("lang", "de")
+    assert said() == "Durchgang 1 von 2 läuft."
+    client.set_cookie("lang", "en")
+    play(client, first, 1)
+    assert said() == "Standing after round 1 of 2."
+    assert client.post(url + "/draw", data={"round": 2}).status_code == 303
+    assert said() == "Standing after round 1 of 2."  # round 2 drawn, no hand in
+    play(client, tables(client, url, 2)[0], 1)
+    assert said() == "Round 2 of 2 in play."
+    client.set_cookie("lang", "de")
+    assert said() == "Durchgang 2 von 2 läuft."
+    assert client.get(url + "/result.png").status_code == 200

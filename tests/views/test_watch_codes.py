@@ -119,8 +119,17 @@ def test_the_code_is_read_as_typed_and_through_join(app, client, cup):
 def test_rotating_the_tables_links_revokes_the_code(app, client, cup):
     url, match_url, group_key, code = cup
     screen = app.test_client()
-    assert screen.get(f"/w/{code}").status_code == 200
+    board = screen.get(f"/w/{code}")
+    assert board.status_code == 200
+    body = board.get_data(as_text=True)
+    assert 'data-gone="This screen no longer updates: its code was replaced' in body
+    assert "data-gone" not in client.get(url + "/board").get_data(as_text=True)  # by key
+    path, tag = watched(body)
+    assert ask(screen, path, tag).status_code == 304
     assert client.post(f"/tables/{group_key}/rotate").status_code == 303
+    # the screen is told that something changed (no hand was saved), so it reads the page
+    # again, and learns the code is gone (live.js says so: `data-gone`)
+    assert ask(screen, path, tag).status_code == 200
     assert screen.get(f"/w/{code}").status_code == 404
     fresh = shown_code(client.get(url).get_data(as_text=True))
     assert fresh != code and screen.get(f"/w/{fresh}").status_code == 200

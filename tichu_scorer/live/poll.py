@@ -11,7 +11,7 @@ A page names what it watches in a signed path (`url`): `/live/m/<match key>/<sig
 match (its `revision`, raised in the transaction of every change, and its hand count),
 `/live/t/<table key>.<table key>…/<sig>` for tables (the checksum the statistics keep of
 a table's matches: count, sum of revisions, newest id, sum of stamps;
-and a keyed mark of the tables' names, so that a rename shows).
+and a keyed mark of the tables' names and generations, so that a rename shows, and new links).
 The signature is an HMAC under the secret key, given only inside a page that the access
 rules let the reader see; so the path is the right to ask, and no session, limiter or
 template is needed to answer it. What it tells is how often a match changed and its number
@@ -265,9 +265,9 @@ def _sums_sql(n: int) -> str:
     count, sum of revisions, newest id and sum of stamps: the tables' version live pages
     compare."""
     marks = ", ".join("?" for _ in range(n))
-    return ("SELECT g.key, g.name, count(m.id), sum(m.revision), max(m.id), sum(m.stamp) "
-            'FROM tichu_group g LEFT JOIN "match" m ON m.group_id = g.id '
-            f"WHERE g.key IN ({marks}) GROUP BY g.key, g.name")  # nosec B608: "?" only
+    return ("SELECT g.key, g.name, count(m.id), sum(m.revision), max(m.id), sum(m.stamp), "
+            'g.generation FROM tichu_group g LEFT JOIN "match" m ON m.group_id = g.id '
+            f"WHERE g.key IN ({marks}) GROUP BY g.key, g.name, g.generation")  # nosec B608
 
 
 def _sums(rows: Iterable[Any]) -> dict[str, tuple[Any, ...]]:
@@ -285,12 +285,14 @@ def table_sums(engine: Any, keys: list[str]) -> dict[str, tuple[Any, ...]]:
 
 def tables_tag(app: Flask, sums: dict[str, tuple[Any, ...]], keys: list[str]) -> str | None:
     """The version of several tables from their `table_sums` (None when none is left): the
-    sums of their matches' checksums, and a keyed mark of their names (a rename changes
-    the version; the mark tells nothing of the name)."""
+    sums of their matches' checksums, and a keyed mark of their names and generations (a
+    rename changes the version, and so do new links: a screen watching by the old code
+    learns it, `views/watch.py`; the mark tells nothing of the name)."""
     rows = [sums[k] for k in dict.fromkeys(keys) if k in sums]
     if not rows:
         return None
-    named = hmac.new(_secret(app), "\0".join(r[0] for r in rows).encode(), hashlib.sha256)
+    named = hmac.new(_secret(app), "\0".join(f"{r[0]}\1{r[5]}" for r in rows).encode(),
+                     hashlib.sha256)
     newest = max((r[3] for r in rows if r[3] is not None), default=0)
     return (f"t{sum(r[1] for r in rows)}.{sum(r[2] or 0 for r in rows)}.{newest}."
             f"{sum(r[4] or 0 for r in rows)}.{named.hexdigest()[:6]}")

@@ -107,8 +107,10 @@ class PlayerFigures:
         return {variant.key: tally.hands_won for variant, tally in self.by_variant}
 
     def best_partner(self) -> Companion | None:
-        """The partner won with most often (by rate; then more matches)."""
-        return _first(self.partners, lambda c: (-(c.won / c.matches), -c.matches, c.name))
+        """The partner won with most often (by rate; then more matches); none before a
+        match was won with anyone."""
+        won_with = [c for c in self.partners if c.won]
+        return _first(won_with, lambda c: (-(c.won / c.matches), -c.matches, c.name))
 
     def worst_partner(self) -> Companion | None:
         """The partner won with least often; none when every partner's rate is the best's."""

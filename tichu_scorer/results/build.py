@@ -4,6 +4,7 @@ players, as the Tonight page adds them up) and a tournament's standing."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from fractions import Fraction
 
 from flask_babel import format_date, gettext, ngettext
@@ -103,15 +104,32 @@ def of_tournament(tournament: Tournament) -> Result:
     winners = [line.name for line in lines if line.place == 1]
     if over and winners:
         verdict = gettext("Won: %(name)s", name=", ".join(winners))
-    elif rounds:
-        verdict = gettext("Standing after round %(number)d of %(rounds)d.",
-                          number=len(rounds), rounds=last)
     else:
-        verdict = gettext("No round drawn yet.")
+        verdict = _where(rounds, last)
     marked = tuple(i for i, line in enumerate(lines) if over and line.place == 1)
     return Result(tournament.name, gettext(fmt.title) + " · "
                   + format_date(tournament.created_at, "medium"), head, tuple(rows), marked,
                   verdict, f"tichu-tournament-{tournament.key}")
+
+
+def _where(rounds: Sequence[standings.Round], last: int) -> str:
+    """How far a tournament not yet over is: no round drawn; the first drawn, no hand in;
+    a round in play (its hands are in the standing already); or a round complete
+    (`[TN4]`), the next not begun."""
+    if not rounds:
+        return str(gettext("No round drawn yet."))
+    current = rounds[-1]
+    if current.complete:
+        return str(gettext("Standing after round %(number)d of %(rounds)d.",
+                           number=len(rounds), rounds=last))
+    if not any(t.hands for t in current.tables):
+        if len(rounds) == 1:
+            return str(gettext("Standing before the first round."))
+        if rounds[-2].complete:
+            return str(gettext("Standing after round %(number)d of %(rounds)d.",
+                               number=len(rounds) - 1, rounds=last))
+    return str(gettext("Round %(number)d of %(rounds)d in play.", number=len(rounds),
+                       rounds=last))
 
 
 def _number(value: Fraction) -> str:

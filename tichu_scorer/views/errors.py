@@ -146,11 +146,23 @@ def form_value(name: str) -> str:
     return values[0] if values else ""
 
 
-def _answer(code: int, message: str, field: str) -> Response:
-    """An error as the caller reads it: JSON under /api, the error page elsewhere."""
+def _file_kind() -> str:
+    """The format of a file the path asks for by its extension (an export: `.json`, `.csv`,
+    `.txt`), "" for a page."""
+    last = request.path.rpartition("/")[2]
+    kind = last.rpartition(".")[2] if "." in last else ""
+    return kind if kind in ("json", "csv", "txt") else ""
+
+
+def answer(code: int, message: str, field: str) -> Response:
+    """An error as the caller reads it: JSON under /api and for a `.json` file, plain text
+    (the field, then the message) for a `.csv` or `.txt` file, the error page elsewhere."""
     response: Response
-    if wants_json():
+    kind = _file_kind()
+    if wants_json() or kind == "json":
         response = jsonify(error=message, field=field)
+    elif kind:
+        response = Response(f"{field}: {message}\n", mimetype="text/plain")
     else:
         response = Response(render_template("errors/error.html", code=code, message=message),
                             mimetype="text/html")
@@ -195,7 +207,7 @@ def register(app: Flask) -> None:
 
     @app.errorhandler(CSRFError)
     def csrf_error(exc: CSRFError) -> Response:
-        return _answer(400, gettext("The form expired or came from elsewhere (CSRF check "
+        return answer(400, gettext("The form expired or came from elsewhere (CSRF check "
                                     "failed). Go back, reload the page and submit again; "
                                     "nothing was saved."), "csrf_token")
 
@@ -204,7 +216,7 @@ def register(app: Flask) -> None:
         message = exc.description or exc.name
         if message == type(exc).description:  # Werkzeug's own English sentence
             message = _plain_reason(exc.code or 500)
-        response = _answer(exc.code or 500,
+        response = answer(exc.code or 500,
                            exc.name + ": " + message if wants_json() else message, "request")
         for name, value in exc.get_headers():  # a 405's Allow (RFC 9110), say
             if name.lower() != "content-type":
@@ -221,7 +233,7 @@ def register(app: Flask) -> None:
         db.session.rollback()
         app.logger.warning("Value refused by the database on %s %s: %s", request.method,
                            _route(), (str(exc).splitlines() or [""])[0][:200])
-        return _answer(400, gettext("A value in the request is too long or too large to be "
+        return answer(400, gettext("A value in the request is too long or too large to be "
                                     "stored; nothing was saved."), "request")
 
     @app.errorhandler(OperationalError)
@@ -237,7 +249,7 @@ def register(app: Flask) -> None:
                      state_of(exc))
         app.logger.warning("Database %s on %s %s: %s", state, request.method, _route(),
                            message.splitlines()[0][:150] if message else "")
-        response = _answer(503, gettext("The server is busy; nothing was saved. Try again in "
+        response = answer(503, gettext("The server is busy; nothing was saved. Try again in "
                                         "a moment."), "server")
         response.headers["Retry-After"] = "2"
         return response
@@ -263,7 +275,7 @@ def register(app: Flask) -> None:
     def gone(exc: ObjectDeletedError) -> Response:
         """The match was deleted by another phone while this request used it."""
         _rollback()
-        return _answer(404, gettext("Another phone deleted this match meanwhile."), "match")
+        return answer(404, gettext("Another phone deleted this match meanwhile."), "match")
 
     @app.errorhandler(OutOfTime)
     def out_of_time(exc: OutOfTime) -> Response:
@@ -272,7 +284,7 @@ def register(app: Flask) -> None:
         held up."""
         app.logger.warning("Referee question over its %g s CPU budget on %s %s", exc.seconds,
                            request.method, _route())
-        response = _answer(503, gettext("The referee took too long over this question and "
+        response = answer(503, gettext("The referee took too long over this question and "
                                         "stopped. Try again in a moment."), "server")
         response.headers["Retry-After"] = "5"
         return response
@@ -280,5 +292,5 @@ def register(app: Flask) -> None:
     @app.errorhandler(Exception)
     def unexpected(exc: Exception) -> Response:
         app.logger.exception("Unhandled error on %s %s", request.method, _route())
-        return _answer(500, gettext("Something went wrong on our side; nothing was saved. "
+        return answer(500, gettext("Something went wrong on our side; nothing was saved. "
                                     "Please try again."), "server")

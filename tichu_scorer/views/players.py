@@ -95,7 +95,10 @@ def _do(group: Group, change: str, key: str) -> str:
         return str(ngettext("%(a)s merged into %(b)s (%(num)d match moved).",
                         "%(a)s merged into %(b)s (%(num)d matches moved).", len(merged.seats),
                         a=merged.source_name, b=target.name))
-    guest = form_value("guest") == "1"
+    marked = form_value("guest")
+    if marked not in ("0", "1"):
+        raise Refused("guest", gettext("“guest” is 1 (a guest) or 0 (a regular)."))
+    guest = marked == "1"
     identity.mark_guest(group, player, guest)
     return str(gettext("%(name)s is marked as a guest.", name=player.name) if guest
                else gettext("%(name)s is a regular now.", name=player.name))

@@ -166,10 +166,11 @@ def strengths(groups: Sequence[Group], variant: Variant) -> dict[str, tuple[floa
 def chances(match: Match) -> list[tuple[Any, int]] | None:
     """A new match's two sides with each one's chance to win in percent, by its table's
     ratings in its variant (`fairness.chances`), while it has no hand; None for a game of
-    more than two sides, once a hand is in, or when the table's ratings are not kept and
-    rating them afresh would hold the page (more than `CHANCES_MOST` rated matches: the
-    line is quiet, the page never waits for it). A match begun leaves the ratings' checksum
-    as it was, so the ratings Tonight or the last match's end computed answer it."""
+    more than two sides, once a hand is in, when no player of the match is rated yet, or
+    when the table's ratings are not kept and rating them afresh would hold the page (more
+    than `CHANCES_MOST` rated matches: the line is quiet, the page never waits for it). A
+    match begun leaves the ratings' checksum as it was, so the ratings Tonight or the last
+    match's end computed answer it."""
     variant = match.game.variant
     sides = [s for s in variant.sides(match.names) if not s.is_dummy]
     if match.hand_count or variant.ranked or len(sides) != 2 or match.group is None:
@@ -179,7 +180,10 @@ def chances(match: Match) -> list[tuple[Any, int]] | None:
     kept: LRU[tuple[Any, ...], Rated] = lru("tichu_ratings", KEPT)
     if key[1] > CHANCES_MOST and kept.get(key) is None:
         return None
-    found = fairness.table([s.names for s in sides], strengths(groups, variant))
+    rated = strengths(groups, variant)
+    if not any(fairness.key_of(n) in rated for s in sides for n in s.names):
+        return None  # nobody here is rated: an even chance would be a guess, not a rating
+    found = fairness.table([s.names for s in sides], rated)
     return list(zip(sides, found.percents, strict=True))
 
 

@@ -14,6 +14,7 @@ from ..models import Group
 from ..players import season, season_sums
 from ..tables import access
 from .downloads import ranking_file
+from .errors import answer
 
 bp = Blueprint("season", __name__)
 
@@ -76,8 +77,8 @@ def export(kind: str) -> Response:
     """The season's ranking list, to keep or publish."""
     writes.reading()
     asked = Asked()
-    if asked.error is not None:
-        abort(400, f"{asked.error.field}: {asked.error.message}")
+    if asked.error is not None:  # answered in the file's own format
+        return answer(400, asked.error.message, asked.error.field)
     lines = season.ranked(season_sums.lines(asked.groups, asked.period), asked.by)
     rows = [line.as_dict() for line in lines]
     return ranking_file(
