@@ -30,6 +30,8 @@ from itertools import combinations
 
 from openskill.models import PlackettLuce
 
+from .game import names
+
 Strength = tuple[float, float]  # a player's mu and sigma
 NEWCOMER: Strength = (25.0, 25.0 / 3)  # OpenSkill's defaults, as `ratings.model`
 MOST = 12  # players one suggestion seats (three tables; the evening's most)
@@ -41,9 +43,8 @@ def _model() -> PlackettLuce:
 
 
 def key_of(name: str) -> str:
-    """A name's key, as the table's players have it (`Player.key_of`): spaces and capitals
-    do not count."""
-    return " ".join(name.split()).casefold()
+    """A name's key, as the table's players have it (`game.names.key`)."""
+    return names.key(name)
 
 
 def strength(name: str, rated: Mapping[str, Strength]) -> Strength:

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 
 from openskill.models import PlackettLuce, PlackettLuceRating
 
+from .game.names import key as name_key
 from .scoring import seigneur
 from .scoring.state import MatchState, Settings
 
@@ -178,7 +179,7 @@ def rate(outcomes: Iterable[Outcome | None]) -> list[PlayerRating]:
 def strengths(players: Iterable[PlayerRating]) -> dict[str, tuple[float, float]]:
     """Each player's mu and sigma by the name's key (spaces and capitals do not count), as
     `fairness` reads them."""
-    return {" ".join(p.name.split()).casefold(): (p.mu, p.sigma) for p in players}
+    return {name_key(p.name): (p.mu, p.sigma) for p in players}
 
 
 __all__: Sequence[str] = ("PROVISIONAL", "Outcome", "PlayerRating", "outcome_of",
