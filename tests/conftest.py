@@ -18,7 +18,9 @@ import pytest
 from flask.testing import FlaskClient
 from hypothesis import settings
 from jinja2.bccache import Bucket, BytecodeCache
-from sqlalchemy import create_engine, make_url, text
+from sqlalchemy import create_engine, engine_from_config, make_url, text
+from sqlalchemy.util import LRUCache
+from werkzeug.routing import Rule
 
 from benchmarks.harness import kill
 from tichu_scorer import create_app
@@ -236,6 +238,64 @@ def make_tables(app) -> None:
         with db.engine.begin() as conn:
             conn.exec_driver_sql(f"CREATE TABLE {STAMP} (ddl text NOT NULL)")
             conn.exec_driver_sql(f"INSERT INTO {STAMP} (ddl) VALUES (%(ddl)s)", {"ddl": stamp})
+
+
+# Werkzeug writes and compiles two Python functions for every route of every app (the URL
+# builders: about 20 ms of each test's app, half its making). A builder's code depends only
+# on its rule's text, its defaults and its converters' kinds; it reads everything else from
+# the rule it is bound to. Here each is made once per test process and bound to every rule
+# that has the same. Tests only: the app itself is made once per process.
+_builders: dict[tuple, object] = {}
+_make_builder = Rule._compile_builder
+
+
+def _shared_builder(rule: Rule, append_unknown: bool = True):
+    converters = tuple((name, type(found)) for name, found in rule._converters.items())
+    key = (rule.rule, tuple(rule._trace), repr(rule.defaults), converters, append_unknown)
+    if key not in _builders:
+        _builders[key] = _make_builder(rule, append_unknown)
+    return _builders[key]
+
+
+Rule._compile_builder = _shared_builder  # type: ignore[method-assign]
+
+
+class SharedCompiled(LRUCache):
+    """Each test's app makes its own engine, and an engine compiles every SQL statement
+    again (its compiled cache is its own, keyed by its own dialect): about a third of a
+    view test's CPU. The engines of a test process that are of one kind (dialect class and
+    options) share this cache, as every request of a running app shares its one engine's:
+    the dialect in a statement's key stands for its kind. Each engine keeps its own
+    dialect, with its own events (`database.bound`'s), its pool and connections."""
+
+    def __init__(self, kind: tuple) -> None:
+        super().__init__(4000)
+        self.kind = kind
+
+    def _key(self, key: tuple) -> tuple:
+        return (self.kind, *key[1:])
+
+    def get(self, key, default=None):
+        return super().get(self._key(key), default)
+
+    def __setitem__(self, key, value) -> None:
+        super().__setitem__(self._key(key), value)
+
+
+_compiled: dict[tuple, SharedCompiled] = {}
+_POOL_OPTIONS = ("url", "poolclass", "connect_args", "pool_pre_ping", "pool_size",
+                 "pool_recycle", "pool_timeout", "max_overflow")
+
+
+def _engine_sharing_compiled(bind_key, options, app):
+    engine = engine_from_config(options, prefix="")
+    kind = (type(engine.dialect),
+            repr(sorted((k, repr(v)) for k, v in options.items() if k not in _POOL_OPTIONS)))
+    engine._compiled_cache = _compiled.setdefault(kind, SharedCompiled(kind))
+    return engine
+
+
+db._make_engine = _engine_sharing_compiled
 
 
 class SharedTemplates(BytecodeCache):
