@@ -74,8 +74,8 @@ def load_seats(match: Match) -> None:
 # reused; the match is held, so no other insert can take it meanwhile).
 _NEXT_ENTRY = (db.select(func.coalesce(func.max(Hand.number), 0) + 1)
                .where(Hand.match_id == bindparam("numbered")))
-_NEXT_NUMBER = _NEXT_ENTRY.scalar_subquery()
-_INSERT_HAND = (Hand.__table__.insert().values(number=_NEXT_NUMBER)
+NEXT_NUMBER = _NEXT_ENTRY.scalar_subquery()  # (also `at_once`'s)
+_INSERT_HAND = (Hand.__table__.insert().values(number=NEXT_NUMBER)
                 .returning(Hand.__table__.c.id, Hand.__table__.c.number))
 _INSERT_EVENT = HandEvent.__table__.insert()
 DERIVED = ("hand_count", "revision", "totals", "victory", "winner_team", "finished_at")
@@ -128,10 +128,21 @@ _UPDATE_MATCH = (Match.__table__.update().where(Match.__table__.c.id == bindpara
 def store_match(match: Match) -> None:
     """Write the match's derived columns as changed in memory (`ending.settle`,
     `ending.changed`), and leave the ORM nothing of them to write again."""
-    values = {name: getattr(match, name) for name in DERIVED}
+    values = derived(match)
     stamp = core(_UPDATE_MATCH, values | {"match_id": match.id,
                                           "stamped": match.group_id}).scalar_one()
-    for name, value in (values | {"stamp": stamp}).items():
+    left_as_stored(match, values, stamp)
+
+
+def derived(match: Match) -> dict[str, Any]:
+    """The match's derived columns as they are in memory."""
+    return {name: getattr(match, name) for name in DERIVED}
+
+
+def left_as_stored(match: Match, values: Mapping[str, Any], stamp: int) -> None:
+    """The match's derived columns `values` and its `stamp` were written (`store_match`,
+    `at_once.add`): the session holds them as stored."""
+    for name, value in {**values, "stamp": stamp}.items():
         set_committed_value(match, name, value)
     # Nothing else changed (no attribute keeps a value from before it was set, which a net
     # change would need; `Session.is_modified` asks each attribute's history, a third of
