@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
-from sqlalchemy import ARRAY, Integer, bindparam, func, select, true, update
+from sqlalchemy import JSON, bindparam, func, literal_column, select, true, update
 from sqlalchemy.dialects import postgresql
 
 from ..extensions import db
@@ -37,48 +37,54 @@ HAND_COLUMNS = tuple(c.name for c in _HAND.c if c.name not in ("id", "number", "
 EVENT_COLUMNS = tuple(c.name for c in _EVENT.c if c.name not in ("id", "match_id", "hand_id"))
 # (no parameter is named as a column of a table written: SQLAlchemy would read it as that
 # column's value in every statement of the WITH clauses that writes the column)
-_MATCH_ID = bindparam("the_match", type_=_HAND.c.match_id.type)
+_MATCH_ID: Any = bindparam("the_match")
 
 
 def _typed(prefix: str, table: Any, names: tuple[str, ...]) -> dict[str, Any]:
-    """A parameter per column, of the column's type (a JSON value is encoded as the plain
-    path's statements encode it)."""
-    return {name: bindparam(f"{prefix}{name}", type_=table.c[name].type) for name in names}
+    """A parameter per column: a JSON one of the column's type (its value encoded as the
+    plain path's statements encode it), any other as psycopg sends its Python value (no
+    cast in the text: see `_recordset`)."""
+    return {name: bindparam(f"{prefix}{name}", type_=table.c[name].type)
+            if isinstance(table.c[name].type, JSON) else bindparam(f"{prefix}{name}")
+            for name in names}
 
 
-def _unnested(prefix: str) -> Any:
-    """Rows given as one array per column (side, who, then the counts): one statement for
-    any number of them, taken in the arrays' order."""
-    arrays = [bindparam(f"{prefix}{name}", type_=ARRAY(_TALLY.c[name].type))
-              for name in ("side", "who", *COUNTS)]
-    return func.unnest(*arrays).table_valued("side", "who", *COUNTS).render_derived()
+def _recordset(name: str, alias: str) -> Any:
+    """Rows of the statistics given as one JSON list of objects (`_rows`), read as rows of
+    `match_tally` (its side, who and counts), in the list's order: one parameter for any
+    number of rows (psycopg dumps one array per column about ten times slower, and caches
+    the conversion of no statement with over 50 parameters or 4 KB of text)."""
+    rows = func.json_populate_recordset(literal_column("NULL::match_tally"),
+                                        bindparam(name, type_=JSON))
+    return rows.table_valued("side", "who", *COUNTS).alias(alias)
 
 
 def _statement() -> Any:
-    hand = (_HAND.insert().values(_typed("hand_", _HAND, HAND_COLUMNS)
+    hand = (_HAND.insert().values(_typed("h_", _HAND, HAND_COLUMNS)
                                   | {"match_id": _MATCH_ID, "number": prebuilt.NEXT_NUMBER})
             .returning(_HAND.c.id, _HAND.c.number).cte("h"))
     event = _EVENT.insert().from_select(
         ["match_id", "hand_id", *EVENT_COLUMNS],
-        select(_MATCH_ID, hand.c.id, *_typed("event_", _EVENT, EVENT_COLUMNS).values())
+        select(_MATCH_ID, hand.c.id, *_typed("e_", _EVENT, EVENT_COLUMNS).values())
     ).cte("e")
     match = (_MATCHES.update().where(_MATCHES.c.id == _MATCH_ID)
-             .values(_typed("match_", _MATCHES, prebuilt.DERIVED)
+             .values(_typed("m_", _MATCHES, prebuilt.DERIVED)
                      | {"stamp": prebuilt.next_stamp(bindparam("stamped"))})
              .returning(_MATCHES.c.stamp).cte("m"))
-    added = _unnested("add_")
-    tally = (update(_TALLY).where(_TALLY.c.match_id == _MATCH_ID,
-                                  _TALLY.c.side == added.c.side, _TALLY.c.who == added.c.who)
-             .values({c: _TALLY.c[c] + added.c[c] for c in COUNTS})
-             .returning(_TALLY.c.side).cte("t"))
+    added = _recordset("added", "a")
+    held = _TALLY.alias("mt")
+    tally = (update(held).where(held.c.match_id == _MATCH_ID,
+                                held.c.side == added.c.side, held.c.who == added.c.who)
+             .values({c: held.c[c] + added.c[c] for c in COUNTS})
+             .returning(held.c.side).cte("t"))
     tallied = select(func.count()).select_from(tally).scalar_subquery()
-    summed = _unnested("sum_")
+    summed = _recordset("summed", "z")
     upsert = postgresql.insert(_SUMS).from_select(
         ["group_id", "variant", "side", "who", *COUNTS],
-        select(bindparam("the_table", type_=Integer),
-               bindparam("the_variant", type_=_SUMS.c.variant.type), summed.c.side, summed.c.who,
+        select(bindparam("the_table"),
+               bindparam("the_variant"), summed.c.side, summed.c.who,
                *(summed.c[c] for c in COUNTS))
-        .where(tallied == bindparam("expected", type_=Integer)))
+        .where(tallied == bindparam("expected")))
     sums = upsert.on_conflict_do_update(
         index_elements=[_SUMS.c.group_id, _SUMS.c.variant, _SUMS.c.side, _SUMS.c.who],
         set_={c: _SUMS.c[c] + upsert.excluded[c] for c in COUNTS}).cte("s")
@@ -105,15 +111,11 @@ def usable() -> bool:
     return bool(db.session.connection().dialect.name == "postgresql")
 
 
-def _arrays(prefix: str, rows: Rows, nonzero: bool = False) -> dict[str, list[Any]]:
-    """Rows as one array per column, in the order of their keys (`store._add`'s order);
+def _rows(rows: Rows, nonzero: bool = False) -> list[dict[str, Any]]:
+    """Rows as `_recordset` reads them, in the order of their keys (`store._add`'s order);
     `nonzero`: without the rows that add nothing (as `store._add` leaves them out)."""
-    found = [(key, c) for key, c in sorted(rows.items()) if not nonzero or any(c)]
-    arrays: dict[str, list[Any]] = {f"{prefix}side": [k[0] for k, _ in found],
-                                    f"{prefix}who": [k[1] for k, _ in found]}
-    for i, name in enumerate(COUNTS):
-        arrays[f"{prefix}{name}"] = [c[i] for _, c in found]
-    return arrays
+    return [{"side": side, "who": who, **dict(zip(COUNTS, c, strict=True))}
+            for (side, who), c in sorted(rows.items()) if not nonzero or any(c)]
 
 
 def add(match: Match, hand: Mapping[str, Any], event: Mapping[str, Any],
@@ -126,13 +128,13 @@ def add(match: Match, hand: Mapping[str, Any], event: Mapping[str, Any],
     values: dict[str, Any] = {"the_match": match.id, "numbered": match.id,
                               "stamped": match.group_id, "the_table": match.group_id,
                               "the_variant": match.variant, "expected": len(counts)}
-    for prefix, table, names, given in (("hand_", _HAND, HAND_COLUMNS, hand),
-                                        ("event_", _EVENT, EVENT_COLUMNS, event)):
+    for prefix, table, names, given in (("h_", _HAND, HAND_COLUMNS, hand),
+                                        ("e_", _EVENT, EVENT_COLUMNS, event)):
         for name in names:
             values[f"{prefix}{name}"] = (given[name] if name in given
                                          else _default(table.c[name]))
-    values |= {f"match_{name}": derived[name] for name in prebuilt.DERIVED}
-    values |= _arrays("add_", counts) | _arrays("sum_", counts, nonzero=True)
+    values |= {f"m_{name}": derived[name] for name in prebuilt.DERIVED}
+    values |= {"added": _rows(counts), "summed": _rows(counts, nonzero=True)}
     return Written(*db.session.connection().execute(_ADD, values).one())
 
 

@@ -12,7 +12,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from sqlalchemy import Text, and_, bindparam, case, cast, func, inspect, union_all
+from sqlalchemy import (
+    Integer,
+    Text,
+    and_,
+    bindparam,
+    case,
+    cast,
+    func,
+    inspect,
+    literal_column,
+    union_all,
+)
 from sqlalchemy.orm import lazyload
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.orm.state import InstanceState
@@ -67,12 +78,16 @@ def load_seats(match: Match) -> None:
             db.session.execute(_SEATS, {"match": match.id}).scalars()))
 
 
+# (constants written into a statement's text rather than sent as parameters: a shorter
+# text, which psycopg caches the parsing of only up to 4 KB, `at_once`)
+_ZERO, _ONE = literal_column("0", Integer), literal_column("1", Integer)
+
 # A new hand is stored with three prebuilt statements rather than through the ORM's unit of
 # work, which costs about twice their CPU for the same three rows (the save is the busiest
 # write): the hand, the match's derived columns, the log line. The hand's entry number is
 # found by the insert itself, one past the highest the match ever had (numbers are never
 # reused; the match is held, so no other insert can take it meanwhile).
-_NEXT_ENTRY = (db.select(func.coalesce(func.max(Hand.number), 0) + 1)
+_NEXT_ENTRY = (db.select(func.coalesce(func.max(Hand.number), _ZERO) + _ONE)
                .where(Hand.match_id == bindparam("numbered")))
 NEXT_NUMBER = _NEXT_ENTRY.scalar_subquery()  # (also `at_once`'s)
 _INSERT_HAND = (Hand.__table__.insert().values(number=NEXT_NUMBER)
@@ -117,7 +132,7 @@ def next_stamp(group_id: Any) -> Any:
         db.select(func.max(_STAMPED.c.stamp).label("stamp"))
         .where(_STAMPED.c.group_id == group_id),
         db.select(_TABLE.c.stamp).where(_TABLE.c.id == group_id)).subquery()
-    return db.select(func.coalesce(func.max(held.c.stamp), 0) + 1).scalar_subquery()
+    return db.select(func.coalesce(func.max(held.c.stamp), _ZERO) + _ONE).scalar_subquery()
 
 
 _UPDATE_MATCH = (Match.__table__.update().where(Match.__table__.c.id == bindparam("match_id"))
