@@ -93,7 +93,8 @@ class Added(NamedTuple):
 
 def add_hand(match: Match, data: Mapping[str, Any], number: int,
              client_id: str | None = None, entry: int | None = None,
-             extras: Mapping[str, Any] | None = None) -> Added:
+             extras: Mapping[str, Any] | None = None,
+             client_hand: Any = prebuilt.NOT_READ) -> Added:
     """Score and store one hand, log it, and update the match; nothing is stored on a
     problem. `match` must be held (`lock_match`). The form names what it was opened on: the
     hand number it showed (`number`, the hand's place) and the entry number the hand was to
@@ -103,8 +104,12 @@ def add_hand(match: Match, data: Mapping[str, Any], number: int,
     the entry is not. (A form without `entry`, queued on a phone before forms carried it, is
     checked by its place alone.) A `client_id` seen before returns the hand already stored
     (exactly once); `closing.Closed` when the table's tournament round is closed ([TN5]).
-    The caller learns the hand's place from the result; the match stays as stored."""
-    if client_id and (known := prebuilt.hand_of_client(client_id)) is not None:
+    The caller learns the hand's place from the result; the match stays as stored.
+    `client_hand`: that hand (or None), read already with the lock
+    (`writes.lock_match_for_client`)."""
+    if client_hand is prebuilt.NOT_READ and client_id:
+        client_hand = prebuilt.hand_of_client(client_id)
+    if client_id and (known := client_hand) is not None:
         if known.match_id != match.id:
             raise Conflict()
         hand = db.session.get_one(Hand, known.id)

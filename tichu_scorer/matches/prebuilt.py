@@ -10,7 +10,7 @@ prepared here. Nothing here knows a rule of the game."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy import (
     Integer,
@@ -57,6 +57,35 @@ def held_match(key: str) -> Match | None:
         set_committed_value(match, "seats", list(
             db.session.execute(_SEATS_HELD, {"match": match.id}).scalars()))
     return match
+
+
+# The seats of a match being saved into, each with the hand a client id names (or none):
+# the client id looked up in the seats' statement, after the lock, rather than in one more
+# round trip (a hand with that id is unique, so every seat carries the same one or none).
+_SEATS_AND_CLIENT = (db.select(MatchSeat, Hand.id, Hand.match_id).select_from(MatchSeat)
+                     .outerjoin(Hand, Hand.client_id == bindparam("client"))
+                     .where(MatchSeat.match_id == bindparam("match")).order_by(MatchSeat.seat)
+                     .execution_options(populate_existing=True))
+NOT_READ: Any = object()  # `held_match_and_client`: the client id was not looked up
+
+
+def held_match_and_client(key: str, client: str) -> tuple[Match | None, Any]:
+    """`held_match`, and the hand stored under the client id `client`, as `hand_of_client`
+    finds it (None if none), read with the seats; `NOT_READ` for a match without seats."""
+    match = db.session.execute(_HELD, {"key": key}).scalar_one_or_none()
+    if match is None:
+        return None, NOT_READ
+    rows = db.session.execute(_SEATS_AND_CLIENT, {"match": match.id, "client": client}).all()
+    set_committed_value(match, "seats", [row[0] for row in rows])
+    if not rows:
+        return match, NOT_READ
+    hand_id, match_id = rows[0][1:]
+    return match, (None if hand_id is None else _Client(hand_id, match_id))
+
+
+class _Client(NamedTuple):
+    id: int
+    match_id: int
 
 
 def match_by_key(key: str) -> Match | None:
