@@ -10,8 +10,9 @@ from psycopg import _queries
 from sqlalchemy import Text, cast
 from sqlalchemy.dialects.postgresql import psycopg as pg_psycopg
 
-from tests.matches.conftest import LEVEL, SWEEP_A, new_match
+from tests.matches.conftest import FOUR, LEVEL, SWEEP_A, new_match
 from tichu_scorer.extensions import db
+from tichu_scorer.game import variants
 from tichu_scorer.matches import at_once, hand_entry, prebuilt, writes
 from tichu_scorer.models import Hand, HandEvent, Match, MatchTally, TableTally
 
@@ -63,18 +64,31 @@ def _save(key: str, hands: list[dict], client: str) -> None:
         assert added.hand is not None, added.problems
 
 
-def test_a_save_leaves_the_rows_the_plain_path_leaves(ctx, monkeypatch):
+GAMES = {  # names, target, the hands saved (the Nanking match ends with its last: 1000)
+    variants.NANKING: (FOUR, 1000, [LEVEL, CALLED, SWEEP_A, CALLED, SWEEP_A, SWEEP_A]),
+    variants.THREECHU: (["A", "B", "C"], 1000, [LEVEL, SWEEP_A, LEVEL]),
+    variants.SEIGNEUR: (["A", "B", "C", "D", "E"], None,
+                        [{"out_order": [2, 0, 4, 1]}, {"out_order": [2, 1, 0, 3]}]),
+}
+
+
+@pytest.mark.parametrize("game", list(GAMES), ids=lambda g: g.key)
+def test_a_save_leaves_the_rows_the_plain_path_leaves(ctx, monkeypatch, game):
     with db.engine.connect() as conn:
         if conn.dialect.name != "postgresql":
             pytest.skip("SQLite saves by the plain path only")
-    hands = [LEVEL, CALLED, SWEEP_A, CALLED, SWEEP_A, SWEEP_A]  # the last ends it (1000)
-    one, other = new_match(table="One").key, new_match(table="Two").key
+    names, target, hands = GAMES[game]
+    one = new_match(names, target, game, table="One").key
+    other = new_match(names, target, game, table="Two").key
     _save(one, hands, "one")
     monkeypatch.setattr(at_once, "usable", lambda: False)
     _save(other, hands, "other")
     ids = [writes.match_by_key(k).id for k in (one, other)]
     found, plain = _rows(ids[0]), _rows(ids[1])
-    assert found["match"][-2] is False  # the match ended: every derived column was written
+    assert len(found["hands"]) == len(hands) == len(found["events"])
+    if game is variants.NANKING:
+        assert found["match"][-2] is False  # it ended: every derived column was written
+        assert found["counts"]  # its statistics were counted
     assert found == plain
 
 
