@@ -1,20 +1,20 @@
 """What saving a hand through the hand form costs the server, old code against new, side by
 side against a bare Flask page.
 
-    git worktree add --detach /tmp/wt-save-old 1967ec7    # the code before (its .mo compiled)
+    git worktree add --detach /tmp/wt-save-old 5b5e2fe    # the code before (its .mo compiled)
     .venv/bin/python benchmarks/bench_save.py --old /tmp/wt-save-old \
         [--requests 150] [--rounds 7] [--profile old|new]
 
 Three gunicorns on loopback, each as `gunicorn.conf.py` runs it without Redis (one worker,
 its threads; the access log off; rate limits off), sharing one database (SQLite in a
-temporary folder, or DATABASE_URL): the app at --old, the app of this checkout, and a bare
-Flask app that serves a 14 KB page (`bare_page.py`). A phone at each app joined its table as
-its scorer by starting a match there, and starts, before the rounds, all the matches it
-will save into (rematches of the first: one table), each to take 30 hands as the load test's
-tables do. A save is the hand form's POST as a browser sends it (its CSRF token, the hand
-number the form showed, a client id), answered 303; the phone then drops the cookie the
-save answered with (its "Hand N saved." note) as a phone that follows the redirect reads
-the note away, so every save carries the same session.
+temporary folder, or DATABASE_URL, an empty one): the app at --old, the app of this
+checkout, and a bare Flask app that serves a 14 KB page (`bare_page.py`). A phone at each
+app joined its table as its scorer by starting a match there, and starts, before the
+rounds, all the matches it will save into (rematches of the first: one table), each to take
+30 hands as the load test's tables do. A save is the hand form's POST as a browser sends it
+(its CSRF token, the hand number the form showed, a client id), answered 303; the phone
+then drops the cookie the save answered with (its "Hand N saved." note) as a phone that
+follows the redirect reads the note away, so every save carries the same session.
 
 Each batch is --requests requests of one kind to one server; every round runs each batch
 once, in a new random order (the servers and kinds interleaved, so that the machine's

@@ -3,7 +3,8 @@ per module. The pure rules live in `scoring/`; these modules read a match's rows
 core's types, ask its `MatchState`, and write the result back.
 
 - `writes`: transactions and locks (the one way into a write), conflicts, the match log
-- `prebuilt`: the performance machinery (prebuilt statements, stamps), behind a few functions
+- `prebuilt`: the performance machinery (prebuilt statements, stamps), behind a few functions;
+  `at_once`: on PostgreSQL, a new hand's writes in one statement
 - `roster`: tables, players and seats
 - `creation`: a new match, a rematch, a match deleted
 - `hand_entry`: a hand previewed, scored and added

@@ -18,7 +18,8 @@ from ..scoring import Layout, Problem
 from ..scoring.rows import extras_of as extras_of  # also the import's and corrections'
 from ..scoring.rows import stored_values
 from ..scoring.state import MatchState
-from . import closing, prebuilt
+from ..tables import phones
+from . import at_once, closing, prebuilt
 from .ending import ends_earlier, settle, state_of
 from .writes import Conflict, Stale, commit_as_left, log, position
 
@@ -92,7 +93,8 @@ class Added(NamedTuple):
 
 def add_hand(match: Match, data: Mapping[str, Any], number: int,
              client_id: str | None = None, entry: int | None = None,
-             extras: Mapping[str, Any] | None = None) -> Added:
+             extras: Mapping[str, Any] | None = None,
+             client_hand: Any = prebuilt.NOT_READ) -> Added:
     """Score and store one hand, log it, and update the match; nothing is stored on a
     problem. `match` must be held (`lock_match`). The form names what it was opened on: the
     hand number it showed (`number`, the hand's place) and the entry number the hand was to
@@ -102,8 +104,12 @@ def add_hand(match: Match, data: Mapping[str, Any], number: int,
     the entry is not. (A form without `entry`, queued on a phone before forms carried it, is
     checked by its place alone.) A `client_id` seen before returns the hand already stored
     (exactly once); `closing.Closed` when the table's tournament round is closed ([TN5]).
-    The caller learns the hand's place from the result; the match stays as stored."""
-    if client_id and (known := prebuilt.hand_of_client(client_id)) is not None:
+    The caller learns the hand's place from the result; the match stays as stored.
+    `client_hand`: that hand (or None), read already with the lock
+    (`writes.lock_match_for_client`)."""
+    if client_hand is prebuilt.NOT_READ and client_id:
+        client_hand = prebuilt.hand_of_client(client_id)
+    if client_id and (known := client_hand) is not None:
         if known.match_id != match.id:
             raise Conflict()
         hand = db.session.get_one(Hand, known.id)
@@ -120,21 +126,17 @@ def add_hand(match: Match, data: Mapping[str, Any], number: int,
               **extras_of(extras)}
     hand = Hand(**values)  # what was stored, as the caller reads it (not in the session)
     try:
-        # the insert finds the entry number itself: checked after it, with no round trip
-        # more; a mismatch rolls the insert back
-        hand.id, hand.number = prebuilt.insert_hand(match.id, values)
-        if entry is not None and hand.number != entry:
-            # hands were entered since the form was opened: a conflict if one is in play
-            # (hands entered and deleted since leave nothing this one could double)
-            if saved := _saved_since(match, entry, hand.number):
-                db.session.rollback()
-                raise Stale(saved, current, hand.number)
-        # from the preview: the stored totals plus this hand (none in a ranked game)
-        settle(match, preview.totals, (match.hand_count or 0) + 1, preview.winner,
-               preview.finished, victory=preview.victory)
-        statistics.record_hand(match, hand)
-        prebuilt.store_match(match)
-        log(match, hand, "added", "", None, hand.recorded(), shown_as=match.hand_count)
+        if at_once.usable():
+            _store_at_once(match, hand, values, preview, entry, current)
+        else:
+            # the insert finds the entry number itself: checked after it, with no round
+            # trip more; a mismatch rolls the insert back
+            hand.id, hand.number = prebuilt.insert_hand(match.id, values)
+            _check_entry(match, hand, entry, current)
+            _settle(match, preview)
+            statistics.record_hand(match, hand)
+            prebuilt.store_match(match)
+            log(match, hand, "added", "", None, hand.recorded(), shown_as=match.hand_count)
         commit_as_left()  # the match as stored: nothing to expire
     except IntegrityError as exc:  # only without the lock (a bug): refuse, never double
         db.session.rollback()
@@ -143,6 +145,41 @@ def add_hand(match: Match, data: Mapping[str, Any], number: int,
         db.session.rollback()
         raise
     return Added(hand, [], current)
+
+
+def _store_at_once(match: Match, hand: Hand, values: Mapping[str, Any], preview: Preview,
+                   entry: int | None, current: int) -> None:
+    """PostgreSQL: `add_hand`'s writes in one statement (`at_once`), its checks read from
+    the statement's answer."""
+    _settle(match, preview)
+    counts = statistics.hand_counts(match, hand)
+    event = {"position": match.hand_count, "action": "added", "summary": "", "before": None,
+             "after": hand.recorded(), "phone": phones.name()}
+    derived = prebuilt.derived(match)
+    written = at_once.add(match, values, event, derived, counts)
+    hand.id, hand.number = written.hand_id, written.number
+    prebuilt.left_as_stored(match, derived, written.stamp)
+    _check_entry(match, hand, entry, current)
+    if written.tallied != len(counts):
+        statistics.not_added(match, counts)
+
+
+def _settle(match: Match, preview: Preview) -> None:
+    """The match's result after the new hand, from its preview: the stored totals plus the
+    hand (none in a ranked game)."""
+    settle(match, preview.totals, (match.hand_count or 0) + 1, preview.winner,
+           preview.finished, victory=preview.victory)
+
+
+def _check_entry(match: Match, hand: Hand, entry: int | None, current: int) -> None:
+    """The entry number the hand got is the one the form was opened for, or no hand in play
+    was entered since; else `Stale`, the hand's writes rolled back."""
+    if entry is not None and hand.number != entry:
+        # hands were entered since the form was opened: a conflict if one is in play
+        # (hands entered and deleted since leave nothing this one could double)
+        if saved := _saved_since(match, entry, hand.number):
+            db.session.rollback()
+            raise Stale(saved, current, hand.number)
 
 
 def _saved_since(match: Match, entry: int, now: int) -> list[tuple[int, Hand]]:

@@ -10,9 +10,20 @@ prepared here. Nothing here knows a rule of the game."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
-from sqlalchemy import Text, and_, bindparam, case, cast, func, inspect, union_all
+from sqlalchemy import (
+    Integer,
+    Text,
+    and_,
+    bindparam,
+    case,
+    cast,
+    func,
+    inspect,
+    literal_column,
+    union_all,
+)
 from sqlalchemy.orm import lazyload
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.orm.state import InstanceState
@@ -48,6 +59,35 @@ def held_match(key: str) -> Match | None:
     return match
 
 
+# The seats of a match being saved into, each with the hand a client id names (or none):
+# the client id looked up in the seats' statement, after the lock, rather than in one more
+# round trip (a hand with that id is unique, so every seat carries the same one or none).
+_SEATS_AND_CLIENT = (db.select(MatchSeat, Hand.id, Hand.match_id).select_from(MatchSeat)
+                     .outerjoin(Hand, Hand.client_id == bindparam("client"))
+                     .where(MatchSeat.match_id == bindparam("match")).order_by(MatchSeat.seat)
+                     .execution_options(populate_existing=True))
+NOT_READ: Any = object()  # `held_match_and_client`: the client id was not looked up
+
+
+def held_match_and_client(key: str, client: str) -> tuple[Match | None, Any]:
+    """`held_match`, and the hand stored under the client id `client`, as `hand_of_client`
+    finds it (None if none), read with the seats; `NOT_READ` for a match without seats."""
+    match = db.session.execute(_HELD, {"key": key}).scalar_one_or_none()
+    if match is None:
+        return None, NOT_READ
+    rows = db.session.execute(_SEATS_AND_CLIENT, {"match": match.id, "client": client}).all()
+    set_committed_value(match, "seats", [row[0] for row in rows])
+    if not rows:
+        return match, NOT_READ
+    hand_id, match_id = rows[0][1:]
+    return match, (None if hand_id is None else _Client(hand_id, match_id))
+
+
+class _Client(NamedTuple):
+    id: int
+    match_id: int
+
+
 def match_by_key(key: str) -> Match | None:
     """The match with this key, its seats left to `load_seats`."""
     return db.session.execute(_BY_KEY, {"key": key}).scalar_one_or_none()
@@ -67,15 +107,19 @@ def load_seats(match: Match) -> None:
             db.session.execute(_SEATS, {"match": match.id}).scalars()))
 
 
+# (constants written into a statement's text rather than sent as parameters: a shorter
+# text, which psycopg caches the parsing of only up to 4 KB, `at_once`)
+_ZERO, _ONE = literal_column("0", Integer), literal_column("1", Integer)
+
 # A new hand is stored with three prebuilt statements rather than through the ORM's unit of
 # work, which costs about twice their CPU for the same three rows (the save is the busiest
 # write): the hand, the match's derived columns, the log line. The hand's entry number is
 # found by the insert itself, one past the highest the match ever had (numbers are never
 # reused; the match is held, so no other insert can take it meanwhile).
-_NEXT_ENTRY = (db.select(func.coalesce(func.max(Hand.number), 0) + 1)
+_NEXT_ENTRY = (db.select(func.coalesce(func.max(Hand.number), _ZERO) + _ONE)
                .where(Hand.match_id == bindparam("numbered")))
-_NEXT_NUMBER = _NEXT_ENTRY.scalar_subquery()
-_INSERT_HAND = (Hand.__table__.insert().values(number=_NEXT_NUMBER)
+NEXT_NUMBER = _NEXT_ENTRY.scalar_subquery()  # (also `at_once`'s)
+_INSERT_HAND = (Hand.__table__.insert().values(number=NEXT_NUMBER)
                 .returning(Hand.__table__.c.id, Hand.__table__.c.number))
 _INSERT_EVENT = HandEvent.__table__.insert()
 DERIVED = ("hand_count", "revision", "totals", "victory", "winner_team", "finished_at")
@@ -117,7 +161,7 @@ def next_stamp(group_id: Any) -> Any:
         db.select(func.max(_STAMPED.c.stamp).label("stamp"))
         .where(_STAMPED.c.group_id == group_id),
         db.select(_TABLE.c.stamp).where(_TABLE.c.id == group_id)).subquery()
-    return db.select(func.coalesce(func.max(held.c.stamp), 0) + 1).scalar_subquery()
+    return db.select(func.coalesce(func.max(held.c.stamp), _ZERO) + _ONE).scalar_subquery()
 
 
 _UPDATE_MATCH = (Match.__table__.update().where(Match.__table__.c.id == bindparam("match_id"))
@@ -128,10 +172,21 @@ _UPDATE_MATCH = (Match.__table__.update().where(Match.__table__.c.id == bindpara
 def store_match(match: Match) -> None:
     """Write the match's derived columns as changed in memory (`ending.settle`,
     `ending.changed`), and leave the ORM nothing of them to write again."""
-    values = {name: getattr(match, name) for name in DERIVED}
+    values = derived(match)
     stamp = core(_UPDATE_MATCH, values | {"match_id": match.id,
                                           "stamped": match.group_id}).scalar_one()
-    for name, value in (values | {"stamp": stamp}).items():
+    left_as_stored(match, values, stamp)
+
+
+def derived(match: Match) -> dict[str, Any]:
+    """The match's derived columns as they are in memory."""
+    return {name: getattr(match, name) for name in DERIVED}
+
+
+def left_as_stored(match: Match, values: Mapping[str, Any], stamp: int) -> None:
+    """The match's derived columns `values` and its `stamp` were written (`store_match`,
+    `at_once.add`): the session holds them as stored."""
+    for name, value in {**values, "stamp": stamp}.items():
         set_committed_value(match, name, value)
     # Nothing else changed (no attribute keeps a value from before it was set, which a net
     # change would need; `Session.is_modified` asks each attribute's history, a third of

@@ -104,6 +104,13 @@ def lock_match(key: str) -> Match | None:
     return prebuilt.held_match(key)
 
 
+def lock_match_for_client(key: str, client: str) -> tuple[Match | None, Any]:
+    """`lock_match` for a new hand: also the hand stored under the client id `client`, read
+    after the lock (`prebuilt.held_match_and_client`), for `hand_entry.add_hand`."""
+    begin_write()
+    return prebuilt.held_match_and_client(key, client)
+
+
 def hold_match(key: str) -> Match | None:
     """`lock_match` in a write already begun: a write of the whole table holds the table
     first (`lock_table`), then the match."""

@@ -7,7 +7,8 @@ The domain code calls this small interface and nothing else of it:
   hands imported); count it again from its hands and write its counts, in the caller's
   transaction.
 - `record_hand(match, hand)`: a hand was added; add that hand to the match's counts
-  without reading the hands before it or the counts kept.
+  without reading the hands before it or the counts kept (`hand_counts` and `not_added`:
+  the same, for a save that writes them in its own statement).
 - `record_imported(matches)`: matches an import has just inserted (ids known).
 - `forget(match)`: the match is about to be deleted.
 - `for_tables(groups, since=None)`: what the statistics page shows for these tables, over
@@ -33,8 +34,8 @@ from ..scoring.state import MatchState
 from . import counting, store
 from .counting import SCORED, VariantStats
 
-__all__ = ["SCORED", "VariantStats", "for_tables", "forget", "record", "record_hand",
-           "record_imported"]
+__all__ = ["SCORED", "VariantStats", "for_tables", "forget", "hand_counts", "not_added",
+           "record", "record_hand", "record_imported"]
 
 
 def record(match: Match, state: MatchState | None = None) -> None:
@@ -54,10 +55,30 @@ def record_hand(match: Match, hand: Hand) -> None:
     the hand to the counts stored, without reading them or the hands before it. No hand
     follows the end of a match ([E1]), so before this one nobody had won it, and the
     players are those of its rows. A match whose rows are missing is counted whole."""
+    counts = hand_counts(match, hand)
+    if counts and not store.add(match, counts):
+        _count_whole(match)
+
+
+def hand_counts(match: Match, hand: Hand) -> counting.Rows:
+    """What `hand`, just added and its result settled on the match, adds to the match's
+    rows (`record_hand`; none in a game without points)."""
     if not match.game.variant.scored:
-        return
-    if not store.add(match, counting.rows(counting.counted_hand(match, hand))):
-        record(match, MatchState.of(match.settings, [h.input for h in store.hands(match)]))
+        return {}
+    return counting.rows(counting.counted_hand(match, hand))
+
+
+def not_added(match: Match, counts: counting.Rows) -> None:
+    """`counts` (`hand_counts`) were added to those of the match's rows that were found,
+    not all were, and nothing to the table's sums (PostgreSQL's one statement of a save,
+    `matches.at_once`): as `record_hand` does then, taken back and the match counted
+    whole."""
+    store.take_back(match, counts)
+    _count_whole(match)
+
+
+def _count_whole(match: Match) -> None:
+    record(match, MatchState.of(match.settings, [h.input for h in store.hands(match)]))
 
 
 def record_imported(matches: Sequence[Match]) -> None:

@@ -72,18 +72,25 @@ def add(match: Match, difference: Rows) -> bool:
     """Add `difference` to the match's rows and its table's sums, the rows it names being
     there already (a hand added changes no player): False, with nothing added to the
     sums, when one is missing."""
-    def to_rows(sign: int) -> Any:
-        return _run(_ADD_TO_MATCH, [
-            {"match": match.id, "row_side": side, "row_who": who,
-             **{f"add_{c}": sign * n for c, n in zip(COUNTS, counts, strict=True)}}
-            for (side, who), counts in sorted(difference.items())])
-    if to_rows(1).rowcount != len(difference):
-        # the rows found were added to: taken back, so that the recount that follows reads
-        # them as they were (it would otherwise leave this hand out of the table's sums)
-        to_rows(-1)
+    if _to_rows(match, difference, 1).rowcount != len(difference):
+        take_back(match, difference)
         return False
     _add(match.group_id, match.variant, difference)
     return True
+
+
+def take_back(match: Match, difference: Rows) -> None:
+    """`difference` was added to those of the match's rows that were found, not all were:
+    taken back, so that the recount that follows reads them as they were (it would
+    otherwise leave this hand out of the table's sums)."""
+    _to_rows(match, difference, -1)
+
+
+def _to_rows(match: Match, difference: Rows, sign: int) -> Any:
+    return _run(_ADD_TO_MATCH, [
+        {"match": match.id, "row_side": side, "row_who": who,
+         **{f"add_{c}": sign * n for c, n in zip(COUNTS, counts, strict=True)}}
+        for (side, who), counts in sorted(difference.items())])
 
 
 def insert_new(counted: Sequence[tuple[Match, Rows]]) -> None:

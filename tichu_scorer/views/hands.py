@@ -209,7 +209,11 @@ def new(match_id: str) -> Response | tuple[str, int] | tuple[Response, int]:
         access.require_scorer(match)
         closing.check(match, hold=False)  # [TN5]: no form to fill in for nothing
         return _over(match, 200) if match.finished else _page(match, _form(match), 200)
-    match = _held(match_id)
+    # the hand of the client id sent (validated below, before it is used) read with the lock
+    held, client_hand = writes.lock_match_for_client(match_id, request.form.get(
+        "client_id", ""))
+    match = access.require_view(held)
+    access.require_scorer(match)
     entered, form = _plain(match), None
     number, entry, client_id = _form_int("number"), _entry(), _client_id()
     if entered is None:  # the form reads it, and says what is wrong
@@ -219,7 +223,7 @@ def new(match_id: str) -> Response | tuple[str, int] | tuple[Response, int]:
         entered = form.to_api(), form.extras()
     try:
         hand, problems, shown = hand_entry.add_hand(match, entered[0], number, client_id,
-                                                 entry, entered[1])
+                                                 entry, entered[1], client_hand)
     except writes.Conflict as exc:
         if not isinstance(exc, writes.Stale) and not wants_json():
             # the client id names a hand of another match: a phone's id used twice
