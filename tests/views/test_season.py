@@ -170,7 +170,7 @@ def page_error(body):
     ("from=2026-06-01&to=2026-05-31", "to"), ("by=wins", "by"), ("by=", None),
     ("from=%00", "from"),
 ])
-def test_bad_input_is_a_400_naming_the_field(client, history, query, field):
+def test_bad_input_is_a_400_naming_the_field(client, query, field):
     page = client.get("/season?" + query)
     if field is None:  # empty: the default
         assert page.status_code == 200
@@ -289,7 +289,7 @@ def test_the_modules_examples_hold():
     assert result.attempted >= 4 and result.failed == 0
 
 
-def test_a_table_not_joined_is_a_404_in_the_files_format(client, history):
+def test_a_table_not_joined_is_a_404_in_the_files_format(client):
     found = client.get("/season.json?table=nope")
     assert found.status_code == 404 and found.get_json()["error"]
     found = client.get("/season.csv?table=nope")
