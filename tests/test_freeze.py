@@ -322,3 +322,45 @@ def test_a_live_server_is_waited_for_across_many_bounds_then_given_up(frozen_pos
         assert time.monotonic() - started < 1.1 + 0.4 + 1.0
     with psycopg.connect(url, autocommit=True) as check:  # the server itself is fine
         assert check.execute("SELECT 1").fetchone() == (1,)
+
+
+@needs_postgres
+def test_a_read_before_flask_that_lost_its_connection_drops_the_pool(tmp_path, frozen_postgres):
+    """The reads before Flask (the live poll's, a repeat view's: `poll.read`) meet a stopped
+    server with the bounds of every other read, and a connection given up there is dropped
+    with every one pooled before it, as SQLAlchemy drops the ORM's: none of them is asked
+    again (each costing a request the bound once more) once the server is found stopped."""
+    import psycopg
+    from sqlalchemy import event
+
+    from tichu_scorer.live import poll
+    url, postmaster = frozen_postgres
+    app = make_app(tmp_path, SQLALCHEMY_DATABASE_URI=url.replace(
+        "postgresql://", "postgresql+psycopg://"))
+    with app.app_context():
+        engine = db.engine
+    engine.dispose()
+    pooled = [engine.raw_connection() for _ in range(2)]
+    for connection in pooled:
+        connection.close()  # two pooled connections
+    connects: list[int] = []
+    frozen: list[int] = []
+
+    def freeze_once(*_args) -> None:  # stopped between the checkout and the statement
+        if not frozen:
+            frozen.append(1)
+            postmaster.freeze()
+    event.listen(engine, "connect", lambda *_args: connects.append(1))
+    event.listen(engine, "checkout", freeze_once)
+    started = time.monotonic()
+    try:
+        with pytest.raises(psycopg.OperationalError, match="database unreachable"):
+            poll.read(engine, "SELECT 1", [])
+        assert time.monotonic() - started < DB_ANSWER
+    finally:
+        postmaster.thaw()
+        event.remove(engine, "checkout", freeze_once)
+    app.extensions["tichu_breaker"].answered()  # (as after its pause, the server back)
+    assert poll.read(engine, "SELECT 1", []) == [(1,)]
+    assert connects == [1]  # a new connection: the other one pooled before was dropped
+    engine.dispose()

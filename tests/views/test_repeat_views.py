@@ -312,3 +312,28 @@ def test_a_long_page_is_not_kept(app, client, url, monkeypatch):
     assert first.status_code == 200 and "ETag" in first.headers
     assert client.get(url).status_code == 200  # Flask's, again
     assert len(app.extensions["tichu_match_responses"]) == 0
+
+
+def test_the_database_held_off_leaves_the_page_to_flask(app, client, url, monkeypatch):
+    """While the breaker holds the database off (a wait for it failed and it has not
+    answered since), nothing is read before Flask: Flask answers, as it answers every
+    request meanwhile (a 503 at once: tests/test_freeze.py), and no request waits for the
+    breaker twice. Once it answers again, the early answers come back by themselves. (The
+    breaker the early path asks is stood in for: the test's app keeps its connection.)"""
+    from tichu_scorer.database import Breaker
+    breaker = Breaker(2.0)
+    monkeypatch.setitem(app.extensions, "tichu_breaker", breaker)
+    first = client.get(url)
+    reads = []
+    read = repeat_views.poll.read
+    monkeypatch.setattr(repeat_views.poll, "read", lambda *a: reads.append(a[1]) or read(*a))
+    views = []
+    view = app.view_functions["matches.show"]
+    monkeypatch.setitem(app.view_functions, "matches.show",
+                        lambda **kwargs: views.append(1) or view(**kwargs))
+    assert client.get(url).data == first.data and (len(reads), len(views)) == (1, 0)
+    breaker.trip()
+    assert client.get(url, headers={"If-None-Match": first.headers["ETag"]}).status_code == 304
+    assert client.get(url).data == first.data and (len(reads), len(views)) == (1, 2)
+    breaker.answered()
+    assert client.get(url).data == first.data and (len(reads), len(views)) == (2, 2)
