@@ -6,7 +6,9 @@ against a bare Flask page.
         [--hands 50] [--requests 300] [--rounds 7]
 
 Three gunicorns on loopback, each as `gunicorn.conf.py` runs it without Redis (one worker,
-its threads; the access log off; rate limits off), sharing one SQLite file that holds one
+its threads; the access log off; rate limits off, or with --limits on and counted in memory
+under budgets no batch spends, so that each request is counted as in production), sharing
+one SQLite file that holds one
 match of --hands hands (the generator of `bench_history.py`): the app at --old, the app of
 this checkout, and a bare Flask app that serves a 14 KB page (`bare_page.py`). A client
 asks, over a kept-alive connection, as a browser does (`Accept-Encoding: br, gzip`):
@@ -176,8 +178,13 @@ def main() -> int:
     parser.add_argument("--hands", type=int, default=50)
     parser.add_argument("--requests", type=int, default=300)
     parser.add_argument("--rounds", type=int, default=7)
+    parser.add_argument("--limits", action="store_true", help="rate limits on (in memory)")
     args = parser.parse_args()
     folder, env, key, code, scorer_key = seed(args.hands)
+    if args.limits:
+        env |= {"RATELIMIT_ENABLED": "true", "RATELIMIT_STORAGE_URI": "memory://"} | {
+            name: "1000000 per minute" for name in (
+                "READ_RATE_LIMIT", "JOIN_RATE_LIMIT", "CODE_JOIN_RATE_LIMIT")}
     log = Path(folder) / "gunicorn.log"
     servers = {}
     try:
@@ -221,7 +228,8 @@ def main() -> int:
         for proc, _port in servers.values():
             kill(proc)
     print(f"{args.hands}-hand match, SQLite, gunicorn 1 worker x 8 threads each, "
-          f"{args.requests} requests a batch, {args.rounds} rounds interleaved")
+          f"{args.requests} requests a batch, {args.rounds} rounds interleaved, "
+          f"rate limits {'on (memory)' if args.limits else 'off'}")
     print(f"/proc/loadavg before: {load_before}; after: {load_after}")
     print(f"batches measured again (a worker replaced): {replaced}")
     print(f"viewer's repeat page sets a cookie: old {cookies['old']}, new {cookies['new']}")

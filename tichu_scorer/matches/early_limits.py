@@ -56,7 +56,8 @@ class EarlyLimits:
         context = RequestContext(self.app, environ, session=SecureCookieSession())
         context.push()
         try:
-            limiter._check_request_limit()  # Flask's before_request (limits of the app)
+            if limiter.limit_manager._application_limits:  # (none is configured)
+                limiter._check_request_limit()  # Flask's before_request: the app's limits
             limiter._check_request_limit(in_middleware=False,
                                          callable_name=self.names[endpoint])
             answer = Response(status=status)
