@@ -10,6 +10,7 @@ request at most their socket timeouts."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import time
 import urllib.parse
@@ -197,6 +198,9 @@ def test_a_frozen_redis_costs_a_request_at_most_its_socket_timeouts(tmp_path):
         match = phone.new_match(["Ann", "Bob", "Cy", "Dee"])  # one creation counted in Redis
         assert phone.get(match)[0] == 200  # its page kept in Redis
         token = phone.token(f"{match}/hands/new")
+        code = re.search(rb'data-code="([^"]+)"', phone.get(f"{match}/share")[1]).group(1)
+        shared = f"/v/{code.decode()}"  # the viewer link: its join limits counted in Redis
+        assert [phone.get(shared)[0] for _ in range(3)] == [200] * 3  # the last before Flask
         phone.close()
 
         def step(method: str, path: str, fields: dict[str, str] | None = None) -> int:
@@ -223,6 +227,7 @@ def test_a_frozen_redis_costs_a_request_at_most_its_socket_timeouts(tmp_path):
                     "place_1": "1", "place_2": "2", "card_a": "50",
                     "number": str(number)}) == 303
                 assert step("GET", match) == 200
+                assert step("GET", shared) == 200  # before Flask, limits counted in memory
             # the creation limit still holds, counted by each worker (2 workers x 3)
             created = [step("POST", "/matches/new", names) for _ in range(8)]
             # (which worker takes which request is gunicorn's choice: at most 6 get through)

@@ -60,15 +60,29 @@ class EarlyLimits:
                 limiter._check_request_limit()  # Flask's before_request: the app's limits
             limiter._check_request_limit(in_middleware=False,
                                          callable_name=self.names[endpoint])
-            answer = Response(status=status)
-            for limit, args in limiter.context.conditional_deductions.items():
-                if limit.deduct_when and limit.deduct_when(answer):
-                    limiter.limiter.hit(limit.limit, *args, cost=limit.deduction_amount)
         except RateLimitExceeded:
+            context.pop()
             return False
-        except Exception:  # noqa: BLE001  # a storage failing here: Flask counts and answers
-            log.warning("Early answer's limits not counted", exc_info=True)
+        except Exception:  # noqa: BLE001  # (with errors not swallowed): Flask's to answer
+            context.pop()
+            log.warning("Early answer's limits not checked", exc_info=True)
             return False
+        try:
+            return self.deduct(Response(status=status))
         finally:
             context.pop()
+
+    @staticmethod
+    def deduct(answer: Response) -> bool:
+        """The deductions that follow the answer (Flask-Limiter's after the response): a
+        storage failing here is logged and the answer given, as there, when errors are
+        swallowed (RATELIMIT_SWALLOW_ERRORS); else Flask answers."""
+        for limit, args in limiter.context.conditional_deductions.items():
+            if limit.deduct_when and limit.deduct_when(answer):
+                try:
+                    limiter.limiter.hit(limit.limit, *args, cost=limit.deduction_amount)
+                except Exception:  # noqa: BLE001
+                    log.exception("Failed to deduct rate limit before Flask")
+                    if not limiter._swallow_errors:
+                        return False
         return True
