@@ -9,9 +9,12 @@ count. Flask-Limiter itself does the counting, in a request context made from th
 (its client address, its route and arguments; no session is opened): the check the view's
 decorators make, then the deductions that depend on the answer (`let_in`, `missed`) for
 the status about to be given. A limit already spent leaves the request to Flask, which
-refuses it (its 429, in the reader's language, with Retry-After); nothing it counted
-meanwhile is a slot taken (a request over a limit takes none, `limits`' strategies). Only
-when the limiter is on and the route carries a limit is any of this done.
+refuses it (its 429, in the reader's language, with Retry-After) and checks again: the
+spent limit gains nothing by that, but a limit counted on the check before it would count
+the request twice. None does here: the page of every hand has one limit, and the viewer
+link's count only after the answer (`deduct_when`). Only when the limiter is on and the
+route carries a limit is any of this done: with limits on it costs what Flask's check of
+the same limits costs (docs/PERFORMANCE.md).
 """
 
 from __future__ import annotations
