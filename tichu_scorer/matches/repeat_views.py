@@ -7,8 +7,10 @@ unchanged. `Middleware` answers them before Flask, as the live poll is answered
 session, no template. A copy still current is answered 304; a reader asking again without a
 copy (or with another one) is given the whole response Flask gave that reader for the same
 validator, kept as it was sent, compressed and with its CSRF token (`KeptResponses`).
-Anything else goes on to Flask, which builds the page (`views.matches._show`) and answers a
-repeat view there as before.
+Each of these answers counts against the rate limits of its route as Flask's would
+(`early_limits`), and none is given while the database's breaker holds it off (the read is
+the engine's, with its bounds). Anything else goes on to Flask, which builds the page
+(`views.matches._show`) and answers a repeat view there as before.
 
 The validator (`tag`) is an HMAC under the CSRF key over everything the page and the right to
 see it follow from:
