@@ -6,7 +6,9 @@ against a bare Flask page.
         [--hands 50] [--requests 300] [--rounds 7]
 
 Three gunicorns on loopback, each as `gunicorn.conf.py` runs it without Redis (one worker,
-its threads; the access log off; rate limits off), sharing one SQLite file that holds one
+its threads; the access log off; rate limits off, or with --limits on and counted in memory
+under budgets no batch spends, so that each request is counted as in production), sharing
+one SQLite file that holds one
 match of --hands hands (the generator of `bench_history.py`): the app at --old, the app of
 this checkout, and a bare Flask app that serves a 14 KB page (`bare_page.py`). A client
 asks, over a kept-alive connection, as a browser does (`Accept-Encoding: br, gzip`):
@@ -14,10 +16,15 @@ asks, over a kept-alive connection, as a browser does (`Accept-Encoding: br, gzi
   bare          the bare page (200)
   poll 304      the live poll of the match, unchanged (answered before Flask)
   viewer page   the match page through its viewer link, kept (a repeat view without a
-                validator: the body kept by the worker, the page around it rendered)
+                validator: the whole response kept by this code, `repeat_views.KeptResponses`;
+                the body kept and the page around it rendered by code before it)
   viewer 304    the same with the ETag of the copy (If-None-Match)
   scorer page   the match page as its table's scorer opens it (kept)
   scorer 304    the same, revalidated
+  scorer built  the scorer's page, each request with a header of its own that no page reads
+                (`X-Bench-Once: n`): a whole response kept never serves it, so it costs what
+                the first view of a revision by a reader costs (the body kept, the page
+                around it rendered and compressed, the response kept for the next time)
 
 Each batch is --requests requests of one kind to one server; every round runs each batch
 once, in a new random order (the servers and kinds interleaved, so that the machine's
@@ -123,14 +130,18 @@ class Client:
     """One phone at one server: a kept-alive connection, its cookie, and the validators its
     copies carry."""
 
-    def __init__(self, port: int) -> None:
+    def __init__(self, port: int, once: bool = False) -> None:
         self.session = Session(f"http://127.0.0.1:{port}")
         self.session.headers.update(BROWSER)
+        self.once = 0 if once else None  # a header of its own on each request (`scorer built`)
 
     def get(self, path: str, tag: str | None = None) -> tuple[int, bytes, dict[str, str]]:
         self.session.headers.pop("If-None-Match", None)
         if tag:
             self.session.headers["If-None-Match"] = tag
+        if self.once is not None:
+            self.once += 1
+            self.session.headers["X-Bench-Once"] = str(self.once)
         return self.session.request("GET", path)
 
 
@@ -151,11 +162,14 @@ def kinds_of(port: int, key: str, code: str, scorer_key: str
     if status != 200 or not found or not viewer_tag or not scorer_tag:
         raise RuntimeError(f"no kept match page at port {port} ({status})")
     poll, version = found.group(1).decode(), found.group(2).decode()
+    built = Client(port, once=True)
+    built.session.cookie = scorer.session.cookie  # the same phone, asking a new way each time
     return {"poll 304": (poller, poll, f'"{version}"', 304),
             "viewer page": (viewer, shared, None, 200),
             "viewer 304": (viewer, shared, viewer_tag, 304),
             "scorer page": (scorer, page, None, 200),
-            "scorer 304": (scorer, page, scorer_tag, 304)}
+            "scorer 304": (scorer, page, scorer_tag, 304),
+            "scorer built": (built, page, None, 200)}
 
 
 def main() -> int:
@@ -164,8 +178,13 @@ def main() -> int:
     parser.add_argument("--hands", type=int, default=50)
     parser.add_argument("--requests", type=int, default=300)
     parser.add_argument("--rounds", type=int, default=7)
+    parser.add_argument("--limits", action="store_true", help="rate limits on (in memory)")
     args = parser.parse_args()
     folder, env, key, code, scorer_key = seed(args.hands)
+    if args.limits:
+        env |= {"RATELIMIT_ENABLED": "true", "RATELIMIT_STORAGE_URI": "memory://"} | {
+            name: "1000000 per minute" for name in (
+                "READ_RATE_LIMIT", "JOIN_RATE_LIMIT", "CODE_JOIN_RATE_LIMIT")}
     log = Path(folder) / "gunicorn.log"
     servers = {}
     try:
@@ -209,7 +228,8 @@ def main() -> int:
         for proc, _port in servers.values():
             kill(proc)
     print(f"{args.hands}-hand match, SQLite, gunicorn 1 worker x 8 threads each, "
-          f"{args.requests} requests a batch, {args.rounds} rounds interleaved")
+          f"{args.requests} requests a batch, {args.rounds} rounds interleaved, "
+          f"rate limits {'on (memory)' if args.limits else 'off'}")
     print(f"/proc/loadavg before: {load_before}; after: {load_after}")
     print(f"batches measured again (a worker replaced): {replaced}")
     print(f"viewer's repeat page sets a cookie: old {cookies['old']}, new {cookies['new']}")

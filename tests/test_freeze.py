@@ -10,6 +10,7 @@ request at most their socket timeouts."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import time
 import urllib.parse
@@ -197,6 +198,9 @@ def test_a_frozen_redis_costs_a_request_at_most_its_socket_timeouts(tmp_path):
         match = phone.new_match(["Ann", "Bob", "Cy", "Dee"])  # one creation counted in Redis
         assert phone.get(match)[0] == 200  # its page kept in Redis
         token = phone.token(f"{match}/hands/new")
+        code = re.search(rb'data-code="([^"]+)"', phone.get(f"{match}/share")[1]).group(1)
+        shared = f"/v/{code.decode()}"  # the viewer link: its join limits counted in Redis
+        assert [phone.get(shared)[0] for _ in range(3)] == [200] * 3  # the last before Flask
         phone.close()
 
         def step(method: str, path: str, fields: dict[str, str] | None = None) -> int:
@@ -223,6 +227,7 @@ def test_a_frozen_redis_costs_a_request_at_most_its_socket_timeouts(tmp_path):
                     "place_1": "1", "place_2": "2", "card_a": "50",
                     "number": str(number)}) == 303
                 assert step("GET", match) == 200
+                assert step("GET", shared) == 200  # before Flask, limits counted in memory
             # the creation limit still holds, counted by each worker (2 workers x 3)
             created = [step("POST", "/matches/new", names) for _ in range(8)]
             # (which worker takes which request is gunicorn's choice: at most 6 get through)
@@ -322,3 +327,45 @@ def test_a_live_server_is_waited_for_across_many_bounds_then_given_up(frozen_pos
         assert time.monotonic() - started < 1.1 + 0.4 + 1.0
     with psycopg.connect(url, autocommit=True) as check:  # the server itself is fine
         assert check.execute("SELECT 1").fetchone() == (1,)
+
+
+@needs_postgres
+def test_a_read_before_flask_that_lost_its_connection_drops_the_pool(tmp_path, frozen_postgres):
+    """The reads before Flask (the live poll's, a repeat view's: `poll.read`) meet a stopped
+    server with the bounds of every other read, and a connection given up there is dropped
+    with every one pooled before it, as SQLAlchemy drops the ORM's: none of them is asked
+    again (each costing a request the bound once more) once the server is found stopped."""
+    import psycopg
+    from sqlalchemy import event
+
+    from tichu_scorer.live import poll
+    url, postmaster = frozen_postgres
+    app = make_app(tmp_path, SQLALCHEMY_DATABASE_URI=url.replace(
+        "postgresql://", "postgresql+psycopg://"))
+    with app.app_context():
+        engine = db.engine
+    engine.dispose()
+    pooled = [engine.raw_connection() for _ in range(2)]
+    for connection in pooled:
+        connection.close()  # two pooled connections
+    connects: list[int] = []
+    frozen: list[int] = []
+
+    def freeze_once(*_args) -> None:  # stopped between the checkout and the statement
+        if not frozen:
+            frozen.append(1)
+            postmaster.freeze()
+    event.listen(engine, "connect", lambda *_args: connects.append(1))
+    event.listen(engine, "checkout", freeze_once)
+    started = time.monotonic()
+    try:
+        with pytest.raises(psycopg.OperationalError, match="database unreachable"):
+            poll.read(engine, "SELECT 1", [])
+        assert time.monotonic() - started < DB_ANSWER
+    finally:
+        postmaster.thaw()
+        event.remove(engine, "checkout", freeze_once)
+    app.extensions["tichu_breaker"].answered()  # (as after its pause, the server back)
+    assert poll.read(engine, "SELECT 1", []) == [(1,)]
+    assert connects == [1]  # a new connection: the other one pooled before was dropped
+    engine.dispose()

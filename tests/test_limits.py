@@ -12,7 +12,7 @@ import pytest
 from tests.conftest import NAMES, hand_form, make_app, new_match, post_hand
 from tichu_scorer.extensions import db
 from tichu_scorer.limits import client_address
-from tichu_scorer.models import Group
+from tichu_scorer.models import Group, Match
 
 FORM = {f"seat_{i}": n for i, n in enumerate(NAMES)} | {"target": "1000"}
 
@@ -174,3 +174,84 @@ def test_a_write_to_a_table_the_phone_does_not_score_keeps_the_strict_budget(tmp
                for _ in range(3)]
     assert answers == [404, 404, 429]
     assert post_hand(owner, url, hand_form([0, 1], a=60)).status_code == 303
+
+
+def flask_calls(app, endpoint: str) -> list[int]:
+    """One entry per request that reached Flask's view of `endpoint` (its limits' wrapper
+    included): the others were answered before Flask (`matches.repeat_views`)."""
+    calls: list[int] = []
+    view = app.view_functions[endpoint]
+
+    def counted(*args, **kwargs):
+        calls.append(1)
+        return view(*args, **kwargs)
+    app.view_functions[endpoint] = counted
+    return calls
+
+
+def test_a_read_limit_counts_the_answers_before_flask_too(tmp_path):
+    """The page of every hand, kept whole and answered before Flask, or its 304: each
+    counts against the same budget as Flask's answers, so alternating gains nothing."""
+    app = limited_app(tmp_path, READ_RATE_LIMIT="4 per minute")
+    me = phone(app, "203.0.113.5")
+    url = new_match(me)
+    me.get(url)  # the message of the new match shown (a page with one is not kept)
+    url += "/every-hand"
+    calls = flask_calls(app, "matches.show_every")
+    first = me.get(url)  # Flask's (kept)
+    kept = me.get(url)  # the kept response, before Flask
+    copy = me.get(url, headers={"If-None-Match": first.headers["ETag"]})  # 304 before Flask
+    other = me.get(url, headers={"Accept-Encoding": "gzip"})  # Flask's again
+    assert [first.status_code, kept.status_code, copy.status_code, other.status_code] == [
+        200, 200, 304, 200] and len(calls) == 2
+    assert kept.data == first.data
+    for headers in ({}, {"If-None-Match": first.headers["ETag"]}, {"Accept-Encoding": "gzip"}):
+        refused = me.get(url, headers=headers)
+        assert refused.status_code == 429 and refused.headers["Retry-After"], headers
+    assert "from this network" in refused.get_data(as_text=True)
+    other = phone(app, "203.0.113.6")  # the same phone at another address: its own budget
+    other.set_cookie("session", me.get_cookie("session").value)
+    assert other.get(url).status_code == 200
+
+
+def test_a_viewer_link_answered_before_flask_counts_against_the_join_limits(tmp_path):
+    """The viewer link (`limit_joins`): an answer before Flask counts against its code's
+    budget as Flask's does, and is refused once the address spent its unknown codes."""
+    app = limited_app(tmp_path, CODE_JOIN_RATE_LIMIT="4 per minute")
+    url = new_match(phone(app, "203.0.113.5"))
+    with app.app_context():
+        code = db.session.execute(db.select(Match.code).where(
+            Match.key == url.rsplit("/", 1)[1])).scalar_one()
+    calls = flask_calls(app, "matches.view")
+    viewer = phone(app, "198.51.100.7")
+    given = [viewer.get(f"/v/{code}") for _ in range(3)]  # the cookie set; kept; before Flask
+    copy = viewer.get(f"/v/{code}", headers={"If-None-Match": given[-1].headers["ETag"]})
+    assert [r.status_code for r in given] + [copy.status_code] == [200, 200, 200, 304]
+    assert len(calls) == 2  # (the first two: the right given, then the page kept)
+    assert phone(app, "198.51.100.8").get(f"/v/{code}").status_code == 429  # the code's 4
+    # an address that spent its budget of unknown codes is refused the known one too
+    app = limited_app(tmp_path / "guesser", JOIN_RATE_LIMIT="2 per minute")
+    url = new_match(phone(app, "203.0.113.5"))
+    with app.app_context():
+        code = db.session.execute(db.select(Match.code)).scalar_one()
+    guesser = phone(app, "198.51.100.9")
+    assert [guesser.get(f"/v/{code}").status_code for _ in range(3)] == [200] * 3
+    assert [guesser.get(f"/v/ZZZZ{n:04d}").status_code for n in range(3)] == [404, 404, 429]
+    etag = guesser.get(f"/v/{code}").headers.get("ETag")
+    assert guesser.get(f"/v/{code}").status_code == 429 and etag is None
+    assert guesser.get(f"/v/{code}", headers={"If-None-Match": "x"}).status_code == 429
+
+
+def test_behind_a_proxy_the_answers_before_flask_count_the_client_it_names(tmp_path):
+    """PROXY_COUNT=1: the client is the address the proxy names, before Flask too (two
+    clients of one proxy have a budget each, and neither gets more than its own)."""
+    app = limited_app(tmp_path, READ_RATE_LIMIT="2 per minute", PROXY_COUNT=1)
+    one, two = phone(app, "10.0.0.1"), phone(app, "10.0.0.1")
+    one.environ_base["HTTP_X_FORWARDED_FOR"] = "203.0.113.1"
+    url = new_match(one)
+    one.get(url)  # (its message shown)
+    url += "/every-hand"
+    two.environ_base["HTTP_X_FORWARDED_FOR"] = "203.0.113.2"
+    two.set_cookie("session", one.get_cookie("session").value)  # the same phone, elsewhere
+    assert [one.get(url).status_code for _ in range(4)] == [200, 200, 429, 429]
+    assert [two.get(url).status_code for _ in range(3)] == [200, 200, 429]

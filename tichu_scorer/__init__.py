@@ -55,9 +55,6 @@ def create_app(test_config: Mapping[str, Any] | None = None,
         raise RuntimeError("Refusing to start in production with the development secret key: "
                            "set SECRET_KEY or let instance/secret_key be created.")
 
-    if app.config["PROXY_COUNT"] > 0:  # the client's address and scheme, as the proxy saw them
-        hops = int(app.config["PROXY_COUNT"])
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops)  # type: ignore[method-assign]
     app.json.sort_keys = False  # type: ignore[attr-defined]  # keep docs/API.md field order
     app.session_interface = QuietSessionInterface()
     logging.basicConfig(level=logging.INFO,
@@ -97,6 +94,10 @@ def create_app(test_config: Mapping[str, Any] | None = None,
     from .matches import repeat_views
     repeat_views.init_app(app)  # a repeat view of an unchanged match page: 304 before Flask
     poll.init_app(app)  # in front of everything: polled all evening, it must cost little
+    if app.config["PROXY_COUNT"] > 0:  # the client's address and scheme, as the proxy saw them
+        # (outermost: what is answered before Flask counts the same client, `repeat_views`)
+        hops = int(app.config["PROXY_COUNT"])
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops)  # type: ignore[method-assign]
     return app
 
 

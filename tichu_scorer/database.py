@@ -99,6 +99,12 @@ class Breaker:
                 self.closed_until = self.trying_until = 0.0
                 self.changed.notify_all()
 
+    def holding_off(self) -> bool:
+        """Did a wait fail with no answer since (the pause, or one request trying)? Code
+        that may leave a request to another path (`matches.repeat_views`) leaves it then,
+        rather than wait here twice."""
+        return bool(self.closed_until)
+
     def refusal(self) -> Unreachable:
         return Unreachable(f"{UNREACHABLE}: it did not answer in time and is left alone "
                            f"for {self.pause:g} s")

@@ -84,7 +84,7 @@ def test_the_early_304_carries_the_headers_of_flasks(app, client, url, monkeypat
     page = client.get(url, headers={"Accept-Encoding": "br"})
     sent = {"Accept-Encoding": "br", "If-None-Match": page.headers["ETag"]}
     early = client.get(url, headers=sent)
-    monkeypatch.setattr(repeat_views.Middleware, "answer", lambda self, environ: None)
+    monkeypatch.setattr(repeat_views.Middleware, "tag_for", lambda *args: None)
     flasks = client.get(url, headers=sent)
     assert early.status_code == flasks.status_code == 304
     assert sorted(early.headers.items()) == sorted(flasks.headers.items())
@@ -242,3 +242,98 @@ def test_a_viewers_requests_set_no_cookie(app, url):
     shown = viewer.get(url)  # the match page itself, by the right the viewer link gave
     assert shown.status_code == 200 and "Set-Cookie" not in shown.headers
     assert viewer.get(url, headers={"If-None-Match": shown.headers["ETag"]}).status_code == 304
+
+
+def test_a_repeat_page_is_the_response_flask_gave_without_flask(app, client, url, statements,
+                                                                request):
+    """Asked again without a copy, the same reader is given the very bytes Flask gave for
+    that validator (compressed, with the same CSRF token), from one read of the row."""
+    app.config["WTF_CSRF_ENABLED"] = True
+    code = app_code(app, url)
+    viewer = app.test_client()
+    viewer.get(f"/v/{code}")  # the right given: the cookie is set once
+    asks = ((client, url, {}), (client, url + "/every-hand", {"Accept-Encoding": "br"}),
+            (viewer, f"/v/{code}", {"Accept-Encoding": "gzip"}), (viewer, url, {}))
+    firsts = [phone.get(path, headers=headers) for phone, path, headers in asks]
+    request.getfixturevalue("no_view")
+    statements.clear()
+    for (phone, path, headers), first in zip(asks, firsts, strict=True):
+        again = phone.get(path, headers=headers)
+        assert again.status_code == 200 and "ETag" in first.headers
+        assert again.data == first.data and again.headers == first.headers
+    assert statements == []
+    token = TOKEN.search(client.get(url).get_data(as_text=True)).group(1)
+    assert client.post(url + "/undo", data={"number": "2", "csrf_token": token}).status_code == 303
+
+
+def test_a_kept_response_goes_to_no_one_else_and_never_outlives_its_page(app, client, url,
+                                                                         other_server):
+    first = client.get(url)
+    assert client.get(url).data == first.data
+    kept = app.extensions["tichu_match_responses"]
+    assert len(kept) == 1
+    assert client.get(url, headers={"If-None-Match": "*"}).status_code == 304  # (Flask's)
+    # another phone, a stranger, a copy asked another way: each answered by Flask
+    stranger = app.test_client()
+    assert stranger.get(url).status_code == 404
+    german = client.get(url, headers={"Accept-Language": "de"})
+    assert "Runde 2 rückgängig" in german.get_data(as_text=True)
+    assert client.get(url, headers={"Accept-Encoding": "br"}).headers["Content-Encoding"] == "br"
+    assert client.get(url, headers={"X-Tichu-Prefetch": "1"}).status_code == 200
+    assert len(kept) == 4  # (the stranger's 404 is not kept)
+    # a one-time message waiting: the page shows it
+    assert client.post(url + "/hands/2/restore").status_code == 303
+    assert "already back in play" in client.get(url).get_data(as_text=True)
+    # a change through another server: the new page at once
+    phone = same_phone(client, other_server)
+    assert post_hand(phone, url, hand_form([1, 0], a=30)).status_code == 303
+    assert "3 hands played" in client.get(url).get_data(as_text=True)
+    assert client.get(url).data == client.get(url).data  # kept again, at the new revision
+    # rights taken back
+    rotate_from_another_phone(app, url)
+    assert client.get(url).status_code == 404
+
+
+def test_an_expired_session_gets_no_kept_page(app, client, time_machine):
+    evening = datetime(2026, 12, 5, 20, 0, tzinfo=timezone.utc)
+    time_machine.move_to(evening, tick=False)
+    url = new_match(client)
+    client.get(url)
+    assert client.get(url).status_code == client.get(url).status_code == 200
+    assert len(app.extensions["tichu_match_responses"]) == 1
+    time_machine.move_to(evening + app.permanent_session_lifetime + timedelta(minutes=1),
+                         tick=False)
+    assert client.get(url).status_code == 404
+
+
+def test_a_long_page_is_not_kept(app, client, url, monkeypatch):
+    monkeypatch.setattr(repeat_views, "MAX_KEPT_BYTES", 100)
+    first = client.get(url)
+    assert first.status_code == 200 and "ETag" in first.headers
+    assert client.get(url).status_code == 200  # Flask's, again
+    assert len(app.extensions["tichu_match_responses"]) == 0
+
+
+def test_the_database_held_off_leaves_the_page_to_flask(app, client, url, monkeypatch):
+    """While the breaker holds the database off (a wait for it failed and it has not
+    answered since), nothing is read before Flask: Flask answers, as it answers every
+    request meanwhile (a 503 at once: tests/test_freeze.py), and no request waits for the
+    breaker twice. Once it answers again, the early answers come back by themselves. (The
+    breaker the early path asks is stood in for: the test's app keeps its connection.)"""
+    from tichu_scorer.database import Breaker
+    breaker = Breaker(2.0)
+    monkeypatch.setitem(app.extensions, "tichu_breaker", breaker)
+    first = client.get(url)
+    reads = []
+    read = repeat_views.poll.read
+    monkeypatch.setattr(repeat_views.poll, "read", lambda *a: reads.append(a[1]) or read(*a))
+    views = []
+    view = app.view_functions["matches.show"]
+    monkeypatch.setitem(app.view_functions, "matches.show",
+                        lambda **kwargs: views.append(1) or view(**kwargs))
+    assert client.get(url).data == first.data and (len(reads), len(views)) == (1, 0)
+    breaker.trip()
+    assert client.get(url, headers={"If-None-Match": first.headers["ETag"]}).status_code == 304
+    assert client.get(url).data == first.data and (len(reads), len(views)) == (1, 2)
+    breaker.answered()
+    assert client.get(url).data == first.data and (len(reads), len(views)) == (2, 2)

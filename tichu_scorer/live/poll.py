@@ -201,7 +201,9 @@ def engine(app: Flask) -> Any:
 
 
 def read(engine: Any, sql: str, params: list[Any]) -> list[tuple[Any, ...]]:
-    """Rows of one statement ("?" marks), on a pooled connection, outside a transaction."""
+    """Rows of one statement ("?" marks), on a pooled connection, outside a transaction.
+    A connection found lost (the database's bounds gave it up, `database.py`) is discarded
+    with every one pooled before it, as SQLAlchemy does for the ORM's: none is asked again."""
     dialect = engine.dialect
     if dialect.paramstyle in ("format", "pyformat"):
         sql = sql.replace("?", "%s")
@@ -219,8 +221,12 @@ def read(engine: Any, sql: str, params: list[Any]) -> list[tuple[Any, ...]]:
             finally:
                 cursor.close()
         finally:
-            if postgres:
+            if postgres and not raw.closed:
                 raw.autocommit = False
+    except dialect.loaded_dbapi.Error as error:
+        if dialect.is_disconnect(error, connection.dbapi_connection, None):
+            engine.pool._invalidate(connection, error)  # (SQLAlchemy's `Connection` does so)
+        raise
     finally:
         connection.close()
 

@@ -15,6 +15,7 @@ core's types, ask its `MatchState`, and write the result back.
 - `listing`: the match lists, a page at a time; `match_log`: the log page, likewise
 - the match page along one path: `hand_reads` (the hands read as values), `match_view`
   (the view models), `chart`, `kept_pages` (kept per revision), `repeat_views` (its ETag;
-  a repeat view of an unchanged page answered 304 before Flask); its rows and regions are
+  a repeat view answered before Flask: 304, or the same reader's kept response, counted by
+  its route's limits, `early_limits`); its rows and regions are
   drawn by the pure `hand_rows` and `regions`, which the phone's core draws with too
 """

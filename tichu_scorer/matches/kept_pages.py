@@ -23,8 +23,10 @@ A repeat view of an unchanged page is answered 304 when the browser's copy was m
 same page, mostly before Flask (`repeat_views`, which makes the match page's validator):
 same build of the app, same revision, language and role, the same rights and the same
 session cookie, so that a copy kept by the browser never carries a token the session no
-longer accepts. A page that shows a one-time message ("Hand 3 saved.") gets no ETag, and
-while one waits in the session the page is rendered in full, never answered 304.
+longer accepts. The same reader asking again without a copy is given, before Flask too,
+the whole response Flask gave under that validator (`repeat_views.KeptResponses`). A page
+that shows a one-time message ("Hand 3 saved.") gets no ETag, and while one waits in the
+session the page is rendered in full, never answered 304 nor from a kept response.
 `etag` is the validator of other pages kept by the browser (the statistics).
 """
 

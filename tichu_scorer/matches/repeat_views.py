@@ -1,10 +1,15 @@
-"""A repeat view of an unchanged match page, answered 304 in front of Flask.
+"""A repeat view of a match page, answered in front of Flask.
 
 Every save makes each phone that watches the match fetch its page again with the ETag of its
 copy, and a player who opens the page again does the same; most of these find the page
 unchanged. `Middleware` answers them before Flask, as the live poll is answered
 (`tichu_scorer/live/poll.py`): one read of the match's row and its table's (`Facts`), no ORM, no
-session, no template. Anything it cannot answer 304 goes on to Flask, which builds the page
+session, no template. A copy still current is answered 304; a reader asking again without a
+copy (or with another one) is given the whole response Flask gave that reader for the same
+validator, kept as it was sent, compressed and with its CSRF token (`KeptResponses`).
+Each of these answers counts against the rate limits of its route as Flask's would
+(`early_limits`), and none is given while the database's breaker holds it off (the read is
+the engine's, with its bounds). Anything else goes on to Flask, which builds the page
 (`views.matches._show`) and answers a repeat view there as before.
 
 The validator (`tag`) is an HMAC under the CSRF key over everything the page and the right to
@@ -26,7 +31,9 @@ that changes sends a new cookie, whose copy would not be this page) and that had
 waiting; so a cookie that carries a message, or any other cookie, never matches a tag
 given before. A session cookie older than the session's lifetime, which Flask would read
 as no session at all, is left to Flask. The tag binds no server-side state beyond the
-database's: any worker or server computes the same one from the same row.
+database's: any worker or server computes the same one from the same row. A response kept
+for a tag is, by the same token, the page as that reader would be given it now: the same
+bytes the browser's copy would hold if it had kept one, for which it would get a 304.
 """
 
 from __future__ import annotations
@@ -45,10 +52,12 @@ from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header, parse_cookie
 
 from .. import PAGE_HEADERS, clock, i18n
+from ..cache import LRU
 from ..live import poll
 from ..models import Match
 from ..tables import codes
 from . import kept_pages
+from .early_limits import EarlyLimits
 
 # the routes whose repeat views are answered here, and their endpoints
 KINDS = {"matches.show": "show", "matches.show_every": "every", "matches.view": "view"}
@@ -97,13 +106,14 @@ def tag(app: Flask, kind: str, facts: Facts, locale: str, cookie: str) -> str:
     return hmac.new(secret.encode(), text.encode(), hashlib.sha256).hexdigest()[:32]
 
 
-def page_tag(match: Match) -> str | None:
-    """The validator of the page this request renders for `match` as read; None when the
-    request changed the session (the browser's next cookie is another one) or a message
-    waited in it (`kept_pages.validated`)."""
+def page_tag(match: Match, known: str | None = None) -> str | None:
+    """The validator of the page this request renders for `match` as read (`known`: as
+    `current_tag` gave it for the match unchanged since); None when the request changed the
+    session (the browser's next cookie is another one) or a message waited in it
+    (`kept_pages.validated`)."""
     if session.modified or kept_pages.messages_waiting():
         return None
-    return current_tag(match)
+    return known if known is not None else current_tag(match)
 
 
 def current_tag(match: Match) -> str:
@@ -168,50 +178,136 @@ def sent_tags(header: str) -> list[tuple[str, str]]:
 
 
 class Middleware:
-    """Answers a repeat view of an unchanged match page (`GET` with If-None-Match) with
-    304 before Flask; passes everything else on."""
+    """Answers a repeat view of a match page before Flask: 304 when the browser's copy is
+    unchanged, else the whole response Flask gave for the same validator
+    (`KeptResponses`); passes everything else on."""
 
     def __init__(self, app: Flask, wsgi_app: Callable[..., Any]) -> None:
         self.app = app
         self.wsgi_app = wsgi_app
         self.engine: Any = None
+        self.kept: KeptResponses = app.extensions.setdefault(
+            "tichu_match_responses", KeptResponses())
+        self.limits = EarlyLimits(app, list(KINDS))
+        self.endpoints = {kind: endpoint for endpoint, kind in KINDS.items()}
 
     def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Any:
-        if "HTTP_IF_NONE_MATCH" in environ and environ.get("REQUEST_METHOD") in ("GET", "HEAD"):
-            headers = self.answer(environ)
-            if headers is not None:
-                start_response("304 Not Modified", headers)
+        method = environ.get("REQUEST_METHOD")
+        found = route(environ.get("PATH_INFO", "")) if method in ("GET", "HEAD") else None
+        sent = sent_tags(environ.get("HTTP_IF_NONE_MATCH", "")) if found else []
+        if found is None or not (sent or method == "GET"):
+            return self.wsgi_app(environ, start_response)
+        ours = self.tag_for(environ, found)
+        if ours is None:
+            return self.wsgi_app(environ, start_response)
+        endpoint = self.endpoints[found[0]]
+        for value, suffix in sent:
+            if hmac.compare_digest(value, ours):
+                if not self.limits.within(environ, endpoint, 304):
+                    return self.wsgi_app(environ, start_response)  # (Flask's 429)
+                start_response("304 Not Modified", headers(value + suffix))
                 return []
-        return self.wsgi_app(environ, start_response)
+        if method != "GET" or "*" in environ.get("HTTP_IF_NONE_MATCH", ""):
+            return self.wsgi_app(environ, start_response)  # (`*`: Flask's 304, or its 404)
+        place = (ours, *asked(environ))
+        kept = self.kept.get(place)
+        if kept is not None and self.limits.within(environ, endpoint, 200):
+            start_response("200 OK", list(kept[0]))
+            return [kept[1]]
+        if kept is not None:
+            return self.wsgi_app(environ, start_response)  # a limit spent: Flask's 429
+        return self.kept.through(self.wsgi_app, environ, start_response, place)
 
-    def answer(self, environ: dict[str, Any]) -> list[tuple[str, str]] | None:
-        """The 304's headers, or None for Flask to answer."""
-        found = route(environ.get("PATH_INFO", ""))
-        sent = sent_tags(environ["HTTP_IF_NONE_MATCH"]) if found else []
-        if found is None or not sent:
-            return None
+    def tag_for(self, environ: dict[str, Any], found: tuple[str, str]) -> str | None:
+        """The validator of the page `found` names as this request's reader would be given
+        it (`tag`), from one read of the match's row; None for Flask to answer (no such
+        match, a session cookie past its lifetime, the database away)."""
         config = self.app.config
         cookies = parse_cookie(environ)
         cookie = cookies.get(config["SESSION_COOKIE_NAME"], "")
         lifetime = self.app.permanent_session_lifetime.total_seconds()
         if cookie and not fresh(cookie, lifetime):
             return None
+        breaker = self.app.extensions.get("tichu_breaker")
+        if breaker is not None and breaker.holding_off():
+            return None  # (Flask refuses it at once, or is the one request that tries)
         if self.engine is None:
             self.engine = poll.engine(self.app)
         try:
             facts = read_facts(self.engine, *found)
         except Exception:  # the database is away or stalled: Flask answers (503) and logs it
-            logging.getLogger(__name__).debug("Early 304 unavailable", exc_info=True)
+            logging.getLogger(__name__).debug("Early answer unavailable", exc_info=True)
             return None
         if facts is None:
             return None
         accepted = parse_accept_header(environ.get("HTTP_ACCEPT_LANGUAGE"), LanguageAccept)
         locale = i18n.locale_for(cookies.get(i18n.COOKIE), accepted)
-        ours = tag(self.app, found[0], facts, locale, cookie)
-        for value, suffix in sent:
-            if hmac.compare_digest(value, ours):
-                return headers(value + suffix)
-        return None
+        return tag(self.app, found[0], facts, locale, cookie)
+
+
+RESPONSES_KEPT = 256  # whole responses a process keeps (each a page, mostly compressed)
+MAX_KEPT_BYTES = 64 * 1024  # a longer body is not kept
+# request headers that no match page reads (everything else is part of a kept response's
+# place: a request that differs in any other header is answered by Flask)
+UNREAD = frozenset({"HTTP_USER_AGENT", "HTTP_ACCEPT", "HTTP_REFERER", "HTTP_CONNECTION",
+                    "HTTP_KEEP_ALIVE", "HTTP_UPGRADE_INSECURE_REQUESTS", "HTTP_CACHE_CONTROL",
+                    "HTTP_PRAGMA", "HTTP_DNT", "HTTP_PRIORITY", "HTTP_IF_NONE_MATCH",
+                    "HTTP_IF_MODIFIED_SINCE", "HTTP_TE", "HTTP_X_FORWARDED_FOR",
+                    "HTTP_X_REAL_IP"})
+
+
+def asked(environ: dict[str, Any]) -> tuple[Any, ...]:
+    """What of a request besides its validator a match page's response may follow from:
+    where it was sent (path, query, host, scheme) and every header a page may read."""
+    return (environ.get("PATH_INFO"), environ.get("QUERY_STRING"), environ.get("SCRIPT_NAME"),
+            environ.get("wsgi.url_scheme"), environ.get("SERVER_NAME"),
+            environ.get("SERVER_PORT"), tuple(sorted(
+                (k, v) for k, v in environ.items()
+                if k.startswith("HTTP_") and k not in UNREAD and not k.startswith("HTTP_SEC_"))))
+
+
+class KeptResponses(LRU[tuple[Any, ...], tuple[tuple[tuple[str, str], ...], bytes]]):
+    """Whole responses of match pages as Flask gave them (headers and body, compressed as
+    sent), each under its validator and what else of the request it followed from
+    (`asked`). The validator binds the revision, the rights, the language and the raw
+    session cookie: a request that computes the same one from the database (one read of the
+    match's row) and asks the same way is given the same bytes, CSRF token included, as it
+    would be given a 304 for a copy of them. Only a response that Flask gave that very
+    validator is kept (so one rendered at another revision, or for a session it changed,
+    or with a one-time message, never is)."""
+
+    def __init__(self) -> None:
+        super().__init__(RESPONSES_KEPT)
+
+    def through(self, wsgi_app: Callable[..., Any], environ: dict[str, Any],
+                start_response: StartResponse, place: tuple[Any, ...]) -> Any:
+        """Flask's answer, kept under `place` when it is the page `place[0]` names."""
+        given: list[Any] = []
+
+        def starting(status: str, response_headers: list[tuple[str, str]],
+                     exc_info: Any = None) -> Any:
+            given[:] = [status, response_headers]
+            return start_response(status, response_headers, exc_info)
+
+        body = wsgi_app(environ, starting)
+        try:
+            chunks = list(body)
+        finally:
+            if hasattr(body, "close"):
+                body.close()
+        whole = b"".join(chunks)
+        if given and keepable(given[0], given[1], place[0]) and len(whole) <= MAX_KEPT_BYTES:
+            self.put(place, (tuple(given[1]), whole))
+        return chunks
+
+
+def keepable(status: str, response_headers: list[tuple[str, str]], ours: str) -> bool:
+    """A 200 that Flask gave the validator `ours` (with the encoding Flask-Compress added)
+    and no cookie."""
+    names = {name.lower(): value for name, value in response_headers}
+    found = SENT.fullmatch(names.get("etag", ""))
+    return (status.startswith("200 ") and "set-cookie" not in names and found is not None
+            and hmac.compare_digest(found.group(1), ours))
 
 
 def headers(etag: str) -> list[tuple[str, str]]:

@@ -177,11 +177,14 @@ def _show(match: Match, viewer: bool, every: bool = False) -> Response:
     template = pages.match_template
     key = kept_pages.page_key(match, scorer, template, every)
     # (a repeat view of an unchanged page is mostly answered before Flask: `repeat_views`)
-    unchanged = kept_pages.not_modified(repeat_views.current_tag(match))
+    current = repeat_views.current_tag(match)
+    unchanged = kept_pages.not_modified(current)
     if unchanged is not None:
         return unchanged
+    tag: str | None = current
     kept = kept_pages.kept_body(key)  # with the names: nothing more to read
     if kept is None:
+        tag = None  # (the match may be read again while its page is built)
         prebuilt.load_seats(match)  # the names, in the title and the body
         page = _page(match)  # may read the match again: the key follows what was read
         key = kept_pages.page_key(match, scorer, template, every)
@@ -205,7 +208,7 @@ def _show(match: Match, viewer: bool, every: bool = False) -> Response:
             chances=None if page.rows or not scorer else chances(match)))
     response = make_response(render_template("matches/page.html", body=kept.body,
                                              title=kept.title))
-    return kept_pages.validated(response, repeat_views.page_tag(match))
+    return kept_pages.validated(response, repeat_views.page_tag(match, tag))
 
 
 def _follow(match: Match, scorer: bool) -> tuple[following.Followed, Markup, Any] | None:
