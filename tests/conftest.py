@@ -208,6 +208,23 @@ def _ddl() -> str:
         for t in db.metadata.sorted_tables)
 
 
+_emptied: list[str] = []
+
+
+def _emptying(conn) -> str:
+    """The statements that empty the worker's tables and start their ids again at 1: each
+    table's rows deleted, the dependent first, and every sequence set back. For a few rows
+    this is a quarter of TRUNCATE's time (which makes new files for every table and index:
+    about 25 ms a test)."""
+    if not _emptied:
+        sequences = conn.exec_driver_sql(
+            "SELECT sequencename FROM pg_sequences WHERE schemaname = 'public'").scalars()
+        _emptied.append("".join(
+            [f'DELETE FROM "{t.name}";' for t in reversed(db.metadata.sorted_tables)]
+            + [f"""SELECT setval('"{name}"', 1, false);""" for name in sequences]))
+    return _emptied[0]
+
+
 def make_tables(app) -> None:
     uri = app.config["SQLALCHEMY_DATABASE_URI"]
     with app.app_context():
@@ -230,8 +247,7 @@ def make_tables(app) -> None:
             found = conn.exec_driver_sql(
                 "SELECT to_regclass('public.test_schema_stamp') IS NOT NULL").scalar()
             if found and conn.exec_driver_sql(f"SELECT ddl FROM {STAMP}").scalar() == stamp:
-                names = ", ".join(f'"{t}"' for t in db.metadata.tables)
-                conn.exec_driver_sql(f"TRUNCATE {names} RESTART IDENTITY CASCADE")
+                conn.exec_driver_sql(_emptying(conn))
                 return
         empty_database(app)
         db.create_all()
