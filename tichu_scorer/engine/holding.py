@@ -11,11 +11,25 @@ from collections.abc import Sequence
 from itertools import chain, combinations
 from operator import itemgetter
 
-from .cards import ACE, DOG, DRAGON, MAHJONG, PH, PHOENIX, SPECIALS, SUITS, Card, parse_cards
+from .cards import (
+    ACE,
+    DOG,
+    DRAGON,
+    MAHJONG,
+    NORMALS,
+    PH,
+    PHOENIX,
+    SPECIALS,
+    SUITS,
+    Card,
+    parse_cards,
+)
 from .playlist import Cards
 
-# a natural card's bit in a hand's suits, 16 bits a suit: rank r of suit i at bit r + 16 i
-_LANE = {Card(r, suit): 1 << r + 16 * i for i, suit in enumerate(SUITS) for r in range(2, ACE + 1)}
+# a natural card's bit in a hand's suits, 16 bits a suit: rank r of suit i at bit r + 16 i;
+# keyed by the deck's own cards (`NORMALS`), so that a hand dealt from the deck finds its
+# cards by identity, without comparing them (an equal card still finds its bit)
+_LANE = {c: 1 << c[0] + 16 * SUITS.index(c[1]) for c in NORMALS}
 _RANKS = 0x7FFC  # bits 2..14 of a lane
 _LANES = _RANKS * 0x0001_0001_0001_0001  # the natural cards' bits of the four lanes
 # a card's bit in `card_bits`: a natural card's lane bit, a special card's one of the bits
@@ -28,6 +42,8 @@ _EMPTY: tuple[Cards, ...] = ((),) * (PHOENIX + 1)
 _RANKS_LOW = [[r for r in range(8) if byte >> r & 1] for byte in range(256)]
 _RANKS_HIGH = [[r + 8 for r in range(8) if byte >> r & 1] for byte in range(256)]
 _NONE: list[Cards] = []  # (never changed)
+_NO_FLUSH: dict[str, int] = {}  # (never changed)
+_PH_BIT = _BIT[PH]
 _PH = (PH,)
 _rank_of = itemgetter(0)
 
@@ -62,56 +78,71 @@ class Holding:
     (the Dog at 0, the Mah Jong at 1, the Dragons at 15, the Phoenix at 16; tuples, which
     `itertools` takes without a copy), bit masks of the ranks held at least once (`held`,
     bit 1 for the Mah Jong), twice (`pairs`) and three times (`trios`), and `doubled`, the
-    ranks held twice, in order. What several generators need (`twos`, `phoenix_trios`, a
+    ranks held twice, in order; `may_bomb`, False when the hand holds no bomb (read from
+    the bits, which one deck's hand has; two decks' hands: always True, not told). What
+    several generators need (`twos`, `phoenix_trios`, a
     lead's `naturals`, `flush_masks`) is built on first use, once for the one call: a
     Holding lives as long as one `legal_plays` or `wish_play` call."""
 
     __slots__ = ("cards", "bits", "at", "held", "pairs", "trios", "fours", "doubled", "phoenix",
-                 "mahjong", "dragons", "dog", "_masks", "_twos", "_phoenix_trios", "_trios_from",
-                 "_naturals")
+                 "mahjong", "dragons", "dog", "may_bomb", "_masks", "_twos", "_phoenix_trios",
+                 "_trios_from", "_naturals")
 
     def __init__(self, cards: Sequence[Card], bits: int | None = None) -> None:
         """`bits`: the hand's `card_bits`, when the caller has them (None: a card twice)."""
-        self.cards = cards
+        self.cards, self.bits = cards, bits
         at: list[Cards] = list(_EMPTY)
         self.at = at
         for c in cards:  # (a rank read once: `at[c[0]] += (c,)` reads it twice, slower)
             r = c[0]
             at[r] = at[r] + (c,)
-        if bits is not None:  # one deck: the ranks held once, twice, ... from the suits' lanes
-            s0, s1, s2, s3 = (bits & _RANKS, bits >> 16 & _RANKS, bits >> 32 & _RANKS,
-                              bits >> 48 & _RANKS)
-            both, either, both2, either2 = s0 & s1, s0 | s1, s2 & s3, s2 | s3
-            held, pairs = either | either2, both | both2 | either & either2
-            self.trios, self.fours = both & either2 | both2 & either, both & both2
-            self.doubled = _RANKS_LOW[pairs & 0xFF] + _RANKS_HIGH[pairs >> 8]
-        else:
-            held = pairs = trios = fours = 0
-            doubled: list[int] = []
-            for r in _NATURALS:
-                n = len(at[r])
-                if n:
-                    bit = 1 << r
-                    held |= bit
-                    if n > 1:
-                        pairs |= bit
-                        doubled.append(r)
-                        if n > 2:
-                            trios |= bit
-                            if n > 3:
-                                fours |= bit
-            self.trios, self.fours, self.doubled = trios, fours, doubled
-        self.bits, self.pairs = bits, pairs
-        self._masks: dict[str, int] | None = None
-        self.mahjong = mahjong = at[MAHJONG] != ()
-        self.held = held | 2 if mahjong else held
-        self.phoenix = at[PHOENIX] != ()
-        self.dog = at[DOG] != ()
-        self.dragons = at[DRAGON]
         self._twos: list[list[Cards]] | None = None
         self._phoenix_trios: list[list[Cards]] | None = None
         self._trios_from = 0
         self._naturals: tuple[list[Card], list[int]] | None = None
+        self.dragons = at[DRAGON]
+        if bits is not None:  # one deck: the ranks held once, twice, ... from the suits' lanes
+            s0, s1, s2, s3 = (bits & _RANKS, bits >> 16 & _RANKS, bits >> 32 & _RANKS,
+                              bits >> 48 & _RANKS)
+            both, either, both2, either2 = s0 & s1, s0 | s1, s2 & s3, s2 | s3
+            self.pairs = pairs = both | both2 | either & either2
+            self.trios, self.fours = both & either2 | both2 & either, both & both2
+            self.doubled = _RANKS_LOW[pairs & 0xFF] + _RANKS_HIGH[pairs >> 8]
+            self.held = either | either2 | (bits & 1) << 1  # (the Mah Jong's bit 0: its 1)
+            self.mahjong, self.dog, self.phoenix = bits & 1 == 1, bits & 2 == 2, bits & _PH_BIT != 0
+            # five ranks in a row of one suit (a lane's bits 15, 16 and 17 hold no rank, so
+            # no run crosses from one suit to the next), or four of a kind: a bomb ([B1])
+            lanes = bits & _LANES
+            run = lanes & lanes >> 1
+            run &= run >> 2
+            if run & lanes >> 4:
+                self._masks: dict[str, int] | None = None
+                self.may_bomb = True
+            else:
+                self._masks = _NO_FLUSH
+                self.may_bomb = self.fours != 0
+            return
+        held = pairs = trios = fours = 0
+        doubled: list[int] = []
+        for r in _NATURALS:
+            n = len(at[r])
+            if n:
+                bit = 1 << r
+                held |= bit
+                if n > 1:
+                    pairs |= bit
+                    doubled.append(r)
+                    if n > 2:
+                        trios |= bit
+                        if n > 3:
+                            fours |= bit
+        self.pairs, self.trios, self.fours, self.doubled = pairs, trios, fours, doubled
+        self._masks = None
+        self.may_bomb = True  # (two decks: not told from the bits)
+        self.mahjong = mahjong = at[MAHJONG] != ()
+        self.held = held | 2 if mahjong else held
+        self.phoenix = at[PHOENIX] != ()
+        self.dog = at[DOG] != ()
 
     @property
     def flush_masks(self) -> dict[str, int]:

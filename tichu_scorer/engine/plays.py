@@ -83,7 +83,7 @@ def candidates(h: Holding, top: Combination | None, must: int | None = None,
     ([S4], [S5]); `beats` decides only bombs."""
     if top is None:
         plays = _of_kind(h, None, None, must, 0)
-        if not no_bomb(h.bits):
+        if h.may_bomb:
             plays += bombs(h, must, table.distinct_suit_fours)
         return plays
     kind = top[0]
@@ -94,7 +94,7 @@ def candidates(h: Holding, top: Combination | None, must: int | None = None,
         plays = singles(h, top[1], must, ddd)
     else:
         plays = _of_kind(h, kind, top[2], must, top[1])
-    if not no_bomb(h.bits):
+    if h.may_bomb:
         plays += _beating(bombs(h, must, table.distinct_suit_fours), top, ddd)
     return plays
 
