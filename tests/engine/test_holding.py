@@ -52,7 +52,7 @@ def test_the_shared_tables_are_what_they_say(hand: list[Card], given_bits: bool)
     assert h.doubled == [r for r in ranks if h.pairs >> r & 1]
     for above in (0, 7.5, 14):
         cards, of = h.naturals(above, None)
-        assert cards == sorted((c for c in hand if 2 <= c.rank <= 14 and c.rank > above),
+        assert list(cards) == sorted((c for c in hand if 2 <= c.rank <= 14 and c.rank > above),
                                key=lambda c: c.rank)
         assert of == [c.rank for c in cards]
         assert h.doubled_above(above, None) == [r for r in h.doubled if r > above]

@@ -8,7 +8,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import chain, combinations
+from itertools import combinations
 from operator import itemgetter
 
 from .cards import (
@@ -43,6 +43,8 @@ _RANKS_LOW = [[r for r in range(8) if byte >> r & 1] for byte in range(256)]
 _RANKS_HIGH = [[r + 8 for r in range(8) if byte >> r & 1] for byte in range(256)]
 _NONE: list[Cards] = []  # (never changed)
 _NO_FLUSH: dict[str, int] = {}  # (never changed)
+# the lowest natural rank above a rank (a whole rank, or a Phoenix single's half rank)
+_FIRST_ABOVE = {r + half: max(2, r + 1) for r in range(PHOENIX + 1) for half in (0, 0.5)}
 _PH_BIT = _BIT[PH]
 _PH = (PH,)
 _rank_of = itemgetter(0)
@@ -99,7 +101,7 @@ class Holding:
         self._twos: list[list[Cards]] | None = None
         self._phoenix_trios: list[list[Cards]] | None = None
         self._trios_from = 0
-        self._naturals: tuple[list[Card], list[int]] | None = None
+        self._naturals: tuple[Cards, list[int]] | None = None
         self.dragons = at[DRAGON]
         if bits is not None:  # one deck: the ranks held once, twice, ... from the suits' lanes
             s0, s1, s2, s3 = (bits & _RANKS, bits >> 16 & _RANKS, bits >> 32 & _RANKS,
@@ -191,15 +193,17 @@ class Holding:
                     trios[r] = [two + _PH for two in twos[r]]
         return trios
 
-    def naturals(self, above: float, must: int | None) -> tuple[list[Card], list[int]]:
+    def naturals(self, above: float, must: int | None) -> tuple[Cards, list[int]]:
         """The natural cards ranked above `above` (of rank `must` only, when given), in rank
         order, and their ranks; a lead's (every natural card) kept for the next caller."""
         if must:
-            cards = list(self.at[must]) if must > above and 2 <= must <= ACE else []
+            cards = self.at[must] if must > above and 2 <= must <= ACE else ()
             return cards, [must] * len(cards)
         if above < 2 and self._naturals is not None:
             return self._naturals
-        cards = list(chain.from_iterable(self.at[max(2, int(above) + 1):ACE + 1]))
+        # (the ranks' tuples joined: a hand's few, short tuples join faster than chained)
+        low = _FIRST_ABOVE.get(above)
+        cards = sum(self.at[max(2, int(above) + 1) if low is None else low:ACE + 1], ())
         found = cards, list(map(_rank_of, cards))
         if above < 2:
             self._naturals = found
