@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .cards import Card, parse_cards
+from .cards import PHOENIX, Card, parse_cards
 from .combos import PASS, Combination, Kind, beats, contains_rank, readings
 from .generate import (
     Holding,
@@ -47,26 +47,15 @@ _SINGLE, _PAIR, _TRIO, _STAIRS, _FULL, _STRAIGHT, _DOG = (
 _PASS_GROUP: Group = (PASS[0], 0, 0, [()], None, False)
 
 
-def _of_kind(h: Holding, kind: Kind | None, length: int | None, must: int | None,
-             above: float) -> list[Group]:
-    """Plays of `kind` (every kind when None) and `length`, ranked above `above`."""
-    if kind is None:
-        out = singles(h, above, must)
-        out += sets(h, 2, must, above)
-        out += sets(h, 3, must, above)
-        out += stairs(h, None, must, above)
-        out += full_houses(h, must, above)
-        out += straights(h, None, must, above)
-        return out
-    if kind is _PAIR or kind is _TRIO:
-        return sets(h, length or 0, must, above)
-    if kind is _STAIRS:
-        return stairs(h, length, must, above)
-    if kind is _FULL:
-        return full_houses(h, must, above)
-    if kind is _STRAIGHT:
-        return straights(h, length, must, above)
-    return []  # a bomb on the table: only a higher bomb
+def _every_kind(h: Holding, must: int | None) -> list[Group]:
+    """A lead's plays of every kind but bombs."""
+    out = singles(h, 0, must)
+    out += sets(h, 2, must, 0)
+    out += sets(h, 3, must, 0)
+    out += stairs(h, None, must, 0)
+    out += full_houses(h, must, 0)
+    out += straights(h, None, must, 0)
+    return out
 
 
 def _beating(groups: list[Group], top: Combination | None, ddd: bool) -> list[Group]:
@@ -82,20 +71,28 @@ def candidates(h: Holding, top: Combination | None, must: int | None = None,
     generators keep the kind, length and rank of `top`, and the singles what beats a single
     ([S4], [S5]); `beats` decides only bombs."""
     if top is None:
-        plays = _of_kind(h, None, None, must, 0)
+        plays = _every_kind(h, must)
         if h.may_bomb:
             plays += bombs(h, must, table.distinct_suit_fours)
         return plays
-    kind = top[0]
-    if kind is _DOG:  # [S2]: nothing, not even a bomb
-        return []
-    ddd = table.dragon_beats_dragon
+    kind, above = top[0], top[1]  # the plays of its kind and length ranked above it
     if kind is _SINGLE:
-        plays = singles(h, top[1], must, ddd)
+        plays = singles(h, above, must, table.dragon_beats_dragon)
+    elif kind is _PAIR or kind is _TRIO:
+        plays = sets(h, top[2], must, above)
+    elif kind is _STRAIGHT:
+        plays = straights(h, top[2], must, above)
+    elif kind is _STAIRS:
+        plays = stairs(h, top[2], must, above)
+    elif kind is _FULL:
+        plays = full_houses(h, must, above)
+    elif kind is _DOG:  # [S2]: nothing, not even a bomb
+        return []
     else:
-        plays = _of_kind(h, kind, top[2], must, top[1])
+        plays = []  # a bomb on the table: only a higher bomb
     if h.may_bomb:
-        plays += _beating(bombs(h, must, table.distinct_suit_fours), top, ddd)
+        plays += _beating(bombs(h, must, table.distinct_suit_fours), top,
+                          table.dragon_beats_dragon)
     return plays
 
 
@@ -134,7 +131,7 @@ def legal_plays(hand: Sequence[Card], top: Combination | None, wish: int | None 
         plays.append(_PASS_GROUP)
         return Plays(plays)
     h = Holding(hand, bits)
-    held = wish is not None and 0 <= wish < len(h.at) and bool(h.at[wish])
+    held = wish is not None and 0 <= wish <= PHOENIX and h.at[wish] != ()
     if held and top is None:  # [W2]: the leader holding the wished rank must lead it
         return Plays(_distinct(candidates(h, None, wish, table), h))
     if held:
@@ -147,7 +144,9 @@ def legal_plays(hand: Sequence[Card], top: Combination | None, wish: int | None 
                     if free:
                         wished.append((b[0], b[1], b[2], free, b[4], b[5]))
             return Plays(_distinct(wished, h))
-    plays = _distinct(candidates(h, top, None, table), h)
+    plays = candidates(h, top, None, table)
+    if bits is None:  # (one deck: each card set once already)
+        plays = _distinct(plays, h)
     if top is not None:
         plays.append(_PASS_GROUP)
     return Plays(plays)
