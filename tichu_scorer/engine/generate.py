@@ -21,7 +21,7 @@ from operator import itemgetter
 
 from .cards import ACE, DOG_CARD, DRAGON, MAHJONG, MJ, PH, Card, parse_cards
 from .combos import Kind
-from .holding import Holding, card_bits, no_bomb
+from .holding import BIT, Holding, card_bits, no_bomb
 from .playlist import Cards, Group, Plays
 from .runs import joined, stairs, straights
 
@@ -192,5 +192,5 @@ def bombs(h: Holding, must: int | None = None, distinct_suits: bool = False
     return out
 
 
-__all__ = ["Holding", "Plays", "card_bits", "no_bomb", "singles", "sets", "full_houses",
+__all__ = ["BIT", "Holding", "Plays", "card_bits", "no_bomb", "singles", "sets", "full_houses",
            "straights", "stairs", "fours", "straight_flushes", "bombs", "parse_cards"]

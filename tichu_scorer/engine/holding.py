@@ -35,7 +35,7 @@ _LANES = _RANKS * 0x0001_0001_0001_0001  # the natural cards' bits of the four l
 # a card's bit in `card_bits`: a natural card's lane bit, a special card's one of the bits
 # 0 and 1 of the first two lanes, which no rank takes (all below 2 ** 63: the sum of a
 # hand's bits stays a machine integer)
-_BIT = _LANE | dict(zip(SPECIALS, (1, 2, 1 << 16, 1 << 17), strict=True))
+BIT = _LANE | dict(zip(SPECIALS, (1, 2, 1 << 16, 1 << 17), strict=True))
 _NATURALS = range(2, ACE + 1)
 _EMPTY: tuple[Cards, ...] = ((),) * (PHOENIX + 1)
 # the ranks of the bits of a byte: of bits 0-7 of a mask, and of bits 8-15
@@ -45,7 +45,7 @@ _NONE: list[Cards] = []  # (never changed)
 _NO_FLUSH: dict[str, int] = {}  # (never changed)
 # the lowest natural rank above a rank (a whole rank, or a Phoenix single's half rank)
 _FIRST_ABOVE = {r + half: max(2, r + 1) for r in range(PHOENIX + 1) for half in (0, 0.5)}
-_PH_BIT = _BIT[PH]
+_PH_BIT = BIT[PH]
 _PH = (PH,)
 _rank_of = itemgetter(0)
 
@@ -59,7 +59,7 @@ def card_bits(cards: Sequence[Card]) -> int | None:
     ('0b10000000000000000101', None)
     """
     try:
-        bits: int = sum(map(_BIT.__getitem__, cards))
+        bits: int = sum(map(BIT.__getitem__, cards))
     except KeyError:
         return None
     return bits if bits.bit_count() == len(cards) else None
@@ -219,4 +219,4 @@ class Holding:
         return _RANKS_LOW[pairs & 0xFF] + _RANKS_HIGH[pairs >> 8]
 
 
-__all__ = ["Holding", "card_bits", "no_bomb", "parse_cards"]
+__all__ = ["BIT", "Holding", "card_bits", "no_bomb", "parse_cards"]

@@ -17,9 +17,9 @@ from dataclasses import dataclass
 from .cards import PHOENIX, Card, parse_cards
 from .combos import PASS, Combination, Kind, beats, contains_rank, readings
 from .generate import (
+    BIT,
     Holding,
     bombs,
-    card_bits,
     full_houses,
     no_bomb,
     sets,
@@ -45,6 +45,7 @@ DEFAULT_TABLE = Table()
 _SINGLE, _PAIR, _TRIO, _STAIRS, _FULL, _STRAIGHT, _DOG = (
     Kind.SINGLE, Kind.PAIR, Kind.TRIO, Kind.STAIRS, Kind.FULL_HOUSE, Kind.STRAIGHT, Kind.DOG)
 _PASS_GROUP: Group = (PASS[0], 0, 0, [()], None, False)
+_bit_of = BIT.__getitem__
 
 
 def _every_kind(h: Holding, must: int | None) -> list[Group]:
@@ -118,7 +119,12 @@ def legal_plays(hand: Sequence[Card], top: Combination | None, wish: int | None 
 
     Out of turn only bombs that beat a combination on the table count ([B4], [B5]).
     """
-    bits = card_bits(hand)
+    try:  # (`card_bits`, in place: its call is a tenth of reading a hand)
+        bits: int | None = sum(map(_bit_of, hand))
+    except KeyError:
+        bits = None
+    if bits is not None and bits.bit_count() != len(hand):
+        bits = None
     if out_of_turn:
         if top is None:
             return Plays([])
@@ -137,7 +143,7 @@ def legal_plays(hand: Sequence[Card], top: Combination | None, wish: int | None 
     if held:
         wished = candidates(h, top, wish, table)
         if wished:  # [W2]: owed; [W5]: a bomb that beats the table is exempt
-            if not table.strict_wish:
+            if not table.strict_wish and h.may_bomb:
                 for b in _beating(bombs(h, None, table.distinct_suit_fours), top,
                                   table.dragon_beats_dragon):
                     free = [cards for cards in b[3] if not contains_rank(cards, wish or 0)]
