@@ -37,7 +37,8 @@ _LANES = _RANKS * 0x0001_0001_0001_0001  # the natural cards' bits of the four l
 # hand's bits stays a machine integer)
 BIT = _LANE | dict(zip(SPECIALS, (1, 2, 1 << 16, 1 << 17), strict=True))
 _NATURALS = range(2, ACE + 1)
-_EMPTY: tuple[Cards, ...] = ((),) * (PHOENIX + 1)
+_NO_CARDS: Cards = ()
+_EMPTY: tuple[Cards, ...] = (_NO_CARDS,) * (PHOENIX + 1)
 # the ranks of the bits of a byte: of bits 0-7 of a mask, and of bits 8-15
 _RANKS_LOW = [[r for r in range(8) if byte >> r & 1] for byte in range(256)]
 _RANKS_HIGH = [[r + 8 for r in range(8) if byte >> r & 1] for byte in range(256)]
@@ -45,7 +46,6 @@ _NONE: list[Cards] = []  # (never changed)
 _NO_FLUSH: dict[str, int] = {}  # (never changed)
 # the lowest natural rank above a rank (a whole rank, or a Phoenix single's half rank)
 _FIRST_ABOVE = {r + half: max(2, r + 1) for r in range(PHOENIX + 1) for half in (0, 0.5)}
-_PH_BIT = BIT[PH]
 _PH = (PH,)
 _rank_of = itemgetter(0)
 
@@ -103,6 +103,9 @@ class Holding:
         self._trios_from = 0
         self._naturals: tuple[Cards, list[int]] | None = None
         self.dragons = at[DRAGON]
+        # (a rank not held keeps `_EMPTY`'s own empty tuple: told apart by identity)
+        self.mahjong = mahjong = at[MAHJONG] is not _NO_CARDS
+        self.phoenix, self.dog = at[PHOENIX] is not _NO_CARDS, at[DOG] is not _NO_CARDS
         if bits is not None:  # one deck: the ranks held once, twice, ... from the suits' lanes
             s0, s1, s2, s3 = (bits & _RANKS, bits >> 16 & _RANKS, bits >> 32 & _RANKS,
                               bits >> 48 & _RANKS)
@@ -110,8 +113,8 @@ class Holding:
             self.pairs = pairs = both | both2 | either & either2
             self.trios, self.fours = both & either2 | both2 & either, both & both2
             self.doubled = _RANKS_LOW[pairs & 0xFF] + _RANKS_HIGH[pairs >> 8]
-            self.held = either | either2 | (bits & 1) << 1  # (the Mah Jong's bit 0: its 1)
-            self.mahjong, self.dog, self.phoenix = bits & 1 == 1, bits & 2 == 2, bits & _PH_BIT != 0
+            held = either | either2
+            self.held = held | 2 if mahjong else held
             # five ranks in a row of one suit (a lane's bits 15, 16 and 17 hold no rank, so
             # no run crosses from one suit to the next), or four of a kind: a bomb ([B1])
             lanes = bits & _LANES
@@ -141,10 +144,7 @@ class Holding:
         self.pairs, self.trios, self.fours, self.doubled = pairs, trios, fours, doubled
         self._masks = None
         self.may_bomb = True  # (two decks: not told from the bits)
-        self.mahjong = mahjong = at[MAHJONG] != ()
         self.held = held | 2 if mahjong else held
-        self.phoenix = at[PHOENIX] != ()
-        self.dog = at[DOG] != ()
 
     @property
     def flush_masks(self) -> dict[str, int]:
