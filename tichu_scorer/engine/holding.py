@@ -45,7 +45,7 @@ _RANKS_HIGH = [[r + 8 for r in range(8) if byte >> r & 1] for byte in range(256)
 _NONE: list[Cards] = []  # (never changed)
 _NO_FLUSH: dict[str, int] = {}  # (never changed)
 # the lowest natural rank above a rank (a whole rank, or a Phoenix single's half rank)
-_FIRST_ABOVE = {r + half: max(2, r + 1) for r in range(PHOENIX + 1) for half in (0, 0.5)}
+FIRST_ABOVE = {r + half: max(2, r + 1) for r in range(PHOENIX + 1) for half in (0, 0.5)}
 _PH = (PH,)
 _rank_of = itemgetter(0)
 
@@ -202,7 +202,7 @@ class Holding:
         if above < 2 and self._naturals is not None:
             return self._naturals
         # (the ranks' tuples joined: a hand's few, short tuples join faster than chained)
-        low = _FIRST_ABOVE.get(above)
+        low = FIRST_ABOVE.get(above)
         cards = sum(self.at[max(2, int(above) + 1) if low is None else low:ACE + 1], ())
         found = cards, list(map(_rank_of, cards))
         if above < 2:
