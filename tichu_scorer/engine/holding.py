@@ -86,7 +86,7 @@ class Holding:
     lead's `naturals`, `flush_masks`) is built on first use, once for the one call: a
     Holding lives as long as one `legal_plays` or `wish_play` call."""
 
-    __slots__ = ("cards", "bits", "at", "held", "pairs", "trios", "fours", "doubled", "phoenix",
+    __slots__ = ("cards", "bits", "at", "held", "pairs", "trios", "fours", "_doubled", "phoenix",
                  "mahjong", "dragons", "dog", "may_bomb", "_masks", "_twos", "_phoenix_trios",
                  "_trios_from", "_naturals")
 
@@ -112,7 +112,7 @@ class Holding:
             both, either, both2, either2 = s0 & s1, s0 | s1, s2 & s3, s2 | s3
             self.pairs = pairs = both | both2 | either & either2
             self.trios, self.fours = both & either2 | both2 & either, both & both2
-            self.doubled = _RANKS_LOW[pairs & 0xFF] + _RANKS_HIGH[pairs >> 8]
+            self._doubled: list[int] | None = None  # (on first use: a follow seldom needs it)
             held = either | either2
             self.held = held | 2 if mahjong else held
             # five ranks in a row of one suit (a lane's bits 15, 16 and 17 hold no rank, so
@@ -141,10 +141,19 @@ class Holding:
                         trios |= bit
                         if n > 3:
                             fours |= bit
-        self.pairs, self.trios, self.fours, self.doubled = pairs, trios, fours, doubled
+        self.pairs, self.trios, self.fours, self._doubled = pairs, trios, fours, doubled
         self._masks = None
         self.may_bomb = True  # (two decks: not told from the bits)
         self.held = held | 2 if mahjong else held
+
+    @property
+    def doubled(self) -> list[int]:
+        """The ranks held twice or more, in order."""
+        doubled = self._doubled
+        if doubled is None:
+            pairs = self.pairs
+            doubled = self._doubled = _RANKS_LOW[pairs & 0xFF] + _RANKS_HIGH[pairs >> 8]
+        return doubled
 
     @property
     def flush_masks(self) -> dict[str, int]:
