@@ -43,10 +43,16 @@ def test_the_shared_tables_are_what_they_say(hand: list[Card], given_bits: bool)
         assert bool(h.trios >> r & 1) == (len(cards) > 2)
         assert bool(h.fours >> r & 1) == (len(cards) > 3)
     assert h.held == sum({1 << c.rank for c in hand if 1 <= c.rank <= 14})
+    assert (h.mahjong, h.dog, h.phoenix) == (MJ in hand, DOG_CARD in hand, PH in hand)
+    lanes = [{c.rank for c in hand if c.suit == suit} for suit in "jspt"]
+    flush = any(all(r + i in lane for i in range(5)) for lane in lanes for r in range(2, 11))
+    four = any(len([c for c in hand if c.rank == r]) > 3 for r in ranks)
+    assert h.may_bomb == (h.bits is None or flush or four)  # (two decks: not told)
+    assert bool(h.flush_masks) == flush
     assert h.doubled == [r for r in ranks if h.pairs >> r & 1]
     for above in (0, 7.5, 14):
         cards, of = h.naturals(above, None)
-        assert cards == sorted((c for c in hand if 2 <= c.rank <= 14 and c.rank > above),
+        assert list(cards) == sorted((c for c in hand if 2 <= c.rank <= 14 and c.rank > above),
                                key=lambda c: c.rank)
         assert of == [c.rank for c in cards]
         assert h.doubled_above(above, None) == [r for r in h.doubled if r > above]

@@ -21,7 +21,7 @@ from operator import itemgetter
 
 from .cards import ACE, DOG_CARD, DRAGON, MAHJONG, MJ, PH, Card, parse_cards
 from .combos import Kind
-from .holding import Holding, card_bits, no_bomb
+from .holding import BIT, FIRST_ABOVE, Holding, card_bits, no_bomb
 from .playlist import Cards, Group, Plays
 from .runs import joined, stairs, straights
 
@@ -38,7 +38,12 @@ def singles(h: Holding, above: float = 0, must: int | None = None,
     (on the Dragon only in Grand Seigneur, [GS3]) and the Phoenix below the Dragon, the
     Dog leading; with `must`, only the natural cards of that rank. The natural cards form
     one group, a rank per card."""
-    cards, ranks = h.naturals(above, must)
+    if must or above < 2:
+        cards, ranks = h.naturals(above, must)
+    else:  # a follow: as `naturals` (whose call is a tenth of this)
+        low = FIRST_ABOVE.get(above)
+        cards = sum(h.at[max(2, int(above) + 1) if low is None else low:ACE + 1], ())
+        ranks = list(map(_rank_of, cards))
     out: list[Group] = [(_SINGLE, ranks, 1, list(zip(cards)), None, False)] if cards else []
     if must:
         return out
@@ -59,7 +64,8 @@ def sets(h: Holding, size: int, must: int | None = None, above: float = 0) -> li
     doubled = h.doubled_above(above, must)
     at = h.at
     if size == 2:  # a lead's pairs are the table the stairs and full houses share
-        out: list[Group] = ([(_PAIR, r, 2, h.twos[r], None, False) for r in doubled]
+        out: list[Group] = ([] if not doubled else  # (a comprehension is a call)
+                            [(_PAIR, r, 2, h.twos[r], None, False) for r in doubled]
                             if above < 2 else
                             [(_PAIR, r, 2, list(combinations(at[r], 2)), None, False)
                              for r in doubled])
@@ -68,10 +74,12 @@ def sets(h: Holding, size: int, must: int | None = None, above: float = 0) -> li
             if cards:
                 out.append((_PAIR, ranks, 2, list(zip(cards, repeat(PH))), ranks, False))
         return out
+    if not doubled:
+        return []
     trios = h.trios
     out = [(_TRIO, r, 3, list(combinations(at[r], 3)), None, False)
-           for r in doubled if trios >> r & 1]
-    if h.phoenix and doubled:
+           for r in doubled if trios >> r & 1] if trios else []
+    if h.phoenix:
         if above < 2:
             with_phoenix = h.phoenix_trios(must)
             out += [(_TRIO, r, 3, with_phoenix[r], r, False) for r in doubled]
@@ -192,5 +200,5 @@ def bombs(h: Holding, must: int | None = None, distinct_suits: bool = False
     return out
 
 
-__all__ = ["Holding", "Plays", "card_bits", "no_bomb", "singles", "sets", "full_houses",
+__all__ = ["BIT", "Holding", "Plays", "card_bits", "no_bomb", "singles", "sets", "full_houses",
            "straights", "stairs", "fours", "straight_flushes", "bombs", "parse_cards"]

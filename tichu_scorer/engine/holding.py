@@ -8,26 +8,44 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import chain, combinations
+from itertools import combinations
 from operator import itemgetter
 
-from .cards import ACE, DOG, DRAGON, MAHJONG, PH, PHOENIX, SPECIALS, SUITS, Card, parse_cards
+from .cards import (
+    ACE,
+    DOG,
+    DRAGON,
+    MAHJONG,
+    NORMALS,
+    PH,
+    PHOENIX,
+    SPECIALS,
+    SUITS,
+    Card,
+    parse_cards,
+)
 from .playlist import Cards
 
-# a natural card's bit in a hand's suits, 16 bits a suit: rank r of suit i at bit r + 16 i
-_LANE = {Card(r, suit): 1 << r + 16 * i for i, suit in enumerate(SUITS) for r in range(2, ACE + 1)}
+# a natural card's bit in a hand's suits, 16 bits a suit: rank r of suit i at bit r + 16 i;
+# keyed by the deck's own cards (`NORMALS`), so that a hand dealt from the deck finds its
+# cards by identity, without comparing them (an equal card still finds its bit)
+_LANE = {c: 1 << c[0] + 16 * SUITS.index(c[1]) for c in NORMALS}
 _RANKS = 0x7FFC  # bits 2..14 of a lane
 _LANES = _RANKS * 0x0001_0001_0001_0001  # the natural cards' bits of the four lanes
 # a card's bit in `card_bits`: a natural card's lane bit, a special card's one of the bits
 # 0 and 1 of the first two lanes, which no rank takes (all below 2 ** 63: the sum of a
 # hand's bits stays a machine integer)
-_BIT = _LANE | dict(zip(SPECIALS, (1, 2, 1 << 16, 1 << 17), strict=True))
+BIT = _LANE | dict(zip(SPECIALS, (1, 2, 1 << 16, 1 << 17), strict=True))
 _NATURALS = range(2, ACE + 1)
-_EMPTY: tuple[Cards, ...] = ((),) * (PHOENIX + 1)
+_NO_CARDS: Cards = ()
+_EMPTY: tuple[Cards, ...] = (_NO_CARDS,) * (PHOENIX + 1)
 # the ranks of the bits of a byte: of bits 0-7 of a mask, and of bits 8-15
 _RANKS_LOW = [[r for r in range(8) if byte >> r & 1] for byte in range(256)]
 _RANKS_HIGH = [[r + 8 for r in range(8) if byte >> r & 1] for byte in range(256)]
 _NONE: list[Cards] = []  # (never changed)
+_NO_FLUSH: dict[str, int] = {}  # (never changed)
+# the lowest natural rank above a rank (a whole rank, or a Phoenix single's half rank)
+FIRST_ABOVE = {r + half: max(2, r + 1) for r in range(PHOENIX + 1) for half in (0, 0.5)}
 _PH = (PH,)
 _rank_of = itemgetter(0)
 
@@ -41,7 +59,7 @@ def card_bits(cards: Sequence[Card]) -> int | None:
     ('0b10000000000000000101', None)
     """
     try:
-        bits: int = sum(map(_BIT.__getitem__, cards))
+        bits: int = sum(map(BIT.__getitem__, cards))
     except KeyError:
         return None
     return bits if bits.bit_count() == len(cards) else None
@@ -61,56 +79,81 @@ class Holding:
     """A hand indexed by rank: `at[r]` the cards of rank r as a tuple in the hand's order
     (the Dog at 0, the Mah Jong at 1, the Dragons at 15, the Phoenix at 16; tuples, which
     `itertools` takes without a copy), bit masks of the ranks held at least once (`held`,
-    bit 1 for the Mah Jong), twice (`pairs`) and three times (`trios`), and `doubled`, the
-    ranks held twice, in order. What several generators need (`twos`, `phoenix_trios`, a
-    lead's `naturals`, `flush_masks`) is built on first use, once for the one call: a
-    Holding lives as long as one `legal_plays` or `wish_play` call."""
+    bit 1 for the Mah Jong), twice (`pairs`) and three times (`trios`), and `may_bomb`,
+    False when the hand holds no bomb (read from the bits of a one-deck hand; always True
+    for two decks, not told). What several generators need (`doubled`, the ranks held
+    twice, in order; `twos`, `phoenix_trios`, a lead's `naturals`, `flush_masks`) is built
+    on first use, once for the one call: a Holding lives as long as one `legal_plays` or
+    `wish_play` call."""
 
-    __slots__ = ("cards", "bits", "at", "held", "pairs", "trios", "fours", "doubled", "phoenix",
-                 "mahjong", "dragons", "dog", "_masks", "_twos", "_phoenix_trios", "_trios_from",
-                 "_naturals")
+    __slots__ = ("cards", "bits", "at", "held", "pairs", "trios", "fours", "_doubled", "phoenix",
+                 "mahjong", "dragons", "dog", "may_bomb", "_masks", "_twos", "_phoenix_trios",
+                 "_trios_from", "_naturals")
 
     def __init__(self, cards: Sequence[Card], bits: int | None = None) -> None:
         """`bits`: the hand's `card_bits`, when the caller has them (None: a card twice)."""
-        self.cards = cards
+        self.cards, self.bits = cards, bits
         at: list[Cards] = list(_EMPTY)
         self.at = at
-        for c in cards:
-            at[c[0]] += (c,)
+        for c in cards:  # (a rank read once: `at[c[0]] += (c,)` reads it twice, slower)
+            r = c[0]
+            at[r] = at[r] + (c,)
+        self._twos: list[list[Cards]] | None = None
+        self._phoenix_trios: list[list[Cards]] | None = None
+        self._trios_from = 0
+        self._naturals: tuple[Cards, list[int]] | None = None
+        self.dragons = at[DRAGON]
+        # (a rank not held keeps `_EMPTY`'s own empty tuple: told apart by identity)
+        self.mahjong = mahjong = at[MAHJONG] is not _NO_CARDS
+        self.phoenix, self.dog = at[PHOENIX] is not _NO_CARDS, at[DOG] is not _NO_CARDS
         if bits is not None:  # one deck: the ranks held once, twice, ... from the suits' lanes
             s0, s1, s2, s3 = (bits & _RANKS, bits >> 16 & _RANKS, bits >> 32 & _RANKS,
                               bits >> 48 & _RANKS)
             both, either, both2, either2 = s0 & s1, s0 | s1, s2 & s3, s2 | s3
-            held, pairs = either | either2, both | both2 | either & either2
+            self.pairs = pairs = both | both2 | either & either2
             self.trios, self.fours = both & either2 | both2 & either, both & both2
-            self.doubled = _RANKS_LOW[pairs & 0xFF] + _RANKS_HIGH[pairs >> 8]
-        else:
-            held = pairs = trios = fours = 0
-            doubled: list[int] = []
-            for r in _NATURALS:
-                n = len(at[r])
-                if n:
-                    bit = 1 << r
-                    held |= bit
-                    if n > 1:
-                        pairs |= bit
-                        doubled.append(r)
-                        if n > 2:
-                            trios |= bit
-                            if n > 3:
-                                fours |= bit
-            self.trios, self.fours, self.doubled = trios, fours, doubled
-        self.bits, self.pairs = bits, pairs
-        self._masks: dict[str, int] | None = None
-        self.mahjong = mahjong = at[MAHJONG] != ()
+            self._doubled: list[int] | None = None  # (on first use: a follow seldom needs it)
+            held = either | either2
+            self.held = held | 2 if mahjong else held
+            # five ranks in a row of one suit (a lane's bits 15, 16 and 17 hold no rank, so
+            # no run crosses from one suit to the next), or four of a kind: a bomb ([B1])
+            lanes = bits & _LANES
+            run = lanes & lanes >> 1
+            run &= run >> 2
+            if run & lanes >> 4:
+                self._masks: dict[str, int] | None = None
+                self.may_bomb = True
+            else:
+                self._masks = _NO_FLUSH
+                self.may_bomb = self.fours != 0
+            return
+        held = pairs = trios = fours = 0
+        doubled: list[int] = []
+        for r in _NATURALS:
+            n = len(at[r])
+            if n:
+                bit = 1 << r
+                held |= bit
+                if n > 1:
+                    pairs |= bit
+                    doubled.append(r)
+                    if n > 2:
+                        trios |= bit
+                        if n > 3:
+                            fours |= bit
+        self.pairs, self.trios, self.fours, self._doubled = pairs, trios, fours, doubled
+        self._masks = None
+        self.may_bomb = True  # (two decks: not told from the bits)
         self.held = held | 2 if mahjong else held
-        self.phoenix = at[PHOENIX] != ()
-        self.dog = at[DOG] != ()
-        self.dragons = at[DRAGON]
-        self._twos: list[list[Cards]] | None = None
-        self._phoenix_trios: list[list[Cards]] | None = None
-        self._trios_from = 0
-        self._naturals: tuple[list[Card], list[int]] | None = None
+
+    @property
+    def doubled(self) -> list[int]:
+        """The ranks held twice or more, in order."""
+        doubled = self._doubled
+        if doubled is None:
+            pairs = self.pairs
+            doubled = self._doubled = _RANKS_LOW[pairs & 0xFF] + _RANKS_HIGH[pairs >> 8]
+        return doubled
 
     @property
     def flush_masks(self) -> dict[str, int]:
@@ -159,15 +202,17 @@ class Holding:
                     trios[r] = [two + _PH for two in twos[r]]
         return trios
 
-    def naturals(self, above: float, must: int | None) -> tuple[list[Card], list[int]]:
+    def naturals(self, above: float, must: int | None) -> tuple[Cards, list[int]]:
         """The natural cards ranked above `above` (of rank `must` only, when given), in rank
         order, and their ranks; a lead's (every natural card) kept for the next caller."""
         if must:
-            cards = list(self.at[must]) if must > above and 2 <= must <= ACE else []
+            cards = self.at[must] if must > above and 2 <= must <= ACE else ()
             return cards, [must] * len(cards)
         if above < 2 and self._naturals is not None:
             return self._naturals
-        cards = list(chain.from_iterable(self.at[max(2, int(above) + 1):ACE + 1]))
+        # (the ranks' tuples joined: a hand's few, short tuples join faster than chained)
+        low = FIRST_ABOVE.get(above)
+        cards = sum(self.at[max(2, int(above) + 1) if low is None else low:ACE + 1], ())
         found = cards, list(map(_rank_of, cards))
         if above < 2:
             self._naturals = found
@@ -183,4 +228,4 @@ class Holding:
         return _RANKS_LOW[pairs & 0xFF] + _RANKS_HIGH[pairs >> 8]
 
 
-__all__ = ["Holding", "card_bits", "no_bomb", "parse_cards"]
+__all__ = ["BIT", "Holding", "card_bits", "no_bomb", "parse_cards"]

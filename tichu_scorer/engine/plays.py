@@ -14,12 +14,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .cards import Card, parse_cards
+from .cards import PHOENIX, Card, parse_cards
 from .combos import PASS, Combination, Kind, beats, contains_rank, readings
 from .generate import (
+    BIT,
     Holding,
     bombs,
-    card_bits,
     full_houses,
     no_bomb,
     sets,
@@ -45,28 +45,18 @@ DEFAULT_TABLE = Table()
 _SINGLE, _PAIR, _TRIO, _STAIRS, _FULL, _STRAIGHT, _DOG = (
     Kind.SINGLE, Kind.PAIR, Kind.TRIO, Kind.STAIRS, Kind.FULL_HOUSE, Kind.STRAIGHT, Kind.DOG)
 _PASS_GROUP: Group = (PASS[0], 0, 0, [()], None, False)
+_bit_of = BIT.__getitem__
 
 
-def _of_kind(h: Holding, kind: Kind | None, length: int | None, must: int | None,
-             above: float) -> list[Group]:
-    """Plays of `kind` (every kind when None) and `length`, ranked above `above`."""
-    if kind is None:
-        out = singles(h, above, must)
-        out += sets(h, 2, must, above)
-        out += sets(h, 3, must, above)
-        out += stairs(h, None, must, above)
-        out += full_houses(h, must, above)
-        out += straights(h, None, must, above)
-        return out
-    if kind is _PAIR or kind is _TRIO:
-        return sets(h, length or 0, must, above)
-    if kind is _STAIRS:
-        return stairs(h, length, must, above)
-    if kind is _FULL:
-        return full_houses(h, must, above)
-    if kind is _STRAIGHT:
-        return straights(h, length, must, above)
-    return []  # a bomb on the table: only a higher bomb
+def _every_kind(h: Holding, must: int | None) -> list[Group]:
+    """A lead's plays of every kind but bombs."""
+    out = singles(h, 0, must)
+    out += sets(h, 2, must, 0)
+    out += sets(h, 3, must, 0)
+    out += stairs(h, None, must, 0)
+    out += full_houses(h, must, 0)
+    out += straights(h, None, must, 0)
+    return out
 
 
 def _beating(groups: list[Group], top: Combination | None, ddd: bool) -> list[Group]:
@@ -82,20 +72,28 @@ def candidates(h: Holding, top: Combination | None, must: int | None = None,
     generators keep the kind, length and rank of `top`, and the singles what beats a single
     ([S4], [S5]); `beats` decides only bombs."""
     if top is None:
-        plays = _of_kind(h, None, None, must, 0)
-        if not no_bomb(h.bits):
+        plays = _every_kind(h, must)
+        if h.may_bomb:
             plays += bombs(h, must, table.distinct_suit_fours)
         return plays
-    kind = top[0]
-    if kind is _DOG:  # [S2]: nothing, not even a bomb
-        return []
-    ddd = table.dragon_beats_dragon
+    kind, above = top[0], top[1]  # the plays of its kind and length ranked above it
     if kind is _SINGLE:
-        plays = singles(h, top[1], must, ddd)
+        plays = singles(h, above, must, table.dragon_beats_dragon)
+    elif kind is _PAIR or kind is _TRIO:
+        plays = sets(h, top[2], must, above)
+    elif kind is _STRAIGHT:
+        plays = straights(h, top[2], must, above)
+    elif kind is _STAIRS:
+        plays = stairs(h, top[2], must, above)
+    elif kind is _FULL:
+        plays = full_houses(h, must, above)
+    elif kind is _DOG:  # [S2]: nothing, not even a bomb
+        return []
     else:
-        plays = _of_kind(h, kind, top[2], must, top[1])
-    if not no_bomb(h.bits):
-        plays += _beating(bombs(h, must, table.distinct_suit_fours), top, ddd)
+        plays = []  # a bomb on the table: only a higher bomb
+    if h.may_bomb:
+        plays += _beating(bombs(h, must, table.distinct_suit_fours), top,
+                          table.dragon_beats_dragon)
     return plays
 
 
@@ -121,7 +119,12 @@ def legal_plays(hand: Sequence[Card], top: Combination | None, wish: int | None 
 
     Out of turn only bombs that beat a combination on the table count ([B4], [B5]).
     """
-    bits = card_bits(hand)
+    try:  # (`card_bits`, in place: its call is a tenth of reading a hand)
+        bits: int | None = sum(map(_bit_of, hand))
+    except KeyError:
+        bits = None
+    if bits is not None and bits.bit_count() != len(hand):
+        bits = None
     if out_of_turn:
         if top is None:
             return Plays([])
@@ -134,20 +137,22 @@ def legal_plays(hand: Sequence[Card], top: Combination | None, wish: int | None 
         plays.append(_PASS_GROUP)
         return Plays(plays)
     h = Holding(hand, bits)
-    held = wish is not None and 0 <= wish < len(h.at) and bool(h.at[wish])
+    held = wish is not None and 0 <= wish <= PHOENIX and h.at[wish] != ()
     if held and top is None:  # [W2]: the leader holding the wished rank must lead it
         return Plays(_distinct(candidates(h, None, wish, table), h))
     if held:
         wished = candidates(h, top, wish, table)
         if wished:  # [W2]: owed; [W5]: a bomb that beats the table is exempt
-            if not table.strict_wish:
+            if not table.strict_wish and h.may_bomb:
                 for b in _beating(bombs(h, None, table.distinct_suit_fours), top,
                                   table.dragon_beats_dragon):
                     free = [cards for cards in b[3] if not contains_rank(cards, wish or 0)]
                     if free:
                         wished.append((b[0], b[1], b[2], free, b[4], b[5]))
             return Plays(_distinct(wished, h))
-    plays = _distinct(candidates(h, top, None, table), h)
+    plays = candidates(h, top, None, table)
+    if bits is None:  # (one deck: each card set once already)
+        plays = _distinct(plays, h)
     if top is not None:
         plays.append(_PASS_GROUP)
     return Plays(plays)
