@@ -6,6 +6,7 @@ from __future__ import annotations
 import http.client
 import os
 import re
+import select
 import signal
 import socket
 import subprocess
@@ -68,6 +69,9 @@ def kill(proc: subprocess.Popen[bytes], sig: int = signal.SIGKILL) -> None:
     proc.wait(timeout=10)
 
 
+IDLE_REUSE = 3.0  # seconds a kept connection is reused for a write (gunicorn keeps it 5)
+
+
 class Session:
     """One client: a kept-alive connection and the session cookie."""
 
@@ -78,6 +82,7 @@ class Session:
         self.conn: http.client.HTTPConnection | None = None
         self.cookie: str | None = None
         self.headers: dict[str, str] = {}  # sent with every request (X-Forwarded-For, …)
+        self.used = 0.0  # when the kept connection last answered (time.monotonic)
 
     def request(self, method: str, path: str, body: bytes | None = None,
                 content_type: str | None = None) -> tuple[int, bytes, dict[str, str]]:
@@ -89,6 +94,12 @@ class Session:
         # A kept-alive connection the server closed meanwhile (gunicorn's `keepalive`, 5 s,
         # passes while a loaded machine works elsewhere) fails before any answer: a GET, which
         # changes nothing, is sent once more on a new connection, as HTTP clients do.
+        # Any other request is never sent twice: it goes on a new connection when the kept
+        # one may be closed by the server as it is sent (idle for most of gunicorn's 5 s) or
+        # was closed already (readable while idle: its end), as HTTP clients check.
+        if method != "GET" and self.conn is not None and (
+                time.monotonic() - self.used > IDLE_REUSE or self._dropped()):
+            self.close()
         for fresh in (self.conn is None or method != "GET", True):
             if self.conn is None:
                 self.conn = http.client.HTTPConnection(self.host, self.port,
@@ -105,10 +116,15 @@ class Session:
             except (OSError, http.client.HTTPException):
                 self.close()
                 raise
+        self.used = time.monotonic()
         cookie = response.getheader("Set-Cookie")
         if cookie:
             self.cookie = cookie.split(";", 1)[0]
         return response.status, data, {k.lower(): v for k, v in response.getheaders()}
+
+    def _dropped(self) -> bool:
+        sock = self.conn.sock if self.conn is not None else None
+        return sock is None or bool(select.select([sock], [], [], 0)[0])
 
     def close(self) -> None:
         if self.conn is not None:

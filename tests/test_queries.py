@@ -83,4 +83,4 @@ def test_the_match_page_reads_without_a_transaction_on_postgresql_only(app, clie
     response, save = transactions_for(app, client, "POST", url + "/hands/new",
                                       data=hand_form(out=(1, 2), a=50) | {"number": "3"})
     assert response.status_code == 303
-    assert len(save) >= 4 and all(save)
+    assert len(save) >= 3 and all(save)  # PostgreSQL: lock, seats, the writes at once

@@ -15,16 +15,16 @@ from tichu_scorer.transfer import json_import
 
 def test_a_locked_database_answers_503_and_the_hand_can_be_sent_again(client, monkeypatch):
     url = new_match(client)
-    real = writes.lock_match
+    real = writes.begin_write  # where a save takes the write lock
 
-    def locked(key):
+    def locked():
         raise OperationalError("BEGIN IMMEDIATE", {}, sqlite3.OperationalError(
             "database is locked"))
-    monkeypatch.setattr(writes, "lock_match", locked)
+    monkeypatch.setattr(writes, "begin_write", locked)
     r = post_hand(client, url, hand_form([0, 1], a=50) | {"client_id": "busy-1"})
     assert r.status_code == 503 and r.headers["Retry-After"] == "2"
     assert "nothing was saved" in r.get_data(as_text=True)
-    monkeypatch.setattr(writes, "lock_match", real)
+    monkeypatch.setattr(writes, "begin_write", real)
     assert post_hand(client, url, hand_form([0, 1], a=50) | {"client_id": "busy-1"}
                      ).status_code == 303
 

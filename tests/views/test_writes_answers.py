@@ -141,9 +141,9 @@ def test_a_write_the_database_rolled_back_is_a_503_with_retry_after(
         client, monkeypatch, caplog, error, logged):
     url = new_match(client)
 
-    def fails(key):
+    def fails():
         raise error
-    monkeypatch.setattr(writes, "lock_match", fails)
+    monkeypatch.setattr(writes, "begin_write", fails)  # where a save takes its lock
     r = post_hand(client, url, hand_form([0, 1], a=50))
     assert r.status_code == 503 and r.headers["Retry-After"] == "2"
     assert "nothing was saved" in r.get_data(as_text=True)
@@ -153,9 +153,9 @@ def test_a_write_the_database_rolled_back_is_a_503_with_retry_after(
 def test_a_locked_sqlite_database_is_still_busy(client, monkeypatch, caplog):
     url = new_match(client)
 
-    def locked(key):
+    def locked():
         raise OperationalError("BEGIN", {}, sqlite3.OperationalError("database is locked"))
-    monkeypatch.setattr(writes, "lock_match", locked)
+    monkeypatch.setattr(writes, "begin_write", locked)
     assert post_hand(client, url, hand_form([0, 1], a=50)).status_code == 503
     assert "Database busy" in caplog.text
 
