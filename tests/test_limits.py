@@ -8,6 +8,7 @@ from __future__ import annotations
 import io
 
 import pytest
+from limits import parse
 
 from tests.conftest import NAMES, hand_form, make_app, new_match, post_hand
 from tichu_scorer.extensions import db
@@ -317,3 +318,28 @@ def test_the_early_path_counts_the_keys_and_windows_flask_limiter_counts(tmp_pat
     client = "2001:db8:7:8::/64" if proxied else "2001:db8:1:2::/64"
     assert any(client in key for key in counted_as)
     assert not any("10.0.0.1" in key for key in counted_as)
+
+
+def test_a_spent_limit_leaves_the_routes_other_limit_counted_as_flask_counts_it(tmp_path,
+                                                                                 monkeypatch):
+    """Two limits on the page of every hand, the hour's spent (Flask-Limiter counts the
+    minute's first): a request refused leaves the minute's budget as Flask alone would
+    leave it (the early path counted nothing before it sent the request to Flask, which
+    counts and refuses it)."""
+    def minute_left(name: str, early: bool) -> tuple[list[int], int, int]:
+        app = limited_app(tmp_path / name, READ_RATE_LIMIT="50 per minute; 3 per hour")
+        me = phone(app, "203.0.113.5")
+        url = new_match(me)
+        me.get(url)  # (the message of the new match shown)
+        url += "/every-hand"
+        if not early:
+            monkeypatch.setattr(EarlyLimits, "within", lambda *args, **kwargs: False)
+        calls = flask_calls(app, "matches.show_every")
+        answers = [me.get(url).status_code for _ in range(7)]
+        minute = parse("50 per minute")
+        left = limiter.limiter.get_window_stats(minute, "203.0.113.5", "matches.show_every")
+        return answers, len(calls), left.remaining
+    early, flask = minute_left("early", True), minute_left("flask", False)
+    assert early[0] == flask[0] == [200] * 3 + [429] * 4
+    assert early[1] == 5 and flask[1] == 7  # two kept pages given before Flask
+    assert early[2] == flask[2] < 50
