@@ -21,7 +21,10 @@ it are (several are tested together first, so that one spent does not leave the 
 counted twice when Flask refuses); the deductions follow for the status about to be given.
 
 A limit already spent leaves the request to Flask, which refuses it (its 429, in the
-reader's language, with Retry-After) and checks again: a spent limit gains nothing by that.
+reader's language, with Retry-After) and checks again: a spent limit gains nothing by that
+(a fixed window's counter, already past its amount, is raised twice by a request refused
+after a hit here: its reset stays where its first hit put it; a moving window does not
+count a refused request at all).
 Anything the plan does not know how to count exactly as Flask would (another key, scope,
 exemption or deduction, limits by method, meta or default or application limits, a custom
 request identifier, a query string on a link whose key may read it, a path not in ASCII)
