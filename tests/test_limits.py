@@ -8,10 +8,12 @@ from __future__ import annotations
 import io
 
 import pytest
+from limits import parse
 
 from tests.conftest import NAMES, hand_form, make_app, new_match, post_hand
 from tichu_scorer.extensions import db
-from tichu_scorer.limits import client_address
+from tichu_scorer.limits import client_address, limiter
+from tichu_scorer.matches.early_limits import EarlyLimits
 from tichu_scorer.models import Group, Match
 
 FORM = {f"seat_{i}": n for i, n in enumerate(NAMES)} | {"target": "1000"}
@@ -255,3 +257,89 @@ def test_behind_a_proxy_the_answers_before_flask_count_the_client_it_names(tmp_p
     two.set_cookie("session", one.get_cookie("session").value)  # the same phone, elsewhere
     assert [one.get(url).status_code for _ in range(4)] == [200, 200, 429, 429]
     assert [two.get(url).status_code for _ in range(3)] == [200, 200, 429]
+
+
+def strategy_calls(monkeypatch) -> list[tuple[str, str, int, int, int]]:
+    """Every call the limits' strategy (the `limits` library's, which Flask-Limiter counts
+    with) is given from now on: test or hit, the storage key, the window in seconds, the
+    amount and the cost."""
+    calls: list[tuple[str, str, int, int, int]] = []
+    strategy = limiter.limiter
+    for name, method in (("hit", strategy.hit), ("test", strategy.test)):
+        def recorded(item, *args, cost=1, _name=name, _method=method):
+            calls.append((_name, item.key_for(*args), item.get_expiry(), item.amount, cost))
+            return _method(item, *args, cost=cost)
+        monkeypatch.setattr(strategy, name, recorded)
+    return calls
+
+
+@pytest.mark.parametrize("proxied", [False, True])
+def test_the_early_path_counts_the_keys_and_windows_flask_limiter_counts(tmp_path,
+                                                                           monkeypatch,
+                                                                           proxied):
+    """Each answer before Flask makes the very hits Flask-Limiter makes for Flask's answer
+    of the same request: the same storage keys (client, IPv6 /64, code as typed, the
+    proxy's client), windows, amounts and costs; and tests what it tests. Counted without
+    Flask-Limiter's request path (`EarlyLimits.checked` is never called)."""
+    app = limited_app(tmp_path, READ_RATE_LIMIT="50 per minute; 500 per hour",
+                      CODE_JOIN_RATE_LIMIT="40 per minute", JOIN_RATE_LIMIT="20 per 2 minutes",
+                      **({"PROXY_COUNT": 1} if proxied else {}))
+    me = phone(app, "10.0.0.1" if proxied else "2001:db8:1:2::5")
+    if proxied:
+        me.environ_base["HTTP_X_FORWARDED_FOR"] = "2001:db8:7:8::9"
+    url = new_match(me)
+    me.get(url)  # (the message of the new match shown)
+    with app.app_context():
+        code = db.session.execute(db.select(Match.code)).scalar_one()
+    monkeypatch.setattr(EarlyLimits, "checked",
+                        lambda *args: pytest.fail("counted by Flask-Limiter's request path"))
+    calls = strategy_calls(monkeypatch)
+    typed = f"{code[:4].lower()}-{code[4:]}"  # as a phone may type it: the same budget
+    for path, endpoint in ((url + "/every-hand", "matches.show_every"),
+                           (f"/v/{typed}", "matches.view")):
+        reached = flask_calls(app, endpoint)
+        seen = {True: [], False: []}  # the calls of each request, by who answered it
+        etag = None
+        for n in range(5):
+            before, flask_before = len(calls), len(reached)
+            answer = me.get(path, headers={"If-None-Match": etag} if n == 4 else {})
+            assert answer.status_code == (304 if n == 4 else 200), (path, n)
+            etag = answer.headers.get("ETag", etag)
+            seen[len(reached) > flask_before].append(sorted(calls[before:]))
+        assert seen[True] and len(seen[False]) >= 2, path  # Flask's, and kept + 304 early
+        flask = seen[True][-1]
+        hits = [c for c in flask if c[0] == "hit"]
+        assert hits and all(c[1].split("/")[1] != "" for c in hits)
+        for early in seen[False]:
+            assert [c for c in early if c[0] == "hit"] == hits, path
+            tested = {c[1:] for c in early if c[0] == "test"}
+            assert {c[1:] for c in flask if c[0] == "test"} <= tested <= {c[1:] for c in flask}
+    counted_as = {c[1] for c in calls}
+    client = "2001:db8:7:8::/64" if proxied else "2001:db8:1:2::/64"
+    assert any(client in key for key in counted_as)
+    assert not any("10.0.0.1" in key for key in counted_as)
+
+
+def test_a_spent_limit_leaves_the_routes_other_limit_counted_as_flask_counts_it(tmp_path,
+                                                                                 monkeypatch):
+    """Two limits on the page of every hand, the hour's spent (Flask-Limiter counts the
+    minute's first): a request refused leaves the minute's budget as Flask alone would
+    leave it (the early path counted nothing before it sent the request to Flask, which
+    counts and refuses it)."""
+    def minute_left(name: str, early: bool) -> tuple[list[int], int, int]:
+        app = limited_app(tmp_path / name, READ_RATE_LIMIT="50 per minute; 3 per hour")
+        me = phone(app, "203.0.113.5")
+        url = new_match(me)
+        me.get(url)  # (the message of the new match shown)
+        url += "/every-hand"
+        if not early:
+            monkeypatch.setattr(EarlyLimits, "within", lambda *args, **kwargs: False)
+        calls = flask_calls(app, "matches.show_every")
+        answers = [me.get(url).status_code for _ in range(7)]
+        minute = parse("50 per minute")
+        left = limiter.limiter.get_window_stats(minute, "203.0.113.5", "matches.show_every")
+        return answers, len(calls), left.remaining
+    early, flask = minute_left("early", True), minute_left("flask", False)
+    assert early[0] == flask[0] == [200] * 3 + [429] * 4
+    assert early[1] == 5 and flask[1] == 7  # two kept pages given before Flask
+    assert early[2] == flask[2] < 50

@@ -105,10 +105,16 @@ def table_key() -> str:
 def join_code() -> str:
     """The code or scorer link a join or viewer link names, as the views read it, hashed:
     codes are secrets and are not written to the limits' store. "" when none is named."""
-    key = (request.args.get("key") or "").strip()[:KEY_MAX]
+    return code_key(request.args.get("key") or "",
+                    (request.view_args or {}).get("code") or request.args.get("code") or "")
+
+
+def code_key(key: str, code: str) -> str:
+    """`join_code` of a scorer link's `key` (a query's) or else a `code` (the path's, else
+    the query's); also for a viewer link answered before Flask (`matches.early_limits`)."""
+    key = key.strip()[:KEY_MAX]
     if key:
         return "key:" + _digest(key)
-    code = (request.view_args or {}).get("code") or request.args.get("code") or ""
     code = cleaned(str(code))  # as the views read it: "dsm9-r6fq" is DSM9R6FQ
     return "code:" + _digest(code) if code else ""
 

@@ -201,9 +201,11 @@ class Middleware:
         if ours is None:
             return self.wsgi_app(environ, start_response)
         endpoint = self.endpoints[found[0]]
+        # the viewer link's code as its path has it (`PATH`: /v/<code>), for its limits
+        code = environ["PATH_INFO"][3:] if found[0] == "view" else None
         for value, suffix in sent:
             if hmac.compare_digest(value, ours):
-                if not self.limits.within(environ, endpoint, 304):
+                if not self.limits.within(environ, endpoint, 304, code):
                     return self.wsgi_app(environ, start_response)  # (Flask's 429)
                 start_response("304 Not Modified", headers(value + suffix))
                 return []
@@ -211,7 +213,7 @@ class Middleware:
             return self.wsgi_app(environ, start_response)  # (`*`: Flask's 304, or its 404)
         place = (ours, *asked(environ))
         kept = self.kept.get(place)
-        if kept is not None and self.limits.within(environ, endpoint, 200):
+        if kept is not None and self.limits.within(environ, endpoint, 200, code):
             start_response("200 OK", list(kept[0]))
             return [kept[1]]
         if kept is not None:
