@@ -21,7 +21,7 @@ from operator import itemgetter
 
 from .cards import ACE, DOG_CARD, DRAGON, MAHJONG, MJ, PH, Card, parse_cards
 from .combos import Kind
-from .holding import BIT, FIRST_ABOVE, Holding, card_bits, no_bomb
+from .holding import BIT, Holding, card_bits, no_bomb
 from .playlist import Cards, Group, Plays
 from .runs import joined, stairs, straights
 
@@ -38,11 +38,11 @@ def singles(h: Holding, above: float = 0, must: int | None = None,
     (on the Dragon only in Grand Seigneur, [GS3]) and the Phoenix below the Dragon, the
     Dog leading; with `must`, only the natural cards of that rank. The natural cards form
     one group, a rank per card."""
+    cards: Sequence[Card]
     if must or above < 2:
         cards, ranks = h.naturals(above, must)
-    else:  # a follow: as `naturals` (whose call is a tenth of this)
-        low = FIRST_ABOVE.get(above)
-        cards = sum(h.at[max(2, int(above) + 1) if low is None else low:ACE + 1], ())
+    else:  # a follow: the cards above, without indexing the hand
+        cards = h.singles_above(above)
         ranks = list(map(_rank_of, cards))
     out: list[Group] = [(_SINGLE, ranks, 1, list(zip(cards)), None, False)] if cards else []
     if must:
@@ -62,7 +62,7 @@ def sets(h: Holding, size: int, must: int | None = None, above: float = 0) -> li
     """Pairs (size 2) and trios (size 3), [C2], [C4]; the Phoenix for one card ([S3]).
     A pair of a card and the Phoenix: one group, a rank per play."""
     doubled = h.doubled_above(above, must)
-    at = h.at
+    at: list[Cards] = h.at if doubled else []  # (no index when none is held twice)
     if size == 2:  # a lead's pairs are the table the stairs and full houses share
         out: list[Group] = ([] if not doubled else  # (a comprehension is a call)
                             [(_PAIR, r, 2, h.twos[r], None, False) for r in doubled]

@@ -14,6 +14,7 @@ from operator import itemgetter
 from .cards import (
     ACE,
     DOG,
+    DR,
     DRAGON,
     MAHJONG,
     NORMALS,
@@ -47,6 +48,10 @@ _NO_FLUSH: dict[str, int] = {}  # (never changed)
 # the lowest natural rank above a rank (a whole rank, or a Phoenix single's half rank)
 FIRST_ABOVE = {r + half: max(2, r + 1) for r in range(PHOENIX + 1) for half in (0, 0.5)}
 _PH = (PH,)
+_DR = (DR,)
+_PH_BIT, _DR_BIT = BIT[PH], BIT[DR]
+# the bits of the cards ranked below r: ranks 2..r-1 of each lane, the Mah Jong and the Dog
+_BELOW = [((1 << r) - 1) * 0x0001_0001_0001_0001 & ~(3 << 16) for r in range(ACE + 2)]
 _rank_of = itemgetter(0)
 
 
@@ -86,27 +91,23 @@ class Holding:
     on first use, once for the one call: a Holding lives as long as one `legal_plays` or
     `wish_play` call."""
 
-    __slots__ = ("cards", "bits", "at", "held", "pairs", "trios", "fours", "_doubled", "phoenix",
+    __slots__ = ("cards", "bits", "_at", "held", "pairs", "trios", "fours", "_doubled", "phoenix",
                  "mahjong", "dragons", "dog", "may_bomb", "_masks", "_twos", "_phoenix_trios",
                  "_trios_from", "_naturals")
 
     def __init__(self, cards: Sequence[Card], bits: int | None = None) -> None:
         """`bits`: the hand's `card_bits`, when the caller has them (None: a card twice)."""
         self.cards, self.bits = cards, bits
-        at: list[Cards] = list(_EMPTY)
-        self.at = at
-        for c in cards:  # (a rank read once: `at[c[0]] += (c,)` reads it twice, slower)
-            r = c[0]
-            at[r] = at[r] + (c,)
         self._twos: list[list[Cards]] | None = None
         self._phoenix_trios: list[list[Cards]] | None = None
         self._trios_from = 0
         self._naturals: tuple[Cards, list[int]] | None = None
-        self.dragons = at[DRAGON]
-        # (a rank not held keeps `_EMPTY`'s own empty tuple: told apart by identity)
-        self.mahjong = mahjong = at[MAHJONG] is not _NO_CARDS
-        self.phoenix, self.dog = at[PHOENIX] is not _NO_CARDS, at[DOG] is not _NO_CARDS
-        if bits is not None:  # one deck: the ranks held once, twice, ... from the suits' lanes
+        if bits is not None:  # one deck: the specials and the ranks held once, twice, ...
+            self._at: list[Cards] | None = None  # (the index on first use)
+            mahjong = self.mahjong = bits & 1 != 0
+            self.dog = bits & 2 != 0
+            self.phoenix = bits & _PH_BIT != 0
+            self.dragons = _DR if bits & _DR_BIT else _NO_CARDS
             s0, s1, s2, s3 = (bits & _RANKS, bits >> 16 & _RANKS, bits >> 32 & _RANKS,
                               bits >> 48 & _RANKS)
             both, either, both2, either2 = s0 & s1, s0 | s1, s2 & s3, s2 | s3
@@ -127,6 +128,11 @@ class Holding:
                 self._masks = _NO_FLUSH
                 self.may_bomb = self.fours != 0
             return
+        at = self._at = self._index()  # two decks: the index now, the specials from it
+        self.dragons = at[DRAGON]
+        # (a rank not held keeps `_EMPTY`'s own empty tuple: told apart by identity)
+        self.mahjong = at[MAHJONG] is not _NO_CARDS
+        self.phoenix, self.dog = at[PHOENIX] is not _NO_CARDS, at[DOG] is not _NO_CARDS
         held = pairs = trios = fours = 0
         doubled: list[int] = []
         for r in _NATURALS:
@@ -144,7 +150,47 @@ class Holding:
         self.pairs, self.trios, self.fours, self._doubled = pairs, trios, fours, doubled
         self._masks = None
         self.may_bomb = True  # (two decks: not told from the bits)
-        self.held = held | 2 if mahjong else held
+        self.held = held | 2 if self.mahjong else held
+
+    def _index(self) -> list[Cards]:
+        """[r]: the cards of rank r, in the hand's order."""
+        at: list[Cards] = list(_EMPTY)
+        for c in self.cards:  # (a rank read once: `at[c[0]] += (c,)` reads it twice, slower)
+            r = c[0]
+            at[r] = at[r] + (c,)
+        return at
+
+    @property
+    def at(self) -> list[Cards]:
+        """[r]: the cards of rank r as a tuple in the hand's order, indexed on first use (a
+        follow that finds nothing above the table, or a single's, needs none)."""
+        at = self._at
+        if at is None:
+            at = self._at = self._index()
+        return at
+
+    def holds(self, r: int) -> bool:
+        """The hand holds a card of rank r (0 to 16)."""
+        if self._at is not None or not 2 <= r <= ACE:
+            return self.at[r] != ()
+        return self.held >> r & 1 == 1
+
+    def singles_above(self, above: float) -> Sequence[Card]:
+        """The natural cards ranked above `above` (2 or more), in rank order, the hand's
+        order within a rank: from the index once made, else from the hand sorted by rank
+        (a stable sort: the hand's order kept within a rank), the cards below and above
+        the naturals wanted counted from the bits."""
+        low = FIRST_ABOVE.get(above)
+        if low is None:
+            low = max(2, int(above) + 1)
+        at, bits = self._at, self.bits
+        if at is not None or bits is None:
+            return sum(self.at[low:ACE + 1], ())
+        if low > ACE or not self.held >> low:
+            return _NO_CARDS
+        below = (bits & _BELOW[low]).bit_count()  # (the Dog and the Mah Jong among them)
+        return sorted(self.cards, key=_rank_of)[below:len(self.cards) - (bits >> 16 & 3)
+                                                 .bit_count()]
 
     @property
     def doubled(self) -> list[int]:
