@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import combinations
 from operator import itemgetter
+from typing import Never
 
 from .cards import (
     ACE,
@@ -55,6 +56,16 @@ _BELOW = [((1 << r) - 1) * 0x0001_0001_0001_0001 & ~(3 << 16) for r in range(ACE
 _rank_of = itemgetter(0)
 
 
+class _Unindexed(list[Cards]):
+    """`Holding.at` before `Holding.index` made it: reading it is a fault, loudly."""
+
+    def __getitem__(self, key: object) -> Never:
+        raise AssertionError("Holding.at read before Holding.index()")
+
+
+_UNINDEXED: list[Cards] = _Unindexed()
+
+
 def card_bits(cards: Sequence[Card]) -> int | None:
     """The cards as one bit each (16 bits a suit, rank r of suit i at bit r + 16 i; the
     special cards in bits no rank takes): None when a card is given twice ([GS2]: two
@@ -91,7 +102,7 @@ class Holding:
     on first use, once for the one call: a Holding lives as long as one `legal_plays` or
     `wish_play` call."""
 
-    __slots__ = ("cards", "bits", "_at", "held", "pairs", "trios", "fours", "_doubled", "phoenix",
+    __slots__ = ("cards", "bits", "at", "held", "pairs", "trios", "fours", "_doubled", "phoenix",
                  "mahjong", "dragons", "dog", "may_bomb", "_masks", "_twos", "_phoenix_trios",
                  "_trios_from", "_naturals")
 
@@ -101,9 +112,9 @@ class Holding:
         self._twos: list[list[Cards]] | None = None
         self._phoenix_trios: list[list[Cards]] | None = None
         self._trios_from = 0
-        self._naturals: tuple[Cards, list[int]] | None = None
+        self._naturals: tuple[Sequence[Card], list[int]] | None = None
         if bits is not None:  # one deck: the specials and the ranks held once, twice, ...
-            self._at: list[Cards] | None = None  # (the index on first use)
+            self.at = _UNINDEXED  # (`index` makes it on first use)
             mahjong = self.mahjong = bits & 1 != 0
             self.dog = bits & 2 != 0
             self.phoenix = bits & _PH_BIT != 0
@@ -128,7 +139,7 @@ class Holding:
                 self._masks = _NO_FLUSH
                 self.may_bomb = self.fours != 0
             return
-        at = self._at = self._index()  # two decks: the index now, the specials from it
+        at = self.at = self._index()  # two decks: the index now, the specials from it
         self.dragons = at[DRAGON]
         # (a rank not held keeps `_EMPTY`'s own empty tuple: told apart by identity)
         self.mahjong = at[MAHJONG] is not _NO_CARDS
@@ -160,19 +171,18 @@ class Holding:
             at[r] = at[r] + (c,)
         return at
 
-    @property
-    def at(self) -> list[Cards]:
-        """[r]: the cards of rank r as a tuple in the hand's order, indexed on first use (a
-        follow that finds nothing above the table, or a single's, needs none)."""
-        at = self._at
-        if at is None:
-            at = self._at = self._index()
+    def index(self) -> list[Cards]:
+        """`at`, made now if it was not: the generators call this before they read `at`
+        (a follow that finds nothing above the table, or a single's, needs no index)."""
+        at = self.at
+        if at is _UNINDEXED:
+            at = self.at = self._index()
         return at
 
     def holds(self, r: int) -> bool:
         """The hand holds a card of rank r (0 to 16)."""
-        if self._at is not None or not 2 <= r <= ACE:
-            return self.at[r] != ()
+        if self.at is not _UNINDEXED or not 2 <= r <= ACE:
+            return self.index()[r] != ()
         return self.held >> r & 1 == 1
 
     def singles_above(self, above: float) -> Sequence[Card]:
@@ -183,9 +193,9 @@ class Holding:
         low = FIRST_ABOVE.get(above)
         if low is None:
             low = max(2, int(above) + 1)
-        at, bits = self._at, self.bits
-        if at is not None or bits is None:
-            return sum(self.at[low:ACE + 1], ())
+        at, bits = self.at, self.bits
+        if at is not _UNINDEXED or bits is None:
+            return sum(at[low:ACE + 1], ())
         if low > ACE or not self.held >> low:
             return _NO_CARDS
         below = (bits & _BELOW[low]).bit_count()  # (the Dog and the Mah Jong among them)
@@ -228,7 +238,7 @@ class Holding:
         pairs, stairs and full houses are built of, which none of them changes."""
         twos = self._twos
         if twos is None:
-            at = self.at
+            at = self.index()
             twos = self._twos = [_NONE] * len(at)
             for r in self.doubled:
                 twos[r] = list(combinations(at[r], 2))
@@ -248,21 +258,21 @@ class Holding:
                     trios[r] = [two + _PH for two in twos[r]]
         return trios
 
-    def naturals(self, above: float, must: int | None) -> tuple[Cards, list[int]]:
+    def naturals(self, above: float, must: int | None) -> tuple[Sequence[Card], list[int]]:
         """The natural cards ranked above `above` (of rank `must` only, when given), in rank
         order, and their ranks; a lead's (every natural card) kept for the next caller."""
+        cards: Sequence[Card]
         if must:
-            cards = self.at[must] if must > above and 2 <= must <= ACE else ()
+            cards = self.index()[must] if must > above and 2 <= must <= ACE else ()
             return cards, [must] * len(cards)
-        if above < 2 and self._naturals is not None:
-            return self._naturals
-        # (the ranks' tuples joined: a hand's few, short tuples join faster than chained)
-        low = FIRST_ABOVE.get(above)
-        cards = sum(self.at[max(2, int(above) + 1) if low is None else low:ACE + 1], ())
-        found = cards, list(map(_rank_of, cards))
-        if above < 2:
-            self._naturals = found
-        return found
+        if above >= 2:  # a follow's: without the index, when not made
+            cards = self.singles_above(above)
+            return cards, list(map(_rank_of, cards))
+        if self._naturals is None:
+            # (the ranks' tuples joined: a hand's few, short tuples join faster than chained)
+            cards = sum(self.index()[2:ACE + 1], ())
+            self._naturals = cards, list(map(_rank_of, cards))
+        return self._naturals
 
     def doubled_above(self, above: float, must: int | None) -> list[int]:
         """The ranks held twice or more above `above` (only `must`, when given)."""
