@@ -93,14 +93,15 @@ def no_bomb(bits: int | None) -> bool:
 
 class Holding:
     """A hand indexed by rank: `at[r]` the cards of rank r as a tuple in the hand's order
-    (the Dog at 0, the Mah Jong at 1, the Dragons at 15, the Phoenix at 16; tuples, which
-    `itertools` takes without a copy), bit masks of the ranks held at least once (`held`,
-    bit 1 for the Mah Jong), twice (`pairs`) and three times (`trios`), and `may_bomb`,
-    False when the hand holds no bomb (read from the bits of a one-deck hand; always True
-    for two decks, not told). What several generators need (`doubled`, the ranks held
-    twice, in order; `twos`, `phoenix_trios`, a lead's `naturals`, `flush_masks`) is built
-    on first use, once for the one call: a Holding lives as long as one `legal_plays` or
-    `wish_play` call."""
+    (made by `index()`, which a generator calls before reading it: one deck's is made only
+    then, two decks' at once; the Dog at 0, the Mah Jong at 1, the Dragons at 15, the
+    Phoenix at 16; tuples, which `itertools` takes without a copy), bit masks of the ranks
+    held at least once (`held`, bit 1 for the Mah Jong), twice (`pairs`) and three times
+    (`trios`), and `may_bomb`, False when the hand holds no bomb (read from the bits of a
+    one-deck hand; always True for two decks, not told). What several generators need
+    (`doubled`, the ranks held twice, in order; `twos`, `phoenix_trios`, a lead's
+    `naturals`, `flush_masks`) is built on first use, once for the one call: a Holding
+    lives as long as one `legal_plays` or `wish_play` call."""
 
     __slots__ = ("cards", "bits", "at", "held", "pairs", "trios", "fours", "_doubled", "phoenix",
                  "mahjong", "dragons", "dog", "may_bomb", "_masks", "_twos", "_phoenix_trios",
