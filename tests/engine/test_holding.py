@@ -56,3 +56,20 @@ def test_the_shared_tables_are_what_they_say(hand: list[Card], given_bits: bool)
                                key=lambda c: c.rank)
         assert of == [c.rank for c in cards]
         assert h.doubled_above(above, None) == [r for r in h.doubled if r > above]
+
+
+@pytest.mark.parametrize("hand", list(_hands()))
+def test_what_is_read_without_the_index_is_what_the_index_says(hand: list[Card]) -> None:
+    bits = card_bits(hand)
+    lazy, full = Holding(hand, bits), Holding(hand, bits)
+    at = full.index()
+    if bits is not None:  # one deck: no index until a generator asks
+        with pytest.raises(AssertionError):
+            lazy.at[2]
+    assert lazy.dragons == at[15] and lazy.dragons == tuple(c for c in hand if c.rank == 15)
+    for r in range(17):
+        assert lazy.holds(r) == any(c.rank == r for c in hand)
+    for above in [r + half for r in range(2, 17) for half in (0, 0.5)]:
+        first = max(2, int(above) + 1)
+        assert list(lazy.singles_above(above)) == list(sum(at[first:15], ()))
+        assert list(Holding(hand, bits).naturals(above, None)[0]) == list(sum(at[first:15], ()))

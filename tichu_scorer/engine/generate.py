@@ -21,7 +21,7 @@ from operator import itemgetter
 
 from .cards import ACE, DOG_CARD, DRAGON, MAHJONG, MJ, PH, Card, parse_cards
 from .combos import Kind
-from .holding import BIT, FIRST_ABOVE, Holding, card_bits, no_bomb
+from .holding import BIT, Holding, card_bits, no_bomb
 from .playlist import Cards, Group, Plays
 from .runs import joined, stairs, straights
 
@@ -38,11 +38,11 @@ def singles(h: Holding, above: float = 0, must: int | None = None,
     (on the Dragon only in Grand Seigneur, [GS3]) and the Phoenix below the Dragon, the
     Dog leading; with `must`, only the natural cards of that rank. The natural cards form
     one group, a rank per card."""
+    cards: Sequence[Card]
     if must or above < 2:
         cards, ranks = h.naturals(above, must)
-    else:  # a follow: as `naturals` (whose call is a tenth of this)
-        low = FIRST_ABOVE.get(above)
-        cards = sum(h.at[max(2, int(above) + 1) if low is None else low:ACE + 1], ())
+    else:  # a follow: the cards above, without indexing the hand
+        cards = h.singles_above(above)
         ranks = list(map(_rank_of, cards))
     out: list[Group] = [(_SINGLE, ranks, 1, list(zip(cards)), None, False)] if cards else []
     if must:
@@ -62,7 +62,7 @@ def sets(h: Holding, size: int, must: int | None = None, above: float = 0) -> li
     """Pairs (size 2) and trios (size 3), [C2], [C4]; the Phoenix for one card ([S3]).
     A pair of a card and the Phoenix: one group, a rank per play."""
     doubled = h.doubled_above(above, must)
-    at = h.at
+    at = h.index() if doubled else h.at  # (no index when no rank is held twice)
     if size == 2:  # a lead's pairs are the table the stairs and full houses share
         out: list[Group] = ([] if not doubled else  # (a comprehension is a call)
                             [(_PAIR, r, 2, h.twos[r], None, False) for r in doubled]
@@ -98,6 +98,7 @@ def full_houses(h: Holding, must: int | None = None, above: float = 0) -> list[G
     ph, trios = h.phoenix, h.trios
     if not trios and not (ph and h.pairs):
         return []
+    h.index()
     if must and not h.pairs >> must & 1:  # one `must`: with the Phoenix under a trio
         out: list[Group] = []
         if ph:
@@ -149,9 +150,9 @@ def _with_one(h: Holding, t: int, heads: Sequence[Cards], must: int | None,
 def fours(h: Holding, must: int | None, distinct_suits: bool) -> list[Group]:
     """[B1] four of a kind ([GS3]: of four different suits in Grand Seigneur)."""
     out: list[Group] = []
-    four = h.fours
+    four, at = h.fours, h.index()
     for r in [must] if must else [r for r in h.doubled if four >> r & 1]:
-        found: list[Cards] = [four for four in combinations(h.at[r], 4)
+        found: list[Cards] = [four for four in combinations(at[r], 4)
                  if not distinct_suits or len({c.suit for c in four}) == 4]
         if found:
             out.append((_BOMB, r, 4, found, None, False))
@@ -172,6 +173,7 @@ def straight_flushes(h: Holding, must: int | None = None) -> list[Group]:
             while high < ACE and mask >> (high + 1) & 1:
                 high += 1
             if high - low >= 4:
+                h.index()
                 _flushes(h, suit, low, high, must, out)
             low = high + 1
     return out

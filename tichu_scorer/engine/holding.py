@@ -10,10 +10,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import combinations
 from operator import itemgetter
+from typing import Never
 
 from .cards import (
     ACE,
     DOG,
+    DR,
     DRAGON,
     MAHJONG,
     NORMALS,
@@ -47,7 +49,21 @@ _NO_FLUSH: dict[str, int] = {}  # (never changed)
 # the lowest natural rank above a rank (a whole rank, or a Phoenix single's half rank)
 FIRST_ABOVE = {r + half: max(2, r + 1) for r in range(PHOENIX + 1) for half in (0, 0.5)}
 _PH = (PH,)
+_DR = (DR,)
+_PH_BIT, _DR_BIT = BIT[PH], BIT[DR]
+# the bits of the cards ranked below r: ranks 2..r-1 of each lane, the Mah Jong and the Dog
+_BELOW = [((1 << r) - 1) * 0x0001_0001_0001_0001 & ~(3 << 16) for r in range(ACE + 2)]
 _rank_of = itemgetter(0)
+
+
+class _Unindexed(list[Cards]):
+    """`Holding.at` before `Holding.index` made it: reading it is a fault, loudly."""
+
+    def __getitem__(self, key: object) -> Never:
+        raise AssertionError("Holding.at read before Holding.index()")
+
+
+_UNINDEXED: list[Cards] = _Unindexed()
 
 
 def card_bits(cards: Sequence[Card]) -> int | None:
@@ -77,14 +93,15 @@ def no_bomb(bits: int | None) -> bool:
 
 class Holding:
     """A hand indexed by rank: `at[r]` the cards of rank r as a tuple in the hand's order
-    (the Dog at 0, the Mah Jong at 1, the Dragons at 15, the Phoenix at 16; tuples, which
-    `itertools` takes without a copy), bit masks of the ranks held at least once (`held`,
-    bit 1 for the Mah Jong), twice (`pairs`) and three times (`trios`), and `may_bomb`,
-    False when the hand holds no bomb (read from the bits of a one-deck hand; always True
-    for two decks, not told). What several generators need (`doubled`, the ranks held
-    twice, in order; `twos`, `phoenix_trios`, a lead's `naturals`, `flush_masks`) is built
-    on first use, once for the one call: a Holding lives as long as one `legal_plays` or
-    `wish_play` call."""
+    (made by `index()`, which a generator calls before reading it: one deck's is made only
+    then, two decks' at once; the Dog at 0, the Mah Jong at 1, the Dragons at 15, the
+    Phoenix at 16; tuples, which `itertools` takes without a copy), bit masks of the ranks
+    held at least once (`held`, bit 1 for the Mah Jong), twice (`pairs`) and three times
+    (`trios`), and `may_bomb`, False when the hand holds no bomb (read from the bits of a
+    one-deck hand; always True for two decks, not told). What several generators need
+    (`doubled`, the ranks held twice, in order; `twos`, `phoenix_trios`, a lead's
+    `naturals`, `flush_masks`) is built on first use, once for the one call: a Holding
+    lives as long as one `legal_plays` or `wish_play` call."""
 
     __slots__ = ("cards", "bits", "at", "held", "pairs", "trios", "fours", "_doubled", "phoenix",
                  "mahjong", "dragons", "dog", "may_bomb", "_masks", "_twos", "_phoenix_trios",
@@ -93,20 +110,16 @@ class Holding:
     def __init__(self, cards: Sequence[Card], bits: int | None = None) -> None:
         """`bits`: the hand's `card_bits`, when the caller has them (None: a card twice)."""
         self.cards, self.bits = cards, bits
-        at: list[Cards] = list(_EMPTY)
-        self.at = at
-        for c in cards:  # (a rank read once: `at[c[0]] += (c,)` reads it twice, slower)
-            r = c[0]
-            at[r] = at[r] + (c,)
         self._twos: list[list[Cards]] | None = None
         self._phoenix_trios: list[list[Cards]] | None = None
         self._trios_from = 0
-        self._naturals: tuple[Cards, list[int]] | None = None
-        self.dragons = at[DRAGON]
-        # (a rank not held keeps `_EMPTY`'s own empty tuple: told apart by identity)
-        self.mahjong = mahjong = at[MAHJONG] is not _NO_CARDS
-        self.phoenix, self.dog = at[PHOENIX] is not _NO_CARDS, at[DOG] is not _NO_CARDS
-        if bits is not None:  # one deck: the ranks held once, twice, ... from the suits' lanes
+        self._naturals: tuple[Sequence[Card], list[int]] | None = None
+        if bits is not None:  # one deck: the specials and the ranks held once, twice, ...
+            self.at = _UNINDEXED  # (`index` makes it on first use)
+            mahjong = self.mahjong = bits & 1 != 0
+            self.dog = bits & 2 != 0
+            self.phoenix = bits & _PH_BIT != 0
+            self.dragons = _DR if bits & _DR_BIT else _NO_CARDS
             s0, s1, s2, s3 = (bits & _RANKS, bits >> 16 & _RANKS, bits >> 32 & _RANKS,
                               bits >> 48 & _RANKS)
             both, either, both2, either2 = s0 & s1, s0 | s1, s2 & s3, s2 | s3
@@ -127,6 +140,11 @@ class Holding:
                 self._masks = _NO_FLUSH
                 self.may_bomb = self.fours != 0
             return
+        at = self.at = self._index()  # two decks: the index now, the specials from it
+        self.dragons = at[DRAGON]
+        # (a rank not held keeps `_EMPTY`'s own empty tuple: told apart by identity)
+        self.mahjong = at[MAHJONG] is not _NO_CARDS
+        self.phoenix, self.dog = at[PHOENIX] is not _NO_CARDS, at[DOG] is not _NO_CARDS
         held = pairs = trios = fours = 0
         doubled: list[int] = []
         for r in _NATURALS:
@@ -144,7 +162,46 @@ class Holding:
         self.pairs, self.trios, self.fours, self._doubled = pairs, trios, fours, doubled
         self._masks = None
         self.may_bomb = True  # (two decks: not told from the bits)
-        self.held = held | 2 if mahjong else held
+        self.held = held | 2 if self.mahjong else held
+
+    def _index(self) -> list[Cards]:
+        """[r]: the cards of rank r, in the hand's order."""
+        at: list[Cards] = list(_EMPTY)
+        for c in self.cards:  # (a rank read once: `at[c[0]] += (c,)` reads it twice, slower)
+            r = c[0]
+            at[r] = at[r] + (c,)
+        return at
+
+    def index(self) -> list[Cards]:
+        """`at`, made now if it was not: the generators call this before they read `at`
+        (a follow that finds nothing above the table, or a single's, needs no index)."""
+        at = self.at
+        if at is _UNINDEXED:
+            at = self.at = self._index()
+        return at
+
+    def holds(self, r: int) -> bool:
+        """The hand holds a card of rank r (0 to 16)."""
+        if self.at is not _UNINDEXED or not 2 <= r <= ACE:
+            return self.index()[r] != ()
+        return self.held >> r & 1 == 1
+
+    def singles_above(self, above: float) -> Sequence[Card]:
+        """The natural cards ranked above `above` (2 or more), in rank order, the hand's
+        order within a rank: from the index once made, else from the hand sorted by rank
+        (a stable sort: the hand's order kept within a rank), the cards below and above
+        the naturals wanted counted from the bits."""
+        low = FIRST_ABOVE.get(above)
+        if low is None:
+            low = max(2, int(above) + 1)
+        at, bits = self.at, self.bits
+        if at is not _UNINDEXED or bits is None:
+            return sum(at[low:ACE + 1], ())
+        if low > ACE or not self.held >> low:
+            return _NO_CARDS
+        below = (bits & _BELOW[low]).bit_count()  # (the Dog and the Mah Jong among them)
+        return sorted(self.cards, key=_rank_of)[below:len(self.cards) - (bits >> 16 & 3)
+                                                 .bit_count()]
 
     @property
     def doubled(self) -> list[int]:
@@ -182,7 +239,7 @@ class Holding:
         pairs, stairs and full houses are built of, which none of them changes."""
         twos = self._twos
         if twos is None:
-            at = self.at
+            at = self.index()
             twos = self._twos = [_NONE] * len(at)
             for r in self.doubled:
                 twos[r] = list(combinations(at[r], 2))
@@ -202,21 +259,21 @@ class Holding:
                     trios[r] = [two + _PH for two in twos[r]]
         return trios
 
-    def naturals(self, above: float, must: int | None) -> tuple[Cards, list[int]]:
+    def naturals(self, above: float, must: int | None) -> tuple[Sequence[Card], list[int]]:
         """The natural cards ranked above `above` (of rank `must` only, when given), in rank
         order, and their ranks; a lead's (every natural card) kept for the next caller."""
+        cards: Sequence[Card]
         if must:
-            cards = self.at[must] if must > above and 2 <= must <= ACE else ()
+            cards = self.index()[must] if must > above and 2 <= must <= ACE else ()
             return cards, [must] * len(cards)
-        if above < 2 and self._naturals is not None:
-            return self._naturals
-        # (the ranks' tuples joined: a hand's few, short tuples join faster than chained)
-        low = FIRST_ABOVE.get(above)
-        cards = sum(self.at[max(2, int(above) + 1) if low is None else low:ACE + 1], ())
-        found = cards, list(map(_rank_of, cards))
-        if above < 2:
-            self._naturals = found
-        return found
+        if above >= 2:  # a follow's: without the index, when not made
+            cards = self.singles_above(above)
+            return cards, list(map(_rank_of, cards))
+        if self._naturals is None:
+            # (the ranks' tuples joined: a hand's few, short tuples join faster than chained)
+            cards = sum(self.index()[2:ACE + 1], ())
+            self._naturals = cards, list(map(_rank_of, cards))
+        return self._naturals
 
     def doubled_above(self, above: float, must: int | None) -> list[int]:
         """The ranks held twice or more above `above` (only `must`, when given)."""

@@ -137,7 +137,7 @@ def legal_plays(hand: Sequence[Card], top: Combination | None, wish: int | None 
         plays.append(_PASS_GROUP)
         return Plays(plays)
     h = Holding(hand, bits)
-    held = wish is not None and 0 <= wish <= PHOENIX and h.at[wish] != ()
+    held = wish is not None and 0 <= wish <= PHOENIX and h.holds(wish)
     if held and top is None:  # [W2]: the leader holding the wished rank must lead it
         return Plays(_distinct(candidates(h, None, wish, table), h))
     if held:

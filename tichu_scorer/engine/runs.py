@@ -82,6 +82,7 @@ def straights(h: Holding, length: int | None = None, must: int | None = None,
     lows = _starts(held, fill, shortest) & (2 << last) - (1 << first)
     if not lows:
         return []
+    h.index()
     lost = must or 0
     floor = max(int(above) + 1, lost)
     out: list[Group] = []
@@ -216,6 +217,7 @@ def stairs(h: Holding, length: int | None = None, must: int | None = None,
     starts = ends & ends >> 1 & ~(fill & fill >> 1) & (2 << last) - (1 << first)
     if not starts:
         return []
+    h.index()
     floor = max(int(above) + 1, must or 0)
     out: list[Group] = []
     twos = h.twos
