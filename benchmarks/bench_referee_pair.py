@@ -65,19 +65,20 @@ def convert(engine: tuple[Any, Any, Any], case: bench.Position, q: Any) -> tuple
             (referee.judge, question))
 
 
-def turns(calls: list[Callable[[], object]], rotated: bool, first: int) -> list[int]:
-    """The fastest of REPEATS runs of each call: in turns, or each REPEATS times in a row."""
+def turns(calls: list[Callable[[], object]], rotated: bool,
+          order: Callable[[], list[int]]) -> list[int]:
+    """The fastest of REPEATS runs of each call: in turns (the calls in `order()`, asked
+    again each round), or each REPEATS times in a row (in `order()` asked once)."""
     clock = time.perf_counter_ns
     best = [1 << 62] * len(calls)
-    order = list(range(first, len(calls))) + list(range(first))
     if rotated:
         for _ in range(REPEATS):
-            for i in order:
+            for i in order():
                 t0 = clock()
                 calls[i]()
                 best[i] = min(best[i], clock() - t0)
     else:
-        for i in order:
+        for i in order():
             for _ in range(REPEATS):
                 t0 = clock()
                 calls[i]()
@@ -124,7 +125,9 @@ def main() -> None:
                     q.wish is None or all(c.rank != q.wish for c in q.hand or ()))
                 for name, calls in what.items():
                     for mode in ("rotated", "warm"):
-                        old, new = turns(calls, mode == "rotated", k % 2)
+                        first = k % 2
+                        order = list(range(first, len(calls))) + list(range(first))
+                        old, new = turns(calls, mode == "rotated", lambda o=order: o)
                         timed.setdefault((name, mode, family), []).append((old, new))
                         if name == "judge" and pass_no_wish:
                             timed.setdefault(("pass, no wish", mode, "all"), []).append(

@@ -53,7 +53,6 @@ import importlib
 import os
 import random
 import sys
-import time
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
@@ -62,12 +61,13 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks import bench_referee as bench  # noqa: E402
+from benchmarks.bench_referee_pair import percentile, turns  # noqa: E402
 from tichu_scorer.engine.cards import Card  # noqa: E402
 from tichu_scorer.engine.combos import Combination, Kind  # noqa: E402
 from tichu_scorer.engine.plays import Table, legal_plays  # noqa: E402
 from tichu_scorer.engine.referee import Question, TrickPlay, judge  # noqa: E402
 
-REPEATS = 5
+# each call timed REPEATS times (bench_referee_pair.REPEATS), the fastest kept
 STRICT = Table(strict_wish=True)
 SUIT = {"s": 1, "p": 2, "j": 3, "t": 4}  # Sword, Pagoda, Jade, Star: its 1..4
 KIND = {Kind.SINGLE: 1, Kind.PAIR: 2, Kind.TRIO: 3, Kind.STAIRS: 4, Kind.FULL_HOUSE: 5,
@@ -120,30 +120,13 @@ def _legal(q: Question) -> bool:
     return judge(q).legal
 
 
-def turns(calls: list[Callable[[], object]], rotated: bool, rng: random.Random) -> list[int]:
-    clock = time.perf_counter_ns
-    best = [1 << 62] * len(calls)
-    order = list(range(len(calls)))
-    if rotated:
-        for _ in range(REPEATS):
-            rng.shuffle(order)
-            for i in order:
-                t0 = clock()
-                calls[i]()
-                best[i] = min(best[i], clock() - t0)
-    else:
-        rng.shuffle(order)
-        for i in order:
-            for _ in range(REPEATS):
-                t0 = clock()
-                calls[i]()
-                best[i] = min(best[i], clock() - t0)
-    return best
-
-
-def percentile(values: list[float], p: int) -> float:
-    s = sorted(values)
-    return s[min(len(s) - 1, len(s) * p // 100)] if s else float("nan")
+def shuffled(rng: random.Random, n: int) -> Callable[[], list[int]]:
+    """The runners' order, drawn again each time it is asked."""
+    def order() -> list[int]:
+        found = list(range(n))
+        rng.shuffle(found)
+        return found
+    return order
 
 
 def positions(n: int, seed: int) -> dict[str, list[tuple[bench.Position, Question]]]:
@@ -236,7 +219,8 @@ def measure(other: Any, cases: dict[str, list[tuple[bench.Position, Question]]],
                         ours_judge, partial(their_judge, other, h, play, trick, w, combis)]}
                 for key, calls in what.items():
                     for mode in ("rotated", "warm"):
-                        ours, their = turns(calls, mode == "rotated", rng)
+                        ours, their = turns(calls, mode == "rotated",
+                                            shuffled(rng, len(calls)))
                         timed.setdefault((key, mode, name, split), []).append((ours, their))
                         if key == "judge" and pass_no_wish:
                             timed.setdefault(("pass, no wish owed", mode, name, "all"),
