@@ -13,14 +13,18 @@ from tests.browser.conftest import shot, start_match, until
 
 
 def controlled_match(page, base: str, start=start_match) -> str:
-    """A new match (begun by `start`) whose hand form this phone opened once, under the
-    service worker's control (which keeps both pages for no signal): its URL."""
+    """A new match (begun by `start`) whose hand form this phone opened once, and whose
+    match page it opened under the service worker's control: its URL, once the worker kept
+    the hand form for no signal. (The first hand form may load before the worker controls
+    the phone; the match page then asks the worker to keep it, and a signal lost before
+    that copy is in leaves the phone only the offline page, as it would a player.)"""
     match_url = start(page, base)
     page.tap("text=Add hand 1")
     page.wait_for_selector(".out-buttons:not([hidden])")
     page.evaluate("navigator.serviceWorker.ready.then(() => true)")
     page.goto(match_url)
     controlled(page)
+    kept(page, match_url + "/hands/new", 'id="hand-form"')
     return match_url
 
 
