@@ -67,6 +67,7 @@ def pytest_configure(config) -> None:
     os.environ["PYTHONPATH"] = os.pathsep.join(
         filter(None, [CLOCK_SITE, os.environ.get("PYTHONPATH")]))
     time_machine.travel(when, tick=True).start()
+    time.time()  # it ticks from its first reading (tests/clock/sitecustomize.py)
 
 
 def pytest_report_header(config) -> str | None:

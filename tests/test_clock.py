@@ -53,3 +53,27 @@ def test_the_clock_follows_time_machine_on_29_february_in_berlin():
     assert clock.utcnow() == datetime(2028, 2, 29, 22, 59, 30)  # stored in UTC
     assert clock.timestamp() == datetime(2028, 2, 29, 22, 59, 30,
                                          tzinfo=timezone.utc).timestamp()
+
+
+def test_every_process_of_a_moved_run_keeps_the_same_clock():
+    """TEST_CLOCK: each process moves its clock as it starts (tests/clock/sitecustomize.py),
+    and two processes read the same moved time whatever they did first. A server whose first
+    reading came late (its imports) once lagged by that delay, and read a session another
+    server had just signed as signed in the future. The system's monotonic clock, which
+    nothing moves, is the common ruler."""
+    import os
+    import subprocess
+    import sys
+
+    from tests.conftest import CLOCK_SITE
+    env = dict(os.environ, TEST_CLOCK_SHIFT=repr(400 * 86400.0),
+               PYTHONPATH=os.pathsep.join(filter(None, [CLOCK_SITE,
+                                                        os.environ.get("PYTHONPATH")])))
+    offsets = []
+    for late in (0.0, 1.5):  # seconds before the process's first reading of the clock
+        read = (f"import time; time.sleep({late}); "
+                "print(repr(time.time() - time.monotonic()))")
+        out = subprocess.run([sys.executable, "-c", read], env=env, capture_output=True,
+                             text=True, check=True, timeout=60).stdout
+        offsets.append(float(out))
+    assert abs(offsets[1] - offsets[0]) < 0.25, offsets

@@ -13,3 +13,7 @@ if os.environ.get("TEST_CLOCK_SHIFT"):
     import time_machine
 
     time_machine.travel(time.time() + float(os.environ["TEST_CLOCK_SHIFT"]), tick=True).start()
+    # time-machine's clock ticks from its first reading, not from start(): read it now, or
+    # this process's clock would lag the others' by the time to its first reading (a
+    # server's imports: a session signed by one gunicorn read "in the future" by another)
+    time.time()
