@@ -31,7 +31,8 @@
     const timer = setTimeout(resolve, 60000);
     port1.onmessage = (event) => {
       kept = event.data;
-      showReady();
+      // once the page shows what the worker answered, it says so (tichu:kept: tests wait on it)
+      showReady().finally(() => document.dispatchEvent(new CustomEvent("tichu:kept", { detail: kept })));
       if (!kept || kept.done) { clearTimeout(timer); resolve(kept); }
     };
     worker.postMessage({ core: true }, [port2]);

@@ -3,10 +3,12 @@ the page itself. Styles, scripts and icons come from its copies under hashed URL
 
 from __future__ import annotations
 
+from urllib.parse import urlsplit
+
 import pytest
 
 from benchmarks.harness import controlled
-from tests.browser.conftest import browser_app, serving, start_match
+from tests.browser.conftest import browser_app, serving, start_match, until
 
 
 class Counted:
@@ -31,26 +33,53 @@ def counted_server(tmp_path):
         yield base, counter
 
 
-def settle(page) -> None:
+# The service worker's last answer to ready.js of what it keeps of the core (tichu:kept).
+KEPT = """document.addEventListener("tichu:kept", (e) => { window.__kept = e.detail; });"""
+# The match page's copies (offline.js) and the whole core (ready.js) kept by the service
+# worker, as it last told ready.js once done; a page that names no core asks for none.
+KEEPS = """async () => {
+  const live = document.querySelector("[data-live-match][data-scorer]");
+  const copies = [location.pathname, live && live.dataset.handUrl];
+  if (!live || !(await Promise.all(copies.map((u) => caches.match(u)))).every(Boolean))
+    return false;
+  const kept = window.__kept;
+  return !document.querySelector("[data-core]")
+    || Boolean(kept && kept.done && kept.kept === kept.total);
+}"""
+
+
+def settle(page, counter) -> None:
+    """The page loaded and what its load set off done: the service worker keeps the
+    match's copies and the core, and live.js asked its first question since the page was
+    asked for (the outbox, the copies and the core are seen to before it)."""
     page.wait_for_load_state("networkidle")
-    page.wait_for_timeout(3000)  # the outbox and the service worker have had their say
+    until(page, KEEPS, what="the match's copies and the core kept")
+    path = urlsplit(page.url).path
+    for _ in range(200):
+        paths = list(counter.paths)
+        if path in paths and any(asked.startswith("/live/") for asked
+                                 in paths[len(paths) - paths[::-1].index(path):]):
+            return
+        page.wait_for_timeout(100)
+    raise AssertionError(f"live.js asked nothing after the page: {counter.paths}")
 
 
 def test_a_repeat_view_of_the_match_page_is_one_request(counted_server, phone):
     base, counter = counted_server
     page = phone
+    page.add_init_script(KEPT)
     match_url = start_match(page, base)
     page.goto(match_url)
     controlled(page)
-    settle(page)
+    settle(page, counter)
     page.goto(match_url)  # the copies of the match and its hand form are made now
-    settle(page)
+    settle(page, counter)
 
     counter.paths.clear()
     seen: list[str] = []
     page.context.on("request", lambda request: seen.append(request.url))
     page.goto(match_url)
-    settle(page)
+    settle(page, counter)
     # the page, and besides it only live.js's questions whether it changed (its stream,
     # refused here with no live process, then a poll every 1.5 s): those of the page before
     # may still arrive after the count began, so they are told apart by path, not by order
@@ -72,10 +101,11 @@ def test_a_deploy_replaces_the_static_cache_and_keeps_the_match_for_offline(
     app = counter.flask_app
     monkeypatch.setattr(pages, "SW_MAX_AGE", 0)  # the phone looks for a new worker at once
     page = phone
+    page.add_init_script(KEPT)
     match_url = start_match(page, base)
     page.goto(match_url)
     controlled(page)
-    settle(page)
+    settle(page, counter)
     caches = "caches.keys()"
     before = app.extensions["tichu_assets"]
     assert f"tichu-{before.version}-static" in page.evaluate(caches)
@@ -85,7 +115,7 @@ def test_a_deploy_replaces_the_static_cache_and_keeps_the_match_for_offline(
                        hashes=before.hashes | {"app.css": "ba9876543210"})
     app.extensions["tichu_assets"] = deployed
     page.goto(match_url)
-    settle(page)
+    settle(page, counter)
     page.evaluate("navigator.serviceWorker.getRegistration().then((r) => r.update())")
     after = {"tichu-pages", "tichu-0123456789ab-static"}  # the old static cache is gone
     kept = {"tichu-core"}  # the phone's copy of the core (if fetched yet) outlives a deploy
@@ -95,7 +125,7 @@ def test_a_deploy_replaces_the_static_cache_and_keeps_the_match_for_offline(
         page.wait_for_timeout(100)
     assert set(page.evaluate(caches)) - kept == after
     page.goto(match_url)
-    settle(page)
+    settle(page, counter)
     assert "app.css?v=ba9876543210" in page.content()
 
     # no signal: the match still opens, styled by the CSS its HTML names

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.conftest import PHONE, shot
+from tests.browser.conftest import PHONE, shot, until
 from tests.browser.test_phone_match import Taps
 from tests.browser.test_phone_variants import start, totals
 
@@ -93,6 +93,23 @@ def start_in(page, base, lang):
     page.wait_for_selector(".first-btn")
 
 
+# The wish's last choice lies wholly on the screen, above the (last) Save bar.
+WISH_ABOVE_BAR = """() => {
+  const last = [...document.querySelectorAll(".wish-offender label")].pop();
+  const save = [...document.querySelectorAll("button[type=submit]")].pop();
+  if (!last || !save) return false;
+  const l = last.getBoundingClientRect();
+  return l.top >= 0 && l.bottom <= save.getBoundingClientRect().top;
+}"""
+
+
+def judged(page) -> None:
+    """Wait until the hand form's preview has judged the hand as it stands (hand.js, 120 ms
+    after a change): it says something then, and marks the fields worked on with their
+    problems in the same step. An empty preview is a form not judged yet."""
+    page.wait_for_selector(".preview:not(:empty)")
+
+
 def save(tap, page, number, lang="en"):
     tap("button[type=submit]")
     page.wait_for_selector("text=" + SAVED[lang].format(n=number))
@@ -115,8 +132,7 @@ def test_four_player_hands_in_few_taps_and_no_scroll(live_server, new_context, l
     # plain hand: Cy out first, team A counted 65: the other team follows (35)
     tap = Steps(page)
     tap(".first-btn >> nth=2")
-    page.wait_for_selector(".preview:not(:empty)")
-    page.wait_for_timeout(300)
+    judged(page)
     assert page.locator(".problem").count() == 0  # nothing is wrong before any input
     tap(".quick button[data-set='65']")
     expect(page.locator("#card_b")).to_have_value("35")
@@ -254,7 +270,7 @@ def test_a_refused_save_brings_the_first_problem_into_view(live_server, phone):
     page.tap("text=Add hand 1")
     page.wait_for_selector(".out-buttons:not([hidden])")
     page.tap("label[for='call_1-2']")  # a Grand Tichu, and nothing else
-    page.wait_for_timeout(400)
+    judged(page)
     assert page.locator(".problem").count() == 0  # a call alone is no mistake yet
     page.tap("button[type=submit]")
     page.wait_for_selector(".problem")
@@ -355,12 +371,14 @@ def test_a_refused_save_then_cancel_leaves_nothing_waiting(live_server, phone):
     page.tap(".out-btn[data-seat='0']")
     page.tap("button[type=submit]")  # no card points: refused
     page.wait_for_selector(".problem")
-    page.wait_for_function("() => window.tichuOutbox !== undefined")
-    page.wait_for_timeout(300)
-    assert page.evaluate("window.tichuOutbox.all().then((items) => items.length)") == 0
+    # the page of problems holds the hand: offline.js takes it out of the outbox as it loads
+    until(page, "async () => window.tichuOutbox"
+          " && (await window.tichuOutbox.all()).length === 0",
+          what="the refused hand out of the outbox")
     page.tap("text=Cancel")
     page.wait_for_selector("text=Add hand 1")
-    page.wait_for_timeout(300)
+    page.wait_for_function("() => window.tichuOutbox !== undefined")
+    page.evaluate("window.tichuOutbox.show()")  # the outbox as it stands, shown: awaited
     assert page.locator("#outbox").is_hidden()
     assert page.evaluate("window.tichuOutbox.all().then((items) => items.length)") == 0
     # and a refused hand corrected on its page is saved once
@@ -389,7 +407,8 @@ def test_the_wish_choices_open_whole_above_the_save_bar(live_server, phone):
       window.scrollBy(0, summary.bottom - bar.top + 8);
     }""")
     page.tap("details.wish summary")
-    page.wait_for_timeout(300)
+    # opened, the choices scroll into view (hand.js, on the details' toggle)
+    until(page, WISH_ABOVE_BAR, what="the wish's last choice above the Save bar", seconds=10)
     last = page.locator(".wish-offender label").last.bounding_box()
     save = page.locator("button[type=submit]").last.bounding_box()
     assert last is not None and save is not None

@@ -20,15 +20,18 @@ from tests.browser.test_phone_companion import add, totals
 SOON = 10000
 
 
-def second_phone(page, new_context, init=None, **options):
+def second_phone(page, new_context, init=None, clock=False, **options):
     """Another phone that joined the table of `page`'s match with its scorer link (`init`:
-    a script each of its pages runs first)."""
+    a script each of its pages runs first; `clock`: its pages' timers under Playwright's
+    clock, which runs as time does until a test moves it on)."""
     match_url = page.url
     page.goto(page.url.split("/matches/")[0] + "/")
     page.tap(".tables-line a >> nth=0")
     link = page.get_attribute("a[data-scorer-link]", "href")
     page.goto(match_url)
     other = new_context(**PHONE, **options).new_page()
+    if clock:
+        other.clock.install()
     if init:
         other.add_init_script(init)
     other.asked = watching(other)
@@ -39,6 +42,32 @@ def second_phone(page, new_context, init=None, **options):
     other.goto(link)
     other.goto(match_url)
     return other
+
+
+def watcher(page, match_url: str):
+    """Another tab of `page`'s phone on the match page, listening: the control that a
+    change made was told to the phones that listen (a push, or the answer to a question)."""
+    watcher = page.context.new_page()
+    watcher.goto(match_url)
+    watcher.wait_for_selector("[data-live-match]", state="attached")
+    return watcher
+
+
+def told(watcher, number: int) -> None:
+    """Wait until the watching tab has heard of hand `number` and shown it."""
+    watcher.wait_for_selector(f"#live-note:has-text('Hand {number} saved on another phone.')",
+                              timeout=SOON)
+
+
+# Every live question a page asks (fetch of /live/), counted in the page as it is asked.
+ASKS = """(() => {
+  const native = window.fetch;
+  window.liveAsks = 0;
+  window.fetch = function (input, init) {
+    if (String(input && input.url || input).includes("/live/")) window.liveAsks += 1;
+    return native.call(this, input, init);
+  };
+})();"""
 
 
 def watching(page) -> list[str]:
@@ -57,7 +86,7 @@ def test_a_save_shows_on_the_other_phone_and_its_open_form(server, phone, new_co
     base = request.getfixturevalue(server)
     page = phone
     match_url = start_match(page, base)
-    other = second_phone(page, new_context)
+    other = second_phone(page, new_context, init=ASKS, clock=True)
     other.wait_for_selector("text=Add hand 1")
     form = other.context.new_page()  # the same phone, entering hand 1 in another tab
     form.goto(match_url + "/hands/new")
@@ -90,11 +119,15 @@ def test_a_save_shows_on_the_other_phone_and_its_open_form(server, phone, new_co
         shot(form, "live-taken")
 
     # offline: the other phone asks nothing, says nothing, and catches up when back
+    control = watcher(page, match_url)
     other.context.set_offline(True)
-    other.wait_for_timeout(300)
+    other.wait_for_function("() => navigator.onLine === false")  # and live.js heard it
     asked.clear()
+    asks = other.evaluate("liveAsks")
     add(page, 1, 0, "25")
-    other.wait_for_timeout(3000)
+    told(control, 2)  # a phone that listens has heard of it: pushed, or its question answered
+    other.clock.run_for(3000)  # every question the other phone would ask within 3 s: asked
+    assert other.evaluate("liveAsks") == asks
     assert asked == []
     assert totals(other) == [75, 25]
     assert other.locator(".flash-error, [role=alert]").count() == 0
@@ -224,14 +257,18 @@ def test_a_hidden_page_gives_its_stream_back_and_catches_up_when_shown(
     """A phone put away (another app in front, the screen off) holds no stream; shown
     again, it opens one and the change made meanwhile shows at once, with its note."""
     page = phone
-    start_match(page, streamed_server)
-    other = second_phone(page, new_context, init=STREAMS)
+    match_url = start_match(page, streamed_server)
+    other = second_phone(page, new_context, init=STREAMS + ASKS, clock=True)
     other.wait_for_function("() => streams.length === 1 && streams[0].readyState === 1",
                             timeout=SOON)
+    control = watcher(page, match_url)
     other.evaluate(SHOWN, True)
     assert other.evaluate("() => streams[0].readyState") == 2  # closed
+    asks = other.evaluate("liveAsks")
     add(page, 0, 1, "75")
-    other.wait_for_timeout(3000)
+    told(control, 1)  # pushed to the phones that listen
+    other.clock.run_for(3000)  # every question the hidden page would ask within 3 s: asked
+    assert other.evaluate("liveAsks") == asks
     assert totals(other) == [0, 0] and other.evaluate("() => streams.length") == 1
     other.evaluate(SHOWN, False)
     other.wait_for_selector("#live-note:has-text('Hand 1 saved on another phone.')",

@@ -20,6 +20,10 @@ READY_DE = "Bereit ohne Netz ✓"
 NOTE = ("() => { const n = document.getElementById('ready-note');"
         " return n && !n.hidden ? n.textContent : ''; }")
 
+# Every answer of the service worker that ready.js has shown (its tichu:kept event), counted.
+KEPT = """window.__kept = 0;
+document.addEventListener("tichu:kept", () => { window.__kept += 1; });"""
+
 
 def watched(page):
     """`page` with its script and console errors kept in `page.errors`, as `phone` keeps them."""
@@ -98,8 +102,10 @@ def test_a_page_that_is_not_the_match_says_nothing(live_server, phone):
     page = phone
     page.goto(live_server + "/")
     page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    page.add_init_script(KEPT)
     page.goto(live_server + "/referee")
-    page.wait_for_timeout(500)
+    # ready.js asked the service worker what it keeps, and shows (or not) what it answered
+    until(page, "() => window.__kept > 0", what="the service worker's answer, shown")
     assert page.evaluate(NOTE) == ""
 
 

@@ -9,6 +9,7 @@ import time
 import pytest
 
 from tests.browser.conftest import shot
+from tests.browser.test_phone_flow import SETTLED as STILL
 from tests.browser.test_phone_match import Taps
 
 # The question the page last answered is the form's present one (the verdict is asked a
@@ -318,7 +319,7 @@ def test_the_picker_does_not_shift_the_page(live_server, new_context):
     page.route("**/js/referee.js*", slow)
     page.goto(live_server + "/referee")
     page.wait_for_function("() => document.getElementById('ref-form').dataset.ready === '1'")
-    page.wait_for_timeout(300)
+    page.locator(".pick").first.evaluate(STILL)  # drawn: in place for three frames in a row
     assert page.is_visible(".picker") and page.is_hidden("#trick")
     keys = page.locator(".pick").first.bounding_box()
     for card in ("3j", "4s", "5p", "6t", "7j"):

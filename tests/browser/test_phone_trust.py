@@ -156,6 +156,13 @@ def test_a_stranger_sees_no_other_table(live_server, phone, new_context):
     stranger_context.close()
 
 
+# Every form submission the page dispatches from now on, counted in window.__submits.
+COUNT_SUBMITS = """() => {
+  window.__submits = 0;
+  window.addEventListener("submit", () => { window.__submits += 1; }, true);
+}"""
+
+
 def second_scorer(page, new_context):
     """Another phone, given the right to score the match `page` shows (its Share page): its
     page."""
@@ -182,13 +189,16 @@ def test_two_phones_one_hand_the_second_chooses(live_server, phone, new_context)
     fill_hand(page, 2, 3, "25")
     page.tap("button[type=submit]")
     page.wait_for_selector("text=Another phone saved hand 1 meanwhile")
-    page.wait_for_timeout(600)  # the live preview must not wipe the message
+    # the live preview must not wipe the message: its answer has come (hand.js)
+    page.wait_for_selector(".preview:not(:empty)")
     assert page.locator("#conflict").is_visible()
     shot(page, "conflict-new-hand")
-    # Enter (the phone keyboard's "Go") in a field chooses nothing
+    # Enter (the phone keyboard's "Go") in a field chooses nothing: no form is submitted
+    # (an implicit submission dispatches its submit event before the key press returns)
+    page.evaluate(COUNT_SUBMITS)
     page.focus("#card_a")
     page.keyboard.press("Enter")
-    page.wait_for_timeout(700)
+    assert page.evaluate("window.__submits") == 0
     assert page.locator("#conflict").is_visible()
     other.reload()
     assert hand_rows(other) == 1
@@ -298,8 +308,10 @@ def test_a_waiting_hand_that_meets_another_phones_hand_is_never_lost(live_server
     # lie-fi while opening the choice: the page never comes, the hand stays on the phone
     page.route("**/hands/new", lambda route: route.abort()
                if route.request.method == "POST" else route.continue_())
-    page.tap("#outbox button:has-text('Show')")
-    page.wait_for_timeout(1500)
+    # the last of it: the server's page asked for, as a page, and never come
+    with page.expect_event("requestfailed", lambda r: r.method == "POST"
+                           and r.is_navigation_request()):
+        page.tap("#outbox button:has-text('Show')")
     page.unroute("**/hands/new")
     page.goto(url)
     assert len(page.evaluate("window.tichuOutbox.all()")) == 1
