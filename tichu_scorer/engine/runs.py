@@ -25,6 +25,7 @@ from .playlist import Cards, Group
 
 _PH = (PH,)  # the Phoenix as the one choice at a rank of a run
 _NATURAL_RANKS = (1 << ACE + 1) - 4  # bits 2..14: the ranks the Phoenix can stand for ([S3])
+_WIDTH = ACE + 1  # a line's cards in `lines.lines`: ranks 0 to the Ace
 _MANY = 12  # from this many plays on, itertools builds them faster than a comprehension
 _STAIRS, _STRAIGHT = Kind.STAIRS, Kind.STRAIGHT
 # _RANGE[a][b]: the ranks a..b, () when b < a
@@ -86,7 +87,7 @@ def straights(h: Holding, length: int | None = None, must: int | None = None,
     lost = must or 0
     floor = max(int(above) + 1, lost)
     out: list[Group] = []
-    lines: list[Cards] = []  # `lines.lines`, made on first use
+    lines: list[Cards] = []  # [0]: `lines.lines`, made on first use
     flushes = list(h.flush_masks.values())  # (a natural run of one suit is a bomb)
     gap = reach = 0
     while lows:
@@ -129,9 +130,9 @@ def _natural_runs(h: Holding, low: int, start: int, stop: int, lost: int,
         span = (2 << start) - (1 << low)  # (no flush up to `start`: none longer)
         if not flushes or not any(m & span == span for m in flushes):
             if not lines:
-                lines += every_line(at)
+                lines.append(every_line(at))
             if phoenix:
-                phoenix_runs(lines, low, start, stop, lost, out)
+                phoenix_runs(lines[0], low, start, stop, lost, out)
             else:
                 natural_runs(lines[0], low, start, stop, None, out)
             return
@@ -148,11 +149,12 @@ def _natural_runs(h: Holding, low: int, start: int, stop: int, lost: int,
                 places = _RANGE[a][lost - 1] + _RANGE[lost + 1][top]
         if not pairs & span:  # one card at each rank: slices of one line
             if not lines:
-                lines += every_line(at)
-            cut = slice(low, top + 1)
-            runs = [lines[p][cut] for p in places]
+                lines.append(every_line(at))
+            every = lines[0]
+            runs = [every[p * _WIDTH + low:p * _WIDTH + top + 1] for p in places]
             if not flush:  # one group, a Phoenix's rank (or None) per play
-                out.append((_STRAIGHT, top, n, [lines[0][cut], *runs], [None, *places], False))
+                out.append((_STRAIGHT, top, n, [every[low:top + 1], *runs], [None, *places],
+                            False))
             elif runs:
                 out.append((_STRAIGHT, top, n, runs, list(places), False))
             continue
