@@ -219,43 +219,47 @@ def stairs(h: Holding, length: int | None = None, must: int | None = None,
     starts = ends & ends >> 1 & ~(fill & fill >> 1) & (2 << last) - (1 << first)
     if not starts:
         return []
-    h.index()
+    at = h.index()
     floor = max(int(above) + 1, must or 0)
     out: list[Group] = []
-    twos = h.twos
+    twos, phoenix = h.twos, h.phoenix
     gap = reach = 0
     while starts:
         bit = starts & -starts
         starts ^= bit
         low = bit.bit_length() - 1
         if not low < gap or low > reach:  # (else the last low's gap and reach)
-            gap, reach = _reach(doubled, fill, low)
+            run = doubled >> low  # (`_reach`, in place)
+            gap = low + (~run & (run + 1)).bit_length() - 1
+            if fill >> gap & 1:
+                run = doubled >> gap + 1
+                reach = gap + (~run & (run + 1)).bit_length() - 1
+            else:
+                gap, reach = ACE + 1, gap - 1
         highest = low + longest - 1
         if highest > reach:
             highest = reach
         start = low + shortest - 1
         if start < floor:
             start = floor
-        if highest == low + 1 and start == highest:  # (the most frequent)
-            _two_ranks(h, twos, highest, out)
-        elif start <= highest:
-            _stairs_from(h, low, start, highest, out)
+        if highest != low + 1 or start != highest:
+            if start <= highest:
+                _stairs_from(h, low, start, highest, out)
+            continue
+        # the stairs of the ranks low and highest (the most frequent), as `_stairs_from`
+        # lists them: the natural ones, then the Phoenix at the lower rank, at the higher
+        below, over = twos[low], twos[highest]
+        if below and over:
+            out.append((_STAIRS, highest, 4, [below[0] + over[0]]
+                        if len(below) == 1 == len(over) else joined(below, over), None, False))
+        if phoenix:
+            if over:
+                out.append((_STAIRS, highest, 4, [(c, PH) + two for c in at[low]
+                                                  for two in over], low, False))
+            if below:
+                out.append((_STAIRS, highest, 4, [two + (c, PH) for two in below
+                                                  for c in at[highest]], highest, False))
     return out
-
-
-def _two_ranks(h: Holding, twos: list[list[Cards]], top: int, out: list[Group]) -> None:
-    """The stairs of the ranks `top` - 1 and `top`, as `_stairs_from` lists them."""
-    at = h.at
-    below, above = twos[top - 1], twos[top]
-    if below and above:
-        out.append((_STAIRS, top, 4, joined(below, above), None, False))
-    if h.phoenix:
-        if above:
-            out.append((_STAIRS, top, 4, joined([(c, PH) for c in at[top - 1]], above),
-                        top - 1, False))
-        if below:
-            out.append((_STAIRS, top, 4, joined(below, [(c, PH) for c in at[top]]), top,
-                        False))
 
 
 def _stairs_from(h: Holding, low: int, start: int, stop: int, out: list[Group]) -> None:
