@@ -51,18 +51,6 @@ def _starts(held: int, fill: int, length: int) -> int:
     return every & ~twice
 
 
-def _reach(held: int, fill: int, low: int) -> tuple[int, int]:
-    """From rank `low` up the ranks of `held`: the one rank missing that the Phoenix fills
-    (a rank of `fill`; ACE + 1 for none) and the highest rank reached. Every rank from
-    `low` up to the gap (or to the highest, without one) reaches as far."""
-    run = held >> low
-    gap = low + (~run & (run + 1)).bit_length() - 1  # the first rank missing from low
-    if fill >> gap & 1:
-        run = held >> gap + 1
-        return gap, gap + (~run & (run + 1)).bit_length() - 1
-    return ACE + 1, gap - 1
-
-
 def straights(h: Holding, length: int | None = None, must: int | None = None,
               above: float = 0) -> list[Group]:
     """[C6]: five or more consecutive ranks; the Mah Jong as the 1; the Phoenix for one.
@@ -83,7 +71,7 @@ def straights(h: Holding, length: int | None = None, must: int | None = None,
     lows = _starts(held, fill, shortest) & (2 << last) - (1 << first)
     if not lows:
         return []
-    h.index()
+    at = h.index()
     lost = must or 0
     floor = max(int(above) + 1, lost)
     out: list[Group] = []
@@ -95,7 +83,16 @@ def straights(h: Holding, length: int | None = None, must: int | None = None,
         lows ^= bit
         low = bit.bit_length() - 1
         if not low < gap or low > reach:  # (else the last low's gap and reach)
-            gap, reach = _reach(held, fill, low)
+            # from `low` up: the first rank missing, which the Phoenix fills when it is of
+            # `fill` (else ACE + 1: none), and the highest rank reached; every rank from
+            # `low` up to the gap (or to the highest, without one) reaches as far
+            run = held >> low
+            gap = low + (~run & (run + 1)).bit_length() - 1
+            if fill >> gap & 1:
+                run = held >> gap + 1
+                reach = gap + (~run & (run + 1)).bit_length() - 1
+            else:
+                gap, reach = ACE + 1, gap - 1
         highest = low + longest - 1
         if highest > reach:
             highest = reach
@@ -111,8 +108,20 @@ def straights(h: Holding, length: int | None = None, must: int | None = None,
             start = gap
         elif gap == low and start < ACE:  # the Phoenix at the low end: only the Ace's run
             start = ACE
-        if start <= highest and gap != lost:
-            _filled_runs(h, low, start, highest, gap, lines, out)
+        if start > highest or gap == lost:
+            continue
+        # the runs low..top, top from `start` to `highest`, the Phoenix at `gap`
+        if lines and not h.pairs & (2 << highest) - (1 << low):  # one card a rank, lines
+            natural_runs(lines[0], low, start, highest, gap, out)  # made: slices of line 0
+            continue
+        choices = list(at[low:start + 1])
+        choices[gap - low] = _PH
+        n = start - low + 1
+        out.append((_STRAIGHT, start, n, list(product(*choices)), gap, False))
+        for top in range(start + 1, highest + 1):
+            choices.append(at[top])
+            n += 1
+            out.append((_STRAIGHT, top, n, list(product(*choices)), gap, False))
     return out
 
 
@@ -169,24 +178,6 @@ def _natural_runs(h: Holding, low: int, start: int, stop: int, lost: int,
             choices[p - low] = at[p]
 
 
-def _filled_runs(h: Holding, low: int, start: int, stop: int, gap: int, lines: list[Cards],
-                 out: list[Group]) -> None:
-    """The runs low..top, top from `start` to `stop`, with the Phoenix at `gap`, the one
-    rank missing."""
-    at = h.at
-    if lines and not h.pairs & (2 << stop) - (1 << low):  # one card a rank, lines made:
-        natural_runs(lines[0], low, start, stop, gap, out)  # slices of the first
-        return
-    choices = list(at[low:start + 1])
-    choices[gap - low] = _PH
-    n = start - low + 1
-    for top in range(start, stop + 1):
-        if top > start:
-            choices.append(at[top])
-        out.append((_STRAIGHT, top, n, list(product(*choices)), gap, False))
-        n += 1
-
-
 def joined(heads: Sequence[Cards], tails: Sequence[Cards]) -> list[Cards]:
     """Every head followed by every tail, heads first."""
     n = len(heads) * len(tails)
@@ -229,7 +220,7 @@ def stairs(h: Holding, length: int | None = None, must: int | None = None,
         starts ^= bit
         low = bit.bit_length() - 1
         if not low < gap or low > reach:  # (else the last low's gap and reach)
-            run = doubled >> low  # (`_reach`, in place)
+            run = doubled >> low  # (the gap and the reach, as in `straights`)
             gap = low + (~run & (run + 1)).bit_length() - 1
             if fill >> gap & 1:
                 run = doubled >> gap + 1
