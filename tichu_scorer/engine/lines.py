@@ -19,7 +19,8 @@ its length and the Phoenix's rank. One group (`playlist.Group`) holds all the pl
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import islice
+from itertools import islice, repeat
+from operator import getitem
 
 from .cards import ACE, MAHJONG, PH
 from .combos import Kind
@@ -89,8 +90,9 @@ def _rows(table: Table, start: int, stop: int, stand: int | None, cards: Cards,
         tops, lengths, stands = upto[stop]
     else:
         tops, lengths, stands = tops[i:j], lengths[i:j], stands[i:j]
-    if i < j:
-        out.append((_STRAIGHT, tops, lengths, list(map(cards.__getitem__, islice(cuts, i, j))),
+    if i < j:  # (`getitem` in C: `cards.__getitem__` is a slot wrapper, a tuple a call)
+        out.append((_STRAIGHT, tops, lengths,
+                    list(map(getitem, repeat(cards), islice(cuts, i, j))),
                     stands if stand is None else stand, False))
 
 
