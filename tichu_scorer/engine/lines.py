@@ -65,7 +65,7 @@ _WITH = [_table(low, True) for low in range(ACE + 1)]  # [low]: the Phoenix in h
 # (low, lost): the same but for the Phoenix at `lost`, the wished rank, from `low` up;
 # each made on first use (at most 76, none at import: 2 ms and 0.6 MB for all of them)
 _LOST: dict[tuple[int, int], Table] = {}
-_WITHOUT = [_table(low, False) for low in range(ACE + 1)]
+WITHOUT = [_table(low, False) for low in range(ACE + 1)]
 
 
 def lines(at: Sequence[Cards]) -> Cards:
@@ -80,7 +80,7 @@ def lines(at: Sequence[Cards]) -> Cards:
     return tuple(every)
 
 
-def _rows(table: Table, start: int, stop: int, stand: int | None, cards: Cards,
+def rows(table: Table, start: int, stop: int, stand: int | None, cards: Cards,
           out: list[Group]) -> None:
     """The rows of the tops `start` to `stop`, slices of `cards`, as one group (`stand`:
     the Phoenix's rank for every play, when it is not the table's)."""
@@ -102,17 +102,25 @@ def phoenix_runs(lines: Cards, low: int, start: int, stop: int, lost: int,
     of one suit, with the Phoenix in hand: the natural run, then the Phoenix at each rank
     but the lowest (the same cards read one rank higher) unless the run ends at the Ace,
     and never at `lost` (the wished rank, from `low` to `start`). `lines`: `lines(at)`."""
-    table = _WITH[low] if lost < low else _LOST.get((low, lost))
+    rows(phoenix_table(low, lost), start, stop, None, lines, out)
+
+
+def phoenix_table(low: int, lost: int) -> Table:
+    """The table of the runs from `low` with the Phoenix in hand, never at `lost` (0:
+    none)."""
+    if lost < low:
+        return _WITH[low]
+    table = _LOST.get((low, lost))
     if table is None:
         table = _LOST[low, lost] = _table(low, True, lost)
-    _rows(table, start, stop, None, lines, out)
+    return table
 
 
 def natural_runs(lines: Cards, low: int, start: int, stop: int, stand: int | None,
                  out: list[Group]) -> None:
     """The runs low..top of line 0 of `lines` (`lines(at)`, or line 0 alone), top from
     `start` to `stop`, one card a rank, the Phoenix at `stand` (None: none)."""
-    _rows(_WITHOUT[low], start, stop, stand, lines, out)
+    rows(WITHOUT[low], start, stop, stand, lines, out)
 
 
-__all__ = ["lines", "natural_runs", "phoenix_runs"]
+__all__ = ["WITHOUT", "lines", "natural_runs", "phoenix_runs", "phoenix_table", "rows"]

@@ -19,8 +19,8 @@ from operator import add
 from .cards import ACE, MAHJONG, PH
 from .combos import Kind
 from .holding import Holding
+from .lines import WITHOUT, natural_runs, phoenix_runs, phoenix_table, rows
 from .lines import lines as every_line
-from .lines import natural_runs, phoenix_runs
 from .playlist import Cards, Group
 
 _PH = (PH,)  # the Phoenix as the one choice at a rank of a run
@@ -77,6 +77,7 @@ def straights(h: Holding, length: int | None = None, must: int | None = None,
     out: list[Group] = []
     lines: list[Cards] = []  # [0]: `lines.lines`, made on first use
     flushes = list(h.flush_masks.values())  # (a natural run of one suit is a bomb)
+    pairs, phoenix = h.pairs, h.phoenix
     gap = reach = 0
     while lows:
         bit = lows & -lows
@@ -99,20 +100,29 @@ def straights(h: Holding, length: int | None = None, must: int | None = None,
         start = low + shortest - 1
         if start < floor:
             start = floor
-        if gap > highest:
-            if start <= highest:
-                _natural_runs(h, low, start, highest, lost, flushes, lines, out)
-            continue
-        if start < gap:
-            _natural_runs(h, low, start, gap - 1, lost, flushes, lines, out)
+        stop = highest if gap > highest else gap - 1  # the natural runs' last top
+        if start <= stop:
+            span = (2 << start) - (1 << low)  # (no flush up to `start`: none longer)
+            if pairs & (2 << stop) - (1 << low) or flushes and low != MAHJONG and any(
+                    m & span == span for m in flushes):
+                _natural_runs(h, low, start, stop, lost, flushes, lines, out)
+            else:  # one card a rank, none a bomb: rows of a table (`_natural_runs`'s first)
+                if not lines:
+                    lines.append(every_line(at))
+                rows(phoenix_table(low, lost) if phoenix else WITHOUT[low], start, stop, None,
+                     lines[0], out)
+            if gap > highest:
+                continue
             start = gap
+        elif gap > highest:
+            continue
         elif gap == low and start < ACE:  # the Phoenix at the low end: only the Ace's run
             start = ACE
         if start > highest or gap == lost:
             continue
         # the runs low..top, top from `start` to `highest`, the Phoenix at `gap`
-        if lines and not h.pairs & (2 << highest) - (1 << low):  # one card a rank, lines
-            natural_runs(lines[0], low, start, highest, gap, out)  # made: slices of line 0
+        if lines and not pairs & (2 << highest) - (1 << low):  # one card a rank, lines
+            rows(WITHOUT[low], start, highest, gap, lines[0], out)  # made: of line 0
             continue
         choices = list(at[low:start + 1])
         choices[gap - low] = _PH
