@@ -10,7 +10,7 @@ its length and the Phoenix's rank. One group (`playlist.Group`) holds all the pl
 >>> from .playlist import Plays
 >>> h = Holding(parse_cards(["4j", "5s", "6t", "7t", "8j", "PH"]))
 >>> out = []
->>> phoenix_runs(lines(h.at), 4, 8, 8, 0, out)
+>>> rows(phoenix_table(4, 0), 8, 8, None, lines(h.index()), out)
 >>> [c.describe() for c in Plays(out)]
 ['straight 4–8', 'straight 4–8, Phoenix as 5', 'straight 4–8, Phoenix as 6', \
 'straight 4–8, Phoenix as 7', 'straight 4–8, Phoenix as 8']
@@ -68,12 +68,15 @@ _LOST: dict[tuple[int, int], Table] = {}
 WITHOUT = [_table(low, False) for low in range(ACE + 1)]
 
 
-def lines(at: Sequence[Cards]) -> Cards:
+def lines(at: Sequence[Cards], phoenix: bool = True) -> Cards:
     """For a hand with one card at each rank of a run, its lines end to end, which the
     tables slice: line 0, the first card at each rank (the Phoenix where there is none),
     twice, then for p from 2 to the Ace the same with the Phoenix at rank p; each line from
-    rank 0 to the Ace (`_WIDTH` cards)."""
+    rank 0 to the Ace (`_WIDTH` cards). Without the Phoenix in hand, line 0 alone (all
+    that `WITHOUT`'s tables slice)."""
     line = [c[0] if c else PH for c in at[:_WIDTH]]
+    if not phoenix:
+        return tuple(line)
     every = line * _WIDTH
     for i in _PHOENIX_SPOTS:
         every[i] = PH
@@ -96,18 +99,12 @@ def rows(table: Table, start: int, stop: int, stand: int | None, cards: Cards,
                     stands if stand is None else stand, False))
 
 
-def phoenix_runs(lines: Cards, low: int, start: int, stop: int, lost: int,
-                 out: list[Group]) -> None:
-    """The runs low..top, top from `start` to `stop`, each rank holding one card and no run
-    of one suit, with the Phoenix in hand: the natural run, then the Phoenix at each rank
-    but the lowest (the same cards read one rank higher) unless the run ends at the Ace,
-    and never at `lost` (the wished rank, from `low` to `start`). `lines`: `lines(at)`."""
-    rows(phoenix_table(low, lost), start, stop, None, lines, out)
-
-
 def phoenix_table(low: int, lost: int) -> Table:
-    """The table of the runs from `low` with the Phoenix in hand, never at `lost` (0:
-    none)."""
+    """The table of the runs from `low` with the Phoenix in hand (each rank holding one
+    card, no run of one suit): the natural run, then the Phoenix at each rank but the
+    lowest (the same cards read one rank higher) unless the run ends at the Ace, and never
+    at `lost` (the wished rank; 0: none). `WITHOUT[low]`: the natural runs alone, which
+    also serve a run with the Phoenix in the one rank missing (line 0 holds it there)."""
     if lost < low:
         return _WITH[low]
     table = _LOST.get((low, lost))
@@ -116,11 +113,4 @@ def phoenix_table(low: int, lost: int) -> Table:
     return table
 
 
-def natural_runs(lines: Cards, low: int, start: int, stop: int, stand: int | None,
-                 out: list[Group]) -> None:
-    """The runs low..top of line 0 of `lines` (`lines(at)`, or line 0 alone), top from
-    `start` to `stop`, one card a rank, the Phoenix at `stand` (None: none)."""
-    rows(WITHOUT[low], start, stop, stand, lines, out)
-
-
-__all__ = ["WITHOUT", "lines", "natural_runs", "phoenix_runs", "phoenix_table", "rows"]
+__all__ = ["WITHOUT", "lines", "phoenix_table", "rows"]

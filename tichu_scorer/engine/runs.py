@@ -19,7 +19,7 @@ from operator import add
 from .cards import ACE, MAHJONG, PH
 from .combos import Kind
 from .holding import Holding
-from .lines import WITHOUT, natural_runs, phoenix_runs, phoenix_table, rows
+from .lines import WITHOUT, phoenix_table, rows
 from .lines import lines as every_line
 from .playlist import Cards, Group
 
@@ -108,7 +108,7 @@ def straights(h: Holding, length: int | None = None, must: int | None = None,
                 _natural_runs(h, low, start, stop, lost, flushes, lines, out)
             else:  # one card a rank, none a bomb: rows of a table (`_natural_runs`'s first)
                 if not lines:
-                    lines.append(every_line(at))
+                    lines.append(every_line(at, phoenix))
                 rows(phoenix_table(low, lost) if phoenix else WITHOUT[low], start, stop, None,
                      lines[0], out)
             if gap > highest:
@@ -145,16 +145,6 @@ def _natural_runs(h: Holding, low: int, start: int, stop: int, lost: int,
     at, phoenix, pairs = h.at, h.phoenix, h.pairs
     if low == MAHJONG:  # (it has no suit)
         flushes = []
-    if not pairs & (2 << stop) - (1 << low):
-        span = (2 << start) - (1 << low)  # (no flush up to `start`: none longer)
-        if not flushes or not any(m & span == span for m in flushes):
-            if not lines:
-                lines.append(every_line(at))
-            if phoenix:
-                phoenix_runs(lines[0], low, start, stop, lost, out)
-            else:
-                natural_runs(lines[0], low, start, stop, None, out)
-            return
     choices = list(at[low:start])
     for top in range(start, stop + 1):
         choices.append(at[top])
@@ -168,7 +158,7 @@ def _natural_runs(h: Holding, low: int, start: int, stop: int, lost: int,
                 places = _RANGE[a][lost - 1] + _RANGE[lost + 1][top]
         if not pairs & span:  # one card at each rank: slices of one line
             if not lines:
-                lines.append(every_line(at))
+                lines.append(every_line(at, phoenix))
             every = lines[0]
             runs = [every[p * _WIDTH + low:p * _WIDTH + top + 1] for p in places]
             if not flush:  # one group, a Phoenix's rank (or None) per play
