@@ -18,9 +18,10 @@ its length and the Phoenix's rank. One group (`playlist.Group`) holds all the pl
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import islice, repeat
-from operator import getitem
+from operator import getitem, itemgetter
+from typing import cast
 
 from .cards import ACE, MAHJONG, PH
 from .combos import Kind
@@ -28,8 +29,12 @@ from .playlist import Cards, Group
 
 _STRAIGHT = Kind.STRAIGHT
 Column = tuple[list[int], list[int], list[int | None]]  # tops, lengths, Phoenix ranks
-Table = tuple[list[slice], list[int], list[int], list[int | None], list[int], list[Column]]
+Getters = list[Callable[[Cards], tuple[Cards, ...]] | None]  # by top: a range of rows' getter
+Table = tuple[list[slice], list[int], list[int], list[int | None], list[int], list[Column],
+              Getters, Getters]
 _WIDTH = ACE + 1  # a line's cards: ranks 0 to the Ace
+# a tuple's slice, in C (`operator.getitem`, typed for tuples of cards)
+_cut = cast(Callable[[Cards, slice], Cards], getitem)
 # where line p (p from 2 to the Ace) holds the Phoenix in the lines end to end
 _PHOENIX_SPOTS = [p * _WIDTH + p for p in range(2, ACE + 1)]
 
@@ -40,7 +45,8 @@ def _table(low: int, phoenix: bool, lost: int = 0) -> Table:
     `low` (at `low` itself the same cards read one rank higher, but for a run to the Ace:
     there from `low` up, unless `low` is the Mah Jong's) but `lost`; and without `lost`,
     for each top, the columns of the rows up to it, which a lead's group takes as they
-    are."""
+    are; then the slices of the rows as `itemgetter`s (each row's slice taken in C, no call
+    a row): for each top, of the rows up to it, and of its own rows (None for one row)."""
     cuts: list[slice] = []
     tops: list[int] = []
     lengths: list[int] = []
@@ -58,7 +64,12 @@ def _table(low: int, phoenix: bool, lost: int = 0) -> Table:
     begin[ACE + 1] = len(cuts)
     upto = [(tops[:begin[top + 1]], lengths[:begin[top + 1]], stands[:begin[top + 1]])
             for top in range(ACE + 1)] if not lost else []
-    return cuts, tops, lengths, stands, begin, upto
+    prefix: Getters = [itemgetter(*cuts[:begin[top + 1]]) if begin[top + 1] > 1 else None
+              for top in range(ACE + 1)]
+    single: Getters = [itemgetter(*cuts[begin[top]:begin[top + 1]])
+              if top >= low + 4 and begin[top + 1] - begin[top] > 1 else None
+              for top in range(ACE + 1)]
+    return cuts, tops, lengths, stands, begin, upto, prefix, single
 
 
 _WITH = [_table(low, True) for low in range(ACE + 1)]  # [low]: the Phoenix in hand
@@ -87,16 +98,21 @@ def rows(table: Table, start: int, stop: int, stand: int | None, cards: Cards,
           out: list[Group]) -> None:
     """The rows of the tops `start` to `stop`, slices of `cards`, as one group (`stand`:
     the Phoenix's rank for every play, when it is not the table's)."""
-    cuts, tops, lengths, stands, begin, upto = table
+    cuts, tops, lengths, stands, begin, upto, prefix, single = table
     i, j = begin[start], begin[stop + 1]
+    if i >= j:
+        return
     if not i and upto:  # (the rows from the shortest run: never changed, so shared)
         tops, lengths, stands = upto[stop]
     else:
         tops, lengths, stands = tops[i:j], lengths[i:j], stands[i:j]
-    if i < j:  # (`getitem` in C: `cards.__getitem__` is a slot wrapper, a tuple a call)
-        out.append((_STRAIGHT, tops, lengths,
-                    list(map(getitem, repeat(cards), islice(cuts, i, j))),
-                    stands if stand is None else stand, False))
+    get = prefix[stop] if not i else single[start] if start == stop else None
+    played: list[Cards]
+    if get is not None:
+        played = list(get(cards))
+    else:  # (`getitem` in C: `cards.__getitem__` is a slot wrapper, a tuple a call)
+        played = list(map(_cut, repeat(cards), islice(cuts, i, j)))
+    out.append((_STRAIGHT, tops, lengths, played, stands if stand is None else stand, False))
 
 
 def phoenix_table(low: int, lost: int) -> Table:
