@@ -107,9 +107,9 @@ def rows(table: Table, start: int, stop: int, stand: int | None, cards: Cards,
     else:
         tops, lengths, stands = tops[i:j], lengths[i:j], stands[i:j]
     get = prefix[stop] if not i else single[start] if start == stop else None
-    played: list[Cards]
+    played: Sequence[Cards]
     if get is not None:
-        played = list(get(cards))
+        played = get(cards)
     else:  # (`getitem` in C: `cards.__getitem__` is a slot wrapper, a tuple a call)
         played = list(map(_cut, repeat(cards), islice(cuts, i, j)))
     out.append((_STRAIGHT, tops, lengths, played, stands if stand is None else stand, False))
