@@ -102,6 +102,12 @@ def rows(table: Table, start: int, stop: int, stand: int | None, cards: Cards,
     i, j = begin[start], begin[stop + 1]
     if i >= j:
         return
+    if start == stop:  # one top: its rank and length for the whole group
+        get = single[start]
+        out.append((_STRAIGHT, start, lengths[i], [cards[cuts[i]]] if get is None else
+                    get(cards), stand if stand is not None else stands[i] if j - i == 1
+                    else stands[i:j], False))
+        return
     if not i and upto:  # (the rows from the shortest run: never changed, so shared)
         tops, lengths, stands = upto[stop]
     else:
