@@ -72,7 +72,7 @@ def _table(low: int, phoenix: bool, lost: int = 0) -> Table:
     return cuts, tops, lengths, stands, begin, upto, prefix, single
 
 
-_WITH = [_table(low, True) for low in range(ACE + 1)]  # [low]: the Phoenix in hand
+WITH = [_table(low, True) for low in range(ACE + 1)]  # [low]: the Phoenix in hand
 # (low, lost): the same but for the Phoenix at `lost`, the wished rank, from `low` up;
 # each made on first use (at most 76, none at import: 2 ms and 0.6 MB for all of them)
 _LOST: dict[tuple[int, int], Table] = {}
@@ -128,11 +128,11 @@ def phoenix_table(low: int, lost: int) -> Table:
     at `lost` (the wished rank; 0: none). `WITHOUT[low]`: the natural runs alone, which
     also serve a run with the Phoenix in the one rank missing (line 0 holds it there)."""
     if lost < low:
-        return _WITH[low]
+        return WITH[low]
     table = _LOST.get((low, lost))
     if table is None:
         table = _LOST[low, lost] = _table(low, True, lost)
     return table
 
 
-__all__ = ["WITHOUT", "lines", "phoenix_table", "rows"]
+__all__ = ["WITH", "WITHOUT", "lines", "phoenix_table", "rows"]

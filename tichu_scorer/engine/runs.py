@@ -19,7 +19,7 @@ from operator import add
 from .cards import ACE, MAHJONG, PH
 from .combos import Kind
 from .holding import Holding
-from .lines import WITHOUT, phoenix_table, rows
+from .lines import WITH, WITHOUT, phoenix_table, rows
 from .lines import lines as every_line
 from .playlist import Cards, Group
 
@@ -109,8 +109,9 @@ def straights(h: Holding, length: int | None = None, must: int | None = None,
             else:  # one card a rank, none a bomb: rows of a table (`_natural_runs`'s first)
                 if not lines:
                     lines.append(every_line(at, phoenix))
-                rows(phoenix_table(low, lost) if phoenix else WITHOUT[low], start, stop, None,
-                     lines[0], out)
+                table = (WITHOUT[low] if not phoenix else WITH[low] if lost < low
+                         else phoenix_table(low, lost))
+                rows(table, start, stop, None, lines[0], out)
             if gap > highest:
                 continue
             start = gap
