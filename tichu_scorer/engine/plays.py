@@ -49,12 +49,14 @@ _bit_of = BIT.__getitem__
 
 
 def _every_kind(h: Holding, must: int | None) -> list[Group]:
-    """A lead's plays of every kind but bombs."""
+    """A lead's plays of every kind but bombs (no trio, stairs nor full house without a
+    rank held twice: the Phoenix makes one pair at most)."""
     out = singles(h, 0, must)
     out += sets(h, 2, must, 0)
-    out += sets(h, 3, must, 0)
-    out += stairs(h, None, must, 0)
-    out += full_houses(h, must, 0)
+    if h.pairs:
+        out += sets(h, 3, must, 0)
+        out += stairs(h, None, must, 0)
+        out += full_houses(h, must, 0)
     out += straights(h, None, must, 0)
     return out
 
