@@ -61,14 +61,17 @@ def singles(h: Holding, above: float = 0, must: int | None = None,
 def sets(h: Holding, size: int, must: int | None = None, above: float = 0) -> list[Group]:
     """Pairs (size 2) and trios (size 3), [C2], [C4]; the Phoenix for one card ([S3]).
     A pair of a card and the Phoenix: one group, a rank per play."""
-    doubled = h.doubled_above(above, must)
+    doubled = h.doubled if above < 2 and not must else h.doubled_above(above, must)
     at = h.index() if doubled else h.at  # (no index when no rank is held twice)
     if size == 2:  # a lead's pairs are the table the stairs and full houses share
-        out: list[Group] = ([] if not doubled else  # (a comprehension is a call)
-                            [(_PAIR, r, 2, h.twos[r], None, False) for r in doubled]
-                            if above < 2 else
-                            [(_PAIR, r, 2, list(combinations(at[r], 2)), None, False)
-                             for r in doubled])
+        out: list[Group]
+        if not doubled:  # (a comprehension is a call)
+            out = []
+        elif above < 2:
+            twos = h.twos
+            out = [(_PAIR, r, 2, twos[r], None, False) for r in doubled]
+        else:
+            out = [(_PAIR, r, 2, list(combinations(at[r], 2)), None, False) for r in doubled]
         if h.phoenix:
             cards, ranks = h.naturals(above, must)
             if cards:
@@ -98,23 +101,25 @@ def full_houses(h: Holding, must: int | None = None, above: float = 0) -> list[G
     ph, trios = h.phoenix, h.trios
     if not trios and not (ph and h.pairs):
         return []
-    h.index()
+    at = h.index()
+    doubled = h.doubled
     if must and not h.pairs >> must & 1:  # one `must`: with the Phoenix under a trio
         out: list[Group] = []
         if ph:
-            for t in h.doubled:
+            for t in doubled:
                 if t > above and trios >> t & 1:
-                    _with_one(h, t, list(combinations(h.at[t], 3)), must, out)
+                    _with_one(h, t, list(combinations(at[t], 3)), must, out)
         return out
     twos = h.twos
     begin = [0] * len(twos)
     every: list[Cards] = []
     if not must or h.pairs >> must & 1:  # (else `must` is in no trio)
-        for p in h.doubled:
+        for p in doubled:
             begin[p] = len(every)
             every += twos[p]
     out = []
-    for t in h.doubled:
+    with_phoenix: list[list[Cards]] | None = None  # `phoenix_trios`, when first needed
+    for t in doubled:
         if t <= above:
             continue
         if not must or must == t:  # (`must` in the trio: any pair)
@@ -124,13 +129,15 @@ def full_houses(h: Holding, must: int | None = None, above: float = 0) -> list[G
             others = twos[must]
             below = others if must < t else []
         if trios >> t & 1:
-            heads = list(combinations(h.at[t], 3))
+            heads = list(combinations(at[t], 3))
             if others:
                 out.append((_FULL, t, 5, joined(heads, others), None, False))
             if ph:  # a card of another rank with the Phoenix: a rank per play
                 _with_one(h, t, heads, must, out)
         if ph and below:  # for p > t the same cards read higher as trio p over t
-            out.append((_FULL, t, 5, joined(h.phoenix_trios(must)[t], below), t, False))
+            if with_phoenix is None:
+                with_phoenix = h.phoenix_trios(must)
+            out.append((_FULL, t, 5, joined(with_phoenix[t], below), t, False))
     return out
 
 

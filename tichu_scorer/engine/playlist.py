@@ -1,8 +1,9 @@
 """The enumerator's answer: every lawful play, stored in groups that share a reading and
 built into a `Combination` only when one is read.
 
-A group is a plain tuple laid out like a `Combination`, with a list of card tuples in the
-place of the cards: (kind, rank, length, [cards, ...], phoenix_as, straight_flush). The
+A group is a plain tuple laid out like a `Combination`, with a list (or a tuple, never
+changed) of card tuples in the place of the cards: (kind, rank, length, [cards, ...],
+phoenix_as, straight_flush). The
 rank, the length and the Phoenix's rank are each either one value for the whole group or a
 list with one value a play. A dense lead has 1,500 plays; creating a named tuple for each costs more
 than finding them, so `Plays` keeps the groups the generators produce and builds a
@@ -32,7 +33,7 @@ from .combos import Combination, Kind
 
 Cards = tuple[Card, ...]
 # kind, rank, length (one, or one a play), card sets, phoenix_as (one, or one a play), flush
-Group = tuple[Kind, "float | list[int]", "int | list[int]", list[Cards],
+Group = tuple[Kind, "float | list[int]", "int | list[int]", Sequence[Cards],
               "int | None | list[int] | list[int | None]", bool]
 
 _new = tuple.__new__

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .cards import PHOENIX, Card, parse_cards
+from .cards import ACE, PHOENIX, Card, parse_cards
 from .combos import PASS, Combination, Kind, beats, contains_rank, readings
 from .generate import (
     BIT,
@@ -49,12 +49,14 @@ _bit_of = BIT.__getitem__
 
 
 def _every_kind(h: Holding, must: int | None) -> list[Group]:
-    """A lead's plays of every kind but bombs."""
+    """A lead's plays of every kind but bombs (no trio, stairs nor full house without a
+    rank held twice: the Phoenix makes one pair at most)."""
     out = singles(h, 0, must)
     out += sets(h, 2, must, 0)
-    out += sets(h, 3, must, 0)
-    out += stairs(h, None, must, 0)
-    out += full_houses(h, must, 0)
+    if h.pairs:
+        out += sets(h, 3, must, 0)
+        out += stairs(h, None, must, 0)
+        out += full_houses(h, must, 0)
     out += straights(h, None, must, 0)
     return out
 
@@ -137,25 +139,55 @@ def legal_plays(hand: Sequence[Card], top: Combination | None, wish: int | None 
         plays.append(_PASS_GROUP)
         return Plays(plays)
     h = Holding(hand, bits)
-    held = wish is not None and 0 <= wish <= PHOENIX and h.holds(wish)
-    if held and top is None:  # [W2]: the leader holding the wished rank must lead it
-        return Plays(_distinct(candidates(h, None, wish, table), h))
-    if held:
-        wished = candidates(h, top, wish, table)
-        if wished:  # [W2]: owed; [W5]: a bomb that beats the table is exempt
-            if not table.strict_wish and h.may_bomb:
-                for b in _beating(bombs(h, None, table.distinct_suit_fours), top,
-                                  table.dragon_beats_dragon):
-                    free = [cards for cards in b[3] if not contains_rank(cards, wish or 0)]
-                    if free:
-                        wished.append((b[0], b[1], b[2], free, b[4], b[5]))
-            return Plays(_distinct(wished, h))
-    plays = candidates(h, top, None, table)
+    if wish is not None and (h.held >> wish & 1 if bits is not None and 2 <= wish <= ACE
+                             else 0 <= wish <= PHOENIX and h.holds(wish)):
+        return _wished(h, top, wish, table)
+    if top is None:  # `candidates`, in place
+        plays = _every_kind(h, None)
+        if h.may_bomb:
+            plays += bombs(h, None, table.distinct_suit_fours)
+        return Plays(plays if bits is not None else _distinct(plays, h))
+    kind, above = top[0], top[1]
+    if kind is _SINGLE:
+        plays = singles(h, above, None, table.dragon_beats_dragon)
+    elif kind is _PAIR or kind is _TRIO:
+        plays = sets(h, top[2], None, above)
+    elif kind is _STRAIGHT:
+        plays = straights(h, top[2], None, above)
+    elif kind is _STAIRS:
+        plays = stairs(h, top[2], None, above)
+    elif kind is _FULL:
+        plays = full_houses(h, None, above)
+    else:  # the Dog ([S2]: nothing, not even a bomb), or a bomb: only a higher bomb
+        plays = []
+    if h.may_bomb and kind is not _DOG:
+        plays += _beating(bombs(h, None, table.distinct_suit_fours), top,
+                          table.dragon_beats_dragon)
     if bits is None:  # (one deck: each card set once already)
         plays = _distinct(plays, h)
-    if top is not None:
-        plays.append(_PASS_GROUP)
+    plays.append(_PASS_GROUP)
     return Plays(plays)
+
+
+def _wished(h: Holding, top: Combination | None, wish: int, table: Table) -> Plays:
+    """`legal_plays` when the hand holds the wished rank ([W2], [W5])."""
+    if top is None:  # [W2]: the leader holding the wished rank must lead it
+        return Plays(_distinct(candidates(h, None, wish, table), h))
+    wished = candidates(h, top, wish, table)
+    if wished:  # [W2]: owed; [W5]: a bomb that beats the table is exempt
+        if not table.strict_wish and h.may_bomb:
+            for b in _beating(bombs(h, None, table.distinct_suit_fours), top,
+                              table.dragon_beats_dragon):
+                free = [cards for cards in b[3] if not contains_rank(cards, wish)]
+                if free:
+                    wished.append((b[0], b[1], b[2], free, b[4], b[5]))
+        return Plays(_distinct(wished, h))
+    plays = candidates(h, top, None, table)
+    if h.bits is None:  # (one deck: each card set once already)
+        plays = _distinct(plays, h)
+    plays.append(_PASS_GROUP)
+    return Plays(plays)
+
 
 __all__ = ["Holding", "Plays", "Table", "DEFAULT_TABLE", "candidates", "legal_plays",
            "parse_cards", "readings"]

@@ -19,12 +19,13 @@ from operator import add
 from .cards import ACE, MAHJONG, PH
 from .combos import Kind
 from .holding import Holding
+from .lines import WITH, WITHOUT, phoenix_table, rows
 from .lines import lines as every_line
-from .lines import natural_runs, phoenix_runs
 from .playlist import Cards, Group
 
 _PH = (PH,)  # the Phoenix as the one choice at a rank of a run
 _NATURAL_RANKS = (1 << ACE + 1) - 4  # bits 2..14: the ranks the Phoenix can stand for ([S3])
+_WIDTH = ACE + 1  # a line's cards in `lines.lines`: ranks 0 to the Ace
 _MANY = 12  # from this many plays on, itertools builds them faster than a comprehension
 _STAIRS, _STRAIGHT = Kind.STAIRS, Kind.STRAIGHT
 # _RANGE[a][b]: the ranks a..b, () when b < a
@@ -50,18 +51,6 @@ def _starts(held: int, fill: int, length: int) -> int:
     return every & ~twice
 
 
-def _reach(held: int, fill: int, low: int) -> tuple[int, int]:
-    """From rank `low` up the ranks of `held`: the one rank missing that the Phoenix fills
-    (a rank of `fill`; ACE + 1 for none) and the highest rank reached. Every rank from
-    `low` up to the gap (or to the highest, without one) reaches as far."""
-    run = held >> low
-    gap = low + (~run & (run + 1)).bit_length() - 1  # the first rank missing from low
-    if fill >> gap & 1:
-        run = held >> gap + 1
-        return gap, gap + (~run & (run + 1)).bit_length() - 1
-    return ACE + 1, gap - 1
-
-
 def straights(h: Holding, length: int | None = None, must: int | None = None,
               above: float = 0) -> list[Group]:
     """[C6]: five or more consecutive ranks; the Mah Jong as the 1; the Phoenix for one.
@@ -82,36 +71,68 @@ def straights(h: Holding, length: int | None = None, must: int | None = None,
     lows = _starts(held, fill, shortest) & (2 << last) - (1 << first)
     if not lows:
         return []
-    h.index()
+    at = h.index()
     lost = must or 0
     floor = max(int(above) + 1, lost)
     out: list[Group] = []
-    lines: list[Cards] = []  # `lines.lines`, made on first use
+    lines: list[Cards] = []  # [0]: `lines.lines`, made on first use
     flushes = list(h.flush_masks.values())  # (a natural run of one suit is a bomb)
+    pairs, phoenix = h.pairs, h.phoenix
     gap = reach = 0
     while lows:
         bit = lows & -lows
         lows ^= bit
         low = bit.bit_length() - 1
         if not low < gap or low > reach:  # (else the last low's gap and reach)
-            gap, reach = _reach(held, fill, low)
+            # from `low` up: the first rank missing, which the Phoenix fills when it is of
+            # `fill` (else ACE + 1: none), and the highest rank reached; every rank from
+            # `low` up to the gap (or to the highest, without one) reaches as far
+            run = held >> low
+            gap = low + (~run & (run + 1)).bit_length() - 1
+            if fill >> gap & 1:
+                run = held >> gap + 1
+                reach = gap + (~run & (run + 1)).bit_length() - 1
+            else:
+                gap, reach = ACE + 1, gap - 1
         highest = low + longest - 1
         if highest > reach:
             highest = reach
         start = low + shortest - 1
         if start < floor:
             start = floor
-        if gap > highest:
-            if start <= highest:
-                _natural_runs(h, low, start, highest, lost, flushes, lines, out)
-            continue
-        if start < gap:
-            _natural_runs(h, low, start, gap - 1, lost, flushes, lines, out)
+        stop = highest if gap > highest else gap - 1  # the natural runs' last top
+        if start <= stop:
+            span = (2 << start) - (1 << low)  # (no flush up to `start`: none longer)
+            if pairs & (2 << stop) - (1 << low) or flushes and low != MAHJONG and any(
+                    m & span == span for m in flushes):
+                _natural_runs(h, low, start, stop, lost, flushes, lines, out)
+            else:  # one card a rank, none a bomb: rows of a table (`_natural_runs`'s first)
+                if not lines:
+                    lines.append(every_line(at, phoenix))
+                table = (WITHOUT[low] if not phoenix else WITH[low] if lost < low
+                         else phoenix_table(low, lost))
+                rows(table, start, stop, None, lines[0], out)
+            if gap > highest:
+                continue
             start = gap
+        elif gap > highest:
+            continue
         elif gap == low and start < ACE:  # the Phoenix at the low end: only the Ace's run
             start = ACE
-        if start <= highest and gap != lost:
-            _filled_runs(h, low, start, highest, gap, lines, out)
+        if start > highest or gap == lost:
+            continue
+        # the runs low..top, top from `start` to `highest`, the Phoenix at `gap`
+        if lines and not pairs & (2 << highest) - (1 << low):  # one card a rank, lines
+            rows(WITHOUT[low], start, highest, gap, lines[0], out)  # made: of line 0
+            continue
+        choices = list(at[low:start + 1])
+        choices[gap - low] = _PH
+        n = start - low + 1
+        out.append((_STRAIGHT, start, n, list(product(*choices)), gap, False))
+        for top in range(start + 1, highest + 1):
+            choices.append(at[top])
+            n += 1
+            out.append((_STRAIGHT, top, n, list(product(*choices)), gap, False))
     return out
 
 
@@ -125,16 +146,6 @@ def _natural_runs(h: Holding, low: int, start: int, stop: int, lost: int,
     at, phoenix, pairs = h.at, h.phoenix, h.pairs
     if low == MAHJONG:  # (it has no suit)
         flushes = []
-    if not pairs & (2 << stop) - (1 << low):
-        span = (2 << start) - (1 << low)  # (no flush up to `start`: none longer)
-        if not flushes or not any(m & span == span for m in flushes):
-            if not lines:
-                lines += every_line(at)
-            if phoenix:
-                phoenix_runs(lines, low, start, stop, lost, out)
-            else:
-                natural_runs(lines[0], low, start, stop, None, out)
-            return
     choices = list(at[low:start])
     for top in range(start, stop + 1):
         choices.append(at[top])
@@ -148,11 +159,12 @@ def _natural_runs(h: Holding, low: int, start: int, stop: int, lost: int,
                 places = _RANGE[a][lost - 1] + _RANGE[lost + 1][top]
         if not pairs & span:  # one card at each rank: slices of one line
             if not lines:
-                lines += every_line(at)
-            cut = slice(low, top + 1)
-            runs = [lines[p][cut] for p in places]
+                lines.append(every_line(at, phoenix))
+            every = lines[0]
+            runs = [every[p * _WIDTH + low:p * _WIDTH + top + 1] for p in places]
             if not flush:  # one group, a Phoenix's rank (or None) per play
-                out.append((_STRAIGHT, top, n, [lines[0][cut], *runs], [None, *places], False))
+                out.append((_STRAIGHT, top, n, [every[low:top + 1], *runs], [None, *places],
+                            False))
             elif runs:
                 out.append((_STRAIGHT, top, n, runs, list(places), False))
             continue
@@ -165,24 +177,6 @@ def _natural_runs(h: Holding, low: int, start: int, stop: int, lost: int,
             choices[p - low] = _PH
             out.append((_STRAIGHT, top, n, list(product(*choices)), p, False))
             choices[p - low] = at[p]
-
-
-def _filled_runs(h: Holding, low: int, start: int, stop: int, gap: int, lines: list[Cards],
-                 out: list[Group]) -> None:
-    """The runs low..top, top from `start` to `stop`, with the Phoenix at `gap`, the one
-    rank missing."""
-    at = h.at
-    if lines and not h.pairs & (2 << stop) - (1 << low):  # one card a rank, lines made:
-        natural_runs(lines[0], low, start, stop, gap, out)  # slices of the first
-        return
-    choices = list(at[low:start + 1])
-    choices[gap - low] = _PH
-    n = start - low + 1
-    for top in range(start, stop + 1):
-        if top > start:
-            choices.append(at[top])
-        out.append((_STRAIGHT, top, n, list(product(*choices)), gap, False))
-        n += 1
 
 
 def joined(heads: Sequence[Cards], tails: Sequence[Cards]) -> list[Cards]:
@@ -217,43 +211,47 @@ def stairs(h: Holding, length: int | None = None, must: int | None = None,
     starts = ends & ends >> 1 & ~(fill & fill >> 1) & (2 << last) - (1 << first)
     if not starts:
         return []
-    h.index()
+    at = h.index()
     floor = max(int(above) + 1, must or 0)
     out: list[Group] = []
-    twos = h.twos
+    twos, phoenix = h.twos, h.phoenix
     gap = reach = 0
     while starts:
         bit = starts & -starts
         starts ^= bit
         low = bit.bit_length() - 1
         if not low < gap or low > reach:  # (else the last low's gap and reach)
-            gap, reach = _reach(doubled, fill, low)
+            run = doubled >> low  # (the gap and the reach, as in `straights`)
+            gap = low + (~run & (run + 1)).bit_length() - 1
+            if fill >> gap & 1:
+                run = doubled >> gap + 1
+                reach = gap + (~run & (run + 1)).bit_length() - 1
+            else:
+                gap, reach = ACE + 1, gap - 1
         highest = low + longest - 1
         if highest > reach:
             highest = reach
         start = low + shortest - 1
         if start < floor:
             start = floor
-        if highest == low + 1 and start == highest:  # (the most frequent)
-            _two_ranks(h, twos, highest, out)
-        elif start <= highest:
-            _stairs_from(h, low, start, highest, out)
+        if highest != low + 1 or start != highest:
+            if start <= highest:
+                _stairs_from(h, low, start, highest, out)
+            continue
+        # the stairs of the ranks low and highest (the most frequent), as `_stairs_from`
+        # lists them: the natural ones, then the Phoenix at the lower rank, at the higher
+        below, over = twos[low], twos[highest]
+        if below and over:
+            out.append((_STAIRS, highest, 4, [below[0] + over[0]]
+                        if len(below) == 1 == len(over) else joined(below, over), None, False))
+        if phoenix:
+            if over:
+                out.append((_STAIRS, highest, 4, [(c, PH) + two for c in at[low]
+                                                  for two in over], low, False))
+            if below:
+                out.append((_STAIRS, highest, 4, [two + (c, PH) for two in below
+                                                  for c in at[highest]], highest, False))
     return out
-
-
-def _two_ranks(h: Holding, twos: list[list[Cards]], top: int, out: list[Group]) -> None:
-    """The stairs of the ranks `top` - 1 and `top`, as `_stairs_from` lists them."""
-    at = h.at
-    below, above = twos[top - 1], twos[top]
-    if below and above:
-        out.append((_STAIRS, top, 4, joined(below, above), None, False))
-    if h.phoenix:
-        if above:
-            out.append((_STAIRS, top, 4, joined([(c, PH) for c in at[top - 1]], above),
-                        top - 1, False))
-        if below:
-            out.append((_STAIRS, top, 4, joined(below, [(c, PH) for c in at[top]]), top,
-                        False))
 
 
 def _stairs_from(h: Holding, low: int, start: int, stop: int, out: list[Group]) -> None:
