@@ -142,30 +142,16 @@ def legal_plays(hand: Sequence[Card], top: Combination | None, wish: int | None 
     if wish is not None and (h.held >> wish & 1 if bits is not None and 2 <= wish <= ACE
                              else 0 <= wish <= PHOENIX and h.holds(wish)):
         return _wished(h, top, wish, table)
-    if top is None:  # `candidates`, in place
-        plays = _every_kind(h, None)
-        if h.may_bomb:
-            plays += bombs(h, None, table.distinct_suit_fours)
-        return Plays(plays if bits is not None else _distinct(plays, h))
-    kind, above = top[0], top[1]
-    if kind is _SINGLE:
-        plays = singles(h, above, None, table.dragon_beats_dragon)
-    elif kind is _PAIR or kind is _TRIO:
-        plays = sets(h, top[2], None, above)
-    elif kind is _STRAIGHT:
-        plays = straights(h, top[2], None, above)
-    elif kind is _STAIRS:
-        plays = stairs(h, top[2], None, above)
-    elif kind is _FULL:
-        plays = full_houses(h, None, above)
-    else:  # the Dog ([S2]: nothing, not even a bomb), or a bomb: only a higher bomb
-        plays = []
-    if h.may_bomb and kind is not _DOG:
-        plays += _beating(bombs(h, None, table.distinct_suit_fours), top,
-                          table.dragon_beats_dragon)
-    if bits is None:  # (one deck: each card set once already)
+    return _unwished(h, top, table)
+
+
+def _unwished(h: Holding, top: Combination | None, table: Table) -> Plays:
+    """`legal_plays` when no wish is owed: the candidates, and a pass on a trick."""
+    plays = candidates(h, top, None, table)
+    if h.bits is None:  # (one deck: each card set once already)
         plays = _distinct(plays, h)
-    plays.append(_PASS_GROUP)
+    if top is not None:
+        plays.append(_PASS_GROUP)
     return Plays(plays)
 
 
@@ -182,11 +168,7 @@ def _wished(h: Holding, top: Combination | None, wish: int, table: Table) -> Pla
                 if free:
                     wished.append((b[0], b[1], b[2], free, b[4], b[5]))
         return Plays(_distinct(wished, h))
-    plays = candidates(h, top, None, table)
-    if h.bits is None:  # (one deck: each card set once already)
-        plays = _distinct(plays, h)
-    plays.append(_PASS_GROUP)
-    return Plays(plays)
+    return _unwished(h, top, table)
 
 
 __all__ = ["Holding", "Plays", "Table", "DEFAULT_TABLE", "candidates", "legal_plays",
