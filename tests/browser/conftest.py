@@ -49,9 +49,12 @@ def browser_app(tmp_path):
     # Each request's connection closed when it is given back, not kept in a pool: a page the
     # browser still fetched as the test ended gives its connection back after the test's
     # engine was disposed, and a pooled one would then be collected open in a later test (a
-    # ResourceWarning, seen against PostgreSQL under load)
+    # ResourceWarning, seen against PostgreSQL under load). So each request connects anew,
+    # and at load 19 a new PostgreSQL backend once took longer than the app's 2 s bound on a
+    # connection: a save answered 503. The browser tests test the page; the bounds are
+    # tested with a frozen and a restarted database (test_freeze.py, test_health.py).
     return make_app(tmp_path, tables=True, WTF_CSRF_ENABLED=True, SECRET_KEY="browser",
-                    SQLALCHEMY_ENGINE_OPTIONS={"poolclass": NullPool})
+                    SQLALCHEMY_ENGINE_OPTIONS={"poolclass": NullPool}, DB_CONNECT_TIMEOUT=15)
 
 
 @contextmanager
