@@ -32,6 +32,18 @@ _STAIRS, _STRAIGHT = Kind.STAIRS, Kind.STRAIGHT
 _RANGE = [[tuple(range(a, b + 1)) for b in range(ACE + 2)] for a in range(ACE + 2)]
 
 
+
+def gap_and_reach(held: int, low: int, fill: int) -> tuple[int, int]:
+    """From `low` up in the ranks `held` (bits): the first rank missing, which the Phoenix
+    fills when it is of `fill` (else ACE + 1: none), and the highest rank reached. Every
+    rank from `low` up to the gap (or to the highest, without one) reaches as far."""
+    run = held >> low
+    gap = low + (~run & (run + 1)).bit_length() - 1
+    if fill >> gap & 1:
+        run = held >> gap + 1
+        return gap, gap + (~run & (run + 1)).bit_length() - 1
+    return ACE + 1, gap - 1
+
 def _starts(held: int, fill: int, length: int) -> int:
     """The ranks from which `length` ranks in a row are held, but for at most one rank of
     `fill` (the Phoenix's), as a bit mask."""
@@ -84,16 +96,7 @@ def straights(h: Holding, length: int | None = None, must: int | None = None,
         lows ^= bit
         low = bit.bit_length() - 1
         if not low < gap or low > reach:  # (else the last low's gap and reach)
-            # from `low` up: the first rank missing, which the Phoenix fills when it is of
-            # `fill` (else ACE + 1: none), and the highest rank reached; every rank from
-            # `low` up to the gap (or to the highest, without one) reaches as far
-            run = held >> low
-            gap = low + (~run & (run + 1)).bit_length() - 1
-            if fill >> gap & 1:
-                run = held >> gap + 1
-                reach = gap + (~run & (run + 1)).bit_length() - 1
-            else:
-                gap, reach = ACE + 1, gap - 1
+            gap, reach = gap_and_reach(held, low, fill)
         highest = low + longest - 1
         if highest > reach:
             highest = reach
@@ -221,13 +224,7 @@ def stairs(h: Holding, length: int | None = None, must: int | None = None,
         starts ^= bit
         low = bit.bit_length() - 1
         if not low < gap or low > reach:  # (else the last low's gap and reach)
-            run = doubled >> low  # (the gap and the reach, as in `straights`)
-            gap = low + (~run & (run + 1)).bit_length() - 1
-            if fill >> gap & 1:
-                run = doubled >> gap + 1
-                reach = gap + (~run & (run + 1)).bit_length() - 1
-            else:
-                gap, reach = ACE + 1, gap - 1
+            gap, reach = gap_and_reach(doubled, low, fill)
         highest = low + longest - 1
         if highest > reach:
             highest = reach
