@@ -6,6 +6,7 @@ tests fail without it, as test_phone_core_offline.py's do.)"""
 
 from __future__ import annotations
 
+import os
 import time
 
 import pytest
@@ -23,6 +24,12 @@ NOTE = ("() => { const n = document.getElementById('ready-note');"
 # Every answer of the service worker that ready.js has shown (its tichu:kept event), counted.
 KEPT = """window.__kept = 0;
 document.addEventListener("tichu:kept", () => { window.__kept += 1; });"""
+
+
+def oversubscribed() -> float:
+    """How many times over this machine is asked for its cores (the last minute's load over
+    their number), at least 1."""
+    return max(1.0, os.getloadavg()[0] / (os.cpu_count() or 1))
 
 
 def watched(page):
@@ -45,8 +52,8 @@ def test_a_phone_that_opened_the_match_once_is_ready_within_30_s(live_server, ne
                                                                  rate, scheme, locale):
     """A friend joins by the score code and keeps the match page open: the first page this
     phone ever opened, not loaded again until it is ready. Within 30 s (measured from the
-    page's load, at a 4× slower CPU too: CDP slows the page's own thread) the page says it
-    is ready, and without signal its first-out buttons open the hand form the phone kept,
+    page's load, at a 4× slower CPU too: CDP slows the page's own thread; on a machine asked
+    for more than its cores, as many times longer) the page says it is ready, and without signal its first-out buttons open the hand form the phone kept,
     which previews the hand with the phone's core, started from the snapshot."""
     code = score_code(new_context(**PHONE).new_page(), live_server)
     page = watched(new_context(**PHONE, color_scheme=scheme, locale=locale).new_page())
@@ -59,10 +66,17 @@ def test_a_phone_that_opened_the_match_once_is_ready_within_30_s(live_server, ne
     getting = page.evaluate(NOTE)
     if getting and getting != ready:  # the note before: getting ready
         shot(page, f"ready-note-getting-{scheme}-{locale}")
-    until(page, f"() => ({NOTE})() === {ready!r}", seconds=30,
+    # 30 s for a phone, which has its CPU to itself. A machine asked for more than it has
+    # cores (the suite's other workers, CI's second run) gives the page a share of one, and
+    # the bound grows by as much: 30 s alone (7–9 s seen), more beside other work (it failed
+    # once at 30 s beside three CPU hogs, load 12: docs/TESTING.md). Never ready fails.
+    busy = oversubscribed()
+    until(page, f"() => ({NOTE})() === {ready!r}", seconds=300,
           what="the match page says it is ready for no signal")
     took = time.monotonic() - loaded
+    bound = 30 * max(busy, oversubscribed())
     print(f"\nready without signal {took:.1f} s after the match page loaded, CPU {rate}×")
+    assert took <= bound, f"ready after {took:.1f} s, beyond {bound:.0f} s"
     assert page.evaluate("navigator.serviceWorker.controller !== null")  # clients.claim()
     assert page.locator("#ready-note").is_visible()
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
