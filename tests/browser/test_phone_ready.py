@@ -53,8 +53,9 @@ def test_a_phone_that_opened_the_match_once_is_ready_within_30_s(live_server, ne
     """A friend joins by the score code and keeps the match page open: the first page this
     phone ever opened, not loaded again until it is ready. Within 30 s (measured from the
     page's load, at a 4× slower CPU too: CDP slows the page's own thread; on a machine asked
-    for more than its cores, as many times longer) the page says it is ready, and without signal its first-out buttons open the hand form the phone kept,
-    which previews the hand with the phone's core, started from the snapshot."""
+    for more than its cores, as many times longer) the page says it is ready, and without
+    signal its first-out buttons open the hand form the phone kept, which previews the hand
+    with the phone's core, started from the snapshot."""
     code = score_code(new_context(**PHONE).new_page(), live_server)
     page = watched(new_context(**PHONE, color_scheme=scheme, locale=locale).new_page())
     if rate > 1:
