@@ -346,6 +346,8 @@ def test_the_save_bar_never_covers_the_calls_or_the_out_order(live_server, new_c
     start(page, live_server, variant, names)
     page.tap("text=Add hand 1")
     page.wait_for_selector(".out-buttons:not([hidden])")
+    # measured once drawn: in place for three frames (a CI run measured it mid-layout once)
+    page.locator(".out-btn").last.evaluate(SETTLED)
     if len(names) == 4:  # the whole out-order fits on the first screen
         assert page.evaluate(LAST_OUT_ON_TOP)
     page.locator(".out-btn").last.scroll_into_view_if_needed()

@@ -11,9 +11,11 @@ import time
 
 import pytest
 
-from tests.browser.conftest import PHONE, shot, start_match, until
+from tests.browser.conftest import CORE_FILES, PHONE, shot, start_match, until
 from tests.browser.test_phone_core_offline import _bundle, core_kept  # noqa: F401
 from tests.browser.test_phone_referee import SETTLED, pick
+
+pytestmark = pytest.mark.offline_core  # the phone's core starts (tests/browser/conftest.py)
 
 READY = "Ready without signal ✓"
 READY_DE = "Bereit ohne Netz ✓"
@@ -109,6 +111,33 @@ def test_a_phone_that_opened_the_match_once_is_ready_within_30_s(live_server, ne
     assert steps["snapshot"] > 1_000_000 and "imported" not in steps  # started from the snapshot
     errors = [e for e in page.errors if "ERR_INTERNET_DISCONNECTED" not in e]
     assert errors == []
+
+
+def test_a_phone_whose_download_of_the_core_fails_scores_online_and_says_so(live_server,
+                                                                          new_context):
+    """The core's files cannot be fetched (as on every phone of the browser tests not marked
+    `offline_core`): the match page scores as ever, and its note says that the phone is
+    getting ready, never that it is ready, also once the service worker has tried them."""
+    context = new_context(**PHONE)
+    context.route(CORE_FILES, lambda route: route.abort())
+    page = watched(context.new_page())
+    page.add_init_script("""window.__answers = [];
+document.addEventListener("tichu:kept", (e) => { window.__answers.push(e.detail); });""")
+    match_url = start_match(page, live_server)
+    until(page, "() => window.__answers.some((a) => a && a.done)",
+          what="the service worker's answer after fetching what it lacked")
+    answer = page.evaluate("window.__answers.find((a) => a && a.done)")
+    assert 0 < answer["total"] and answer["kept"] < answer["total"], answer
+    assert page.evaluate(NOTE) == "Getting ready for no signal…"
+    page.goto(match_url + "/hands/new")
+    page.tap(".out-btn[data-seat='0']")
+    page.tap(".out-btn[data-seat='1']")
+    page.tap(".quick button[data-set='75']")
+    page.tap("button[type=submit]")
+    page.wait_for_url(match_url)
+    page.wait_for_selector("text=Add hand 2")
+    assert page.evaluate(NOTE) != READY
+    assert page.errors == []
 
 
 def test_a_page_that_is_not_the_match_says_nothing(live_server, phone):
