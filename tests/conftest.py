@@ -91,7 +91,8 @@ ONE_DATABASE = ("tests/browser/", "tests/engine/", "tests/scoring/", "tests/tour
                 "tests/test_i18n.py", "tests/test_pg_restart.py", "tests/test_purity.py",
                 "tests/test_ratings.py", "tests/test_rule_ids.py", "tests/test_setup.py",
                 "tests/test_static.py", "tests/forms/", "tests/test_format_words.py",
-                "tests/test_harness.py", "tests/test_layout.py", "tests/views/test_core_stdlib.py")
+                "tests/test_harness.py", "tests/test_layout.py", "tests/test_cpu_by_kind.py",
+                "tests/views/test_core_stdlib.py")
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 

@@ -196,36 +196,6 @@ def browser_type_launch_args(browser_type_launch_args):
     return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": ARGS}
 
 
-# The phone's offline core: Pyodide's files, which the service worker downloads beside every
-# page, and which the page starts (in a worker) to keep a memory snapshot once the player
-# has left it alone for 3 s (ready.js). A whole start costs Chromium 4-5 s of CPU, in
-# processes no test process counts; a run of the 174 browser tests began 182 of them, most
-# cut short by the test's next step. A test of what the core does is marked `offline_core`;
-# every other test is a phone whose download of the core failed, where the pages work as
-# they do with it, online (test_phone_ready.py: such a phone scores and is never "ready").
-# What it saves: docs/TESTING.md ("Where the CPU goes").
-CORE_FILES = "**/core/pyodide/**"
-
-
-def pytest_configure(config) -> None:
-    config.addinivalue_line("markers", "offline_core: a browser test of the phone's offline "
-                            "core (Pyodide), whose files other browser tests do not download")
-
-
-@pytest.fixture()
-def new_context(new_context, request):
-    """pytest-playwright's contexts; the core's files refused unless the test is marked
-    `offline_core` (the service worker's requests too: Playwright routes them)."""
-    if request.node.get_closest_marker("offline_core"):
-        return new_context
-
-    def without_core(**kwargs):
-        context = new_context(**kwargs)
-        context.route(CORE_FILES, lambda route: route.abort())
-        return context
-    return without_core
-
-
 @pytest.fixture()
 def phone(new_context):
     """A page at a phone's size and touch; its script errors and console errors are kept in

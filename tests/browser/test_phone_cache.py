@@ -10,8 +10,6 @@ import pytest
 from benchmarks.harness import controlled
 from tests.browser.conftest import browser_app, serving, start_match, until
 
-pytestmark = pytest.mark.offline_core  # the phone's core starts (tests/browser/conftest.py)
-
 
 class Counted:
     """WSGI middleware that remembers every path the server was asked for."""

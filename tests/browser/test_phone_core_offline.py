@@ -15,8 +15,6 @@ from tests.browser.conftest import shot
 from tests.browser.test_phone_offline import controlled_match, kept, send_waiting
 from tichu_scorer.views import core as core_view
 
-pytestmark = pytest.mark.offline_core  # the phone's core starts (tests/browser/conftest.py)
-
 BUNDLE = core_view._runtime_folder  # noqa: SLF001 (the set-up's folder, found as the app finds it)
 
 

@@ -11,8 +11,6 @@ import pytest
 from tests.browser.conftest import shot, start_match
 from tests.browser.test_phone_live import SOON, second_phone
 
-pytestmark = pytest.mark.offline_core  # the phone's core starts (tests/browser/conftest.py)
-
 WORDS = {"en": {"in_play": "Hand 1 in play", "saved": "Hand 1 saved."},
          "de": {"in_play": "Runde 1 läuft", "saved": "Runde 1 gespeichert."}}
 

@@ -3,8 +3,6 @@ double victory 100, [R4] victory points, shown with the waiting hand)."""
 
 from __future__ import annotations
 
-import pytest
-
 from tests.browser.conftest import shot
 from tests.browser.test_phone_core_offline import (  # noqa: F401
     _bundle,
@@ -13,8 +11,6 @@ from tests.browser.test_phone_core_offline import (  # noqa: F401
     tap_hand,
 )
 from tests.browser.test_phone_offline import controlled_match
-
-pytestmark = pytest.mark.offline_core  # the phone's core starts (tests/browser/conftest.py)
 
 
 def start_club_match(page, base: str) -> str:

@@ -47,7 +47,6 @@ pytestmark = [
     pytest.mark.skipif(CADDY is None, reason="no caddy: apt-get install caddy (.ci/run does)"),
     pytest.mark.skipif(CHROMIUM is None, reason="no Chromium: apt-get install "
                        "chromium-headless-shell"),
-    pytest.mark.offline_core,  # the phone's core starts (tests/browser/conftest.py)
 ]
 
 

@@ -11,8 +11,6 @@ from playwright.sync_api import expect
 from benchmarks.harness import controlled
 from tests.browser.conftest import shot, start_match, until
 
-pytestmark = pytest.mark.offline_core  # the phone's core starts (tests/browser/conftest.py)
-
 
 def controlled_match(page, base: str, start=start_match) -> str:
     """A new match (begun by `start`) whose hand form this phone opened once, and whose

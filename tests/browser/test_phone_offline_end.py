@@ -12,8 +12,6 @@ from tests.browser.conftest import PHONE, shot
 from tests.browser.test_phone_core_offline import CHART, lose_signal_ready, tap_hand
 from tests.browser.test_phone_offline import send_waiting
 
-pytestmark = pytest.mark.offline_core  # the phone's core starts (tests/browser/conftest.py)
-
 WORDS = {
     "en": {"wins": "Team A wins!", "played": "{n} hands played", "saved": "Hand 1 saved.",
            "next": "Hand 5: who went out first?", "later": "Rematch once the signal is back.",

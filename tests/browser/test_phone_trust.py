@@ -14,8 +14,6 @@ from benchmarks.harness import controlled
 from tests.browser.conftest import PHONE, shot, until
 from tests.browser.test_phone_companion import add, start_four, totals
 
-pytestmark = pytest.mark.offline_core  # the phone's core starts (tests/browser/conftest.py)
-
 
 def fill_hand(page, first, second, points):
     page.wait_for_selector(".out-buttons:not([hidden])")
