@@ -22,7 +22,7 @@ def test_a_grandchild_that_spins_a_second_is_counted_under_its_kind():
              f"{SPIN!r}], stdout=subprocess.PIPE); p.stdout.read()")  # its end, never waited
     done = run(sys.executable, "-c", spawn)
     assert done.returncode == 0, done.stderr
-    python = next(line for line in done.stderr.splitlines() if line.endswith("python other"))
+    python = next(line for line in done.stderr.splitlines() if line.endswith("python -c"))
     assert float(python.split()[0]) >= 0.9, done.stderr
     assert "the machine was busy" in done.stderr
 

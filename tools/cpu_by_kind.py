@@ -47,10 +47,24 @@ def kind(comm: str, args: list[str]) -> str:
             return "python pytest-xdist worker"
         if any(a.endswith("pytest") for a in args[:3]) or "pytest" in args:
             return "python pytest (controller)"
-        return "python other"
+        return "python " + what_python_runs(args)
     if comm.startswith(("postgres", "postmaster")):
         return "postgresql server"
     return comm
+
+
+def what_python_runs(args: list[str]) -> str:
+    """What a Python process runs: `-m module`, `-c`, or its script's name."""
+    rest = args[1:]
+    while rest and rest[0].startswith("-") and rest[0] not in ("-m", "-c"):
+        rest = rest[2:] if rest[0] in ("-W", "-X") else rest[1:]
+    if not rest:
+        return "(interactive)"
+    if rest[0] == "-m" and len(rest) > 1:
+        return f"-m {rest[1]}"
+    if rest[0] == "-c":
+        return "-c"
+    return os.path.basename(rest[0])
 
 
 def read_all() -> dict[tuple[str, str], tuple[str, float]]:
