@@ -29,3 +29,15 @@ def test_a_grandchild_that_spins_a_second_is_counted_under_its_kind():
 
 def test_the_commands_exit_status_is_its_own():
     assert run(sys.executable, "-c", "raise SystemExit(3)").returncode == 3
+
+
+def test_a_process_read_as_it_ended_keeps_the_kind_it_was_read_as():
+    """An ended process not yet reaped has no command line: its CPU stays with its kind.
+    (Read as it ends, a spinner was once counted as a Python process of no script.)"""
+    spawn = ("import subprocess, sys, time; p = subprocess.Popen([sys.executable, '-c', "
+             f"{SPIN!r}]); time.sleep(3.5); p.wait()")  # unreaped for about a second
+    done = run(sys.executable, "-c", spawn)
+    assert done.returncode == 0, done.stderr
+    assert "(ended unnamed)" not in done.stderr and "(interactive)" not in done.stderr
+    python = next(line for line in done.stderr.splitlines() if line.endswith("python -c"))
+    assert float(python.split()[0]) >= 0.9, done.stderr

@@ -84,7 +84,8 @@ def read_all() -> dict[tuple[str, str], tuple[str, float]]:
         comm = stat[stat.index("(") + 1:stat.rindex(")")]
         fields = stat[stat.rindex(")") + 2:].split()
         cpu = (int(fields[11]) + int(fields[12])) / TICK  # utime + stime
-        found[(pid, fields[19])] = (kind(comm, args), cpu)
+        # an ended process not yet reaped keeps its CPU but no command line: "" until named
+        found[(pid, fields[19])] = (kind(comm, args) if args else "", cpu)
     return found
 
 
@@ -96,7 +97,7 @@ def main(command: list[str]) -> int:
     child = subprocess.Popen(command)  # nosec B603
     while child.poll() is None:
         for key, (what, cpu) in read_all().items():
-            last[key] = (what, cpu)
+            last[key] = (what or (last[key][0] if key in last else "(ended unnamed)"), cpu)
         time.sleep(EVERY)
     machine, wall = busy_seconds() - machine, time.monotonic() - began
     by_kind: collections.defaultdict[str, float] = collections.defaultdict(float)
