@@ -16,8 +16,8 @@ from tests.browser.test_phone_core_offline import _bundle, core_kept  # noqa: F4
 from tests.browser.test_phone_referee import SETTLED, pick
 
 READY = "Ready without signal ✓"
-CORE_FILES = "**/core/pyodide/**"  # Pyodide's files, which the service worker keeps
 READY_DE = "Bereit ohne Netz ✓"
+CORE_FILES = "**/core/pyodide/**"  # Pyodide's files, which the service worker keeps
 # the note as the page shows it: its words when shown, '' when hidden
 NOTE = ("() => { const n = document.getElementById('ready-note');"
         " return n && !n.hidden ? n.textContent : ''; }")
@@ -128,7 +128,8 @@ document.addEventListener("tichu:kept", (e) => { window.__answers.push(e.detail)
           what="the service worker's answer after fetching what it lacked")
     answer = page.evaluate("window.__answers.find((a) => a && a.done)")
     assert 0 < answer["total"] and answer["kept"] < answer["total"], answer
-    assert page.evaluate(NOTE) == "Getting ready for no signal…"
+    # the page's own words for it (templates/_chrome/top.html), not typed again here
+    assert page.evaluate(NOTE) == page.get_attribute("#ready-note", "data-getting")
     page.goto(match_url + "/hands/new")
     page.tap(".out-btn[data-seat='0']")
     page.tap(".out-btn[data-seat='1']")
