@@ -200,10 +200,15 @@ def browser_type_launch_args(browser_type_launch_args):
 def phone(new_context):
     """A page at a phone's size and touch; its script errors and console errors are kept in
     `page.errors`."""
-    page = new_context(**PHONE).new_page()
+    return watched(new_context(**PHONE).new_page())
+
+
+def watched(page):
+    """`page` with its script errors and console errors kept in `page.errors`. A 422 from the
+    live preview (a hand not yet whole, asked of the server) is an answer, not a fault: every
+    other console error is kept."""
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
-    # A 422 from the live preview is an answer, not a fault: keep every other console error.
     page.on("console", lambda msg: errors.append(msg.text)
             if msg.type == "error" and "status of 422" not in msg.text else None)
     page.errors = errors

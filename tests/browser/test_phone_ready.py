@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from tests.browser.conftest import PHONE, shot, start_match, until
+from tests.browser.conftest import PHONE, shot, start_match, until, watched
 from tests.browser.test_phone_core_offline import _bundle, core_kept  # noqa: F401
 from tests.browser.test_phone_referee import SETTLED, pick
 
@@ -31,14 +31,6 @@ def oversubscribed() -> float:
     """How many times over this machine is asked for its cores (the last minute's load over
     their number), at least 1."""
     return max(1.0, os.getloadavg()[0] / (os.cpu_count() or 1))
-
-
-def watched(page):
-    """`page` with its script and console errors kept in `page.errors`, as `phone` keeps them."""
-    page.errors = []
-    page.on("pageerror", lambda exc: page.errors.append(str(exc)))
-    page.on("console", lambda msg: page.errors.append(msg.text) if msg.type == "error" else None)
-    return page
 
 
 def score_code(host, base: str) -> str:
