@@ -13,8 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from operator import itemgetter
 
-from .cards import ACE, PHOENIX, Card, parse_cards
+from .cards import ACE, DR, DRAGON, PH, PHOENIX, Card, parse_cards
 from .combos import PASS, Combination, Kind, beats, contains_rank, readings
 from .generate import (
     BIT,
@@ -27,6 +28,7 @@ from .generate import (
     stairs,
     straights,
 )
+from .holding import naturals_above
 from .playlist import Group, Plays, expand, item
 
 
@@ -46,6 +48,11 @@ _SINGLE, _PAIR, _TRIO, _STAIRS, _FULL, _STRAIGHT, _DOG = (
     Kind.SINGLE, Kind.PAIR, Kind.TRIO, Kind.STAIRS, Kind.FULL_HOUSE, Kind.STRAIGHT, Kind.DOG)
 _PASS_GROUP: Group = (PASS[0], 0, 0, [()], None, False)
 _bit_of = BIT.__getitem__
+_rank_of = itemgetter(0)
+_DR_BIT, _PH_BIT = BIT[DR], BIT[PH]
+_RANK_BITS = 0x0001_0001_0001_0001  # rank 0's bit in each suit's 16 (`holding.BIT`)
+_DRAGON_GROUP: Group = (_SINGLE, DRAGON, 1, [(DR,)], None, False)
+_PHOENIX_GROUP: Group = (_SINGLE, 1.5, 1, [(PH,)], None, False)
 
 
 def _every_kind(h: Holding, must: int | None) -> list[Group]:
@@ -138,11 +145,37 @@ def legal_plays(hand: Sequence[Card], top: Combination | None, wish: int | None 
         plays = _distinct(plays, h) if plays else plays
         plays.append(_PASS_GROUP)
         return Plays(plays)
+    if (top is not None and top[0] is _SINGLE and bits is not None and top[1] >= 2
+            and (wish is None or 2 <= wish <= ACE) and no_bomb(bits)):
+        return _on_single(hand, bits, top[1], wish, table)
     h = Holding(hand, bits)
     if wish is not None and (h.held >> wish & 1 if bits is not None and 2 <= wish <= ACE
                              else 0 <= wish <= PHOENIX and h.holds(wish)):
         return _wished(h, top, wish, table)
     return _unwished(h, top, table)
+
+
+def _on_single(hand: Sequence[Card], bits: int, above: float, wish: int | None,
+               table: Table) -> Plays:
+    """`legal_plays` on a single ranked 2 or more (a natural card, a Phoenix single's half
+    rank, the Dragon) from a one-deck hand holding no bomb (`bits`: its `card_bits`),
+    with no wish or a wish of a natural rank, read from the bits without a `Holding`: as
+    `singles` and `_wished` answer it. The natural cards above it ([S1]), then the Dragon
+    ([S5]; on the Dragon only in Grand Seigneur, [GS3]) and the Phoenix on anything but
+    the Dragon ([S4]), then a pass; but when the wished rank is held and ranks above the
+    table, only the singles of that rank ([W2]), no pass."""
+    if wish is not None and wish > above and bits >> wish & _RANK_BITS:
+        owed = [c for c in hand if c[0] == wish]  # (the hand's order)
+        return Plays([(_SINGLE, [wish] * len(owed), 1, list(zip(owed)), None, False)])
+    cards = naturals_above(hand, bits, above)
+    out: list[Group] = [(_SINGLE, list(map(_rank_of, cards)), 1, list(zip(cards)), None,
+                         False)] if cards else []
+    if bits & _DR_BIT and (above < DRAGON or table.dragon_beats_dragon and above == DRAGON):
+        out.append(_DRAGON_GROUP)
+    if bits & _PH_BIT and above < DRAGON:
+        out.append(_PHOENIX_GROUP)
+    out.append(_PASS_GROUP)
+    return Plays(out)
 
 
 def _unwished(h: Holding, top: Combination | None, table: Table) -> Plays:
