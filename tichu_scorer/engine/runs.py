@@ -18,7 +18,7 @@ from operator import add
 
 from .cards import ACE, MAHJONG, PH
 from .combos import Kind
-from .holding import Holding
+from .holding import _RANKS_HIGH, _RANKS_LOW, Holding
 from .lines import WITH, WITHOUT, phoenix_table, rows
 from .lines import lines as every_line
 from .playlist import Cards, Group
@@ -90,6 +90,9 @@ def straights(h: Holding, length: int | None = None, must: int | None = None,
     lines: list[Cards] = []  # [0]: `lines.lines`, made on first use
     flushes = list(h.flush_masks.values())  # (a natural run of one suit is a bomb)
     pairs, phoenix = h.pairs, h.phoenix
+    if not flushes and not pairs >> first:
+        _single_runs(at, phoenix, held, fill, lows, shortest, longest, floor, lost, out)
+        return out
     gap = reach = 0
     while lows:
         bit = lows & -lows
@@ -137,6 +140,53 @@ def straights(h: Holding, length: int | None = None, must: int | None = None,
             n += 1
             out.append((_STRAIGHT, top, n, list(product(*choices)), gap, False))
     return out
+
+
+def _single_runs(at: Sequence[Cards], phoenix: bool, held: int, fill: int, lows: int,
+                 shortest: int, longest: int, floor: int, lost: int, out: list[Group]) -> None:
+    """`straights` of a hand holding no rank twice from its lowest `lows` up and no five
+    ranks in a row of one suit: every play a slice of the hand's `lines.lines`, in the
+    groups `straights` lists. For each low, the runs with every rank held (and the Phoenix
+    in a held rank's place), a table's rows; then those with the Phoenix in the first rank
+    missing, the natural runs' rows of line 0, which holds the Phoenix there."""
+    every = every_line(at, phoenix)
+    tables = WITH if phoenix else WITHOUT
+    gap = reach = 0
+    for low in _RANKS_LOW[lows & 0xFF] + _RANKS_HIGH[lows >> 8]:
+        if not low < gap or low > reach:  # (else the last low's gap and reach)
+            gap, reach = gap_and_reach(held, low, fill)
+        highest = low + longest - 1
+        if highest > reach:
+            highest = reach
+        start = low + shortest - 1
+        if start < floor:
+            start = floor
+        stop = highest if gap > highest else gap - 1  # the natural runs' last top
+        if start <= stop:
+            if lost < low or not phoenix:
+                table = tables[low]
+                # (from the table's first top on: `rows`' group, its columns kept whole)
+                get = table[6][stop] if start == low + 4 and stop > start else None
+                if get is not None:
+                    tops, lengths, stands = table[5][stop]
+                    out.append((_STRAIGHT, tops, lengths, get(every), stands, False))
+                else:
+                    rows(table, start, stop, None, every, out)
+            else:
+                rows(phoenix_table(low, lost), start, stop, None, every, out)
+            if gap > highest:
+                continue
+            start = gap
+        elif gap > highest:
+            continue
+        elif gap == low and start < ACE:  # the Phoenix at the low end: only the Ace's run
+            start = ACE
+        if start > highest or gap == lost:
+            continue
+        if start == highest:  # (one run: line 0's slice, the Phoenix at `gap`)
+            out.append((_STRAIGHT, start, start - low + 1, [every[low:start + 1]], gap, False))
+        else:
+            rows(WITHOUT[low], start, highest, gap, every, out)
 
 
 def _natural_runs(h: Holding, low: int, start: int, stop: int, lost: int,
