@@ -35,8 +35,10 @@ Table = tuple[list[slice], list[int], list[int], list[int | None], list[int], li
 _WIDTH = ACE + 1  # a line's cards: ranks 0 to the Ace
 # a tuple's slice, in C (`operator.getitem`, typed for tuples of cards)
 _cut = cast(Callable[[Cards, slice], Cards], getitem)
-# where line p (p from 2 to the Ace) holds the Phoenix in the lines end to end
-_PHOENIX_SPOTS = [p * _WIDTH + p for p in range(2, ACE + 1)]
+# where line p (p from 2 to the Ace) holds the Phoenix in the lines end to end: at
+# p * _WIDTH + p, every (_WIDTH + 1)th place from line 2's
+_PHOENIX_SPOTS = slice(2 * _WIDTH + 2, None, _WIDTH + 1)
+_PHOENIXES = [PH] * (ACE - 1)
 
 
 def _table(low: int, phoenix: bool, lost: int = 0) -> Table:
@@ -89,8 +91,7 @@ def lines(at: Sequence[Cards], phoenix: bool = True) -> Cards:
     if not phoenix:
         return tuple(line)
     every = line * _WIDTH
-    for i in _PHOENIX_SPOTS:
-        every[i] = PH
+    every[_PHOENIX_SPOTS] = _PHOENIXES  # (one extended slice: line p's rank p)
     return tuple(every)
 
 
