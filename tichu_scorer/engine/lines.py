@@ -32,6 +32,8 @@ Column = tuple[list[int], list[int], list[int | None]]  # tops, lengths, Phoenix
 Getters = list[Callable[[Cards], tuple[Cards, ...]] | None]  # by top: a range of rows' getter
 Table = tuple[list[slice], list[int], list[int], list[int | None], list[int], list[Column],
               Getters, Getters]
+# tops, lengths, the rows' getter, Phoenix ranks
+Head = tuple[list[int], list[int], Callable[[Cards], tuple[Cards, ...]], list[int | None]]
 _WIDTH = ACE + 1  # a line's cards: ranks 0 to the Ace
 # a tuple's slice, in C (`operator.getitem`, typed for tuples of cards)
 _cut = cast(Callable[[Cards, slice], Cards], getitem)
@@ -79,6 +81,19 @@ WITH = [_table(low, True) for low in range(ACE + 1)]  # [low]: the Phoenix in ha
 # each made on first use (at most 76, none at import: 2 ms and 0.6 MB for all of them)
 _LOST: dict[tuple[int, int], Table] = {}
 WITHOUT = [_table(low, False) for low in range(ACE + 1)]
+
+
+def _heads(table: Table) -> list[Head | None]:
+    """[stop]: the group `rows` makes of a table's rows from its first top to `stop`, but
+    its card sets: the columns and the rows' getter, the table's own (None: one row)."""
+    upto, prefix = table[5], table[6]
+    return [(upto[stop][0], upto[stop][1], get, upto[stop][2]) if get is not None and upto
+            else None for stop, get in enumerate(prefix)]
+
+
+# [low][stop]: `_heads` of WITH[low] and of WITHOUT[low] (no new rows: the tables' own)
+HEADS_WITH = [_heads(table) for table in WITH]
+HEADS_WITHOUT = [_heads(table) for table in WITHOUT]
 
 
 def lines(at: Sequence[Cards], phoenix: bool = True) -> Cards:
@@ -136,4 +151,4 @@ def phoenix_table(low: int, lost: int) -> Table:
     return table
 
 
-__all__ = ["WITH", "WITHOUT", "lines", "phoenix_table", "rows"]
+__all__ = ["HEADS_WITH", "HEADS_WITHOUT", "WITH", "WITHOUT", "lines", "phoenix_table", "rows"]

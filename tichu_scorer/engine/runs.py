@@ -19,7 +19,7 @@ from operator import add
 from .cards import ACE, MAHJONG, PH
 from .combos import Kind
 from .holding import _RANKS_HIGH, _RANKS_LOW, Holding
-from .lines import WITH, WITHOUT, phoenix_table, rows
+from .lines import HEADS_WITH, HEADS_WITHOUT, WITH, WITHOUT, phoenix_table, rows
 from .lines import lines as every_line
 from .playlist import Cards, Group
 
@@ -150,8 +150,36 @@ def _single_runs(at: Sequence[Cards], phoenix: bool, held: int, fill: int, lows:
     in a held rank's place), a table's rows; then those with the Phoenix in the first rank
     missing, the natural runs' rows of line 0, which holds the Phoenix there."""
     every = every_line(at, phoenix)
-    tables = WITH if phoenix else WITHOUT
+    tables, heads = (WITH, HEADS_WITH) if phoenix else (WITHOUT, HEADS_WITHOUT)
     gap = reach = 0
+    if shortest == 5 and longest == ACE and floor <= MAHJONG and not lost:
+        # a lead: every run from `low` reaches as far as the ranks held (or filled) go, and
+        # its shortest ends at low + 4, the tables' first top
+        for low in _RANKS_LOW[lows & 0xFF] + _RANKS_HIGH[lows >> 8]:
+            if not low < gap or low > reach:  # (else the last low's gap and reach)
+                gap, reach = gap_and_reach(held, low, fill)
+            if gap > reach:  # no rank missing: the natural runs (the Phoenix in a place)
+                head = heads[low][reach]
+                if head is not None:
+                    out.append((_STRAIGHT, head[0], head[1], head[2](every), head[3], False))
+                else:
+                    rows(tables[low], low + 4, reach, None, every, out)
+                continue
+            if low + 4 < gap:  # the natural runs up to the gap, then the Phoenix at the gap
+                head = heads[low][gap - 1]
+                if head is not None:
+                    out.append((_STRAIGHT, head[0], head[1], head[2](every), head[3], False))
+                else:
+                    rows(tables[low], low + 4, gap - 1, None, every, out)
+                start = gap
+            else:  # the gap too low for a natural run (at `low`: only the Ace's run)
+                start = ACE if gap == low else low + 4
+            if start == reach:  # (one run: line 0's slice, the Phoenix at `gap`)
+                out.append((_STRAIGHT, start, start - low + 1, [every[low:start + 1]], gap,
+                            False))
+            elif start < reach:
+                rows(WITHOUT[low], start, reach, gap, every, out)
+        return
     for low in _RANKS_LOW[lows & 0xFF] + _RANKS_HIGH[lows >> 8]:
         if not low < gap or low > reach:  # (else the last low's gap and reach)
             gap, reach = gap_and_reach(held, low, fill)
@@ -164,14 +192,12 @@ def _single_runs(at: Sequence[Cards], phoenix: bool, held: int, fill: int, lows:
         stop = highest if gap > highest else gap - 1  # the natural runs' last top
         if start <= stop:
             if lost < low or not phoenix:
-                table = tables[low]
                 # (from the table's first top on: `rows`' group, its columns kept whole)
-                get = table[6][stop] if start == low + 4 and stop > start else None
-                if get is not None:
-                    tops, lengths, stands = table[5][stop]
-                    out.append((_STRAIGHT, tops, lengths, get(every), stands, False))
+                head = heads[low][stop] if start == low + 4 else None
+                if head is not None:
+                    out.append((_STRAIGHT, head[0], head[1], head[2](every), head[3], False))
                 else:
-                    rows(table, start, stop, None, every, out)
+                    rows(tables[low], start, stop, None, every, out)
             else:
                 rows(phoenix_table(low, lost), start, stop, None, every, out)
             if gap > highest:
