@@ -96,6 +96,24 @@ HEADS_WITH = [_heads(table) for table in WITH]
 HEADS_WITHOUT = [_heads(table) for table in WITHOUT]
 
 
+def _reaching(low: int) -> list[Head | None]:
+    """[stop]: `HEADS_WITH[low][stop]` followed by the run low..stop + 1 with the Phoenix
+    at stop + 1, the rank missing (line 0's slice, the next top's first row): a lead's
+    runs from `low` when the Phoenix fills the first rank missing and no rank above it is
+    held (None where there is no such head)."""
+    cuts, tops, lengths, stands, begin = WITH[low][:5]
+    out: list[Head | None] = [None] * (ACE + 1)
+    for stop in range(low + 4, ACE):
+        end = begin[stop + 1]
+        out[stop] = (tops[:end + 1], lengths[:end + 1], itemgetter(*cuts[:end + 1]),
+                     [*stands[:end], stop + 1])
+    return out
+
+
+# [low][stop]: `_reaching(low)`, for the lows a run of five can start from
+REACHING = [_reaching(low) if low <= ACE - 4 else [None] * (ACE + 1) for low in range(ACE + 1)]
+
+
 def lines(at: Sequence[Cards], phoenix: bool = True) -> Cards:
     """For a hand with one card at each rank of a run, its lines end to end, which the
     tables slice: line 0, the first card at each rank (the Phoenix where there is none),
@@ -151,4 +169,5 @@ def phoenix_table(low: int, lost: int) -> Table:
     return table
 
 
-__all__ = ["HEADS_WITH", "HEADS_WITHOUT", "WITH", "WITHOUT", "lines", "phoenix_table", "rows"]
+__all__ = ["HEADS_WITH", "HEADS_WITHOUT", "REACHING", "WITH", "WITHOUT", "lines", "phoenix_table",
+           "rows"]

@@ -19,7 +19,7 @@ from operator import add
 from .cards import ACE, MAHJONG, PH
 from .combos import Kind
 from .holding import _RANKS_HIGH, _RANKS_LOW, Holding
-from .lines import HEADS_WITH, HEADS_WITHOUT, WITH, WITHOUT, phoenix_table, rows
+from .lines import HEADS_WITH, HEADS_WITHOUT, REACHING, WITH, WITHOUT, phoenix_table, rows
 from .lines import lines as every_line
 from .playlist import Cards, Group
 
@@ -166,6 +166,12 @@ def _single_runs(at: Sequence[Cards], phoenix: bool, held: int, fill: int, lows:
                     rows(tables[low], low + 4, reach, None, every, out)
                 continue
             if low + 4 < gap:  # the natural runs up to the gap, then the Phoenix at the gap
+                if gap == reach:  # (its one run with them, in one group)
+                    head = REACHING[low][reach - 1]
+                    if head is not None:
+                        out.append((_STRAIGHT, head[0], head[1], head[2](every), head[3],
+                                    False))
+                        continue
                 head = heads[low][gap - 1]
                 if head is not None:
                     out.append((_STRAIGHT, head[0], head[1], head[2](every), head[3], False))
