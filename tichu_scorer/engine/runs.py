@@ -63,6 +63,18 @@ def _starts(held: int, fill: int, length: int) -> int:
     return every & ~twice
 
 
+def no_straight(held: int, phoenix: bool, length: int, above: float) -> bool:
+    """No straight of `length` ranked above `above` in a hand holding the ranks `held`
+    (`Holding.held`) and the Phoenix or not: `straights`' own first tests (too few ranks;
+    no rank a run of `length` starts from, the Phoenix filling one missing rank). False
+    tells nothing."""
+    first, last = max(MAHJONG, int(above) - length + 2), ACE - length + 1
+    if first > last or held.bit_count() + phoenix < length:
+        return True
+    fill = ~held & _NATURAL_RANKS if phoenix else 0
+    return not _starts(held, fill, length) & (2 << last) - (1 << first)
+
+
 def straights(h: Holding, length: int | None = None, must: int | None = None,
               above: float = 0) -> list[Group]:
     """[C6]: five or more consecutive ranks; the Mah Jong as the 1; the Phoenix for one.
@@ -274,6 +286,20 @@ def joined(heads: Sequence[Cards], tails: Sequence[Cards]) -> list[Cards]:
     return list(starmap(add, product(heads, tails)))
 
 
+def no_stairs(h: Holding, length: int, above: float) -> bool:
+    """No stairs of `length` cards ranked above `above` in the hand: `stairs`' own first
+    tests (no two adjacent ranks, each a pair or, once, a card with the Phoenix, from
+    which such stairs start). False tells nothing."""
+    shortest = length // 2
+    first, last = max(2, int(above) - shortest + 2), ACE - shortest + 1
+    if first > last:
+        return True
+    doubled = h.pairs
+    fill = h.held & ~doubled & _NATURAL_RANKS if h.phoenix else 0
+    ends = doubled | fill
+    return not ends & ends >> 1 & ~(fill & fill >> 1) & (2 << last) - (1 << first)
+
+
 def stairs(h: Holding, length: int | None = None, must: int | None = None,
            above: float = 0) -> list[Group]:
     """[C3]: two or more pairs of adjacent ranks; the Phoenix pairs one natural card.
@@ -361,4 +387,4 @@ def _stairs_from(h: Holding, low: int, start: int, stop: int, out: list[Group]) 
                 out.append((_STAIRS, top, n, runs, p, False))
 
 
-__all__ = ["straights", "stairs", "joined"]
+__all__ = ["straights", "stairs", "joined", "no_straight", "no_stairs"]
