@@ -192,8 +192,13 @@ class Holding:
         """`at`, made now if it was not: the generators call this before they read `at`
         (a follow that finds nothing above the table, or a single's, needs no index)."""
         at = self.at
-        if at is _UNINDEXED:
-            at = self.at = self._index()
+        if at is _UNINDEXED:  # (one deck)
+            if self.pairs:
+                at = self.at = self._index()
+            else:  # no rank held twice: each rank's one card (no tuples joined)
+                at = self.at = list(_EMPTY)
+                for c in self.cards:
+                    at[c[0]] = (c,)
         return at
 
     def holds(self, r: int) -> bool:
