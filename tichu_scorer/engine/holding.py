@@ -53,6 +53,8 @@ _DR = (DR,)
 _PH_BIT, _DR_BIT = BIT[PH], BIT[DR]
 # the bits of the cards ranked below r: ranks 2..r-1 of each lane, the Mah Jong and the Dog
 _BELOW = [((1 << r) - 1) * 0x0001_0001_0001_0001 & ~(3 << 16) for r in range(ACE + 2)]
+# the bits of the natural cards ranked r or higher
+_FROM = [_LANES & ~below for below in _BELOW]
 _rank_of = itemgetter(0)
 
 
@@ -79,6 +81,20 @@ def card_bits(cards: Sequence[Card]) -> int | None:
     except KeyError:
         return None
     return bits if bits.bit_count() == len(cards) else None
+
+
+def naturals_above(cards: Sequence[Card], bits: int, above: float) -> Sequence[Card]:
+    """The natural cards of a one-deck hand (`bits` its `card_bits`) ranked above `above`
+    (2 or more), in rank order, the hand's order within a rank: the hand sorted by rank (a
+    stable sort: the hand's order kept within a rank), sliced at the counts of the cards
+    below and above the naturals wanted, read from the bits (no index of the hand)."""
+    low = FIRST_ABOVE.get(above)
+    if low is None:
+        low = max(2, int(above) + 1)
+    if low > ACE or not bits & _FROM[low]:  # (no natural card from `low` up)
+        return _NO_CARDS
+    below = (bits & _BELOW[low]).bit_count()  # (the Dog and the Mah Jong among them)
+    return sorted(cards, key=_rank_of)[below:len(cards) - (bits >> 16 & 3).bit_count()]
 
 
 def no_bomb(bits: int | None) -> bool:
@@ -176,8 +192,13 @@ class Holding:
         """`at`, made now if it was not: the generators call this before they read `at`
         (a follow that finds nothing above the table, or a single's, needs no index)."""
         at = self.at
-        if at is _UNINDEXED:
-            at = self.at = self._index()
+        if at is _UNINDEXED:  # (one deck)
+            if self.pairs:
+                at = self.at = self._index()
+            else:  # no rank held twice: each rank's one card (no tuples joined)
+                at = self.at = list(_EMPTY)
+                for c in self.cards:
+                    at[c[0]] = (c,)
         return at
 
     def holds(self, r: int) -> bool:
@@ -188,20 +209,15 @@ class Holding:
 
     def singles_above(self, above: float) -> Sequence[Card]:
         """The natural cards ranked above `above` (2 or more), in rank order, the hand's
-        order within a rank: from the index once made, else from the hand sorted by rank
-        (a stable sort: the hand's order kept within a rank), the cards below and above
-        the naturals wanted counted from the bits."""
-        low = FIRST_ABOVE.get(above)
-        if low is None:
-            low = max(2, int(above) + 1)
+        order within a rank: from the index once made, else as `naturals_above` reads
+        them from the hand and its bits."""
         at, bits = self.at, self.bits
         if at is not _UNINDEXED or bits is None:
+            low = FIRST_ABOVE.get(above)
+            if low is None:
+                low = max(2, int(above) + 1)
             return sum(at[low:ACE + 1], ())
-        if low > ACE or not self.held >> low:
-            return _NO_CARDS
-        below = (bits & _BELOW[low]).bit_count()  # (the Dog and the Mah Jong among them)
-        return sorted(self.cards, key=_rank_of)[below:len(self.cards) - (bits >> 16 & 3)
-                                                 .bit_count()]
+        return naturals_above(self.cards, bits, above)
 
     @property
     def doubled(self) -> list[int]:
@@ -285,4 +301,4 @@ class Holding:
         return _RANKS_LOW[pairs & 0xFF] + _RANKS_HIGH[pairs >> 8]
 
 
-__all__ = ["BIT", "Holding", "card_bits", "no_bomb", "parse_cards"]
+__all__ = ["BIT", "Holding", "card_bits", "naturals_above", "no_bomb", "parse_cards"]

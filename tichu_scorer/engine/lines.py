@@ -32,11 +32,15 @@ Column = tuple[list[int], list[int], list[int | None]]  # tops, lengths, Phoenix
 Getters = list[Callable[[Cards], tuple[Cards, ...]] | None]  # by top: a range of rows' getter
 Table = tuple[list[slice], list[int], list[int], list[int | None], list[int], list[Column],
               Getters, Getters]
+# tops, lengths, the rows' getter, Phoenix ranks
+Head = tuple[list[int], list[int], Callable[[Cards], tuple[Cards, ...]], list[int | None]]
 _WIDTH = ACE + 1  # a line's cards: ranks 0 to the Ace
 # a tuple's slice, in C (`operator.getitem`, typed for tuples of cards)
 _cut = cast(Callable[[Cards, slice], Cards], getitem)
-# where line p (p from 2 to the Ace) holds the Phoenix in the lines end to end
-_PHOENIX_SPOTS = [p * _WIDTH + p for p in range(2, ACE + 1)]
+# where line p (p from 2 to the Ace) holds the Phoenix in the lines end to end: at
+# p * _WIDTH + p, every (_WIDTH + 1)th place from line 2's
+_PHOENIX_SPOTS = slice(2 * _WIDTH + 2, None, _WIDTH + 1)
+_PHOENIXES = [PH] * (ACE - 1)
 
 
 def _table(low: int, phoenix: bool, lost: int = 0) -> Table:
@@ -79,6 +83,37 @@ _LOST: dict[tuple[int, int], Table] = {}
 WITHOUT = [_table(low, False) for low in range(ACE + 1)]
 
 
+def _heads(table: Table) -> list[Head | None]:
+    """[stop]: the group `rows` makes of a table's rows from its first top to `stop`, but
+    its card sets: the columns and the rows' getter, the table's own (None: one row)."""
+    upto, prefix = table[5], table[6]
+    return [(upto[stop][0], upto[stop][1], get, upto[stop][2]) if get is not None and upto
+            else None for stop, get in enumerate(prefix)]
+
+
+# [low][stop]: `_heads` of WITH[low] and of WITHOUT[low] (no new rows: the tables' own)
+HEADS_WITH = [_heads(table) for table in WITH]
+HEADS_WITHOUT = [_heads(table) for table in WITHOUT]
+
+
+def _reaching(low: int) -> list[Head | None]:
+    """[stop]: `HEADS_WITH[low][stop]` followed by the run low..stop + 1 with the Phoenix
+    at stop + 1, the rank missing (line 0's slice, the next top's first row): a lead's
+    runs from `low` when the Phoenix fills the first rank missing and no rank above it is
+    held (None where there is no such head)."""
+    cuts, tops, lengths, stands, begin = WITH[low][:5]
+    out: list[Head | None] = [None] * (ACE + 1)
+    for stop in range(low + 4, ACE):
+        end = begin[stop + 1]
+        out[stop] = (tops[:end + 1], lengths[:end + 1], itemgetter(*cuts[:end + 1]),
+                     [*stands[:end], stop + 1])
+    return out
+
+
+# [low][stop]: `_reaching(low)`, for the lows a run of five can start from
+REACHING = [_reaching(low) if low <= ACE - 4 else [None] * (ACE + 1) for low in range(ACE + 1)]
+
+
 def lines(at: Sequence[Cards], phoenix: bool = True) -> Cards:
     """For a hand with one card at each rank of a run, its lines end to end, which the
     tables slice: line 0, the first card at each rank (the Phoenix where there is none),
@@ -89,8 +124,7 @@ def lines(at: Sequence[Cards], phoenix: bool = True) -> Cards:
     if not phoenix:
         return tuple(line)
     every = line * _WIDTH
-    for i in _PHOENIX_SPOTS:
-        every[i] = PH
+    every[_PHOENIX_SPOTS] = _PHOENIXES  # (one extended slice: line p's rank p)
     return tuple(every)
 
 
@@ -135,4 +169,5 @@ def phoenix_table(low: int, lost: int) -> Table:
     return table
 
 
-__all__ = ["WITH", "WITHOUT", "lines", "phoenix_table", "rows"]
+__all__ = ["HEADS_WITH", "HEADS_WITHOUT", "REACHING", "WITH", "WITHOUT", "lines", "phoenix_table",
+           "rows"]

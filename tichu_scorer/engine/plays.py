@@ -13,8 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from operator import itemgetter
 
-from .cards import ACE, PHOENIX, Card, parse_cards
+from .cards import ACE, DR, DRAGON, PH, PHOENIX, Card, parse_cards
 from .combos import PASS, Combination, Kind, beats, contains_rank, readings
 from .generate import (
     BIT,
@@ -27,7 +28,9 @@ from .generate import (
     stairs,
     straights,
 )
+from .holding import naturals_above
 from .playlist import Group, Plays, expand, item
+from .runs import no_stairs, no_straight
 
 
 @dataclass(frozen=True)
@@ -42,10 +45,17 @@ class Table:
 DEFAULT_TABLE = Table()
 
 
-_SINGLE, _PAIR, _TRIO, _STAIRS, _FULL, _STRAIGHT, _DOG = (
-    Kind.SINGLE, Kind.PAIR, Kind.TRIO, Kind.STAIRS, Kind.FULL_HOUSE, Kind.STRAIGHT, Kind.DOG)
+_SINGLE, _PAIR, _TRIO, _STAIRS, _FULL, _STRAIGHT, _DOG, _BOMB = (
+    Kind.SINGLE, Kind.PAIR, Kind.TRIO, Kind.STAIRS, Kind.FULL_HOUSE, Kind.STRAIGHT, Kind.DOG,
+    Kind.BOMB)
 _PASS_GROUP: Group = (PASS[0], 0, 0, [()], None, False)
 _bit_of = BIT.__getitem__
+_rank_of = itemgetter(0)
+_DR_BIT, _PH_BIT = BIT[DR], BIT[PH]
+_RANK_BITS = 0x0001_0001_0001_0001  # rank 0's bit in each suit's 16 (`holding.BIT`)
+_RANKS = 0x7FFC  # a suit's natural ranks, bits 2..14 of its 16
+_DRAGON_GROUP: Group = (_SINGLE, DRAGON, 1, [(DR,)], None, False)
+_PHOENIX_GROUP: Group = (_SINGLE, 1.5, 1, [(PH,)], None, False)
 
 
 def _every_kind(h: Holding, must: int | None) -> list[Group]:
@@ -138,11 +148,67 @@ def legal_plays(hand: Sequence[Card], top: Combination | None, wish: int | None 
         plays = _distinct(plays, h) if plays else plays
         plays.append(_PASS_GROUP)
         return Plays(plays)
+    if top is not None and bits is not None:  # (a follow from one deck: the bits first)
+        kind = top[0]
+        if kind is _SINGLE:
+            if top[1] >= 2 and (wish is None or 2 <= wish <= ACE) and no_bomb(bits):
+                return _on_single(hand, bits, top[1], wish, table)
+        elif kind is _STRAIGHT and no_bomb(bits) and no_straight(
+                (bits | bits >> 16 | bits >> 32 | bits >> 48) & _RANKS | (bits & 1) << 1,
+                bits & _PH_BIT != 0, top[2], top[1]):
+            return Plays([_PASS_GROUP])  # (the ranks held, the Mah Jong's too: `held`)
     h = Holding(hand, bits)
+    if top is not None and not h.may_bomb and _none_above(h, top):
+        return Plays([_PASS_GROUP])  # (owed or not, a wish cannot be fulfilled)
     if wish is not None and (h.held >> wish & 1 if bits is not None and 2 <= wish <= ACE
                              else 0 <= wish <= PHOENIX and h.holds(wish)):
         return _wished(h, top, wish, table)
-    return _unwished(h, top, table)
+    plays = candidates(h, top, None, table)  # (`_unwished`, in place: a call saved)
+    if bits is None:  # (one deck: each card set once already)
+        plays = _distinct(plays, h)
+    if top is not None:
+        plays.append(_PASS_GROUP)
+    return Plays(plays)
+
+
+def _none_above(h: Holding, top: Combination) -> bool:
+    """No play of `top`'s kind and length ranks above it in the hand, as the generators'
+    first tests read the ranks held once, twice and three times (False tells nothing):
+    nothing follows the Dog ([S2]), only a bomb a bomb ([B3]); a pair (trio) needs a rank
+    above held twice (three times) or, with the Phoenix, once (twice) ([S3]); a full
+    house a trio above; stairs a run starting where `no_stairs` finds one. A single or a
+    straight is not told here (`legal_plays` tells a straight from the bits)."""
+    kind = top[0]
+    if kind is _PAIR:
+        return not (h.pairs | h.held if h.phoenix else h.pairs) >> int(top[1]) + 1
+    if kind is _TRIO or kind is _FULL:
+        return not (h.trios | h.pairs if h.phoenix else h.trios) >> int(top[1]) + 1
+    if kind is _STAIRS:
+        return no_stairs(h, top[2], top[1])
+    return kind is _DOG or kind is _BOMB
+
+
+def _on_single(hand: Sequence[Card], bits: int, above: float, wish: int | None,
+               table: Table) -> Plays:
+    """`legal_plays` on a single ranked 2 or more (a natural card, a Phoenix single's half
+    rank, the Dragon) from a one-deck hand holding no bomb (`bits`: its `card_bits`),
+    with no wish or a wish of a natural rank, read from the bits without a `Holding`: as
+    `singles` and `_wished` answer it. The natural cards above it ([S1]), then the Dragon
+    ([S5]; on the Dragon only in Grand Seigneur, [GS3]) and the Phoenix on anything but
+    the Dragon ([S4]), then a pass; but when the wished rank is held and ranks above the
+    table, only the singles of that rank ([W2]), no pass."""
+    if wish is not None and wish > above and bits >> wish & _RANK_BITS:
+        owed = [c for c in hand if c[0] == wish]  # (the hand's order)
+        return Plays([(_SINGLE, [wish] * len(owed), 1, list(zip(owed)), None, False)])
+    cards = naturals_above(hand, bits, above)
+    out: list[Group] = [(_SINGLE, list(map(_rank_of, cards)), 1, list(zip(cards)), None,
+                         False)] if cards else []
+    if bits & _DR_BIT and (above < DRAGON or table.dragon_beats_dragon and above == DRAGON):
+        out.append(_DRAGON_GROUP)
+    if bits & _PH_BIT and above < DRAGON:
+        out.append(_PHOENIX_GROUP)
+    out.append(_PASS_GROUP)
+    return Plays(out)
 
 
 def _unwished(h: Holding, top: Combination | None, table: Table) -> Plays:

@@ -18,8 +18,8 @@ from operator import add
 
 from .cards import ACE, MAHJONG, PH
 from .combos import Kind
-from .holding import Holding
-from .lines import WITH, WITHOUT, phoenix_table, rows
+from .holding import _RANKS_HIGH, _RANKS_LOW, Holding
+from .lines import HEADS_WITH, HEADS_WITHOUT, REACHING, WITH, WITHOUT, phoenix_table, rows
 from .lines import lines as every_line
 from .playlist import Cards, Group
 
@@ -63,6 +63,18 @@ def _starts(held: int, fill: int, length: int) -> int:
     return every & ~twice
 
 
+def no_straight(held: int, phoenix: bool, length: int, above: float) -> bool:
+    """No straight of `length` ranked above `above` in a hand holding the ranks `held`
+    (`Holding.held`) and the Phoenix or not: `straights`' own first tests (too few ranks;
+    no rank a run of `length` starts from, the Phoenix filling one missing rank). False
+    tells nothing."""
+    first, last = max(MAHJONG, int(above) - length + 2), ACE - length + 1
+    if first > last or held.bit_count() + phoenix < length:
+        return True
+    fill = ~held & _NATURAL_RANKS if phoenix else 0
+    return not _starts(held, fill, length) & (2 << last) - (1 << first)
+
+
 def straights(h: Holding, length: int | None = None, must: int | None = None,
               above: float = 0) -> list[Group]:
     """[C6]: five or more consecutive ranks; the Mah Jong as the 1; the Phoenix for one.
@@ -90,6 +102,9 @@ def straights(h: Holding, length: int | None = None, must: int | None = None,
     lines: list[Cards] = []  # [0]: `lines.lines`, made on first use
     flushes = list(h.flush_masks.values())  # (a natural run of one suit is a bomb)
     pairs, phoenix = h.pairs, h.phoenix
+    if not flushes and not pairs >> first:
+        _single_runs(at, phoenix, held, fill, lows, shortest, longest, floor, lost, out)
+        return out
     gap = reach = 0
     while lows:
         bit = lows & -lows
@@ -137,6 +152,85 @@ def straights(h: Holding, length: int | None = None, must: int | None = None,
             n += 1
             out.append((_STRAIGHT, top, n, list(product(*choices)), gap, False))
     return out
+
+
+def _single_runs(at: Sequence[Cards], phoenix: bool, held: int, fill: int, lows: int,
+                 shortest: int, longest: int, floor: int, lost: int, out: list[Group]) -> None:
+    """`straights` of a hand holding no rank twice from its lowest `lows` up and no five
+    ranks in a row of one suit: every play a slice of the hand's `lines.lines`, in the
+    groups `straights` lists. For each low, the runs with every rank held (and the Phoenix
+    in a held rank's place), a table's rows; then those with the Phoenix in the first rank
+    missing, the natural runs' rows of line 0, which holds the Phoenix there."""
+    every = every_line(at, phoenix)
+    tables, heads = (WITH, HEADS_WITH) if phoenix else (WITHOUT, HEADS_WITHOUT)
+    gap = reach = 0
+    if shortest == 5 and longest == ACE and floor <= MAHJONG and not lost:
+        # a lead: every run from `low` reaches as far as the ranks held (or filled) go, and
+        # its shortest ends at low + 4, the tables' first top
+        for low in _RANKS_LOW[lows & 0xFF] + _RANKS_HIGH[lows >> 8]:
+            if not low < gap or low > reach:  # (else the last low's gap and reach)
+                gap, reach = gap_and_reach(held, low, fill)
+            if gap > reach:  # no rank missing: the natural runs (the Phoenix in a place)
+                head = heads[low][reach]
+                if head is not None:
+                    out.append((_STRAIGHT, head[0], head[1], head[2](every), head[3], False))
+                else:
+                    rows(tables[low], low + 4, reach, None, every, out)
+                continue
+            if low + 4 < gap:  # the natural runs up to the gap, then the Phoenix at the gap
+                if gap == reach:  # (its one run with them, in one group)
+                    head = REACHING[low][reach - 1]
+                    if head is not None:
+                        out.append((_STRAIGHT, head[0], head[1], head[2](every), head[3],
+                                    False))
+                        continue
+                head = heads[low][gap - 1]
+                if head is not None:
+                    out.append((_STRAIGHT, head[0], head[1], head[2](every), head[3], False))
+                else:
+                    rows(tables[low], low + 4, gap - 1, None, every, out)
+                start = gap
+            else:  # the gap too low for a natural run (at `low`: only the Ace's run)
+                start = ACE if gap == low else low + 4
+            if start == reach:  # (one run: line 0's slice, the Phoenix at `gap`)
+                out.append((_STRAIGHT, start, start - low + 1, [every[low:start + 1]], gap,
+                            False))
+            elif start < reach:
+                rows(WITHOUT[low], start, reach, gap, every, out)
+        return
+    for low in _RANKS_LOW[lows & 0xFF] + _RANKS_HIGH[lows >> 8]:
+        if not low < gap or low > reach:  # (else the last low's gap and reach)
+            gap, reach = gap_and_reach(held, low, fill)
+        highest = low + longest - 1
+        if highest > reach:
+            highest = reach
+        start = low + shortest - 1
+        if start < floor:
+            start = floor
+        stop = highest if gap > highest else gap - 1  # the natural runs' last top
+        if start <= stop:
+            if lost < low or not phoenix:
+                # (from the table's first top on: `rows`' group, its columns kept whole)
+                head = heads[low][stop] if start == low + 4 else None
+                if head is not None:
+                    out.append((_STRAIGHT, head[0], head[1], head[2](every), head[3], False))
+                else:
+                    rows(tables[low], start, stop, None, every, out)
+            else:
+                rows(phoenix_table(low, lost), start, stop, None, every, out)
+            if gap > highest:
+                continue
+            start = gap
+        elif gap > highest:
+            continue
+        elif gap == low and start < ACE:  # the Phoenix at the low end: only the Ace's run
+            start = ACE
+        if start > highest or gap == lost:
+            continue
+        if start == highest:  # (one run: line 0's slice, the Phoenix at `gap`)
+            out.append((_STRAIGHT, start, start - low + 1, [every[low:start + 1]], gap, False))
+        else:
+            rows(WITHOUT[low], start, highest, gap, every, out)
 
 
 def _natural_runs(h: Holding, low: int, start: int, stop: int, lost: int,
@@ -190,6 +284,20 @@ def joined(heads: Sequence[Cards], tails: Sequence[Cards]) -> list[Cards]:
     if n < _MANY:
         return [h + t for h in heads for t in tails]
     return list(starmap(add, product(heads, tails)))
+
+
+def no_stairs(h: Holding, length: int, above: float) -> bool:
+    """No stairs of `length` cards ranked above `above` in the hand: `stairs`' own first
+    tests (no two adjacent ranks, each a pair or, once, a card with the Phoenix, from
+    which such stairs start). False tells nothing."""
+    shortest = length // 2
+    first, last = max(2, int(above) - shortest + 2), ACE - shortest + 1
+    if first > last:
+        return True
+    doubled = h.pairs
+    fill = h.held & ~doubled & _NATURAL_RANKS if h.phoenix else 0
+    ends = doubled | fill
+    return not ends & ends >> 1 & ~(fill & fill >> 1) & (2 << last) - (1 << first)
 
 
 def stairs(h: Holding, length: int | None = None, must: int | None = None,
@@ -279,4 +387,4 @@ def _stairs_from(h: Holding, low: int, start: int, stop: int, out: list[Group]) 
                 out.append((_STAIRS, top, n, runs, p, False))
 
 
-__all__ = ["straights", "stairs", "joined"]
+__all__ = ["straights", "stairs", "joined", "no_straight", "no_stairs"]
