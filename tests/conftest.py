@@ -92,6 +92,7 @@ ONE_DATABASE = ("tests/browser/", "tests/engine/", "tests/scoring/", "tests/tour
                 "tests/test_ratings.py", "tests/test_rule_ids.py", "tests/test_setup.py",
                 "tests/test_static.py", "tests/forms/", "tests/test_format_words.py",
                 "tests/test_harness.py", "tests/test_layout.py", "tests/test_cpu_by_kind.py",
+                "tests/test_config.py",
                 "tests/views/test_core_stdlib.py")
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -167,8 +168,8 @@ def free_port() -> int:
 
 
 def stop_server(server: subprocess.Popen[bytes]) -> None:
-    """Stop a gunicorn server gracefully (so that its processes save their coverage data),
-    or kill it when it does not stop in time."""
+    """Stop a gunicorn server gracefully (its requests in flight finished), or kill it when
+    it does not stop in time."""
     try:
         kill(server, signal.SIGTERM)
     except subprocess.TimeoutExpired:

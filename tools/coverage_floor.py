@@ -1,6 +1,6 @@
 """Hold the coverage floors: 95 % of lines and 90 % of branches, each on its own (coverage's
 own `fail_under` sees only the two combined). Reads the data file the test runs left
-(`.coverage`, every worker and server process combined), prints both figures and exits 1
+(`.coverage`, every test process combined), prints both figures and exits 1
 when either is below its floor. Used by .ci/run."""
 
 from __future__ import annotations

@@ -184,3 +184,15 @@ def test_make_run_listens_on_the_network_unless_told_and_stops_on_a_bad_public_u
                              cwd=ROOT, env=env, capture_output=True, text=True)
     assert refused.returncode == 2 and refused.stdout == ""
     assert refused.stderr.startswith("Tichu Scorer cannot start: PUBLIC_URL must be")
+
+
+def test_the_banner_command_refuses_a_bad_public_url_and_shows_a_good_one(monkeypatch, capsys):
+    """`lan.main`, what `make run` runs first, in this process (the command itself above)."""
+    monkeypatch.setenv("PUBLIC_URL", "tichu.example")
+    assert lan.main(["0.0.0.0", "5000"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith("Tichu Scorer cannot start: PUBLIC_URL must be")
+    monkeypatch.setenv("PUBLIC_URL", "https://tichu.example")
+    assert lan.main(["0.0.0.0", "5000"]) == 0
+    out, err = capsys.readouterr()
+    assert "https://tichu.example" in out and err == ""
