@@ -102,8 +102,9 @@ def straights(h: Holding, length: int | None = None, must: int | None = None,
     lines: list[Cards] = []  # [0]: `lines.lines`, made on first use
     flushes = list(h.flush_masks.values())  # (a natural run of one suit is a bomb)
     pairs, phoenix = h.pairs, h.phoenix
-    if not flushes and not pairs >> first:
-        _single_runs(at, phoenix, held, fill, lows, shortest, longest, floor, lost, out)
+    if not flushes and not pairs >> first and shortest == 5 and longest == ACE and (
+            floor <= MAHJONG and not lost):
+        _lead_runs(at, phoenix, held, fill, lows, out)
         return out
     gap = reach = 0
     while lows:
@@ -154,83 +155,48 @@ def straights(h: Holding, length: int | None = None, must: int | None = None,
     return out
 
 
-def _single_runs(at: Sequence[Cards], phoenix: bool, held: int, fill: int, lows: int,
-                 shortest: int, longest: int, floor: int, lost: int, out: list[Group]) -> None:
-    """`straights` of a hand holding no rank twice from its lowest `lows` up and no five
-    ranks in a row of one suit: every play a slice of the hand's `lines.lines`, in the
-    groups `straights` lists. For each low, the runs with every rank held (and the Phoenix
-    in a held rank's place), a table's rows; then those with the Phoenix in the first rank
-    missing, the natural runs' rows of line 0, which holds the Phoenix there."""
+def _lead_runs(at: Sequence[Cards], phoenix: bool, held: int, fill: int, lows: int,
+               out: list[Group]) -> None:
+    """A lead's `straights` from a hand holding no rank twice from its lowest `lows` up and
+    no five ranks in a row of one suit: every play a slice of the hand's `lines.lines`, in
+    the groups `straights` lists. Every run from a low reaches as far as the ranks held (or
+    filled) go and its shortest ends at low + 4, the tables' first top: for each low, the
+    runs with every rank held (and the Phoenix in a held rank's place), a precomputed head
+    of the table's rows; then those with the Phoenix in the first rank missing, the natural
+    runs' rows of line 0, which holds the Phoenix there."""
     every = every_line(at, phoenix)
     tables, heads = (WITH, HEADS_WITH) if phoenix else (WITHOUT, HEADS_WITHOUT)
     gap = reach = 0
-    if shortest == 5 and longest == ACE and floor <= MAHJONG and not lost:
-        # a lead: every run from `low` reaches as far as the ranks held (or filled) go, and
-        # its shortest ends at low + 4, the tables' first top
-        for low in _RANKS_LOW[lows & 0xFF] + _RANKS_HIGH[lows >> 8]:
-            if not low < gap or low > reach:  # (else the last low's gap and reach)
-                gap, reach = gap_and_reach(held, low, fill)
-            if gap > reach:  # no rank missing: the natural runs (the Phoenix in a place)
-                head = heads[low][reach]
-                if head is not None:
-                    out.append((_STRAIGHT, head[0], head[1], head[2](every), head[3], False))
-                else:
-                    rows(tables[low], low + 4, reach, None, every, out)
-                continue
-            if low + 4 < gap:  # the natural runs up to the gap, then the Phoenix at the gap
-                if gap == reach:  # (its one run with them, in one group)
-                    head = REACHING[low][reach - 1]
-                    if head is not None:
-                        out.append((_STRAIGHT, head[0], head[1], head[2](every), head[3],
-                                    False))
-                        continue
-                head = heads[low][gap - 1]
-                if head is not None:
-                    out.append((_STRAIGHT, head[0], head[1], head[2](every), head[3], False))
-                else:
-                    rows(tables[low], low + 4, gap - 1, None, every, out)
-                start = gap
-            else:  # the gap too low for a natural run (at `low`: only the Ace's run)
-                start = ACE if gap == low else low + 4
-            if start == reach:  # (one run: line 0's slice, the Phoenix at `gap`)
-                out.append((_STRAIGHT, start, start - low + 1, [every[low:start + 1]], gap,
-                            False))
-            elif start < reach:
-                rows(WITHOUT[low], start, reach, gap, every, out)
-        return
     for low in _RANKS_LOW[lows & 0xFF] + _RANKS_HIGH[lows >> 8]:
         if not low < gap or low > reach:  # (else the last low's gap and reach)
             gap, reach = gap_and_reach(held, low, fill)
-        highest = low + longest - 1
-        if highest > reach:
-            highest = reach
-        start = low + shortest - 1
-        if start < floor:
-            start = floor
-        stop = highest if gap > highest else gap - 1  # the natural runs' last top
-        if start <= stop:
-            if lost < low or not phoenix:
-                # (from the table's first top on: `rows`' group, its columns kept whole)
-                head = heads[low][stop] if start == low + 4 else None
-                if head is not None:
-                    out.append((_STRAIGHT, head[0], head[1], head[2](every), head[3], False))
-                else:
-                    rows(tables[low], start, stop, None, every, out)
+        if gap > reach:  # no rank missing: the natural runs (the Phoenix in a place)
+            head = heads[low][reach]
+            if head is not None:
+                out.append((_STRAIGHT, head[0], head[1], head[2](every), head[3], False))
             else:
-                rows(phoenix_table(low, lost), start, stop, None, every, out)
-            if gap > highest:
-                continue
+                rows(tables[low], low + 4, reach, None, every, out)
+            continue
+        if low + 4 < gap:  # the natural runs up to the gap, then the Phoenix at the gap
+            if gap == reach:  # (its one run with them, in one group)
+                head = REACHING[low][reach - 1]
+                if head is not None:
+                    out.append((_STRAIGHT, head[0], head[1], head[2](every), head[3],
+                                False))
+                    continue
+            head = heads[low][gap - 1]
+            if head is not None:
+                out.append((_STRAIGHT, head[0], head[1], head[2](every), head[3], False))
+            else:
+                rows(tables[low], low + 4, gap - 1, None, every, out)
             start = gap
-        elif gap > highest:
-            continue
-        elif gap == low and start < ACE:  # the Phoenix at the low end: only the Ace's run
-            start = ACE
-        if start > highest or gap == lost:
-            continue
-        if start == highest:  # (one run: line 0's slice, the Phoenix at `gap`)
-            out.append((_STRAIGHT, start, start - low + 1, [every[low:start + 1]], gap, False))
-        else:
-            rows(WITHOUT[low], start, highest, gap, every, out)
+        else:  # the gap too low for a natural run (at `low`: only the Ace's run)
+            start = ACE if gap == low else low + 4
+        if start == reach:  # (one run: line 0's slice, the Phoenix at `gap`)
+            out.append((_STRAIGHT, start, start - low + 1, [every[low:start + 1]], gap,
+                        False))
+        elif start < reach:
+            rows(WITHOUT[low], start, reach, gap, every, out)
 
 
 def _natural_runs(h: Holding, low: int, start: int, stop: int, lost: int,
