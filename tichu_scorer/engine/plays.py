@@ -163,12 +163,7 @@ def legal_plays(hand: Sequence[Card], top: Combination | None, wish: int | None 
     if wish is not None and (h.held >> wish & 1 if bits is not None and 2 <= wish <= ACE
                              else 0 <= wish <= PHOENIX and h.holds(wish)):
         return _wished(h, top, wish, table)
-    plays = candidates(h, top, None, table)  # (`_unwished`, in place: a call saved)
-    if bits is None:  # (one deck: each card set once already)
-        plays = _distinct(plays, h)
-    if top is not None:
-        plays.append(_PASS_GROUP)
-    return Plays(plays)
+    return _unwished(h, top, table)
 
 
 def _none_above(h: Holding, top: Combination) -> bool:
