@@ -53,6 +53,8 @@ def pytest_configure(config) -> None:
                             "database (CI runs it against SQLite only)")
     config.addinivalue_line("markers", "every_database: a browser test of what the database "
                             "decides, run against PostgreSQL too")
+    config.addinivalue_line("markers", "core: a browser test whose server serves the phone's "
+                            "offline core (the others' pages have none: tests/browser/conftest.py)")
     moment = os.environ.get("TEST_CLOCK", "").strip()
     if not moment or os.environ.get("TEST_CLOCK_SHIFT"):
         return  # the real clock, or a process already moved at its start

@@ -45,6 +45,25 @@ def pytest_collection_modifyitems(items) -> None:
             item.add_marker(LIVE_SERVER_LEAK)
 
 
+# The phone's copy of the core (Pyodide, docs/OFFLINE_CORE.md) is served to a test marked
+# `core`: one whose phone goes without signal or on lie-fi (where a phone uses the core),
+# or that looks at the core itself (its files kept, its ready note, its answers). The other
+# browser tests test pages online, where the core is never asked; their servers run as one
+# whose set-up could not fetch Pyodide (no `data-core`: the pages neither keep nor start
+# it). Every new context fetched the 3.9 MB bundle again and a page left quiet for 3 s
+# started it (4-5 s of Chromium's CPU): the browser tests took 765 s of the machine's CPU
+# with the core served to all of them and 375 s with it served to none (docs/TESTING.md).
+NO_CORE = HERE / "no-core"  # no such folder: no Pyodide found (views/core.py)
+
+
+@pytest.fixture(autouse=True)
+def _core_served_when_used(request, monkeypatch) -> None:
+    """Without the `core` mark, this test's servers (in process, and gunicorn's, which
+    inherit the environment) find no Pyodide bundle."""
+    if request.node.get_closest_marker("core") is None:
+        monkeypatch.setenv("PYODIDE_DIR", str(NO_CORE))
+
+
 def browser_app(tmp_path):
     # Each request's connection closed when it is given back, not kept in a pool: a page the
     # browser still fetched as the test ended gives its connection back after the test's

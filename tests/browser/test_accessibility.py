@@ -11,6 +11,9 @@ import pytest
 
 from tests.browser.conftest import PHONE
 
+# The phone keeps and runs the offline core here (tests/browser/conftest.py)
+pytestmark = pytest.mark.core
+
 AXE = (Path(__file__).resolve().parents[1] / "vendor" / "axe-core" / "axe.min.js").read_text()
 TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
 

@@ -10,6 +10,9 @@ import pytest
 from benchmarks.harness import controlled
 from tests.browser.conftest import browser_app, serving, start_match, until
 
+# The phone keeps and runs the offline core here (tests/browser/conftest.py)
+pytestmark = pytest.mark.core
+
 
 class Counted:
     """WSGI middleware that remembers every path the server was asked for."""

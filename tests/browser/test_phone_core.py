@@ -28,7 +28,8 @@ from tichu_scorer.matches import hand_entry
 from tichu_scorer.models import Match
 from tichu_scorer.views.core import bundle, worker_url
 
-pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no Chromium on this machine")
+pytestmark = [pytest.mark.skipif(CHROMIUM is None, reason="no Chromium on this machine"),
+              pytest.mark.core]
 
 BATCH = 100
 BATCHES = 6  # 600 hands and 600 questions, here and in CI

@@ -15,6 +15,9 @@ from tests.browser.conftest import shot
 from tests.browser.test_phone_offline import controlled_match, kept, send_waiting
 from tichu_scorer.views import core as core_view
 
+# The phone keeps and runs the offline core here (tests/browser/conftest.py)
+pytestmark = pytest.mark.core
+
 BUNDLE = core_view._runtime_folder  # noqa: SLF001 (the set-up's folder, found as the app finds it)
 
 

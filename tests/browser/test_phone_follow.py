@@ -104,6 +104,7 @@ def test_a_refused_tap_says_its_rule(live_server, phone, new_context):
     assert page.errors == []
 
 
+@pytest.mark.core
 def test_without_signal_taps_wait_and_the_phones_core_draws_them(live_server, phone):
     """Offline, a tap waits on the phone and the core (the server's Python under Pyodide)
     draws the panel with it; with the signal back the taps are sent, in order, once."""

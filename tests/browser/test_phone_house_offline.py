@@ -3,6 +3,8 @@ double victory 100, [R4] victory points, shown with the waiting hand)."""
 
 from __future__ import annotations
 
+import pytest
+
 from tests.browser.conftest import shot
 from tests.browser.test_phone_core_offline import (  # noqa: F401
     _bundle,
@@ -11,6 +13,9 @@ from tests.browser.test_phone_core_offline import (  # noqa: F401
     tap_hand,
 )
 from tests.browser.test_phone_offline import controlled_match
+
+# The phone keeps and runs the offline core here (tests/browser/conftest.py)
+pytestmark = pytest.mark.core
 
 
 def start_club_match(page, base: str) -> str:

@@ -170,6 +170,7 @@ def test_caddys_certificate_is_trusted_only_with_its_root_installed(behind_caddy
     assert handshake(port, installed).startswith("TLSv1.")
 
 
+@pytest.mark.core
 def test_offline_flow_over_https_behind_caddy(trusting_phone):
     base, page = trusting_phone
     context = page.context

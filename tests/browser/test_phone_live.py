@@ -77,6 +77,7 @@ def watching(page) -> list[str]:
     return asked
 
 
+@pytest.mark.core  # the other phone goes without signal
 @pytest.mark.parametrize("server", ["streamed_server", "live_server"])
 def test_a_save_shows_on_the_other_phone_and_its_open_form(server, phone, new_context,
                                                            request):

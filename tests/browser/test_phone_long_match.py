@@ -7,6 +7,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+import pytest
+
 from benchmarks.harness import controlled
 from tests.browser.conftest import browser_app, serving, shot, start_match
 from tests.views.test_long_match import add_hands
@@ -56,6 +58,7 @@ def test_an_older_hand_is_changed_and_restored_at_its_row(tmp_path, phone):
         assert not page.errors, page.errors
 
 
+@pytest.mark.core
 def test_the_page_of_every_hand_is_ready_without_signal(tmp_path, phone):
     """A phone that scores a long match keeps its page of every hand from the match page
     on, without ever opening it online: at a table without signal, Show all still opens

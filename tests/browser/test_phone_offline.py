@@ -11,6 +11,9 @@ from playwright.sync_api import expect
 from benchmarks.harness import controlled
 from tests.browser.conftest import shot, start_match, until
 
+# The phone keeps and runs the offline core here (tests/browser/conftest.py)
+pytestmark = pytest.mark.core
+
 
 def controlled_match(page, base: str, start=start_match) -> str:
     """A new match (begun by `start`) whose hand form this phone opened once, and whose

@@ -12,6 +12,9 @@ from tests.browser.conftest import PHONE, shot
 from tests.browser.test_phone_core_offline import CHART, lose_signal_ready, tap_hand
 from tests.browser.test_phone_offline import send_waiting
 
+# The phone keeps and runs the offline core here (tests/browser/conftest.py)
+pytestmark = pytest.mark.core
+
 WORDS = {
     "en": {"wins": "Team A wins!", "played": "{n} hands played", "saved": "Hand 1 saved.",
            "next": "Hand 5: who went out first?", "later": "Rematch once the signal is back.",

@@ -15,6 +15,9 @@ from tests.browser.conftest import PHONE, shot, start_match, until, watched
 from tests.browser.test_phone_core_offline import _bundle, core_kept  # noqa: F401
 from tests.browser.test_phone_referee import SETTLED, pick
 
+# The phone keeps and runs the offline core here (tests/browser/conftest.py)
+pytestmark = pytest.mark.core
+
 READY = "Ready without signal ✓"
 READY_DE = "Bereit ohne Netz ✓"
 CORE_FILES = "**/core/pyodide/**"  # Pyodide's files, which the service worker keeps

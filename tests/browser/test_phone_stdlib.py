@@ -16,7 +16,8 @@ from tests.browser.conftest import CHROMIUM
 from tests.browser.stdlib_trace import LIST, in_archive, trace
 from tests.views.test_core_stdlib import listed, runtime
 
-pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no Chromium on this machine")
+pytestmark = [pytest.mark.skipif(CHROMIUM is None, reason="no Chromium on this machine"),
+              pytest.mark.core]
 
 
 def last_line(answer: dict) -> dict:

@@ -14,6 +14,9 @@ from benchmarks.harness import controlled
 from tests.browser.conftest import PHONE, shot, until
 from tests.browser.test_phone_companion import add, start_four, totals
 
+# The phone keeps and runs the offline core here (tests/browser/conftest.py)
+pytestmark = pytest.mark.core
+
 
 def fill_hand(page, first, second, points):
     page.wait_for_selector(".out-buttons:not([hidden])")
