@@ -2,10 +2,13 @@
 
 import json
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from sqlalchemy import event
 
 from tests.conftest import new_match
+from tichu_scorer.extensions import db
 
 SCALARS = st.none() | st.booleans() | st.integers(-10 ** 6, 10 ** 6) | \
     st.floats(allow_nan=False) | st.text(max_size=12)
@@ -41,6 +44,26 @@ SETTINGS = settings(max_examples=1500, deadline=None,
                                            HealthCheck.too_slow])
 
 
+def test_the_score_and_referee_apis_ask_no_database(app, client):
+    """The score and the referee APIs are stateless (docs/API.md): no request of theirs runs
+    a statement, so their fuzzers below cannot depend on the database and run against SQLite
+    only (`one_database`; this test runs on both)."""
+    statements: list[str] = []
+    with app.app_context():
+        event.listen(db.engine, "before_cursor_execute",
+                     lambda conn, cursor, sql, *rest: statements.append(sql))
+    for url, body in (("/api/v1/score", {"out_order": [0, 1], "card_points": [50, 50]}),
+                      ("/api/v1/score", {"out_order": "x"}),
+                      ("/api/v1/referee/check", {"hand": ["5j", "5s"], "play": ["5j", "5s"]}),
+                      ("/api/v1/referee/check", {"play": "x"})):
+        r = client.post(url, data=json.dumps(body), content_type="application/json")
+        assert r.status_code in (200, 400, 422), (url, body)
+    assert statements == []
+    new_match(client)  # and the listener hears a request that does
+    assert statements
+
+
+@pytest.mark.one_database
 @SETTINGS
 @given(SCORE_BODIES | JSONISH)
 def test_score_api_never_500(client, body):
@@ -50,6 +73,7 @@ def test_score_api_never_500(client, body):
     assert payload.get("errors") or payload.get("error") or "team_scores" in payload
 
 
+@pytest.mark.one_database
 @SETTINGS
 @given(REFEREE_BODIES | JSONISH)
 def test_referee_api_never_500(client, body):
