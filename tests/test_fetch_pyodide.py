@@ -46,6 +46,24 @@ def tarball() -> bytes:
     return buffer.getvalue()
 
 
+@pytest.fixture(autouse=True)
+def without_node(monkeypatch):
+    """No Node unless a test gives one (the fake bundle's Pyodide compiles nothing)."""
+    which = fetch.shutil.which
+    monkeypatch.setattr(fetch.shutil, "which",
+                        lambda name: None if name == "node" else which(name))
+
+
+def fetched(monkeypatch, tmp_path) -> Path:
+    """The fake package fetched and prepared; its folder."""
+    data = tarball()
+    source = tmp_path / "p.tgz"
+    source.write_bytes(data)
+    monkeypatch.setattr(fetch, "tarball_url", lambda version: source.as_uri())
+    assert fetch.main(["9.9.9", integrity(data), str(tmp_path / "out")]) == 0
+    return tmp_path / "out" / "9.9.9"
+
+
 def test_the_address_comes_from_the_users_configuration_never_from_the_project(monkeypatch):
     monkeypatch.setattr(fetch.shutil, "which", lambda name: None)  # no npm
     for name in ("PYODIDE_TARBALL", "NPM_CONFIG_REGISTRY", "npm_config_registry"):
@@ -118,3 +136,51 @@ def test_only_what_the_core_needs_is_kept_compressed_ahead_of_time(monkeypatch, 
         pytest.fail("packed more than the cut") if raw[:2] != b"PK" else packed(raw, **k)))
     assert fetch.main(["9.9.9", integrity(data), str(tmp_path / "out")]) == 0
     assert "email/__init__.py" in zipfile.ZipFile(folder / fetch.CUT).namelist()
+
+
+def test_with_node_the_cut_is_served_compiled_once_for_each_cut(monkeypatch, tmp_path,
+                                                                modules):
+    compiles: list[bytes] = []
+
+    def compiler(dest, sources, required=False):  # as fetch.compiled: None without Node
+        if fetch.shutil.which("node") is None:
+            return None
+        compiles.append(sources)
+        return b"compiled " + hashlib.sha256(sources).hexdigest().encode()
+
+    monkeypatch.setattr(fetch.shutil, "which", lambda name: "/usr/bin/node" if name == "node"
+                        else None)
+    monkeypatch.setattr(fetch, "compiled", compiler)
+    folder = fetched(monkeypatch, tmp_path)
+    sources = fetch.cut((folder / fetch.FULL).read_bytes(), fetch.listed(modules.read_text()))
+    assert compiles == [sources]
+    served = (folder / fetch.CUT).read_bytes()
+    assert served == b"compiled " + hashlib.sha256(sources).hexdigest().encode()
+    assert fetch.brotli.decompress((folder / f"{fetch.CUT}.br").read_bytes()) == served \
+        or fetch.gzip.decompress((folder / f"{fetch.CUT}.gz").read_bytes()) == served
+    fetch.prepare(folder, fetch.listed(modules.read_text()))  # the same cut: kept as it is
+    assert len(compiles) == 1
+    modules.write_text(modules.read_text() + "email\n")  # another cut: compiled again
+    fetch.prepare(folder, fetch.listed(modules.read_text()))
+    assert len(compiles) == 2 and (folder / fetch.CUT).read_bytes() != served
+    monkeypatch.setattr(fetch.shutil, "which", lambda name: None)  # Node gone: the sources
+    fetch.prepare(folder, fetch.listed(modules.read_text()))
+    assert len(compiles) == 2
+    assert (folder / fetch.CUT).read_bytes() == fetch.cut((folder / fetch.FULL).read_bytes(),
+                                                          fetch.listed(modules.read_text()))
+
+
+def test_a_compile_that_fails_serves_the_sources_and_fails_ci(monkeypatch, tmp_path, capsys):
+    node = tmp_path / "node"
+    node.write_text("#!/bin/sh\necho 'Error: this Node is too old' >&2\nexit 1\n")
+    node.chmod(0o755)
+    monkeypatch.setattr(fetch.shutil, "which", lambda name: str(node) if name == "node"
+                        else None)
+    assert fetch.compiled(tmp_path, b"PK sources") is None
+    assert "this Node is too old" in capsys.readouterr().err
+    with pytest.raises(SystemExit, match="this Node is too old"):
+        fetch.compiled(tmp_path, b"PK sources", required=True)
+    monkeypatch.setattr(fetch.shutil, "which", lambda name: None)
+    assert fetch.compiled(tmp_path, b"PK sources") is None
+    with pytest.raises(SystemExit, match="apt-get install nodejs"):
+        fetch.compiled(tmp_path, b"PK sources", required=True)
