@@ -108,11 +108,13 @@
       const html = regions && regions[el.dataset.region];
       el.innerHTML = typeof html === "string" ? html : el.kept;
     });
-    // the table shows when hands are stored or wait
+    // the table shows when hands are stored or wait, and "No hands yet" only when it does not
     document.querySelectorAll("tbody[data-region=waiting]").forEach((body) => {
       const table = body.closest("table");
       if (!("shown" in table)) table.shown = !table.hidden;
       table.hidden = !table.shown && !body.children.length;
+      const empty = table.parentElement.querySelector(":scope > p.empty");
+      if (empty) empty.hidden = !table.hidden;
     });
   }
 

@@ -107,6 +107,9 @@ def test_without_signal_the_phone_scores_as_the_server_will(live_server, phone):
     assert "2 hands waiting to be sent are counted" in note and "not" not in note
     # the first one out of the latest hand shuffles next
     assert page.locator(".shuffler strong").text_content() == "Bob"
+    # the hands waiting are the list: no "No hands yet" under them (the server's page,
+    # with them stored, has none)
+    assert page.locator("p.empty").is_hidden()
     shot(page, "core-offline-waiting")
 
     page.context.set_offline(False)
