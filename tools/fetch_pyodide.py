@@ -2,8 +2,8 @@
 
 Usage: fetch_pyodide.py VERSION INTEGRITY DEST [--required]
 
-The npm registry's `pyodide` package, one plain download of its tarball (no Node on the
-machine that runs the app), checked against the pinned sha512 integrity (the registry's
+The npm registry's `pyodide` package, one plain download of its tarball (Node is not
+needed to fetch it), checked against the pinned sha512 integrity (the registry's
 `dist.integrity`), and only the files the core needs taken out of it: the loader, the
 interpreter (JavaScript and WebAssembly) and the standard library archive. The lock file
 is written without its package list (the core needs no package).
@@ -19,9 +19,9 @@ window changed (the WebAssembly file takes about 13 s at 10).
 Where Node is installed (Debian's `nodejs`; npm brings it), the cut is served compiled:
 tools/compile_stdlib.mjs runs the pinned Pyodide's own Python under Node to turn each
 module into its bytecode, once for each cut (about 3 s), which makes a phone's first start
-of the core about three times faster (docs/PERFORMANCE.md). Without Node the cut is served
-as sources, and the phone compiles them on that first start. With --required (CI) a
-compile that fails is an error.
+of the core about four times faster on a slow phone (docs/PERFORMANCE.md). Without Node
+the cut is served as sources, and the phone compiles them on that first start. With
+--required (CI) a compile that fails is an error.
 
 The tarball's address is never written in the project: it is asked of npm when npm is
 installed (`npm view pyodide@VERSION dist.tarball`, which follows the user's npm
