@@ -163,9 +163,19 @@ def test_with_node_the_cut_is_served_compiled_once_for_each_cut(monkeypatch, tmp
     modules.write_text(modules.read_text() + "email\n")  # another cut: compiled again
     fetch.prepare(folder, fetch.listed(modules.read_text()))
     assert len(compiles) == 2 and (folder / fetch.CUT).read_bytes() != served
-    monkeypatch.setattr(fetch.shutil, "which", lambda name: None)  # Node gone: the sources
+    served = (folder / fetch.CUT).read_bytes()
+    (folder / fetch.CUT).write_bytes(served[:10])  # cut short since: made again
     fetch.prepare(folder, fetch.listed(modules.read_text()))
-    assert len(compiles) == 2
+    assert len(compiles) == 3 and (folder / fetch.CUT).read_bytes() == served
+    for spoiled in ("{", "[]"):  # a record that cannot be read: everything made again
+        (folder / fetch.PACKED).write_text(spoiled)
+        fetch.prepare(folder, fetch.listed(modules.read_text()))
+        assert (folder / fetch.CUT).read_bytes() == served
+        assert fetch.MADE_FROM in json.loads((folder / fetch.PACKED).read_text())
+    monkeypatch.setattr(fetch.shutil, "which", lambda name: None)  # Node gone: the sources
+    compiled_so_far = len(compiles)
+    fetch.prepare(folder, fetch.listed(modules.read_text()))
+    assert len(compiles) == compiled_so_far
     assert (folder / fetch.CUT).read_bytes() == fetch.cut((folder / fetch.FULL).read_bytes(),
                                                           fetch.listed(modules.read_text()))
 
@@ -184,3 +194,13 @@ def test_a_compile_that_fails_serves_the_sources_and_fails_ci(monkeypatch, tmp_p
     assert fetch.compiled(tmp_path, b"PK sources") is None
     with pytest.raises(SystemExit, match="apt-get install nodejs"):
         fetch.compiled(tmp_path, b"PK sources", required=True)
+    # a Node that hangs, or that cannot be run at all: the sources, never a crash
+    node.write_text("#!/bin/sh\nsleep 30\n")
+    monkeypatch.setattr(fetch.shutil, "which", lambda name: str(node) if name == "node"
+                        else None)
+    monkeypatch.setattr(fetch, "COMPILE_SECONDS", 0.5)
+    assert fetch.compiled(tmp_path, b"PK sources") is None
+    assert "timed out" in capsys.readouterr().err
+    node.chmod(0o644)
+    assert fetch.compiled(tmp_path, b"PK sources") is None
+    assert "Permission denied" in capsys.readouterr().err

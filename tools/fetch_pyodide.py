@@ -61,7 +61,8 @@ BROTLI_QUALITY = 10  # the WebAssembly file 13 % smaller than at 6, in 13 s (11:
 BROTLI_WINDOW = 22  # brotli's default: on the WebAssembly file 26 KB smaller than 24
 MODULES = Path(__file__).resolve().parent / "core_stdlib.txt"
 COMPILE = Path(__file__).resolve().parent / "compile_stdlib.mjs"
-MADE_FROM = "core_stdlib.zip made from"  # in PACKED: the cut's hash, compiled or sources
+MADE_FROM = "core_stdlib.zip made from"  # in PACKED: the cut's hash, compiled or not, the zip's
+COMPILE_SECONDS = 120  # Node's start of Pyodide and the compile: about 3 s, 7 s under load
 
 
 def tarball_url(version: str) -> str | None:
@@ -151,16 +152,31 @@ def compiled(dest: Path, sources: bytes, required: bool = False) -> bytes | None
     with tempfile.TemporaryDirectory() as work:
         given, made = Path(work) / "sources.zip", Path(work) / "compiled.zip"
         given.write_bytes(sources)
-        run = subprocess.run([node, str(COMPILE), str(dest), str(given), str(made)],  # noqa: S603
-                             capture_output=True, text=True, timeout=300, check=False)
-        if run.returncode == 0 and made.exists():
-            return made.read_bytes()
-    said = (run.stderr.strip().splitlines() or ["no message"])[-1]
+        try:
+            run = subprocess.run([node, str(COMPILE), str(dest), str(given), str(made)],  # noqa: S603
+                                 capture_output=True, text=True, timeout=COMPILE_SECONDS,
+                                 check=False)
+        except (OSError, subprocess.TimeoutExpired) as exc:  # a Node that will not run or hangs
+            said = str(exc)
+        else:
+            if run.returncode == 0 and made.exists():
+                return made.read_bytes()
+            said = (run.stderr.strip().splitlines() or ["no message"])[-1]
     if required:
         raise SystemExit(f"pyodide: compiling the standard library failed: {said}")
     print(f"pyodide: compiling the standard library failed ({said}); the phone compiles it "
           "on its first start", file=sys.stderr)
     return None
+
+
+def read_record(record: Path) -> dict[str, str]:
+    """PACKED as last written; empty when missing or unreadable (everything is then made
+    again, as on a first set-up)."""
+    try:
+        found = json.loads(record.read_text())
+    except (OSError, ValueError):
+        return {}
+    return found if isinstance(found, dict) else {}
 
 
 def prepare(dest: Path, modules: list[str], required: bool = False) -> None:
@@ -169,18 +185,21 @@ def prepare(dest: Path, modules: list[str], required: bool = False) -> None:
     where they are out of date."""
     made = cut((dest / FULL).read_bytes(), modules)
     record = dest / PACKED
-    packed_as = json.loads(record.read_text()) if record.exists() else {}
-    # what the served cut was made from: the cut's sources, and whether they were compiled
+    packed_as = read_record(record)
+    # what the served cut was made from (the cut's sources, compiled or not) and its own
+    # hash: a served file changed since (cut short, put back by an older set-up) is made again
     form = "compiled" if shutil.which("node") else "sources"
     wanted = f"{hashlib.sha256(made).hexdigest()} {form}"
-    if packed_as.get(MADE_FROM) != wanted or not (dest / CUT).exists():
+    served_now = (dest / CUT).read_bytes() if (dest / CUT).exists() else None
+    recorded = str(packed_as.get(MADE_FROM, "")).rsplit(" ", 1)
+    if served_now is None or recorded != [wanted, hashlib.sha256(served_now).hexdigest()]:
         served = compiled(dest, made, required)
         if served is None:
             wanted = wanted.replace(" compiled", " sources")
             served = made
-        if not (dest / CUT).exists() or (dest / CUT).read_bytes() != served:
+        if served_now != served:
             (dest / CUT).write_bytes(served)
-        packed_as[MADE_FROM] = wanted
+        packed_as[MADE_FROM] = f"{wanted} {hashlib.sha256(served).hexdigest()}"
         record.write_text(json.dumps(packed_as, indent=1) + "\n")
     for stale in (f"{FULL}.gz", f"{FULL}.br"):  # served before the cut
         (dest / stale).unlink(missing_ok=True)
