@@ -418,6 +418,7 @@
       undo.dataset.shown = undo.dataset.shown || undoButton.textContent;
       undo.dataset.waiting = latest ? latest.client_id : "";
       undoButton.textContent = undo.dataset.shown.replace(/\d+/, (n) => (latest ? latest.number : n));
+      if ("noneStored" in undo.dataset) undo.hidden = !latest; // only a waiting hand to take back
     }
     if (!mine.length) return;
     const next = Math.max(...mine.map((i) => i.number)) + 1;

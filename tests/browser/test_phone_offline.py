@@ -221,6 +221,40 @@ def test_undo_without_signal_takes_back_the_waiting_hand_or_says_why(live_server
     assert not faults, faults
 
 
+def test_the_first_hand_saved_without_signal_can_be_undone_on_the_phone(live_server, phone):
+    """No hand stored yet, the first one saved without signal: the match page offers "Undo
+    hand 1" for it (it had no Undo before a stored hand), which takes it off the phone and
+    leaves the empty match page again."""
+    page = phone
+    match_url = controlled_match(page, live_server)
+    assert page.locator("form[data-undo]").is_hidden()  # nothing to take back
+    page.context.set_offline(True)
+    page.goto(match_url + "/hands/new")
+    page.wait_for_selector(".out-buttons:not([hidden])")
+    page.tap(".out-btn[data-seat='0']")
+    page.tap(".out-btn[data-seat='1']")
+    page.tap(".quick button[data-set='60']")
+    page.tap("button[type=submit]")
+    page.wait_for_url(match_url + "*")
+    page.wait_for_selector("#outbox:has-text('1 hand waiting')")
+    page.wait_for_selector("tr.waiting")
+    assert page.locator("p.empty").is_hidden()
+    undo = page.locator("form[data-undo] button:has-text('Undo hand 1')")
+    undo.wait_for()
+    undo.tap()
+    page.wait_for_selector("#outbox", state="hidden")
+    page.wait_for_selector("form[data-undo]", state="hidden")
+    page.wait_for_selector("p.empty")  # "No hands yet" again, the list hidden
+    assert page.locator("table.hands").is_hidden()
+    assert page.evaluate("window.tichuOutbox.all().then((items) => items.length)") == 0
+    shot(page, "offline-undo-first")
+    page.context.set_offline(False)
+    page.reload()
+    assert page.locator("table.hands tbody tr").count() == 0  # nothing reached the server
+    faults = [e for e in page.errors if "ERR_INTERNET_DISCONNECTED" not in e]
+    assert not faults, faults
+
+
 def test_a_hand_undone_and_entered_again_elsewhere_refreshes_the_phones_form(live_server,
                                                                                phone):
     """Another phone undoes hand 2 and enters it again: the match page looks as before, but
