@@ -19,7 +19,7 @@ window changed (the WebAssembly file takes about 13 s at 10).
 Where Node is installed (Debian's `nodejs`; npm brings it), the cut is served compiled:
 tools/compile_stdlib.mjs runs the pinned Pyodide's own Python under Node to turn each
 module into its bytecode, once for each cut (about 3 s), which makes a phone's first start
-of the core about four times faster on a slow phone (docs/PERFORMANCE.md). Without Node
+of the core about three times faster (docs/PERFORMANCE.md). Without Node
 the cut is served as sources, and the phone compiles them on that first start. With
 --required (CI) a compile that fails is an error.
 
