@@ -61,7 +61,7 @@ BROTLI_QUALITY = 10  # the WebAssembly file 13 % smaller than at 6, in 13 s (11:
 BROTLI_WINDOW = 22  # brotli's default: on the WebAssembly file 26 KB smaller than 24
 MODULES = Path(__file__).resolve().parent / "core_stdlib.txt"
 COMPILE = Path(__file__).resolve().parent / "compile_stdlib.mjs"
-MADE_FROM = "core_stdlib.zip made from"  # in PACKED: the cut's hash, compiled or not, the zip's
+MADE_FROM = "core_stdlib.zip made from"  # in PACKED: the cut's hash and the served zip's
 COMPILE_SECONDS = 120  # Node's start of Pyodide and the compile: about 3 s, 7 s under load
 
 
@@ -186,20 +186,18 @@ def prepare(dest: Path, modules: list[str], required: bool = False) -> None:
     made = cut((dest / FULL).read_bytes(), modules)
     record = dest / PACKED
     packed_as = read_record(record)
-    # what the served cut was made from (the cut's sources, compiled or not) and its own
-    # hash: a served file changed since (cut short, put back by an older set-up) is made again
-    form = "compiled" if shutil.which("node") else "sources"
-    wanted = f"{hashlib.sha256(made).hexdigest()} {form}"
+    # kept when made from this cut and unchanged since (not cut short, not put back by an
+    # older set-up: the record names both hashes), and compiled exactly when Node is here
     served_now = (dest / CUT).read_bytes() if (dest / CUT).exists() else None
-    recorded = str(packed_as.get(MADE_FROM, "")).rsplit(" ", 1)
-    if served_now is None or recorded != [wanted, hashlib.sha256(served_now).hexdigest()]:
-        served = compiled(dest, made, required)
-        if served is None:
-            wanted = wanted.replace(" compiled", " sources")
-            served = made
+    made_from = hashlib.sha256(made).hexdigest()
+    kept = served_now is not None \
+        and packed_as.get(MADE_FROM) == f"{made_from} {hashlib.sha256(served_now).hexdigest()}" \
+        and (served_now != made) == (shutil.which("node") is not None)
+    if not kept:
+        served = compiled(dest, made, required) or made
         if served_now != served:
             (dest / CUT).write_bytes(served)
-        packed_as[MADE_FROM] = f"{wanted} {hashlib.sha256(served).hexdigest()}"
+        packed_as[MADE_FROM] = f"{made_from} {hashlib.sha256(served).hexdigest()}"
         record.write_text(json.dumps(packed_as, indent=1) + "\n")
     for stale in (f"{FULL}.gz", f"{FULL}.br"):  # served before the cut
         (dest / stale).unlink(missing_ok=True)
