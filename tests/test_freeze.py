@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from benchmarks.harness import Session, start_gunicorn
-from tests.conftest import free_port, make_app, stop_server
+from tests.conftest import close_app, free_port, make_app, stop_server
 from tests.frozen import NO_POSTGRES, NO_REDIS, PG_BIN, postgres, redis_server
 from tichu_scorer.extensions import db
 
@@ -270,8 +270,7 @@ def test_healthz_answers_within_its_bound_even_when_it_must_connect(tmp_path, fr
     while client.get("/healthz").status_code != 200:
         assert time.monotonic() < deadline, "not recovered after SIGCONT"
         time.sleep(0.05)
-    with app.app_context():
-        db.engine.dispose()
+    close_app(app)  # once the writes that outlived their /healthz are done
 
 
 @needs_postgres

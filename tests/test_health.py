@@ -7,14 +7,15 @@ from __future__ import annotations
 import gc
 import socket
 import sqlite3
+import threading
 import time
 
 import pytest
 from sqlalchemy import create_engine, text
 from sqlalchemy.exc import OperationalError
 
-from tests.conftest import TEST_DATABASE_URL, make_app
-from tichu_scorer import create_app
+from tests.conftest import TEST_DATABASE_URL, close_app, make_app
+from tichu_scorer import create_app, health
 from tichu_scorer.config import database_url
 from tichu_scorer.extensions import db
 from tichu_scorer.health import heartbeat
@@ -144,3 +145,31 @@ def test_an_unanswering_database_server_is_reported_within_the_connect_timeout(
     # a page that needs the database answers 503 (try again), not a hang or a 500
     r, took = timed(client, "/matches/kAAAAAAAAAAAAAAAAAAAAA")
     assert r.status_code == 503 and r.headers["Retry-After"] and took < 1 + 1.5
+
+
+def test_a_write_that_outlived_its_healthz_gives_its_connection_back_before_the_app_closes(
+        tmp_path, monkeypatch):
+    """/healthz answers within its bound while its write goes on, holding a pooled
+    connection. A test's app closed meanwhile waits for that write: disposed at once, the
+    connection came back to the pool after it was dropped and stayed open until the
+    collector met it, in a later test (a PostgreSQL connection's ResourceWarning, seen in
+    test_layout.py in CI: docs/TESTING.md)."""
+    app = make_app(tmp_path, tables=True, HEALTH_ANSWER_MS=50)
+    holding, release, given_back = threading.Event(), threading.Event(), threading.Event()
+    held = []
+
+    def slow_beat(app_) -> None:  # a write the database keeps waiting past the bound
+        with app_.app_context(), db.engine.connect() as conn:
+            held.append(conn.connection.dbapi_connection)
+            holding.set()
+            release.wait(10)
+        given_back.set()
+    monkeypatch.setattr(health, "_beat", slow_beat)
+    assert app.test_client().get("/healthz").status_code == 503  # answered before the write
+    assert holding.wait(10)
+    threading.Timer(0.3, release.set).start()
+    close_app(app)
+    assert given_back.wait(10)
+    import psycopg
+    with pytest.raises((sqlite3.ProgrammingError, psycopg.OperationalError), match="closed"):
+        held[0].execute("SELECT 1")  # closed with the app, not left open

@@ -234,6 +234,14 @@ def watched(page):
     return page
 
 
+# The match page's note that the phone is ready for no signal (ready.js): its words when
+# shown, '' when hidden
+READY = "Ready without signal ✓"
+READY_DE = "Bereit ohne Netz ✓"
+NOTE = ("() => { const n = document.getElementById('ready-note');"
+        " return n && !n.hidden ? n.textContent : ''; }")
+
+
 def until(page, predicate: str, arg=None, *, seconds: float = 20, what: str = "") -> None:
     """Wait until `predicate` (a JavaScript function, which may return a promise) is true in
     the page, asked again every 0.1 s, also while the page is loaded afresh. Not
@@ -250,6 +258,13 @@ def until(page, predicate: str, arg=None, *, seconds: float = 20, what: str = ""
         if time.monotonic() > deadline:
             raise AssertionError(f"not so within {seconds} s: {what or predicate}")
         page.wait_for_timeout(100)
+
+
+def ready_without_signal(page, *, ready: str = READY, seconds: float = 120) -> None:
+    """Wait until the match page says it is ready for no signal, as a player would before
+    the signal goes: the service worker keeps the core, and the core has started once."""
+    until(page, f"() => ({NOTE})() === {ready!r}", seconds=seconds,
+          what="the match page says it is ready for no signal")
 
 
 def shot(page, name: str) -> None:

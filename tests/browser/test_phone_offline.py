@@ -9,7 +9,7 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
 from benchmarks.harness import controlled
-from tests.browser.conftest import shot, start_match, until
+from tests.browser.conftest import ready_without_signal, shot, start_match, until
 
 # The phone keeps and runs the offline core here (tests/browser/conftest.py)
 pytestmark = pytest.mark.core
@@ -224,10 +224,13 @@ def test_undo_without_signal_takes_back_the_waiting_hand_or_says_why(live_server
 def test_the_first_hand_saved_without_signal_can_be_undone_on_the_phone(live_server, phone):
     """No hand stored yet, the first one saved without signal: the match page offers "Undo
     hand 1" for it (it had no Undo before a stored hand), which takes it off the phone and
-    leaves the empty match page again."""
+    leaves the empty match page again. The signal goes once the page says it is ready for
+    that, as a player sees: the core draws the waiting hand (gone before the core was
+    fetched, no core draws it: test_phone_ready.py)."""
     page = phone
     match_url = controlled_match(page, live_server)
     assert page.locator("form[data-undo]").is_hidden()  # nothing to take back
+    ready_without_signal(page)
     page.context.set_offline(True)
     page.goto(match_url + "/hands/new")
     page.wait_for_selector(".out-buttons:not([hidden])")

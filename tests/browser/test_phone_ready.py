@@ -11,19 +11,24 @@ import time
 
 import pytest
 
-from tests.browser.conftest import PHONE, shot, start_match, until, watched
+from tests.browser.conftest import (
+    NOTE,
+    PHONE,
+    READY,
+    READY_DE,
+    ready_without_signal,
+    shot,
+    start_match,
+    until,
+    watched,
+)
 from tests.browser.test_phone_core_offline import _bundle, core_kept  # noqa: F401
 from tests.browser.test_phone_referee import SETTLED, pick
 
 # The phone keeps and runs the offline core here (tests/browser/conftest.py)
 pytestmark = pytest.mark.core
 
-READY = "Ready without signal ✓"
-READY_DE = "Bereit ohne Netz ✓"
 CORE_FILES = "**/core/pyodide/**"  # Pyodide's files, which the service worker keeps
-# the note as the page shows it: its words when shown, '' when hidden
-NOTE = ("() => { const n = document.getElementById('ready-note');"
-        " return n && !n.hidden ? n.textContent : ''; }")
 
 # Every answer of the service worker that ready.js has shown (its tichu:kept event), counted.
 KEPT = """window.__kept = 0;
@@ -68,8 +73,7 @@ def test_a_phone_that_opened_the_match_once_is_ready_within_30_s(live_server, ne
     # the bound grows by as much: 30 s alone (7–9 s seen), more beside other work (it failed
     # once at 30 s beside three CPU hogs, load 12: docs/TESTING.md). Never ready fails.
     busy = oversubscribed()
-    until(page, f"() => ({NOTE})() === {ready!r}", seconds=300,
-          what="the match page says it is ready for no signal")
+    ready_without_signal(page, ready=ready, seconds=300)
     took = time.monotonic() - loaded
     bound = 30 * max(busy, oversubscribed())
     print(f"\nready without signal {took:.1f} s after the match page loaded, CPU {rate}×")
