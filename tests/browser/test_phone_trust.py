@@ -269,7 +269,9 @@ def test_a_refused_hand_changed_during_its_save_is_shown_as_refused(live_server,
     page.fill("#card_a", "75")
     send.continue_()
     # the server's page of problems holds the hand now (the Save's page kept it waiting)
-    until(page, "async () => (await window.tichuOutbox.all()).length === 0",
+    # (asked also while that page loads, before offline.js defines the outbox)
+    until(page, "async () => !!window.tichuOutbox"
+                " && (await window.tichuOutbox.all()).length === 0",
           what="the server's page of problems, holding the hand")
     assert page.input_value("#card_a") == "73"  # the hand as it was refused
     assert page.locator(".problems .problem a.rule:has-text('P1')").is_visible()
