@@ -393,9 +393,7 @@ def _close_connections():
 
 @pytest.fixture()
 def app(tmp_path):
-    app = make_app(tmp_path, tables=True)
-    yield app
-    close_app(app)
+    return make_app(tmp_path, tables=True)  # closed after the test (_close_connections)
 
 
 @pytest.fixture()

@@ -19,9 +19,9 @@ window changed (the WebAssembly file takes about 13 s at 10).
 Where Node is installed (Debian's `nodejs`; npm brings it), the cut is served compiled:
 tools/compile_stdlib.mjs runs the pinned Pyodide's own Python under Node to turn each
 module into its bytecode, once for each cut (about 3 s), which makes a phone's first start
-of the core about three times faster (docs/PERFORMANCE.md). Without Node
-the cut is served as sources, and the phone compiles them on that first start. With
---required (CI) a compile that fails is an error.
+of the core about three times faster (docs/PERFORMANCE.md). Without Node the cut is served
+as sources, and the phone compiles them on that first start. With --required (CI) a
+compile that fails is an error.
 
 The tarball's address is never written in the project: it is asked of npm when npm is
 installed (`npm view pyodide@VERSION dist.tarball`, which follows the user's npm
@@ -190,9 +190,9 @@ def prepare(dest: Path, modules: list[str], required: bool = False) -> None:
     # older set-up: the record names both hashes), and compiled exactly when Node is here
     served_now = (dest / CUT).read_bytes() if (dest / CUT).exists() else None
     made_from = hashlib.sha256(made).hexdigest()
-    kept = served_now is not None \
-        and packed_as.get(MADE_FROM) == f"{made_from} {hashlib.sha256(served_now).hexdigest()}" \
-        and (served_now != made) == (shutil.which("node") is not None)
+    kept = (served_now is not None
+            and packed_as.get(MADE_FROM) == f"{made_from} {hashlib.sha256(served_now).hexdigest()}"
+            and (served_now != made) == (shutil.which("node") is not None))
     if not kept:
         served = compiled(dest, made, required) or made
         if served_now != served:
