@@ -13,7 +13,7 @@ import zipfile
 
 import pytest
 
-from tests.conftest import new_match
+from tests.conftest import make_app, new_match
 from tichu_scorer.scoring.state import MatchState
 from tichu_scorer.views import core
 
@@ -26,6 +26,32 @@ def test_the_archive_holds_the_pure_core_and_nothing_of_the_web_app(app):
     assert not {"tichu_scorer/matches/hand_entry.py", "tichu_scorer/models.py"} & names
     assert not any(n.startswith("tichu_scorer/views/") for n in names)
     assert core.core_archive() == core.core_archive()  # built the same way each time
+
+
+def test_the_bundle_is_made_once_for_every_app_of_a_process_until_a_file_changes(
+        tmp_path, monkeypatch):
+    """Every page asks for the worker's URL: a new app (the tests make thousands) neither
+    zips the core nor hashes the standard library again, unless a file changed."""
+    monkeypatch.setattr(core, "_made", {})
+    zipped = []
+    monkeypatch.setattr(core, "core_archive", lambda: zipped.append(1) or b"zip")
+    for name in ("one", "two"):
+        app = make_app(tmp_path / name)
+        with app.test_request_context():
+            found = core.bundle()
+        assert found is not None and found.archive == b"zip"
+    assert len(zipped) == 1
+    source = tmp_path / "file"
+    source.write_text("one")
+    read = lambda: source.read_text()  # noqa: E731
+    assert core._once("t", [source], read) == "one"
+    source.write_text("two")  # the same size, another time
+    os.utime(source, ns=(1, 1))
+    assert core._once("t", [source], read) == "two"
+    source.write_text("three")  # another size
+    os.utime(source, ns=(1, 1))
+    assert core._once("t", [source], read) == "three"
+    assert [key[0] for key in core._made] == ["core", "stdlib", "t"]  # the last of each kind
 
 
 def test_a_threechu_hand_naming_a_seat_the_table_lacks_is_refused_not_a_500(client):

@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 from sqlalchemy import event
 
 from tests.conftest import new_match
+from tests.views.test_openapi_fuzz import STATELESS
 from tichu_scorer.extensions import db
 
 SCALARS = st.none() | st.booleans() | st.integers(-10 ** 6, 10 ** 6) | \
@@ -44,21 +45,30 @@ SETTINGS = settings(max_examples=1500, deadline=None,
                                            HealthCheck.too_slow])
 
 
-def test_the_score_and_referee_apis_ask_no_database(app, client):
-    """The score and the referee APIs are stateless (docs/API.md): no request of theirs runs
-    a statement, so their fuzzers below cannot depend on the database and run against SQLite
-    only (`one_database`; this test runs on both)."""
+def test_the_apis_that_keep_nothing_ask_no_database(app, client):
+    """The score, referee, follow and draw APIs and the document are stateless (docs/API.md):
+    no request of theirs runs a statement, so their fuzzers (below, and the OpenAPI
+    fuzzer's) cannot depend on the database and run against SQLite only (`one_database`;
+    this test runs on both)."""
     statements: list[str] = []
     with app.app_context():
         event.listen(db.engine, "before_cursor_execute",
                      lambda conn, cursor, sql, *rest: statements.append(sql))
-    for url, body in (("/api/v1/score", {"out_order": [0, 1], "card_points": [50, 50]}),
-                      ("/api/v1/score", {"out_order": "x"}),
-                      ("/api/v1/referee/check", {"hand": ["5j", "5s"], "play": ["5j", "5s"]}),
-                      ("/api/v1/referee/check", {"play": "x"})):
+    asked = (("/api/v1/score", {"out_order": [0, 1], "card_points": [50, 50]}),
+             ("/api/v1/score", {"out_order": "x"}),
+             ("/api/v1/referee/check", {"hand": ["5j", "5s"], "play": ["5j", "5s"]}),
+             ("/api/v1/referee/check", {"play": "x"}),
+             ("/api/v1/follow/check", {"events": [{"kind": "start"}, {"kind": "dealt"}]}),
+             ("/api/v1/follow/check", {"events": "x"}),
+             ("/api/v1/tournaments/draw", {"players": list("ABCDEFG"), "rounds": 3}),
+             ("/api/v1/tournaments/draw", {"players": ["A"], "rounds": 1}))
+    for url, body in asked:
         r = client.post(url, data=json.dumps(body), content_type="application/json")
         assert r.status_code in (200, 400, 422), (url, body)
+    assert client.get("/api/v1/openapi.json").status_code == 200
     assert statements == []
+    # every API the OpenAPI fuzzer runs against SQLite only
+    assert {url for url, _ in asked} | {"/api/v1/openapi.json"} == set(STATELESS)
     new_match(client)  # and the listener hears a request that does
     assert statements
 

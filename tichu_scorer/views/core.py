@@ -11,8 +11,10 @@ import io
 import json
 import os
 import zipfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar, cast
 
 import markupsafe
 from flask import Blueprint, Flask, abort, current_app, request, send_file, url_for
@@ -24,6 +26,7 @@ from ..matches import hand_entry
 from ..models import Match
 
 bp = Blueprint("core", __name__)
+T = TypeVar("T")
 
 PACKAGE = Path(__file__).resolve().parent.parent
 ROOT = PACKAGE.parent
@@ -70,30 +73,47 @@ def _runtime_folder(app: Flask) -> Path | None:
     return found[-1] if found else None
 
 
+def _archive_files() -> list[tuple[str, Path]]:
+    """The core archive's files: each one's name in the archive and its path."""
+    files = [(path.relative_to(ROOT).as_posix(), path) for name in CORE
+             for path in (sorted((PACKAGE / name).rglob("*.py")) if (PACKAGE / name).is_dir()
+                          else [PACKAGE / name])]
+    files += [(path.relative_to(ROOT).as_posix(), path)
+              for path in sorted((PACKAGE / CATALOGS).rglob("*.mo"))]
+    folder = Path(markupsafe.__file__).parent
+    return files + [(f"markupsafe/{name}", folder / name) for name in MARKUPSAFE]
+
+
 def core_archive() -> bytes:
     """The core's Python files and compiled catalogs as one zip, built from the source (no
     copy is kept): `tichu_scorer/` with an empty `__init__.py` (the real one builds the
     web app), the same paths as on the server."""
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as archive:
-        def add(path: Path) -> None:
-            info = zipfile.ZipInfo(path.relative_to(ROOT).as_posix(), (1980, 1, 1, 0, 0, 0))
-            info.compress_type = zipfile.ZIP_DEFLATED
-            archive.writestr(info, path.read_bytes())
         archive.writestr(zipfile.ZipInfo("tichu_scorer/__init__.py", (1980, 1, 1, 0, 0, 0)),
                          "")
-        for name in CORE:
-            path = PACKAGE / name
-            for file in sorted(path.rglob("*.py")) if path.is_dir() else [path]:
-                add(file)
-        for catalog in sorted((PACKAGE / CATALOGS).rglob("*.mo")):
-            add(catalog)
-        folder = Path(markupsafe.__file__).parent
-        for name in MARKUPSAFE:
-            info = zipfile.ZipInfo(f"markupsafe/{name}", (1980, 1, 1, 0, 0, 0))
+        for name, path in _archive_files():
+            info = zipfile.ZipInfo(name, (1980, 1, 1, 0, 0, 0))
             info.compress_type = zipfile.ZIP_DEFLATED
-            archive.writestr(info, (folder / name).read_bytes())
+            archive.writestr(info, path.read_bytes())
     return buffer.getvalue()
+
+
+# What this process last built, by its files' paths, sizes and times (as the build's hash,
+# kept_pages.remember_build): an app made again from the same files (the tests make
+# thousands, each page asks for the worker's URL) neither zips the core nor hashes the
+# standard library again; a file changed on disk is read again.
+_made: dict[tuple[object, ...], object] = {}
+
+
+def _once(kind: str, paths: list[Path], make: Callable[[], T]) -> T:
+    seen = (kind, *((str(path), (stat := path.stat()).st_size, stat.st_mtime_ns)
+                    for path in paths))
+    if seen not in _made:
+        for key in [key for key in _made if key[0] == kind]:
+            del _made[key]
+        _made[seen] = make()
+    return cast(T, _made[seen])
 
 
 def bundle() -> Bundle | None:
@@ -109,9 +129,10 @@ def _build(app: Flask) -> Bundle | None:
     runtime = _runtime_folder(app)
     if runtime is None:
         return None
-    archive = core_archive()
+    archive = _once("core", [path for _name, path in _archive_files()], core_archive)
     archive_hash = hashlib.sha256(archive).hexdigest()[:12]
-    stdlib_hash = hashlib.sha256((runtime / STDLIB).read_bytes()).hexdigest()[:12]
+    stdlib_hash = _once("stdlib", [runtime / STDLIB], lambda: hashlib.sha256(
+        (runtime / STDLIB).read_bytes()).hexdigest()[:12])
     with app.test_request_context():
         urls = {"index": url_for("core.runtime", version=runtime.name, name="x")[:-1],
                 "stdlib": url_for("core.runtime", version=runtime.name, name=STDLIB,

@@ -3,6 +3,7 @@ the viewer link, and joining by code or link. Routes of the matches blueprint.""
 
 from __future__ import annotations
 
+import functools
 import io
 
 import segno
@@ -116,8 +117,10 @@ def code_filter(code: str) -> str:
     return codes.shown(code)
 
 
+@functools.lru_cache(maxsize=256)
 def qr_svg(text: str) -> Markup:
-    """A QR code as inline SVG (no script, no image request)."""
+    """A QR code as inline SVG (no script, no image request): made once for each text (a
+    match's or table's link is drawn on every view of its page)."""
     buffer = io.BytesIO()
     segno.make(text, error="m").save(buffer, kind="svg", scale=4, border=2, xmldecl=False,
                                      svgns=True, title="QR code", svgclass="qr",
