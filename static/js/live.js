@@ -196,11 +196,13 @@
   }
 
   // A hand form whose number another phone just saved: it says so before Save (the Save
-  // then shows both hands and lets the player choose).
+  // then shows both hands and lets the player choose). Once this phone's own Save is on its
+  // way (offline.js marks the form), the hand heard of may be its own: the save's answer
+  // tells which (a conflict shows both hands).
   function taken(data) {
     const element = live();
     const number = document.querySelector("form.hand-form input[data-number]");
-    if (!element || !element.dataset.liveTaken || !number) return;
+    if (!element || !element.dataset.liveTaken || !number || number.form.dataset.saving) return;
     let box = document.getElementById("live-taken");
     const n = Number(number.value);
     if (data.hands >= n) {

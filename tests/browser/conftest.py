@@ -241,6 +241,11 @@ READY_DE = "Bereit ohne Netz ✓"
 NOTE = ("() => { const n = document.getElementById('ready-note');"
         " return n && !n.hidden ? n.textContent : ''; }")
 
+# An init script: the page's hearing of the live channel (live.js's tichu:live event),
+# counted in window.heard on every page it runs on
+HEARD = """document.addEventListener("tichu:live", () => {
+  window.heard = (window.heard || 0) + 1; });"""
+
 
 def until(page, predicate: str, arg=None, *, seconds: float = 20, what: str = "") -> None:
     """Wait until `predicate` (a JavaScript function, which may return a promise) is true in

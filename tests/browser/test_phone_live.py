@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from tests.browser.conftest import PHONE, browser_app, serving, shot, start_match
+from tests.browser.conftest import HEARD, PHONE, browser_app, serving, shot, start_match, until
 from tests.browser.test_phone_companion import add, totals
 
 # ms: how long a test waits for another phone's change to show. The goal is 2 s at p95,
@@ -234,6 +234,54 @@ def test_a_stream_held_back_gives_way_to_questions(held_back_server, phone, new_
     assert totals(other) == [75, 25] and other.errors == []
     assert match_url in other.url
 
+
+
+@pytest.fixture()
+def slow_save_server(tmp_path):
+    """The app on a slow network: a hand's save is stored at once, and its answer waits
+    until the test lets it go (`release`)."""
+    app = browser_app(tmp_path)
+    inner = app.wsgi_app
+    release = threading.Event()
+
+    def slow(environ, start_response):
+        answer = inner(environ, start_response)
+        if environ["REQUEST_METHOD"] == "POST" and environ["PATH_INFO"].endswith("/hands/new"):
+            release.wait(30)
+        return answer
+    app.wsgi_app = slow
+    try:
+        with serving(app) as base:
+            try:
+                yield base, release
+            finally:
+                release.set()  # before the server waits for its requests to end
+    finally:
+        release.set()
+
+
+def test_a_save_heard_live_before_its_answer_is_not_another_phones(slow_save_server, phone):
+    """The server stores the hand, and its answer is slow to come: the live channel tells
+    the form of hand 1 first. The form must not say that another phone saved it (it was
+    this phone's own Save); once the answer comes, the match page says it was saved."""
+    base, release = slow_save_server
+    page = phone
+    page.add_init_script(HEARD)
+    start_match(page, base)
+    page.tap("text=/Add hand \\d+/")
+    page.wait_for_selector(".out-buttons:not([hidden])")
+    page.tap(".out-btn[data-seat='0']")
+    page.tap(".out-btn[data-seat='1']")
+    page.tap(".quick button[data-set='75']")
+    page.tap("button[type=submit]")
+    until(page, "() => (window.heard || 0) > 0", seconds=SOON / 1000,
+          what="the form heard of hand 1 while its save's answer was on its way")
+    assert page.url.endswith("/hands/new"), "the save's answer came before the live channel"
+    taken = page.locator("#live-taken")
+    assert taken.count() == 0 or taken.is_hidden(), taken.text_content()
+    release.set()
+    page.wait_for_selector("text=Hand 1 saved.")
+    assert totals(page) == [75, 25] and page.errors == []
 
 STREAMS = """(() => {
   const Native = window.EventSource;

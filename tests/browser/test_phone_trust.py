@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 
 from benchmarks.harness import controlled
-from tests.browser.conftest import PHONE, shot, until
+from tests.browser.conftest import HEARD, PHONE, shot, until
 from tests.browser.test_phone_companion import add, start_four, totals
 
 # The phone keeps and runs the offline core here (tests/browser/conftest.py)
@@ -237,13 +237,16 @@ def test_the_other_phones_hand_heard_during_a_save_still_shows_the_conflict(live
     url = start_four(page, live_server)
     other = second_scorer(page, new_context)
     other.goto(url + "/hands/new")
+    page.add_init_script(HEARD)
     page.goto(url + "/hands/new")
     fill_hand(page, 2, 3, "25")
     send = held_save(page)
     fill_hand(other, 0, 1, "75")
     other.tap("button[type=submit]")
     other.wait_for_selector("text=Hand 1 saved.")
-    page.wait_for_selector("#live-taken:not([hidden])")  # live.js heard: the outbox was shown
+    # live.js heard (the outbox was shown); its note of another phone's hand is not shown
+    # while this phone's own Save is on its way: the answer tells (test_phone_live.py)
+    until(page, "() => (window.heard || 0) > 0", what="the form heard of hand 1")
     page.evaluate("window.tichuOutbox.show()")  # and once more, awaited
     assert page.input_value("input[data-number]") == "1"
     assert page.locator(".hand-head h1").text_content() == "Hand 1"
