@@ -9,7 +9,10 @@ import io
 import json
 import os
 import re
+import threading
+import time
 import zipfile
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -53,6 +56,27 @@ def test_the_bundle_is_made_once_for_every_app_of_a_process_until_a_file_changes
     assert core._once("t", [source], read) == "three"
     assert [key[0] for key in core._made] == ["core", "stdlib", "t"]  # the last of each kind
 
+
+def test_a_bundle_asked_for_by_many_threads_at_once_is_made_once(tmp_path, monkeypatch):
+    """A server's threads asking for the first page at once: one makes it, the others wait
+    for it (and a change meanwhile never trips over another thread's)."""
+    monkeypatch.setattr(core, "_made", {})
+    source = tmp_path / "file"
+    source.write_text("one")
+    made = []
+
+    def make():
+        made.append(1)
+        time.sleep(0.05)
+        return source.read_text()
+    start = threading.Barrier(8)
+
+    def ask(_):
+        start.wait()
+        return core._once("t", [source], make)
+    with ThreadPoolExecutor(8) as pool:
+        assert list(pool.map(ask, range(8))) == ["one"] * 8
+    assert len(made) == 1
 
 def test_a_threechu_hand_naming_a_seat_the_table_lacks_is_refused_not_a_500(client):
     data = {"variant": "threechu", "seat_0": "Tom", "seat_1": "Uma", "seat_2": "Vic",

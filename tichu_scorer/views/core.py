@@ -10,6 +10,7 @@ import hashlib
 import io
 import json
 import os
+import threading
 import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -104,16 +105,18 @@ def core_archive() -> bytes:
 # thousands, each page asks for the worker's URL) neither zips the core nor hashes the
 # standard library again; a file changed on disk is read again.
 _made: dict[tuple[object, ...], object] = {}
+_making = threading.Lock()  # a server's threads may ask at once
 
 
 def _once(kind: str, paths: list[Path], make: Callable[[], T]) -> T:
     seen = (kind, *((str(path), (stat := path.stat()).st_size, stat.st_mtime_ns)
                     for path in paths))
-    if seen not in _made:
-        for key in [key for key in _made if key[0] == kind]:
-            del _made[key]
-        _made[seen] = make()
-    return cast(T, _made[seen])
+    with _making:
+        if seen not in _made:
+            for key in [key for key in _made if key[0] == kind]:
+                del _made[key]
+            _made[seen] = make()
+        return cast(T, _made[seen])
 
 
 def bundle() -> Bundle | None:
