@@ -3,12 +3,16 @@ match pages); and threads sharing one cache leave it consistent."""
 
 from __future__ import annotations
 
+import os
 import random
 import sys
 import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
 
 from tests.conftest import make_app
-from tichu_scorer.cache import LRU, lru
+from tichu_scorer import cache as made
+from tichu_scorer.cache import LRU, files_seen, lru, made_from
 from tichu_scorer.matches import kept_pages
 
 
@@ -86,3 +90,41 @@ def test_the_129th_match_page_evicts_only_the_least_recently_used(app):
         kept_pages.keep_body(keys[128], "m128", "<p>m128</p>")
         missing = [key.match for key in keys if kept_pages.kept_body(key) is None]
     assert missing == ["m1"]
+
+
+def test_what_is_made_from_files_is_made_again_only_when_one_changes(tmp_path, monkeypatch):
+    monkeypatch.setattr(made, "_FROM_FILES", {})
+    source = tmp_path / "file"
+    source.write_text("one")
+    read = source.read_text
+    assert made_from("t", files_seen([source]), read) == "one"
+    source.write_text("two")  # the same size, another time
+    os.utime(source, ns=(1, 1))
+    assert made_from("t", files_seen([source]), read) == "two"
+    source.write_text("three")  # another size
+    os.utime(source, ns=(1, 1))
+    assert made_from("t", files_seen([source]), read) == "three"
+    assert made_from("t", files_seen([source]), lambda: "not asked") == "three"
+    assert list(made._FROM_FILES) == ["t"]  # the last of each kind
+
+
+def test_what_many_threads_ask_for_at_once_is_made_once(tmp_path, monkeypatch):
+    """A server's threads asking for the first page at once: one makes it, the others wait
+    for it (and a change meanwhile never trips over another thread's)."""
+    monkeypatch.setattr(made, "_FROM_FILES", {})
+    source = tmp_path / "file"
+    source.write_text("one")
+    makes = []
+
+    def make():
+        makes.append(1)
+        time.sleep(0.05)
+        return source.read_text()
+    start = threading.Barrier(8)
+
+    def ask(_):
+        start.wait()
+        return made_from("t", files_seen([source]), make)
+    with ThreadPoolExecutor(8) as pool:
+        assert list(pool.map(ask, range(8))) == ["one"] * 8
+    assert len(makes) == 1

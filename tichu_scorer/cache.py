@@ -12,8 +12,9 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Hashable
-from typing import Generic, TypeVar
+from collections.abc import Callable, Hashable, Iterable
+from pathlib import Path
+from typing import Any, Generic, TypeVar, cast
 
 from cachetools import LRUCache
 from flask import current_app
@@ -75,3 +76,26 @@ def lru(name: str, maxsize: int) -> LRU[K, V]:
         with _CREATING:
             found = extensions.setdefault(name, LRU(maxsize))
     return found
+
+
+# What a process made from files, by kind: the files' paths, sizes and times, and what was
+# made. An app made again from the same files (the tests make thousands) does not read them
+# all again; a file changed on disk is read again. A server's threads may ask at once.
+_FROM_FILES: dict[str, tuple[Hashable, Any]] = {}
+_MAKING = threading.Lock()
+
+
+def files_seen(paths: Iterable[Path]) -> tuple[tuple[str, int, int], ...]:
+    """Each file's path, size and time: what `made_from` compares."""
+    return tuple((str(path), (stat := path.stat()).st_size, stat.st_mtime_ns)
+                 for path in paths)
+
+
+def made_from(kind: str, seen: Hashable, make: Callable[[], V]) -> V:
+    """What `make` makes from the files `seen` (`files_seen`), made once in this process
+    while they stay the same; the last one of each kind is kept."""
+    with _MAKING:
+        kept = _FROM_FILES.get(kind)
+        if kept is None or kept[0] != seen:
+            kept = _FROM_FILES[kind] = (seen, make())
+        return cast(V, kept[1])

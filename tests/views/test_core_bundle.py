@@ -9,14 +9,12 @@ import io
 import json
 import os
 import re
-import threading
-import time
 import zipfile
-from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
 from tests.conftest import make_app, new_match
+from tichu_scorer import cache
 from tichu_scorer.scoring.state import MatchState
 from tichu_scorer.views import core
 
@@ -31,11 +29,10 @@ def test_the_archive_holds_the_pure_core_and_nothing_of_the_web_app(app):
     assert core.core_archive() == core.core_archive()  # built the same way each time
 
 
-def test_the_bundle_is_made_once_for_every_app_of_a_process_until_a_file_changes(
-        tmp_path, monkeypatch):
+def test_the_bundle_is_made_once_for_every_app_of_a_process(tmp_path, monkeypatch):
     """Every page asks for the worker's URL: a new app (the tests make thousands) neither
-    zips the core nor hashes the standard library again, unless a file changed."""
-    monkeypatch.setattr(core, "_made", {})
+    zips the core nor hashes the standard library again (`cache.made_from`)."""
+    monkeypatch.setattr(cache, "_FROM_FILES", {})
     zipped = []
     monkeypatch.setattr(core, "core_archive", lambda: zipped.append(1) or b"zip")
     for name in ("one", "two"):
@@ -44,39 +41,8 @@ def test_the_bundle_is_made_once_for_every_app_of_a_process_until_a_file_changes
             found = core.bundle()
         assert found is not None and found.archive == b"zip"
     assert len(zipped) == 1
-    source = tmp_path / "file"
-    source.write_text("one")
-    read = lambda: source.read_text()  # noqa: E731
-    assert core._once("t", [source], read) == "one"
-    source.write_text("two")  # the same size, another time
-    os.utime(source, ns=(1, 1))
-    assert core._once("t", [source], read) == "two"
-    source.write_text("three")  # another size
-    os.utime(source, ns=(1, 1))
-    assert core._once("t", [source], read) == "three"
-    assert [key[0] for key in core._made] == ["core", "stdlib", "t"]  # the last of each kind
+    assert {"core", "stdlib"} <= set(cache._FROM_FILES)  # kept by kind
 
-
-def test_a_bundle_asked_for_by_many_threads_at_once_is_made_once(tmp_path, monkeypatch):
-    """A server's threads asking for the first page at once: one makes it, the others wait
-    for it (and a change meanwhile never trips over another thread's)."""
-    monkeypatch.setattr(core, "_made", {})
-    source = tmp_path / "file"
-    source.write_text("one")
-    made = []
-
-    def make():
-        made.append(1)
-        time.sleep(0.05)
-        return source.read_text()
-    start = threading.Barrier(8)
-
-    def ask(_):
-        start.wait()
-        return core._once("t", [source], make)
-    with ThreadPoolExecutor(8) as pool:
-        assert list(pool.map(ask, range(8))) == ["one"] * 8
-    assert len(made) == 1
 
 def test_a_threechu_hand_naming_a_seat_the_table_lacks_is_refused_not_a_500(client):
     data = {"variant": "threechu", "seat_0": "Tom", "seat_1": "Uma", "seat_2": "Vic",

@@ -52,7 +52,7 @@ from markupsafe import Markup
 from werkzeug.wrappers import Response
 
 from ..assets import assets
-from ..cache import LRU, lru
+from ..cache import LRU, lru, made_from
 from ..models import Match
 
 PAGES_KEPT = 128  # match page bodies an app process keeps (a body is 1–100 KB)
@@ -105,23 +105,19 @@ def _built_from() -> list[tuple[str, str, int, int]]:
     return sorted(found)
 
 
-# The last build hashed in this process, by its files' names, sizes and times: an app made
-# again from the same files (the tests make thousands) does not read them all again.
-_last_build: dict[tuple[Any, ...], str] = {}
-
-
 def remember_build(app: App) -> None:
-    """Hash the files the running app was started with (before a deploy may replace them)."""
+    """Hash the files the running app was started with (before a deploy may replace them):
+    once per process while they stay the same (`cache.made_from`)."""
     files = _built_from()
-    seen = tuple((path, size, when) for path, _name, size, when in files)
-    if seen not in _last_build:
+
+    def hashed() -> str:
         digest = hashlib.sha256()
         for path, name, _size, _when in files:
             digest.update(f"{name}\0".encode())
             digest.update(Path(path).read_bytes())
-        _last_build.clear()
-        _last_build[seen] = digest.hexdigest()[:16]
-    app.extensions["tichu_build"] = _last_build[seen]
+        return digest.hexdigest()[:16]
+    seen = tuple((path, size, when) for path, _name, size, when in files)
+    app.extensions["tichu_build"] = made_from("build", seen, hashed)
     url = str(app.config.get("PAGE_STORE_URI") or "")
     app.extensions["tichu_page_store"] = SharedStore(url) if url else None
 

@@ -10,24 +10,21 @@ import hashlib
 import io
 import json
 import os
-import threading
 import zipfile
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TypeVar, cast
 
 import markupsafe
 from flask import Blueprint, Flask, abort, current_app, request, send_file, url_for
 from werkzeug.wrappers import Response
 
 from ..assets import IMMUTABLE
+from ..cache import files_seen, made_from
 from ..limits import limit_core
 from ..matches import hand_entry
 from ..models import Match
 
 bp = Blueprint("core", __name__)
-T = TypeVar("T")
 
 PACKAGE = Path(__file__).resolve().parent.parent
 ROOT = PACKAGE.parent
@@ -100,25 +97,6 @@ def core_archive() -> bytes:
     return buffer.getvalue()
 
 
-# What this process last built, by its files' paths, sizes and times (as the build's hash,
-# kept_pages.remember_build): an app made again from the same files (the tests make
-# thousands, each page asks for the worker's URL) neither zips the core nor hashes the
-# standard library again; a file changed on disk is read again.
-_made: dict[tuple[object, ...], object] = {}
-_making = threading.Lock()  # a server's threads may ask at once
-
-
-def _once(kind: str, paths: list[Path], make: Callable[[], T]) -> T:
-    seen = (kind, *((str(path), (stat := path.stat()).st_size, stat.st_mtime_ns)
-                    for path in paths))
-    with _making:
-        if seen not in _made:
-            for key in [key for key in _made if key[0] == kind]:
-                del _made[key]
-            _made[seen] = make()
-        return cast(T, _made[seen])
-
-
 def bundle() -> Bundle | None:
     """The bundle of the running app, None when the set-up could not fetch Pyodide."""
     app = current_app
@@ -132,9 +110,11 @@ def _build(app: Flask) -> Bundle | None:
     runtime = _runtime_folder(app)
     if runtime is None:
         return None
-    archive = _once("core", [path for _name, path in _archive_files()], core_archive)
+    # made once per process while the files stay the same (each page names the worker)
+    archive = made_from("core", files_seen(path for _name, path in _archive_files()),
+                        core_archive)
     archive_hash = hashlib.sha256(archive).hexdigest()[:12]
-    stdlib_hash = _once("stdlib", [runtime / STDLIB], lambda: hashlib.sha256(
+    stdlib_hash = made_from("stdlib", files_seen([runtime / STDLIB]), lambda: hashlib.sha256(
         (runtime / STDLIB).read_bytes()).hexdigest()[:12])
     with app.test_request_context():
         urls = {"index": url_for("core.runtime", version=runtime.name, name="x")[:-1],
