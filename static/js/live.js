@@ -196,13 +196,14 @@
   }
 
   // A hand form whose number another phone just saved: it says so before Save (the Save
-  // then shows both hands and lets the player choose). Once this phone's own Save is on its
-  // way (offline.js marks the form), the hand heard of may be its own: the save's answer
-  // tells which (a conflict shows both hands).
+  // then shows both hands and lets the player choose). While this phone's own Save is on its
+  // way (offline.js disables Save until the answer, or a refusal, comes), the hand heard of
+  // may be its own: the save's answer tells which (a conflict shows both hands).
   function taken(data) {
     const element = live();
     const number = document.querySelector("form.hand-form input[data-number]");
-    if (!element || !element.dataset.liveTaken || !number || number.form.dataset.saving) return;
+    if (!element || !element.dataset.liveTaken || !number ||
+        number.form.querySelector("button[type=submit]:disabled")) return;
     let box = document.getElementById("live-taken");
     const n = Number(number.value);
     if (data.hands >= n) {

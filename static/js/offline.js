@@ -174,9 +174,6 @@
                    match: form.dataset.matchUrl, number: Number(fields.get("number")) || 0,
                    scores: preview, body: body, created: Date.now() };
     form.querySelectorAll("button[type=submit]").forEach((b) => { b.disabled = true; });
-    // this phone's own save is on its way: the live channel may hear of the hand before
-    // the save's answer comes, and must not call it another phone's (live.js, taken)
-    form.dataset.saving = id;
     // without signal, the phone's core refuses what the server would (the same message and
     // rule): the form keeps the hand, as the server's page of problems does
     // (asked only where a preview answered: Save never waits for the core's first start, and
@@ -185,7 +182,6 @@
     if (refused) {
       showRefusal(form, refused);
       form.querySelectorAll("button[type=submit]").forEach((b) => { b.disabled = false; });
-      delete form.dataset.saving; // nothing was sent
       return;
     }
     ownSave.add(id); // this page sends it now: a flush meanwhile leaves it alone
