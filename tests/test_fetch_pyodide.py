@@ -204,3 +204,87 @@ def test_a_compile_that_fails_serves_the_sources_and_fails_ci(monkeypatch, tmp_p
     node.chmod(0o644)
     assert fetch.compiled(tmp_path, b"PK sources") is None
     assert "Permission denied" in capsys.readouterr().err
+
+
+def fake_node(path: Path, runs: Path, then: str) -> Path:
+    """A `node` at `path` that notes each run in `runs`, then does `then` (its arguments as
+    the compile's: the compiler, the Pyodide folder, the sources, the compiled archive)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(f"#!/bin/sh\necho ran >> {runs}\n{then}\n")
+    path.chmod(0o755)
+    return path
+
+
+def node_at(monkeypatch, node: Path) -> None:
+    monkeypatch.setattr(fetch.shutil, "which", lambda name: str(node) if name == "node"
+                        else None)
+
+
+def runs(counted: Path) -> int:
+    return len(counted.read_text().splitlines()) if counted.exists() else 0
+
+
+def test_a_node_that_hangs_is_waited_for_once_for_each_cut(monkeypatch, tmp_path, modules,
+                                                           capsys):
+    folder = fetched(monkeypatch, tmp_path)
+    sources, counted = (folder / fetch.CUT).read_bytes(), tmp_path / "runs"
+    node_at(monkeypatch, fake_node(tmp_path / "bin" / "node", counted, "exec sleep 30"))
+    monkeypatch.setattr(fetch, "COMPILE_SECONDS", 0.5)
+    capsys.readouterr()
+    fetch.prepare(folder, fetch.listed(modules.read_text()))
+    said = capsys.readouterr().err
+    assert runs(counted) == 1 and "timed out" in said and str(folder / fetch.FAILED) in said
+    assert (folder / fetch.CUT).read_bytes() == sources
+    # the next set-ups serve the sources at once, silently; what is out of date is still packed
+    (folder / f"{fetch.CUT}.gz").unlink()
+    for _ in range(2):
+        fetch.prepare(folder, fetch.listed(modules.read_text()))
+    assert runs(counted) == 1 and capsys.readouterr().err == ""
+    assert (folder / fetch.CUT).read_bytes() == sources
+    assert fetch.gzip.decompress((folder / f"{fetch.CUT}.gz").read_bytes()) == sources
+    modules.write_text(modules.read_text() + "email\n")  # another cut: tried again, once
+    fetch.prepare(folder, fetch.listed(modules.read_text()))
+    fetch.prepare(folder, fetch.listed(modules.read_text()))
+    assert runs(counted) == 2 and "timed out" in capsys.readouterr().err
+    assert "email/__init__.py" in zipfile.ZipFile(folder / fetch.CUT).namelist()
+
+
+def test_another_node_is_tried_again(monkeypatch, tmp_path, modules, capsys):
+    folder = fetched(monkeypatch, tmp_path)
+    sources, counted = (folder / fetch.CUT).read_bytes(), tmp_path / "runs"
+    listed = fetch.listed(modules.read_text())
+    old = fake_node(tmp_path / "old" / "node", counted,
+                    "echo 'SyntaxError: this Node is too old' >&2; exit 1")
+    node_at(monkeypatch, old)
+    fetch.prepare(folder, listed)
+    fetch.prepare(folder, listed)
+    assert runs(counted) == 1 and "this Node is too old" in capsys.readouterr().err
+    assert (folder / fetch.CUT).read_bytes() == sources
+    # the same Node replaced in place (an upgrade), failing otherwise: tried again, once
+    fake_node(old, counted, "echo 'Error: still too old' >&2; exit 1")
+    fetch.prepare(folder, listed)
+    fetch.prepare(folder, listed)
+    assert runs(counted) == 2 and "still too old" in capsys.readouterr().err
+    # another Node first on PATH (another binary) that compiles: tried, and its cut kept
+    node_at(monkeypatch, fake_node(tmp_path / "new" / "node", counted,
+                                   "printf compiled > \"$4\""))
+    fetch.prepare(folder, listed)
+    fetch.prepare(folder, listed)
+    assert runs(counted) == 3 and (folder / fetch.CUT).read_bytes() == b"compiled"
+    assert not (folder / fetch.FAILED).exists() and capsys.readouterr().err == ""
+
+
+def test_a_remembered_failure_still_fails_ci(monkeypatch, tmp_path, modules, capsys):
+    folder = fetched(monkeypatch, tmp_path)
+    counted = tmp_path / "runs"
+    node_at(monkeypatch, fake_node(tmp_path / "bin" / "node", counted,
+                                   "echo 'Error: this Node is too old' >&2; exit 1"))
+    fetch.prepare(folder, fetch.listed(modules.read_text()))
+    assert (folder / fetch.FAILED).exists() and runs(counted) == 1
+    with pytest.raises(SystemExit, match="this Node is too old"):
+        fetch.prepare(folder, fetch.listed(modules.read_text()), required=True)
+    assert runs(counted) == 2
+    data = tarball()  # and through the set-up's command line, as CI runs it
+    with pytest.raises(SystemExit, match="this Node is too old"):
+        fetch.main(["9.9.9", integrity(data), str(tmp_path / "out"), "--required"])
+    assert runs(counted) == 3

@@ -20,8 +20,10 @@ Where Node is installed (Debian's `nodejs`; npm brings it), the cut is served co
 tools/compile_stdlib.mjs runs the pinned Pyodide's own Python under Node to turn each
 module into its bytecode, once for each cut (about 3 s), which makes a phone's first start
 of the core about three times faster (docs/PERFORMANCE.md). Without Node the cut is served
-as sources, and the phone compiles them on that first start. With --required (CI) a
-compile that fails is an error.
+as sources, and the phone compiles them on that first start. A compile that fails or hangs
+(COMPILE_SECONDS) is said once and remembered beside the files (FAILED): later set-ups serve
+the sources at once, until the cut, the compiler or the Node changes (or the file is
+deleted). With --required (CI) a compile that fails is an error, remembered or not.
 
 The tarball's address is never written in the project: it is asked of npm when npm is
 installed (`npm view pyodide@VERSION dist.tarball`, which follows the user's npm
@@ -62,7 +64,16 @@ BROTLI_WINDOW = 22  # brotli's default: on the WebAssembly file 26 KB smaller th
 MODULES = Path(__file__).resolve().parent / "core_stdlib.txt"
 COMPILE = Path(__file__).resolve().parent / "compile_stdlib.mjs"
 MADE_FROM = "core_stdlib.zip made from"  # in PACKED: the cut's hash and the served zip's
-COMPILE_SECONDS = 120  # Node's start of Pyodide and the compile: about 3 s, 7 s under load
+# Node's start of Pyodide and the compile: about 3 s, 7 s under load, 12 s at a load average
+# of 9.8 on 2 cores (the slowest measured). 60 s is five times that: room for a loaded CI
+# machine (where a time-out fails the run) and a small home server; a Node still busy then is
+# taken as hung. A user waits it out once, not at every `make run`: a failure is remembered
+# (FAILED) for that Node and that cut. Longer would only lengthen that one wait; shorter
+# would risk remembering a slow but working Node as failed.
+COMPILE_SECONDS = 60
+# Beside the served files when Node failed to compile the cut: the Node, the cut and the
+# compiler it failed with, and what it said. Deleting it, or another Node, tries again.
+FAILED = ".compile-failed.json"
 
 
 def tarball_url(version: str) -> str | None:
@@ -139,16 +150,38 @@ def cut(full: bytes, modules: list[str]) -> bytes:
     return buffer.getvalue()
 
 
+def attempt(node: str, sources: bytes) -> dict[str, str]:
+    """What a compile's outcome depends on: the Node binary (its real path and the file's
+    size, times and inode: a Node installed, upgraded, switched or made runnable since is
+    another), the cut and the compiler script. Nothing is run to know it."""
+    real = os.path.realpath(node)
+    try:
+        found = os.stat(real)
+        seen = (f"{real} ({found.st_size} bytes, mtime {found.st_mtime_ns}, "
+                f"ctime {found.st_ctime_ns}, inode {found.st_ino})")
+    except OSError:
+        seen = real
+    try:
+        compiler = hashlib.sha256(COMPILE.read_bytes()).hexdigest()
+    except OSError:
+        compiler = "missing"
+    return {"node": seen, "cut": hashlib.sha256(sources).hexdigest(), "compiler": compiler}
+
+
 def compiled(dest: Path, sources: bytes, required: bool = False) -> bytes | None:
     """`sources` (a cut of the standard library) with each module as its bytecode, made by
-    the Pyodide in `dest` under Node; None without Node or when the compile fails (said;
-    an error when `required`)."""
+    the Pyodide in `dest` under Node; None without Node or when the compile fails (said
+    once, and remembered in FAILED: the same Node is not run again on the same cut; an
+    error when `required`, which tries again whatever is remembered)."""
     node = shutil.which("node")
     if node is None:
         if required:
             raise SystemExit("pyodide: Node is not installed, so the phone's standard "
                              "library cannot be compiled (apt-get install nodejs)")
         return None
+    failed, tried = dest / FAILED, attempt(node, sources)
+    if not required and {k: v for k, v in read_record(failed).items() if k != "said"} == tried:
+        return None  # failed before with this Node on this cut, and said so then
     with tempfile.TemporaryDirectory() as work:
         given, made = Path(work) / "sources.zip", Path(work) / "compiled.zip"
         given.write_bytes(sources)
@@ -156,16 +189,22 @@ def compiled(dest: Path, sources: bytes, required: bool = False) -> bytes | None
             run = subprocess.run([node, str(COMPILE), str(dest), str(given), str(made)],  # noqa: S603
                                  capture_output=True, text=True, timeout=COMPILE_SECONDS,
                                  check=False)
-        except (OSError, subprocess.TimeoutExpired) as exc:  # a Node that will not run or hangs
+        except subprocess.TimeoutExpired:  # a Node that hangs
+            said = f"timed out after {COMPILE_SECONDS} s"
+        except OSError as exc:  # a Node that will not run
             said = str(exc)
         else:
             if run.returncode == 0 and made.exists():
+                failed.unlink(missing_ok=True)
                 return made.read_bytes()
             said = (run.stderr.strip().splitlines() or ["no message"])[-1]
     if required:
         raise SystemExit(f"pyodide: compiling the standard library failed: {said}")
-    print(f"pyodide: compiling the standard library failed ({said}); the phone compiles it "
-          "on its first start", file=sys.stderr)
+    failed.write_text(json.dumps(tried | {"said": said}, indent=1) + "\n")
+    print(f"pyodide: compiling the standard library with {node} failed ({said}); the phone "
+          "compiles it on its first start. Later set-ups do not try again until this Node or "
+          f"tools/core_stdlib.txt changes; to try again sooner, delete {failed}",
+          file=sys.stderr)
     return None
 
 
@@ -188,6 +227,7 @@ def prepare(dest: Path, modules: list[str], required: bool = False) -> None:
     packed_as = read_record(record)
     # kept when made from this cut and unchanged since (not cut short, not put back by an
     # older set-up: the record names both hashes), and compiled exactly when Node is here
+    # (where Node failed on this cut before, compiled() gives the sources at once)
     served_now = (dest / CUT).read_bytes() if (dest / CUT).exists() else None
     made_from = hashlib.sha256(made).hexdigest()
     kept = (served_now is not None
