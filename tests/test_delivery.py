@@ -11,8 +11,10 @@ from pathlib import Path
 import brotli
 import pytest
 
-from tests.conftest import new_match
+from tests.conftest import make_app, new_match
+from tichu_scorer import assets
 from tichu_scorer.assets import IMMUTABLE, scan, shipped
+from tichu_scorer.cache import LRU
 from tichu_scorer.views.pages import SW_MAX_AGE
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -203,3 +205,36 @@ def test_a_match_page_of_200_hands_first_loads_in_15_kib(client):
     sizes = {"page": sent_bytes(page)} | {
         url: sent_bytes(client.get(url, headers=brotli_only)) for url in wanted}
     assert sum(sizes.values()) <= FIRST_LOAD_BUDGET, sizes
+
+
+@pytest.mark.one_database  # the files, not the database
+def test_a_static_file_is_compressed_once_for_every_app_of_a_process(tmp_path, monkeypatch):
+    made: list[int] = []
+
+    def counted(raw: bytes) -> bytes:
+        made.append(len(raw))
+        return brotli.compress(raw)
+
+    monkeypatch.setitem(assets.STATIC_ENCODINGS, "br", counted)
+    monkeypatch.setattr(assets, "_SENT", LRU(256), raising=False)  # none made yet here
+    url = f"/static/js/app.js?v={scan(ROOT / 'static').hashes['js/app.js']}"
+    for n in range(3):  # each a test's app, or a server's start
+        answer = make_app(tmp_path / str(n)).test_client().get(
+            url, headers={"Accept-Encoding": "br"})
+        assert answer.headers["Content-Encoding"] == "br"
+        assert brotli.decompress(answer.get_data()) == shipped(ROOT / "static" / "js" / "app.js")
+    assert len(made) == 1
+
+
+@pytest.mark.one_database
+def test_a_changed_static_file_is_compressed_anew(tmp_path, monkeypatch):
+    monkeypatch.setattr(assets, "_SENT", LRU(256))
+    script = tmp_path / "a.js"
+    first, second = "const  a = '" + "x" * 600 + "';", "const  b = '" + "y" * 600 + "';"
+    script.write_text(first)
+    before = assets._sent(tmp_path, "a.js", "h1", "br")
+    script.write_text(second)
+    assert assets._sent(tmp_path, "a.js", "h1", "br") == before  # the same hash: kept
+    assert brotli.decompress(before) == first.replace("  ", " ").replace(" = ", "=").encode()
+    after = assets._sent(tmp_path, "a.js", "h2", "br")  # another hash: read and made again
+    assert brotli.decompress(after) == second.replace("  ", " ").replace(" = ", "=").encode()

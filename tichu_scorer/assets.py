@@ -28,6 +28,8 @@ from flask import Flask, current_app, request
 from markupsafe import Markup
 from werkzeug.wrappers import Response
 
+from tichu_scorer.cache import LRU
+
 IMMUTABLE = "public, max-age=31536000, immutable"
 REVALIDATE = "no-cache"
 HASH_LENGTH = 12
@@ -100,11 +102,29 @@ def shipped(path: Path) -> bytes:
     return minify(raw.decode()).encode() if minify else raw
 
 
+# A static file as sent, by its path, its content's hash and the encoding: made once per
+# process, not per app (an app made again from the same files finds it: the tests make
+# thousands, and each browser test's phone fetches every file; brotli 11 was a fifth of
+# their server's CPU). None where compressing did not make it smaller.
+_SENT: LRU[tuple[str, str, str], tuple[bytes | None]] = LRU(256)
+
+
+def _sent(folder: Path, filename: str, digest: str, encoding: str) -> bytes | None:
+    key = (str(folder / filename), digest, encoding)
+    found = _SENT.get(key)
+    if found is None:
+        raw = shipped(folder / filename)
+        packed = STATIC_ENCODINGS[encoding](raw) if encoding != "identity" else raw
+        found = (packed if encoding == "identity" or len(packed) < len(raw) else None,)
+        _SENT.put(key, found)
+    return found[0]
+
+
 def _precompressed(response: Response) -> Response:
     """A hashed static file never changes: it is minified and compressed once, at the
     highest level (brotli 11, gzip 9, too slow for pages made per request), and kept in
-    memory; a browser that takes no encoding gets the same minified bytes. Runs before
-    Flask-Compress, which leaves an encoded response alone."""
+    memory (`_sent`); a browser that takes no encoding gets the same minified bytes. Runs
+    before Flask-Compress, which leaves an encoded response alone."""
     if request.endpoint != "static" or response.status_code != 200:
         return response
     filename = str((request.view_args or {}).get("filename", ""))
@@ -114,13 +134,7 @@ def _precompressed(response: Response) -> Response:
     encoding = request.accept_encodings.best_match(list(STATIC_ENCODINGS)) or "identity"
     if encoding == "identity" and Path(filename).suffix not in MINIFIERS:
         return response  # sent as stored
-    kept: dict[tuple[str, str], bytes | None] = current_app.extensions["tichu_compressed"]
-    key = (filename, encoding)
-    if key not in kept:
-        raw = shipped(Path(current_app.static_folder or "static") / filename)
-        packed = STATIC_ENCODINGS[encoding](raw) if encoding != "identity" else raw
-        kept[key] = packed if encoding == "identity" or len(packed) < len(raw) else None
-    body = kept[key]
+    body = _sent(Path(current_app.static_folder or "static"), filename, current, encoding)
     if body is None:
         return response
     unsent = response.response  # the file send_static_file opened: close it, not leak it
@@ -196,7 +210,6 @@ def init_app(app: Flask) -> None:
     app.extensions["tichu_assets"] = scan(folder)
     icon = data_uri((folder / ICON).read_bytes())
     app.jinja_env.globals["inline_icon"] = lambda: icon
-    app.extensions["tichu_compressed"] = {}
     app.url_defaults(_add_hash)
     app.after_request(_cache_control)
     app.after_request(_precompressed)
