@@ -6,8 +6,9 @@
 // the page asks instead every second or so, conditionally (If-None-Match: 304 while nothing
 // changed, tichu_scorer/live/poll.py). On a change the parts of the page ([data-live-part]) are
 // fetched once and put in place, nothing else is touched, and a short note says what
-// happened. A hand form is never touched: it says so when another phone took its hand's
-// number. Offline it stops, quietly, and starts again when the phone is back.
+// happened. A hand form is never touched: it says so when another phone (or another tab of
+// this phone) took its hand's number. Offline it stops, quietly, and starts again when the
+// phone is back.
 (function () {
   "use strict";
   const EVERY = 1500;      // ms between questions while the page is shown (a change shows within 2 s)
@@ -35,6 +36,20 @@
   let source = null;       // the open stream, if any
   let streaming = false;   // the stream said hello: no questions while it holds
   let shown = Promise.resolve();
+
+  // A tab of this phone that saves a hand tells the phone's other tabs (they share its
+  // cookies and outbox, not their pages): their note and their form of that hand say it was
+  // saved on this phone, not on another.
+  const tabs = window.BroadcastChannel ? new BroadcastChannel("tichu-hands") : null;
+  const ours = new Set(); // this match's hands this phone's other tabs sent, by number
+  if (tabs) {
+    tabs.onmessage = (event) => { if (event.data && event.data.live === url) ours.add(event.data.n); };
+    // the form's hand, or a conflict's choice (asked before offline.js disables the Save)
+    window.addEventListener("submit", (event) => {
+      const n = event.target.matches(".hand-form") && new FormData(event.target, event.submitter).get("number");
+      if (n) tabs.postMessage({ live: url, n: Number(n) });
+    }, true);
+  }
 
   function later(ms) {
     clearTimeout(timer);
@@ -169,8 +184,9 @@
   }
 
   // "Hand 12 saved on Bob's phone." (or "on another phone", when the phone that saved it
-  // has no name: tables/phones.py) when the log's latest entry is that hand added and the match
-  // has one hand more; any other change gets the general note.
+  // has no name: tables/phones.py; "on this phone", when another tab of this one sent it)
+  // when the log's latest entry is that hand added and the match has one hand more; any
+  // other change gets the general note.
   // (The owner is put in by a function: a phone named "$`" or "$&" is said as typed, never
   // as a replacement pattern.)
   function note(data, before) {
@@ -178,8 +194,10 @@
     if (!element || !element.dataset.liveOther) return;
     const last = data.last;
     const added = last && last.action === "added" && data.hands === Number(String(before).split(".")[1]) + 1;
+    const here = added && ours.has(last.hand) && element.dataset.liveAddedHere;
     const named = added && typeof last.phone === "string" && last.phone && element.dataset.liveAddedOn;
-    const text = named ? element.dataset.liveAddedOn.replace("{n}", String(last.hand)).replace("{owner}", () => possessive(last.phone))
+    const text = here ? here.replace("{n}", String(last.hand))
+      : named ? element.dataset.liveAddedOn.replace("{n}", String(last.hand)).replace("{owner}", () => possessive(last.phone))
       : added ? element.dataset.liveAdded.replace("{n}", String(last.hand)) : element.dataset.liveOther;
     let box = document.getElementById("live-note");
     if (!box) {
@@ -195,10 +213,11 @@
     note.timer = setTimeout(() => { box.hidden = true; }, 8000);
   }
 
-  // A hand form whose number another phone just saved: it says so before Save (the Save
-  // then shows both hands and lets the player choose). While this phone's own Save is on its
-  // way (offline.js disables Save until the answer, or a refusal, comes), the hand heard of
-  // may be its own: the save's answer tells which (a conflict shows both hands).
+  // A hand form whose number another phone, or another tab of this one, just saved: it says
+  // so before Save (the Save then shows both hands and lets the player choose; the form's
+  // data-tab field tells that page which of the two it was). While this phone's own Save is
+  // on its way (offline.js disables Save until the answer, or a refusal, comes), the hand
+  // heard of may be its own: the save's answer tells which (a conflict shows both hands).
   function taken(data) {
     const element = live();
     const number = document.querySelector("form.hand-form input[data-number]");
@@ -206,6 +225,9 @@
         number.form.querySelector("button[type=submit]:disabled")) return;
     let box = document.getElementById("live-taken");
     const n = Number(number.value);
+    const here = data.hands >= n && ours.has(n);
+    const tab = number.form.querySelector("input[data-tab]");
+    if (tab) tab.value = here ? String(n) : "";
     if (data.hands >= n) {
       if (!box) {
         box = document.createElement("p");
@@ -215,7 +237,7 @@
         const head = document.querySelector(".hand-head");
         if (head) head.after(box); else number.form.prepend(box);
       }
-      box.textContent = element.dataset.liveTaken.replace("{n}", String(n));
+      box.textContent = element.dataset[here ? "liveTakenHere" : "liveTaken"].replace("{n}", String(n));
       box.hidden = false;
     } else if (box) {
       box.hidden = true; // taken back meanwhile (undone, deleted)

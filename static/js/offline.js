@@ -12,6 +12,7 @@
   const OUTBOX = "outbox";
   const MATCHES = "matches";
   const TIMEOUT = 8000; // ms: a save that takes longer is treated as lost and queued
+  const loaded = Date.now(); // the hands that wait by then are before this page's hand form
 
   if ("serviceWorker" in navigator) {
     // a new worker is looked for after every page; the server says how long its answer lasts
@@ -285,10 +286,9 @@
   async function sendWaiting() {
     let sent = 0;
     try {
-      const items = (await all()).filter((i) => !i.error && !i.conflict && !ownSave.has(i.client_id))
-        .sort((a, b) => a.created - b.created);
+      const items = (await all()).filter((i) => !i.error && !i.conflict).sort((a, b) => a.created - b.created);
       for (const item of items) {
-        if (ownSave.has(item.client_id)) continue; // the Save began while this flush ran
+        if (ownSave.has(item.client_id)) continue; // this page's Save sends it (also one begun while this flush ran)
         const token = await freshToken();
         if (!token) break; // still no network: the rest waits
         const result = await send(item, token);
@@ -347,12 +347,11 @@
     form.submit();
   }
 
-  const show_ = () => show();
   async function show() {
     const items = await all().catch(() => []);
     const box = document.getElementById("outbox");
+    const waiting = items.filter((i) => !i.conflict && !i.error);
     if (box) {
-      const waiting = items.filter((i) => !i.conflict && !i.error);
       const conflicts = items.filter((i) => i.conflict);
       const refused = items.filter((i) => i.error);
       box.hidden = items.length === 0;
@@ -365,21 +364,20 @@
         line.className = "outbox-item";
         line.textContent = item.conflict ? box.dataset.conflict.replace("{n}", String(item.number))
           : box.dataset.refused.replace("{n}", String(item.number)) + " " + item.error;
-        const show = document.createElement("button");
-        show.type = "button";
-        show.className = "link";
-        show.textContent = box.dataset.show;
-        show.addEventListener("click", () => review(item));
-        const drop = document.createElement("button");
-        drop.type = "button";
-        drop.className = "link";
-        drop.textContent = box.dataset.drop;
-        drop.addEventListener("click", () => remove(item.client_id).then(show_));
-        line.append(" ", show, " ", drop);
+        // its Show (the server's page: review) and its Discard
+        [[box.dataset.show, () => review(item)], [box.dataset.drop, () => remove(item.client_id).then(show)]]
+          .forEach(([text, act]) => {
+            const button = document.createElement("button");
+            button.type = "button";
+            button.className = "link";
+            button.textContent = text;
+            button.addEventListener("click", act);
+            line.append(" ", button);
+          });
         box.append(line);
       });
     }
-    provisional(items.filter((i) => !i.conflict && !i.error));
+    provisional(waiting);
     return items;
   }
 
@@ -426,9 +424,10 @@
       if (!("shown" in el.dataset)) el.dataset.shown = el.textContent;
       if (next > Number(el.dataset.nextHand)) el.textContent = el.textContent.replace(/\d+/, String(next));
     });
-    // the hand form's own hand, on its way (its Save), is not a hand before it: counted, the
-    // form would become the next hand's, and the server's page for a refusal be asked for that
-    const before = form ? mine.filter((i) => !ownSave.has(i.client_id)) : [];
+    // the hand form follows the hands that waited when it opened; not its own, on its way
+    // (its Save: the server's page for a refusal would be asked for the next hand), nor one
+    // another tab of this phone saves meanwhile (live.js says so, and Save lets one choose)
+    const before = form ? mine.filter((i) => i.created < loaded) : [];
     if (before.length) {
       const number = form.querySelector("input[data-number]");
       const after = Math.max(...before.map((i) => i.number)) + 1;

@@ -54,8 +54,10 @@ def watcher(page, match_url: str):
 
 
 def told(watcher, number: int) -> None:
-    """Wait until the watching tab has heard of hand `number` and shown it."""
-    watcher.wait_for_selector(f"#live-note:has-text('Hand {number} saved on another phone.')",
+    """Wait until the watching tab has heard of hand `number` and shown it ("on this
+    phone": its phone's other tab saved it, test_phone_tabs.py; "on another phone" where the
+    watcher's live.js, loaded a second after its page, was not yet there to hear that tab)."""
+    watcher.wait_for_selector(f"#live-note:has-text('Hand {number} saved on ')",
                               timeout=SOON)
 
 

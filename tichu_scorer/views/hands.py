@@ -129,6 +129,7 @@ def _page(match: Match, form: Any, status: int, hand: Hand | None = None,
     titles = match.game.titles(len(match.seats))
     layout = hand_entry.layout_for(match, shuffler)
     theirs, yours, summaries = _versions(match, form, hand, conflict)
+    opened_for = number if number is not None else shown
     body = render_template(template, form=form, match=match, number=shown, titles=titles,
                            back=page_showing(match, shown) if hand is not None else url_for(
                                "matches.show", match_id=match.key),
@@ -138,12 +139,20 @@ def _page(match: Match, form: Any, status: int, hand: Hand | None = None,
                            most_bombs=MOST_BOMBS, taps=seigneur.places_to_tap(len(match.seats)),
                            told=follow_view.told_of(match, hand), conflict_theirs=theirs,
                            conflict_yours=yours, summaries=summaries,
-                           opened_for=number if number is not None else shown,
+                           opened_for=opened_for, in_tab=_saved_in_tab(summaries, opened_for),
                            entry=_opened_entry(match, hand, conflict),
                            version=(hand.version if hand is not None and conflict is None
                                     else request.form.get("version")))
     db.session.rollback()  # a refused change holds nothing while the page goes out
     return body, status
+
+
+def _saved_in_tab(summaries: list[tuple[int, str]], opened_for: int) -> bool:
+    """Whether the one hand saved meanwhile is the form's own number, which its page heard
+    was saved in another tab of this phone (live.js names it in the `tab` field): the
+    conflict then says so, not "another phone". Words only: the choice is the same."""
+    return ([place for place, _summary in summaries] == [opened_for]
+            and request.form.get("tab") == str(opened_for))
 
 
 def _opened_entry(match: Match, hand: Hand | None,
