@@ -77,23 +77,24 @@ def recount_match(match, players, pairs):
     if game.teams:
         groups += [(tuple(sorted(names[s] for s in range(len(names)) if s % 2 == team)),
                     tuple(s for s in range(len(names)) if s % 2 == team)) for team in (0, 1)]
+    # each hand read once: who went out first, and each seat's score and team in it
+    hands = [(hand, hand.out_order[0] if hand.out_order else None,
+              [score_in(game, hand, s) for s in range(len(names))],
+              [team_in(game, hand, s) for s in range(len(names))]) for hand in match.hands]
     for name, seats in groups:
         into = players if len(seats) == 1 else pairs
         c = dict.fromkeys(COUNTS, 0)
         c["matches"] = 1
         c["won"] = 1 if (name in won if len(seats) == 1 else set(name) <= won) else 0
-        for hand in match.hands:
-            first = hand.out_order[0] if hand.out_order else None
+        for hand, first, scores, teams in hands:
             c["hands"] += 1
-            c["points"] += score_in(game, hand, seats[0])
+            c["points"] += scores[seats[0]]
             # a hand won: the side scored more than the other side (a tie wins nobody)
-            c["hands_won"] += score_in(game, hand, seats[0]) > max(
-                score_in(game, hand, s) for s in range(len(names))
-                if team_in(game, hand, s) != team_in(game, hand, seats[0]))
+            c["hands_won"] += scores[seats[0]] > max(
+                scores[s] for s in range(len(names)) if teams[s] != teams[seats[0]])
             c["first_out"] += first in seats
             if hand.sweep and first is not None:
-                c["double_victories"] += team_in(game, hand, first) == team_in(game, hand,
-                                                                               seats[0])
+                c["double_victories"] += teams[first] == teams[seats[0]]
             for seat in seats:
                 call = hand.calls.get(str(seat))
                 if call:
