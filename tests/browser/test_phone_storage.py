@@ -90,13 +90,21 @@ def test_a_navigation_uses_the_navigation_preload(watched_server, phone):
     assert page.errors == []
 
 
+def outbox(page):
+    """`page` once its outbox script has run: a page's text (the hand form's buttons, the
+    note that a hand was saved) shows before its deferred scripts have run (seen under load:
+    `window.tichuOutbox` not yet there)."""
+    page.wait_for_function("() => Boolean(window.tichuOutbox)")
+    return page
+
+
 def test_a_newer_database_in_another_tab_is_not_blocked_and_saving_goes_on(
         live_server, phone):
     page = phone
     start_match(page, live_server)
     page.tap("text=Add hand 1")
     page.wait_for_selector(".out-buttons:not([hidden])")
-    page.evaluate("window.tichuOutbox.all().then(() => true)")  # its connection is open
+    outbox(page).evaluate("window.tichuOutbox.all().then(() => true)")  # its connection is open
     other = page.context.new_page()
     other.goto(live_server + "/manifest.webmanifest")  # the same site, without a script
     assert other.evaluate(OPEN, 3) == "opened 3"  # the first tab closed its connection
@@ -105,7 +113,7 @@ def test_a_newer_database_in_another_tab_is_not_blocked_and_saving_goes_on(
     page.tap(".quick button[data-set='75']")
     page.tap("button[type=submit]")
     page.wait_for_selector("text=Hand 1 saved.")
-    assert page.evaluate("window.tichuOutbox.all().then((items) => items.length)") == 0
+    assert outbox(page).evaluate("window.tichuOutbox.all().then((items) => items.length)") == 0
     assert page.errors == []
 
 

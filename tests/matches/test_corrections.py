@@ -393,3 +393,20 @@ def test_summarize_says_the_calls_in_the_readers_language(german):
     match = add(new_match().key, {"out_order": [0, 1], "calls": {"1": "grand"},
                                   "card_points": [50, None]})
     assert "Bob Großes Tichu " in corrections.summarize(match, match.hands[0])
+
+
+def test_a_conflicts_page_shows_their_hand_mine_scored_and_each_hand_saved_meanwhile(ctx):
+    match = add(new_match().key, LEVEL, SWEEP_A)
+    first, second = match.hands
+    stale = writes.Stale([(1, first), (2, second)], current=2, entry=1)
+    theirs, mine, lines = corrections.conflict_versions(match, ANN_FAILS, None, stale)
+    assert theirs == corrections.summarize(match, first)
+    # Ann's failed Tichu [P3], scored as a new hand: A 50 - 100, B 50
+    assert mine == "out: Bob, Ann · Ann Tichu failed · card points 50 : 50 · A -50 / B +50"
+    assert lines == [(1, corrections.summarize(match, first)),
+                     (2, corrections.summarize(match, second))]
+    # mine refused by the rules [H7: one seat out twice]: no line of mine; a hand deleted
+    # meanwhile (an edit's conflict) has none of theirs
+    gone = writes.Conflict(None, 3)
+    refused = {"out_order": [1, 1], "card_points": [50, None]}
+    assert corrections.conflict_versions(match, refused, first, gone) == ("", None, [])

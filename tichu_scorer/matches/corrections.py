@@ -231,6 +231,18 @@ def restore_hand(match: Match, hand: Hand, moved_on_ok: bool = True,
     return True
 
 
+def conflict_versions(match: Match, entered: Mapping[str, Any], hand: Hand | None,
+                      conflict: Conflict) -> tuple[str, str | None, list[tuple[int, str]]]:
+    """For a conflict's page: the other phone's version, this phone's (`entered`, scored as
+    an edit of `hand` or a new hand; None where the rules refuse it), and one line per hand
+    saved meanwhile, with its place."""
+    _preview, problems, row = score(match, entered, editing=hand)
+    yours = None if problems else summarize(match, row)
+    theirs = summarize(match, conflict.hand) if conflict.hand is not None else ""
+    saved = [(place, summarize(match, h)) for place, h in getattr(conflict, "saved", [])]
+    return theirs, yours, saved
+
+
 def summarize(match: Match, row: Hand | Mapping[str, Any]) -> str:
     """One hand in a line, for choosing between two phones' versions of it: who went out,
     the calls and how they went, the card points and what each side scored."""

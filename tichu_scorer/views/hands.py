@@ -128,7 +128,8 @@ def _page(match: Match, form: Any, status: int, hand: Hand | None = None,
     template = game_pages.pages_of(match).hand_template
     titles = match.game.titles(len(match.seats))
     layout = hand_entry.layout_for(match, shuffler)
-    theirs, yours, summaries = _versions(match, form, hand, conflict)
+    theirs, yours, summaries = (corrections.conflict_versions(
+        match, form.to_api(), hand, conflict) if conflict is not None else ("", None, []))
     opened_for = number if number is not None else shown
     body = render_template(template, form=form, match=match, number=shown, titles=titles,
                            back=page_showing(match, shown) if hand is not None else url_for(
@@ -191,21 +192,6 @@ def _over(match: Match, status: int) -> tuple[str, int]:
                            refused=request.method == "POST")
     db.session.rollback()
     return body, status
-
-
-def _versions(match: Match, form: Any, hand: Hand | None,
-              conflict: writes.Conflict | None
-              ) -> tuple[str, str | None, list[tuple[int, str]]]:
-    """For a conflict: the other phone's version, this phone's (scored, when it scores),
-    and one line per hand saved meanwhile, with its place."""
-    if conflict is None:
-        return "", None, []
-    _preview, problems, row = hand_entry.score(match, form.to_api(), editing=hand)
-    yours = None if problems else corrections.summarize(match, row)
-    theirs = corrections.summarize(match, conflict.hand) if conflict.hand is not None else ""
-    saved = [(place, corrections.summarize(match, h))
-             for place, h in getattr(conflict, "saved", [])]
-    return theirs, yours, saved
 
 
 @bp.route("/matches/<match_id>/hands/new", methods=["GET", "POST"])
