@@ -195,7 +195,7 @@ def test_a_compile_that_fails_serves_the_sources_and_fails_ci(monkeypatch, tmp_p
     with pytest.raises(SystemExit, match="apt-get install nodejs"):
         fetch.compiled(tmp_path, b"PK sources", required=True)
     # a Node that hangs, or that cannot be run at all: the sources, never a crash
-    node.write_text("#!/bin/sh\nsleep 30\n")
+    node.write_text("#!/bin/sh\nexec sleep 30\n")  # exec: the time-out stops the sleep too
     monkeypatch.setattr(fetch.shutil, "which", lambda name: str(node) if name == "node"
                         else None)
     monkeypatch.setattr(fetch, "COMPILE_SECONDS", 0.5)

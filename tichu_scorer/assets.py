@@ -28,7 +28,7 @@ from flask import Flask, current_app, request
 from markupsafe import Markup
 from werkzeug.wrappers import Response
 
-from tichu_scorer.cache import LRU
+from .cache import LRU
 
 IMMUTABLE = "public, max-age=31536000, immutable"
 REVALIDATE = "no-cache"
