@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import gzip
 import hashlib
 import importlib.util
 import io
@@ -12,6 +13,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
+import time_machine
 
 SPEC = importlib.util.spec_from_file_location(
     "fetch_pyodide", Path(__file__).resolve().parent.parent / "tools" / "fetch_pyodide.py")
@@ -29,7 +31,9 @@ def stdlib() -> bytes:
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
         for name in ("json/__init__.py", "json/decoder.py", "gettext.py", "email/__init__.py",
                      "encodings/__init__.py", "encodings/utf_8.py"):
-            archive.writestr(name, f"# {name}\n" * 50)
+            # a fixed date: the same archive whenever it is made (as the tarball below)
+            archive.writestr(zipfile.ZipInfo(name, (2026, 1, 1, 0, 0, 0)), f"# {name}\n" * 50,
+                             zipfile.ZIP_DEFLATED)
     return buffer.getvalue()
 
 
@@ -38,7 +42,11 @@ def tarball() -> bytes:
         fetch.LOCK: json.dumps({"info": {"version": "9.9.9"}, "packages": {"numpy": {}}}).encode(),
         "package.json": b"{}", "console.html": b"not taken"}
     buffer = io.BytesIO()
-    with tarfile.open(fileobj=buffer, mode="w:gz") as tar:
+    # the same bytes on every call: gzip's header (and the zip's dates) would otherwise carry
+    # the time it was made, and a test that made it twice across a second's turn saw
+    # another checksum
+    with gzip.GzipFile(fileobj=buffer, mode="wb", mtime=0) as packed, \
+            tarfile.open(fileobj=packed, mode="w") as tar:
         for name, raw in files.items():
             info = tarfile.TarInfo(f"package/{name}")
             info.size = len(raw)
@@ -288,3 +296,12 @@ def test_a_remembered_failure_still_fails_ci(monkeypatch, tmp_path, modules, cap
     with pytest.raises(SystemExit, match="this Node is too old"):
         fetch.main(["9.9.9", integrity(data), str(tmp_path / "out"), "--required"])
     assert runs(counted) == 3
+
+
+def test_the_fake_package_is_the_same_whenever_it_is_made():
+    """The tests that fetch it twice check its checksum against the first (a test failed
+    when its two makes fell in two seconds: CI at 4a89126)."""
+    with time_machine.travel("2026-12-06 23:59:58", tick=False):
+        first = tarball()
+    with time_machine.travel("2027-03-01 08:00:03", tick=False):
+        assert tarball() == first
