@@ -244,6 +244,32 @@
     }
   }
 
+  // A hand form served from the phone's copy (no signal, lie-fi) that was kept before the
+  // match moved on: the signal went after a match page came and before the service worker
+  // had kept the form anew. Numbered for a hand already stored, its Save would meet the
+  // phone's own hand as another phone's. It takes the next hand's number, entry number and
+  // the facts its preview scores against from the match page's copy when that is newer
+  // (kept as it came); offline.js then counts the hands waiting on the phone after them.
+  const revision = (t) => Number((/^m(\d+)\./.exec(t || "") || [0, 0])[1]);
+  async function adopt() {
+    const form = document.querySelector("form.hand-form[data-offline]");
+    const drawn = form && form.querySelector("[data-live-tag]");
+    const number = form && form.querySelector("input[data-number]");
+    const copy = number && window.caches && await caches.match(form.dataset.matchUrl).catch(() => null);
+    if (!copy) return;
+    const match = new DOMParser().parseFromString(await copy.text(), "text/html").querySelector("[data-live-match][data-next-entry]");
+    if (!match || revision(match.dataset.liveTag) <= revision(drawn.dataset.liveTag)) return;
+    drawn.dataset.liveTag = match.dataset.liveTag;
+    if (drawn === first) tag = match.dataset.liveTag;
+    number.value = String(Number(match.dataset.liveTag.split(".")[1]) + 1);
+    form.querySelector("input[data-entry]").value = match.dataset.nextEntry;
+    form.dataset.facts = match.dataset.facts;
+    const title = form.querySelector("h1");
+    if (title) title.textContent = title.textContent.replace(/\d+/, number.value);
+    if (window.tichuOutbox) window.tichuOutbox.show();
+  }
+  adopt();
+
   // A hidden page (another app in front, the screen off) gives its stream back and asks
   // now and then instead; shown again, it opens the stream with the version it shows, and
   // the live process tells it at once of anything that changed meanwhile.

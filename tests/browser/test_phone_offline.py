@@ -301,6 +301,51 @@ def test_a_hand_undone_and_entered_again_elsewhere_refreshes_the_phones_form(liv
         60 + 30 + 50, 40 + 70 + 50]
 
 
+def test_a_form_kept_before_the_last_save_takes_the_next_hand_without_signal(live_server,
+                                                                             phone):
+    """The signal goes right after a save, before the service worker had kept the hand form
+    anew (its fetch lost here): the phone's copy of the form is still the one for hand 1. It
+    takes the next hand's number from the phone's copy of the match page, so the hand entered
+    without signal is hand 2, and is saved once the signal is back, not refused as another
+    phone's conflict."""
+    page = phone
+    context = page.context
+    match_url = controlled_match(page, live_server)
+    path = match_url.removeprefix(live_server)
+    page.tap("text=Add hand 1")
+    page.wait_for_selector(".out-buttons:not([hidden])")
+    lost = []
+
+    def lose_the_forms_copy(route, request):
+        if request.headers.get("x-tichu-prefetch"):  # the worker keeping its copy
+            lost.append(request.url)
+            route.abort()
+        else:
+            route.continue_()
+    context.route("**" + path + "/hands/new", lose_the_forms_copy)
+    page.tap(".out-btn[data-seat='0']")
+    page.tap(".quick button[data-set='60']")
+    page.tap("button[type=submit]")
+    page.wait_for_selector("text=Hand 1 saved.")
+    kept(page, path, "Undo hand 1")  # the phone's copy of the match page, as it came
+    context.set_offline(True)
+    page.goto(match_url + "/hands/new")  # the copy made when hand 1 was to be entered
+    page.wait_for_selector(".out-buttons:not([hidden])")
+    expect(page.locator("form.hand-form h1")).to_have_text("Hand 2")
+    assert lost, "the worker never tried to keep the form anew: nothing was tested"
+    page.tap(".out-btn[data-seat='1']")
+    page.tap(".quick button[data-set='30']")
+    page.tap("button[type=submit]")
+    page.wait_for_url(match_url + "*")
+    page.wait_for_selector("#outbox:has-text('1 hand waiting')")
+    context.set_offline(False)
+    send_waiting(page)
+    synced(page, 3)
+    assert page.locator("table.hands tbody tr").count() == 2
+    assert [int(t) for t in page.locator("[data-total]").all_text_contents()] == [
+        60 + 30, 40 + 70]
+
+
 MARK_REFUSED = """async () => {
   const items = await window.tichuOutbox.all();
   await new Promise((resolve, reject) => {

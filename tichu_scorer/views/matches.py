@@ -204,6 +204,8 @@ def _show(match: Match, viewer: bool, every: bool = False) -> Response:
             board=page.board, decimal_sign=get_decimal_symbol(str(get_locale())),
             csrf_token=lambda: kept_pages.stand_in(current_app),
             follow=_follow(match, scorer),
+            # the next hand's entry number: a hand form kept before takes it (offline.js)
+            next_entry=prebuilt.next_entry(match.id) if scorer else None,
             # the table's ratings, for its scorers: a viewer link's reader gets this body too
             chances=None if page.rows or not scorer else chances(match)))
     response = make_response(render_template("matches/page.html", body=kept.body,
