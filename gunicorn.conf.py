@@ -48,6 +48,12 @@ keepalive = 5
 # gunicorn's control socket (runtime management through `gunicornc`) is not used here: off,
 # so that two servers on one machine (the tests' many) never share its one default path.
 control_socket_disable = True
+# The app is made once, in the master, and each worker is forked from it: a worker starts in
+# milliseconds, not the second and more each one took to import and make the app (every
+# start, and every recycling below), and the workers share the master's memory until they
+# write to it. Each worker opens its own database connections (`database.per_process`). A
+# new version of the code takes a restart (docs/DEPLOY.md), as it did.
+preload_app = True
 max_requests = 5000  # recycle workers now and then
 max_requests_jitter = 500
 # "-": standard output; ACCESS_LOG= (empty) turns it off where a proxy in front logs each

@@ -92,3 +92,36 @@ def test_a_database_that_refuses_connections_is_a_503_not_a_500(tmp_path):
     r = app.test_client().get("/matches/kAAAAAAAAAAAAAAAAAAAAA")
     assert r.status_code == 503 and r.headers["Retry-After"]
     assert "nothing was saved" in r.get_data(as_text=True)
+
+
+def test_a_forked_worker_opens_its_own_connections(tmp_path):
+    """gunicorn makes the app once and forks its workers from it (`preload_app`): a worker
+    never uses a connection the parent pooled (one socket, two processes' statements mixed);
+    it opens its own, and the parent's stays the parent's."""
+    import os
+
+    from sqlalchemy import text
+
+    from tests.conftest import make_app
+    from tichu_scorer.extensions import db
+
+    app = make_app(tmp_path, tables=True)
+    with app.app_context():
+        with db.engine.connect() as conn:  # pooled in the parent once given back
+            parent = conn.connection.dbapi_connection
+        assert db.engine.pool.checkedin() == 1
+        child = os.fork()
+        if child == 0:  # the worker: the parent's pool is not its own
+            try:
+                fresh = db.engine.pool.checkedin() == 0
+                with db.engine.connect() as conn:
+                    ours = conn.connection.dbapi_connection is not parent
+                    works = conn.execute(text("SELECT 1")).scalar_one() == 1
+                os._exit(0 if fresh and ours and works else 1)
+            finally:
+                os._exit(2)
+        _, status = os.waitpid(child, 0)
+        assert os.waitstatus_to_exitcode(status) == 0
+        with db.engine.connect() as conn:  # the parent's, still open and its own
+            assert conn.connection.dbapi_connection is parent
+            assert conn.execute(text("SELECT 1")).scalar_one() == 1

@@ -63,8 +63,9 @@ def create_app(test_config: Mapping[str, Any] | None = None,
 
     db.init_app(app)
     app.teardown_appcontext(database.end_session)  # runs before Flask-SQLAlchemy's own
-    if app.config["SQLALCHEMY_DATABASE_URI"].startswith("postgresql"):
-        with app.app_context():
+    with app.app_context():
+        database.per_process(db.engines.values())  # a forked worker opens its own
+        if app.config["SQLALCHEMY_DATABASE_URI"].startswith("postgresql"):
             app.extensions["tichu_breaker"] = database.bound(db.engine, app.config)
     migrate.init_app(app, db, directory=str(ROOT / "migrations"))
     csrf.init_app(app)

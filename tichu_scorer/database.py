@@ -23,10 +23,12 @@ each wait itself:
 from __future__ import annotations
 
 import logging
+import os
 import socket
 import struct
 import threading
 import time
+import weakref
 from contextlib import suppress
 from typing import Any, NoReturn
 
@@ -229,3 +231,24 @@ def end_session(_error: BaseException | None = None) -> None:
         with suppress(Exception):  # nothing more can be done with it
             db.session().invalidate()
         db.session.registry.clear()
+
+
+# Engines whose pooled connections a forked child must not use: gunicorn makes the app once
+# and forks its workers from it (`preload_app`), and a socket two processes share mixes their
+# statements. Held weakly: a test's app and its engine go when nothing uses them.
+_PER_PROCESS: weakref.WeakSet[Engine] = weakref.WeakSet()
+
+
+def per_process(engines: Any) -> None:
+    """Have a forked child open its own connections for each of `engines`."""
+    _PER_PROCESS.update(engines)
+
+
+def _forked() -> None:
+    """In a forked child: forget the connections pooled by the parent without closing them
+    (the parent still uses them), as SQLAlchemy advises for a pool across a fork."""
+    for engine in list(_PER_PROCESS):
+        engine.dispose(close=False)
+
+
+os.register_at_fork(after_in_child=_forked)
