@@ -248,8 +248,8 @@
   // match moved on: the signal went after a match page came and before the service worker
   // had kept the form anew. Numbered for a hand already stored, its Save would meet the
   // phone's own hand as another phone's. It takes the next hand's number, entry number and
-  // the facts its preview scores against from the match page's copy when that is newer
-  // (kept as it came); offline.js then counts the hands waiting on the phone after them.
+  // the facts its preview scores against, and its totals so far, from the match page's copy
+  // when that is newer (kept as it came); offline.js then counts the waiting hands after it.
   const revision = (t) => Number((/^m(\d+)\./.exec(t || "") || [0, 0])[1]);
   async function adopt() {
     const form = document.querySelector("form.hand-form[data-offline]");
@@ -257,8 +257,13 @@
     const number = form && form.querySelector("input[data-number]");
     const copy = number && window.caches && await caches.match(form.dataset.matchUrl).catch(() => null);
     if (!copy) return;
-    const match = new DOMParser().parseFromString(await copy.text(), "text/html").querySelector("[data-live-match][data-next-entry]");
+    const page = new DOMParser().parseFromString(await copy.text(), "text/html");
+    const match = page.querySelector("[data-live-match][data-next-entry]");
     if (!match || revision(match.dataset.liveTag) <= revision(drawn.dataset.liveTag)) return;
+    form.querySelectorAll("[data-now]").forEach((now) => {
+      const total = page.querySelector('[data-total="' + now.dataset.now + '"]');
+      if (total) now.textContent = total.textContent;
+    });
     drawn.dataset.liveTag = match.dataset.liveTag;
     if (drawn === first) tag = match.dataset.liveTag;
     number.value = String(Number(match.dataset.liveTag.split(".")[1]) + 1);

@@ -332,6 +332,7 @@ def test_a_form_kept_before_the_last_save_takes_the_next_hand_without_signal(liv
     page.goto(match_url + "/hands/new")  # the copy made when hand 1 was to be entered
     page.wait_for_selector(".out-buttons:not([hidden])")
     expect(page.locator("form.hand-form h1")).to_have_text("Hand 2")
+    assert page.locator("[data-now]").all_text_contents() == ["60", "40"]  # hand 1 counted
     assert lost, "the worker never tried to keep the form anew: nothing was tested"
     page.tap(".out-btn[data-seat='1']")
     page.tap(".quick button[data-set='30']")
