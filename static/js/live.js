@@ -247,30 +247,39 @@
   // A hand form served from the phone's copy (no signal, lie-fi) that was kept before the
   // match moved on: the signal went after a match page came and before the service worker
   // had kept the form anew. Numbered for a hand already stored, its Save would meet the
-  // phone's own hand as another phone's. It takes the next hand's number, entry number and
-  // the facts its preview scores against, and its totals so far, from the match page's copy
-  // when that is newer (kept as it came); offline.js then counts the waiting hands after it.
-  const revision = (t) => Number((/^m(\d+)\./.exec(t || "") || [0, 0])[1]);
+  // phone's own hand as another phone's. It takes the next hand's number, entry number, the
+  // facts its preview scores against, and its totals so far, from the match page's copy
+  // when that is newer (kept as it came); offline.js then counts the waiting hands after
+  // it. Never a form drawn for its hand alone (data-this-hand-only: a followed hand's taps,
+  // Threechu's seating): its Save meets the stored hand, and the player chooses.
+  const TAG = /^m(\d+)\.(\d+)$/;
   async function adopt() {
     const form = document.querySelector("form.hand-form[data-offline]");
     const drawn = form && form.querySelector("[data-live-tag]");
     const number = form && form.querySelector("input[data-number]");
-    const copy = number && window.caches && await caches.match(form.dataset.matchUrl).catch(() => null);
-    if (!copy) return;
-    const page = new DOMParser().parseFromString(await copy.text(), "text/html");
-    const match = page.querySelector("[data-live-match][data-next-entry]");
-    if (!match || revision(match.dataset.liveTag) <= revision(drawn.dataset.liveTag)) return;
+    const entry = form && form.querySelector("input[data-entry]");
+    if (!number || !entry || "thisHandOnly" in drawn.dataset || !window.caches) return;
+    const copy = await caches.match(form.dataset.matchUrl).catch(() => null);
+    const page = copy && new DOMParser().parseFromString(await copy.text(), "text/html");
+    const match = page && page.querySelector("[data-live-match][data-next-entry][data-facts]");
+    const newer = match && TAG.exec(match.dataset.liveTag);
+    const older = TAG.exec(drawn.dataset.liveTag);
+    if (!newer || !older || Number(newer[1]) <= Number(older[1]) || !/^\d+$/.test(match.dataset.nextEntry)) return;
+    drawn.dataset.liveTag = match.dataset.liveTag;
+    if (drawn === first) tag = match.dataset.liveTag;
+    number.value = String(Number(newer[2]) + 1);
+    entry.value = match.dataset.nextEntry;
+    form.dataset.facts = match.dataset.facts;
     form.querySelectorAll("[data-now]").forEach((now) => {
       const total = page.querySelector('[data-total="' + now.dataset.now + '"]');
       if (total) now.textContent = total.textContent;
     });
-    drawn.dataset.liveTag = match.dataset.liveTag;
-    if (drawn === first) tag = match.dataset.liveTag;
-    number.value = String(Number(match.dataset.liveTag.split(".")[1]) + 1);
-    form.querySelector("input[data-entry]").value = match.dataset.nextEntry;
-    form.dataset.facts = match.dataset.facts;
     const title = form.querySelector("h1");
-    if (title) title.textContent = title.textContent.replace(/\d+/, number.value);
+    if (title) {
+      const before = title.textContent;
+      title.textContent = before.replace(/\d+/, number.value);
+      document.title = document.title.replace(before.trim(), title.textContent.trim());
+    }
     if (window.tichuOutbox) window.tichuOutbox.show();
   }
   adopt();

@@ -347,6 +347,47 @@ def test_a_form_kept_before_the_last_save_takes_the_next_hand_without_signal(liv
         60 + 30, 40 + 70]
 
 
+def test_a_kept_form_filled_from_a_followed_hand_is_never_taken_for_the_next(live_server,
+                                                                             phone):
+    """A hand form filled from the hand the table followed is that hand's alone: kept before
+    its save and served without signal after it, it is not renumbered for the next hand (it
+    would store the followed hand's calls again, unasked). Its Save meets the stored hand as
+    a conflict, and the player chooses."""
+    page = phone
+    context = page.context
+    match_url = controlled_match(page, live_server)
+    path = match_url.removeprefix(live_server)
+    token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"',
+                      page.request.get(match_url + "/hands/new").text()).group(1)
+    for event in ("start", "tichu:0", "out:1"):  # another phone follows hand 1
+        assert page.request.post(match_url + "/follow", form={"csrf_token": token,
+                                 "event": event}, max_redirects=0).status in (200, 303)
+    context.route("**" + path + "/hands/new", lambda route, request: route.abort()
+                  if request.headers.get("x-tichu-prefetch") else route.continue_())
+    page.goto(match_url + "/hands/new")  # filled from the followed hand, kept as it came
+    page.wait_for_selector("[data-followed]")
+    kept(page, path + "/hands/new", "data-followed")
+    page.tap(".quick button[data-set='60']")
+    page.tap("button[type=submit]")
+    page.wait_for_selector("text=Hand 1 saved.")
+    kept(page, path, "Undo hand 1")
+    context.set_offline(True)
+    page.goto(match_url + "/hands/new")
+    page.wait_for_selector(".out-buttons:not([hidden])")
+    page.wait_for_timeout(500)  # what a renumbering would have done by now (none is waited for)
+    expect(page.locator("form.hand-form h1")).to_have_text("Hand 1")
+    page.tap(".quick button[data-set='50']")
+    page.tap("button[type=submit]")
+    page.wait_for_url(match_url + "*")
+    page.wait_for_selector("#outbox:has-text('1 hand waiting')")
+    context.set_offline(False)
+    send_waiting(page)
+    page.wait_for_selector("#outbox:has-text('Hand 1: another phone saved one meanwhile')",
+                           timeout=15000)
+    page.goto(match_url)
+    assert page.locator("table.hands tbody tr").count() == 1
+
+
 MARK_REFUSED = """async () => {
   const items = await window.tichuOutbox.all();
   await new Promise((resolve, reject) => {

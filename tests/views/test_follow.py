@@ -246,3 +246,23 @@ def test_each_variant_follows_by_its_rules(client, variant, names, extra, taps, 
     assert "in play" in client.get(url).get_data(as_text=True)
     assert client.get(url + "/hands/new").status_code == 200
     assert client.get(url + "/board").status_code == 200
+
+
+@pytest.mark.parametrize("variant, names, followed, only", [
+    ("nanking", ["Ann", "Bob", "Cy", "Dee"], False, False),
+    ("nanking", ["Ann", "Bob", "Cy", "Dee"], True, True),  # filled from the followed taps
+    ("threechu", ["Tom", "Uma", "Vic"], False, True),  # a seating for this hand alone [T3.1]
+    ("seigneur", ["G1", "G2", "G3", "G4", "G5"], False, False),
+])
+def test_a_new_hand_form_says_when_it_is_drawn_for_its_hand_alone(client, variant, names,
+                                                                  followed, only):
+    """A phone's copy of a new-hand form may be renumbered for a later hand (live.js, adopt)
+    unless the form is drawn for its own hand alone: its followed taps, Threechu's seating."""
+    data = {"variant": variant} | {f"seat_{i}": n for i, n in enumerate(names)}
+    url = client.post("/matches/new", data=data).headers["Location"]
+    if followed:
+        for event in ("start", "tichu:0"):
+            assert tap(client, url, event).status_code == 200, event
+    page = client.get(url + "/hands/new").get_data(as_text=True)
+    assert ("data-this-hand-only" in page) is only
+    assert ("data-followed" in page) is followed
