@@ -251,20 +251,24 @@
   // facts its preview scores against, and its totals so far, from the match page's copy
   // when that is newer (kept as it came); offline.js then counts the waiting hands after
   // it. Never a form drawn for its hand alone (data-this-hand-only: a followed hand's taps,
-  // Threechu's seating): its Save meets the stored hand, and the player chooses.
+  // Threechu's seating): that one is left for the copy drawn for the hand it is to be
+  // (ownCopy), else its Save meets the stored hand, and the player chooses.
   const TAG = /^m(\d+)\.(\d+)$/;
   async function adopt() {
     const form = document.querySelector("form.hand-form[data-offline]");
     const drawn = form && form.querySelector("[data-live-tag]");
     const number = form && form.querySelector("input[data-number]");
     const entry = form && form.querySelector("input[data-entry]");
-    if (!number || !entry || "thisHandOnly" in drawn.dataset || !window.caches) return;
+    if (!number || !entry || !window.caches) return;
+    const drawnFor = number.value; // before offline.js numbers it after the waiting hands
     const copy = await caches.match(form.dataset.matchUrl).catch(() => null);
     const page = copy && new DOMParser().parseFromString(await copy.text(), "text/html");
     const match = page && page.querySelector("[data-live-match][data-next-entry][data-facts]");
     const newer = match && TAG.exec(match.dataset.liveTag);
     const older = TAG.exec(drawn.dataset.liveTag);
-    if (!newer || !older || Number(newer[1]) <= Number(older[1]) || !/^\d+$/.test(match.dataset.nextEntry)) return;
+    const moved = newer && older && Number(newer[1]) > Number(older[1]) && /^\d+$/.test(match.dataset.nextEntry);
+    if ("thisHandOnly" in drawn.dataset) return ownCopy(form, drawnFor, moved ? Number(newer[2]) + 1 : 0);
+    if (!moved) return;
     drawn.dataset.liveTag = match.dataset.liveTag;
     if (drawn === first) tag = match.dataset.liveTag;
     number.value = String(Number(newer[2]) + 1);
@@ -281,6 +285,15 @@
       document.title = document.title.replace(before.trim(), title.textContent.trim());
     }
     if (window.tichuOutbox) window.tichuOutbox.show();
+  }
+  // A form drawn for its hand alone, shown for a later hand (hands wait on the phone, or
+  // the match moved on since its copy): the copy drawn for that hand when the phone keeps
+  // one (Threechu's next hands, ready.js), with that hand's seating.
+  async function ownCopy(form, drawnFor, next) {
+    if (window.tichuOutbox) await window.tichuOutbox.show(); // numbered after the waiting hands
+    const wanted = Math.max(Number(form.querySelector("input[data-number]").value), next);
+    const url = form.dataset.matchUrl + "/hands/new?number=" + wanted;
+    if (String(wanted) !== drawnFor && await caches.match(url)) window.location.replace(url);
   }
   adopt();
 

@@ -389,6 +389,48 @@ def test_a_kept_form_filled_from_a_followed_hand_is_never_taken_for_the_next(liv
     assert page.locator("table.hands tbody tr").count() == 1
 
 
+def start_threechu(page, base: str) -> str:
+    """A Threechu match of Tom, Uma and Vic (and the dummy), begun through the form."""
+    page.goto(base + "/matches/new?variant=threechu")
+    for seat, name in enumerate(("Tom", "Uma", "Vic")):
+        page.fill(f"#seat_{seat}", name)
+    page.tap("button:has-text('Start match')")
+    page.wait_for_selector("text=Add hand 1")
+    return page.url
+
+
+def test_a_threechu_hand_entered_while_another_waits_shows_its_own_seating(live_server,
+                                                                         phone):
+    """[T3.1]: in Threechu the shuffler plays the dummy and they are team A, and the shuffle
+    passes every hand. Without signal, with hand 1 waiting on the phone, the form for hand 2
+    is the copy drawn for hand 2 (the phone keeps the next hands' forms): Uma shuffles, and
+    team A is Uma and the dummy, so the card points typed for A are theirs, as they read."""
+    page = phone
+    context = page.context
+    match_url = controlled_match(page, live_server, start=start_threechu)
+    path = match_url.removeprefix(live_server)
+    kept(page, path + "/hands/new?number=2", "<strong>Uma</strong> shuffles")
+    waiting_without_signal(page, match_url, ".out-btn[data-seat='1']",
+                           ".quick button[data-set='50']")  # hand 1: Tom shuffles, A 50
+    page.goto(match_url + "/hands/new")  # the copy for hand 1, then the one for hand 2
+    expect(page.locator("form.hand-form h1")).to_have_text("Hand 2")
+    assert page.url.endswith("/hands/new?number=2")
+    assert "Uma shuffles and plays the dummy" in page.text_content("form.hand-form")
+    assert "Uma" in page.locator("label[data-team='0']").get_attribute("title")
+    page.tap(".out-btn[data-seat='0']")
+    page.tap(".quick button[data-set='75']")  # for Uma and the dummy
+    page.tap("button[type=submit]")
+    page.wait_for_url(match_url + "*")
+    page.wait_for_selector("#outbox:has-text('2 hands waiting')")
+    shot(page, "offline-threechu-waiting")
+    context.set_offline(False)
+    send_waiting(page)
+    synced(page, 3)  # both stored, as hands 1 and 2
+    # Tom, Uma, Vic, the dummy: 50 each, then A (Uma, the dummy) 75 and B 25
+    assert [int(t) for t in page.locator("[data-total]").all_text_contents()] == [
+        75, 125, 75, 125]
+
+
 MARK_REFUSED = """async () => {
   const items = await window.tichuOutbox.all();
   await new Promise((resolve, reject) => {

@@ -266,3 +266,27 @@ def test_a_new_hand_form_says_when_it_is_drawn_for_its_hand_alone(client, varian
     page = client.get(url + "/hands/new").get_data(as_text=True)
     assert ("data-this-hand-only" in page) is only
     assert ("data-followed" in page) is followed
+
+
+def test_threechu_draws_the_forms_of_the_hands_after_the_next_with_their_seating(client):
+    """[T3.1]: the seating follows the shuffler, who changes every hand, so the scorer's match
+    page names the forms of the next hands after the next (`?number=`), which a phone keeps
+    for no signal; each is drawn for its hand: its number, entry number and shuffler.
+    Another number, or another game, gets the next hand's form."""
+    data = {"variant": "threechu", "seat_0": "Tom", "seat_1": "Uma", "seat_2": "Vic"}
+    url = client.post("/matches/new", data=data).headers["Location"]
+    page = client.get(url).get_data(as_text=True)
+    ahead = [f"{url}/hands/new?number={n}" for n in range(2, 7)]
+    assert f'data-hand-ahead="{" ".join(ahead)}"' in page
+    for number, shuffler in ((2, "Uma"), (3, "Vic"), (4, "Tom"), (6, "Vic"), (7, "Tom"),
+                             (1, "Tom"), ("x", "Tom")):
+        form = client.get(f"{url}/hands/new?number={number}").get_data(as_text=True)
+        shown = number if number in range(2, 7) else 1
+        assert f'name="number" value="{shown}"' in form and f'name="entry" value="{shown}"' in form
+        assert f"<strong>{shuffler}</strong> shuffles and plays the dummy" in form, number
+        assert "data-this-hand-only" in form
+    four = {f"seat_{i}": n for i, n in enumerate(["Ann", "Bob", "Cy", "Dee"])}
+    other = client.post("/matches/new", data=four).headers["Location"]
+    assert "data-hand-ahead" not in client.get(other).get_data(as_text=True)
+    assert 'name="number" value="1"' in client.get(f"{other}/hands/new?number=2").get_data(
+        as_text=True)

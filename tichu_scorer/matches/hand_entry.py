@@ -32,10 +32,35 @@ def stored_state(match: Match) -> MatchState:
                             match.finished, match.victory or ())
 
 
-def next_shuffler(match: Match) -> int | None:
-    """Threechu: who shuffles (and plays the dummy) in the next hand ([T3.1]), as the
-    phone's core works it out too (`MatchState.next_seating`)."""
-    return stored_state(match).next_seating
+def next_shuffler(match: Match, ahead: int = 0) -> int | None:
+    """Threechu: who shuffles (and plays the dummy) in the next hand, or `ahead` hands after
+    it ([T3.1]), as the phone's core works it out too (`MatchState.next_seating`)."""
+    state = stored_state(match)
+    if ahead and state.next_seating is not None:
+        return match.game.dealer(state.played + 1 + ahead, None)
+    return state.next_seating
+
+
+# [T3.1]: Threechu's seating follows the shuffler, who changes every hand. A phone without
+# signal keeps the forms of the hands after the next too (the match page names them), and
+# opens the one for the hand it shows (live.js): a hand entered while up to six others wait
+# on the phone shows its own seating, never the seating of the copy's hand (an evening
+# without signal may well hold more: docs/OFFLINE_CORE.md).
+AHEAD = 5
+
+
+def numbers_ahead(match: Match) -> range:
+    """The hands after the next whose new-hand forms a phone keeps (`?number=`): where the
+    seating follows the shuffler, the next `AHEAD`; else none."""
+    first = (match.hand_count or 0) + 2
+    return range(first, first + AHEAD if match.game.records_shuffler else first)
+
+
+def ahead_of(match: Match, asked: str | None) -> int:
+    """How many hands after the next one the new-hand form is asked for (`?number=`, a
+    number of `numbers_ahead`); 0, the next hand, for any other."""
+    ahead = numbers_ahead(match)
+    return int(asked) - ahead.start + 1 if asked and asked.isdigit() and int(asked) in ahead else 0
 
 
 def layout_for(match: Match, shuffler: int | None = None) -> Layout | None:

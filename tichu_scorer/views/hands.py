@@ -80,13 +80,13 @@ def _held(match_id: str) -> Match:
 CARD_POINTS = {"min": CARD_POINTS_MIN, "max": CARD_POINTS_MAX, "step": CARD_POINTS_STEP}
 
 
-def _form(match: Match, hand: Hand | None = None) -> Any:
+def _form(match: Match, hand: Hand | None = None, ahead: int = 0) -> Any:
     seats = len(match.seats)
     cls = game_pages.pages_of(match).form_class(seats)
     form = cls(names=match.names, calls=match.house.custom_calls)
     if hand is not None and not form.is_submitted():
         form.fill(hand.recorded())
-    elif not form.is_submitted() and not match.finished:
+    elif not form.is_submitted() and not match.finished and not ahead:
         followed = follow_view.in_play_of(match)  # [L6]: the hand in play fills the form
         if followed.state.followed:
             form.fill(follow.recorded(followed.table, followed.state))
@@ -121,10 +121,10 @@ def _hand(match: Match, number: int) -> Hand:
 
 
 def _page(match: Match, form: Any, status: int, hand: Hand | None = None,
-          conflict: writes.Conflict | None = None, number: int | None = None
+          conflict: writes.Conflict | None = None, number: int | None = None, ahead: int = 0
           ) -> tuple[str, int]:
-    shuffler = hand.shuffler if hand is not None else hand_entry.next_shuffler(match)
-    shown = writes.position(match, hand) if hand is not None else match.hand_count + 1
+    shuffler = hand.shuffler if hand is not None else hand_entry.next_shuffler(match, ahead)
+    shown = writes.position(match, hand) if hand is not None else match.hand_count + 1 + ahead
     template = game_pages.pages_of(match).hand_template
     titles = match.game.titles(len(match.seats))
     layout = hand_entry.layout_for(match, shuffler)
@@ -138,10 +138,11 @@ def _page(match: Match, form: Any, status: int, hand: Hand | None = None,
                            sides=match_view.sides_of(match), shuffler=shuffler,
                            conflict=conflict, teams=TEAM_LETTERS, points=CARD_POINTS,
                            most_bombs=MOST_BOMBS, taps=seigneur.places_to_tap(len(match.seats)),
-                           told=follow_view.told_of(match, hand), conflict_theirs=theirs,
+                           told=[] if ahead else follow_view.told_of(match, hand),
+                           conflict_theirs=theirs,
                            conflict_yours=yours, summaries=summaries,
                            opened_for=opened_for, in_tab=_saved_in_tab(summaries, opened_for),
-                           entry=_opened_entry(match, hand, conflict),
+                           entry=_opened_entry(match, hand, conflict, ahead),
                            version=(hand.version if hand is not None and conflict is None
                                     else request.form.get("version")))
     db.session.rollback()  # a refused change holds nothing while the page goes out
@@ -156,8 +157,8 @@ def _saved_in_tab(summaries: list[tuple[int, str]], opened_for: int) -> bool:
             and request.form.get("tab") == str(opened_for))
 
 
-def _opened_entry(match: Match, hand: Hand | None,
-                  conflict: writes.Conflict | None) -> int | str | None:
+def _opened_entry(match: Match, hand: Hand | None, conflict: writes.Conflict | None,
+                  ahead: int = 0) -> int | str | None:
     """The entry number a new-hand form carries: the next one now for a form opened now or
     after a conflict (its "Save mine as hand N" saves as the next hand), else the one it
     was sent with (a refused hand, corrected, is still the hand it was)."""
@@ -167,7 +168,7 @@ def _opened_entry(match: Match, hand: Hand | None,
         return conflict.entry
     if request.method == "POST" and "entry" in request.form:
         return request.form["entry"]
-    return hand_entry.next_entry(match)
+    return hand_entry.next_entry(match) + ahead  # (a form for a hand after the next)
 
 
 def _refusal(match: Match, form: Any, status: int, conflict: writes.Conflict | None = None,
@@ -203,7 +204,9 @@ def new(match_id: str) -> Response | tuple[str, int] | tuple[Response, int]:
         match = visible(match_id)
         access.require_scorer(match)
         closing.check(match, hold=False)  # [TN5]: no form to fill in for nothing
-        return _over(match, 200) if match.finished else _page(match, _form(match), 200)
+        ahead = hand_entry.ahead_of(match, request.args.get("number"))  # Threechu's next
+        return _over(match, 200) if match.finished else _page(
+            match, _form(match, ahead=ahead), 200, ahead=ahead)
     # the hand of the client id sent (validated below, before it is used) read with the lock
     held, client_hand = writes.lock_match_for_client(match_id, request.form.get(
         "client_id", ""))

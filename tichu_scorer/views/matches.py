@@ -33,6 +33,7 @@ from ..matches import (
     closing,
     creation,
     following,
+    hand_entry,
     hand_reads,
     kept_pages,
     listing,
@@ -206,6 +207,9 @@ def _show(match: Match, viewer: bool, every: bool = False) -> Response:
             follow=_follow(match, scorer),
             # the next hand's entry number: a hand form kept before takes it (offline.js)
             next_entry=prebuilt.next_entry(match.id) if scorer else None,
+            # Threechu: the forms of the hands after the next (ready.js has them kept)
+            ahead=[url_for("hands.new", match_id=match.key, number=n)
+                   for n in hand_entry.numbers_ahead(match)] if scorer else [],
             # the table's ratings, for its scorers: a viewer link's reader gets this body too
             chances=None if page.rows or not scorer else chances(match)))
     response = make_response(render_template("matches/page.html", body=kept.body,
