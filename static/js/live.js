@@ -291,11 +291,41 @@
   // one (Threechu's next hands, ready.js), with that hand's seating.
   async function ownCopy(form, drawnFor, next) {
     if (window.tichuOutbox) await window.tichuOutbox.show(); // numbered after the waiting hands
-    const wanted = Math.max(Number(form.querySelector("input[data-number]").value), next);
+    const wanted = String(Math.max(Number(form.querySelector("input[data-number]").value), next));
     const url = form.dataset.matchUrl + "/hands/new?number=" + wanted;
-    if (String(wanted) !== drawnFor && await caches.match(url)) window.location.replace(url);
+    const copy = wanted !== drawnFor && await caches.match(url);
+    // only a copy drawn for that hand (the server answers another number with the next hand)
+    if (copy && (await copy.text()).includes('name="number" value="' + wanted + '"')) window.location.replace(url);
+  }
+
+  // Threechu: the forms of the hands after the next, each with its own seating (the match
+  // page names them; offline.js keeps the next one), kept anew once the match moved on,
+  // so that a form without signal opens the one for its hand (ownCopy); the copies of
+  // hands before them go.
+  async function keepAhead() {
+    const match = document.querySelector("[data-live-match][data-hand-ahead]");
+    const sw = navigator.serviceWorker;
+    if (!match || !sw || !window.caches) return;
+    const registration = await sw.ready;
+    const urls = match.dataset.handAhead.split(" ");
+    const first = Number(new URL(urls[0], window.location.href).searchParams.get("number"));
+    const pages = await caches.open("tichu-pages");
+    for (const request of await pages.keys()) {
+      const url = new URL(request.url);
+      const number = url.pathname === match.dataset.handUrl && url.searchParams.get("number");
+      if (number && Number(number) < first) await pages.delete(request);
+    }
+    const now = 'data-live-tag="' + match.dataset.liveTag + '"';
+    const stale = await Promise.all(urls.map(async (url) => {
+      const copy = await caches.match(url);
+      return copy && (await copy.text()).includes(now) ? null : url;
+    }));
+    const wanted = stale.filter(Boolean);
+    if (wanted.length) (sw.controller || registration.active).postMessage({ cache: wanted });
   }
   adopt();
+  keepAhead().catch(() => {});
+  document.addEventListener("tichu:live", () => keepAhead().catch(() => {}));
 
   // A hidden page (another app in front, the screen off) gives its stream back and asks
   // now and then instead; shown again, it opens the stream with the version it shows, and

@@ -79,24 +79,6 @@
     if (core && !ready) again = setTimeout(showReady, 1000); // the page's copies still to come
   }
 
-  // Threechu: the forms of the hands after the next, each with its own seating (the match
-  // page names them; offline.js keeps the next one), kept anew once the match moved on,
-  // so that the phone opens the one for the hand it shows without signal (live.js)
-  async function keepAhead() {
-    const live = document.querySelector("[data-live-match][data-hand-ahead]");
-    if (!live) return;
-    const registration = await sw.ready;
-    const now = 'data-live-tag="' + live.dataset.liveTag + '"';
-    const copies = live.dataset.handAhead.split(" ").map(async (url) => {
-      const copy = await caches.match(url);
-      return copy && (await copy.text()).includes(now) ? null : url;
-    });
-    const wanted = (await Promise.all(copies)).filter(Boolean);
-    if (wanted.length) (sw.controller || registration.active).postMessage({ cache: wanted });
-  }
-  keepAhead().catch(() => {});
-  document.addEventListener("tichu:live", () => keepAhead().catch(() => {}));
-
   // the service worker took this page over (a first visit), or a new version did (a deploy:
   // asked again what it keeps)
   sw.addEventListener("controllerchange", () => { showReady(); getReady(); });

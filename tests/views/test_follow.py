@@ -285,8 +285,28 @@ def test_threechu_draws_the_forms_of_the_hands_after_the_next_with_their_seating
         assert f'name="number" value="{shown}"' in form and f'name="entry" value="{shown}"' in form
         assert f"<strong>{shuffler}</strong> shuffles and plays the dummy" in form, number
         assert "data-this-hand-only" in form
+    for junk in ("²", "٣", "9" * 5000, "-2", "2.0", " 3"):  # the next hand's form, never a 500
+        form = client.get(f"{url}/hands/new", query_string={"number": junk})
+        assert form.status_code == 200 and 'name="number" value="1"' in form.get_data(
+            as_text=True), junk
     four = {f"seat_{i}": n for i, n in enumerate(["Ann", "Bob", "Cy", "Dee"])}
     other = client.post("/matches/new", data=four).headers["Location"]
     assert "data-hand-ahead" not in client.get(other).get_data(as_text=True)
     assert 'name="number" value="1"' in client.get(f"{other}/hands/new?number=2").get_data(
         as_text=True)
+
+
+def test_threechu_names_no_form_past_its_length_or_its_end(client):
+    """A Threechu match of a fixed length offers the forms of its hands only ([T3.5]); an
+    ended one offers none."""
+    data = {"variant": "threechu", "seat_0": "Tom", "seat_1": "Uma", "seat_2": "Vic",
+            "length": "hands", "hands": "3"}
+    url = client.post("/matches/new", data=data).headers["Location"]
+    page = client.get(url).get_data(as_text=True)
+    assert f'data-hand-ahead="{url}/hands/new?number=2 {url}/hands/new?number=3"' in page
+    assert 'name="number" value="1"' in client.get(f"{url}/hands/new?number=4").get_data(
+        as_text=True)
+    for number in (1, 2, 3):
+        assert client.post(f"{url}/hands/new", data={"number": str(number), "place_1": "1",
+                                                     "card_a": "50"}).status_code == 303
+    assert "data-hand-ahead" not in client.get(url).get_data(as_text=True)

@@ -51,16 +51,23 @@ AHEAD = 5
 
 def numbers_ahead(match: Match) -> range:
     """The hands after the next whose new-hand forms a phone keeps (`?number=`): where the
-    seating follows the shuffler, the next `AHEAD`; else none."""
+    seating follows the shuffler, the next `AHEAD`, within a fixed length ([T3.5]); none
+    once the match is over."""
     first = (match.hand_count or 0) + 2
-    return range(first, first + AHEAD if match.game.records_shuffler else first)
+    if not match.game.records_shuffler or match.finished:
+        return range(first, first)
+    last = first + AHEAD if match.hand_limit is None else min(first + AHEAD,
+                                                               match.hand_limit + 1)
+    return range(first, max(first, last))
 
 
 def ahead_of(match: Match, asked: str | None) -> int:
     """How many hands after the next one the new-hand form is asked for (`?number=`, a
-    number of `numbers_ahead`); 0, the next hand, for any other."""
+    number of `numbers_ahead`, in ASCII digits); 0, the next hand, for any other."""
     ahead = numbers_ahead(match)
-    return int(asked) - ahead.start + 1 if asked and asked.isdigit() and int(asked) in ahead else 0
+    if not asked or not asked.isascii() or not asked.isdigit() or len(asked) > 6:
+        return 0
+    return int(asked) - ahead.start + 1 if int(asked) in ahead else 0
 
 
 def layout_for(match: Match, shuffler: int | None = None) -> Layout | None:
