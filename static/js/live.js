@@ -288,7 +288,7 @@
   }
   // A form drawn for its hand alone, shown for a later hand (hands wait on the phone, or
   // the match moved on since its copy): the copy drawn for that hand when the phone keeps
-  // one (Threechu's next hands, ready.js), with that hand's seating.
+  // one (Threechu's next hands, keepAhead), with that hand's seating.
   async function ownCopy(form, drawnFor, next) {
     if (window.tichuOutbox) await window.tichuOutbox.show(); // numbered after the waiting hands
     const wanted = String(Math.max(Number(form.querySelector("input[data-number]").value), next));
@@ -309,11 +309,13 @@
     const registration = await sw.ready;
     const urls = match.dataset.handAhead.split(" ");
     const first = Number(new URL(urls[0], window.location.href).searchParams.get("number"));
-    const pages = await caches.open("tichu-pages");
-    for (const request of await pages.keys()) {
-      const url = new URL(request.url);
-      const number = url.pathname === match.dataset.handUrl && url.searchParams.get("number");
-      if (number && Number(number) < first) await pages.delete(request);
+    for (const name of await caches.keys()) {  // (whichever cache the worker keeps pages in)
+      const kept = await caches.open(name);
+      for (const request of await kept.keys()) {
+        const url = new URL(request.url);
+        const number = url.pathname === match.dataset.handUrl && url.searchParams.get("number");
+        if (number && Number(number) < first) await kept.delete(request);
+      }
     }
     const now = 'data-live-tag="' + match.dataset.liveTag + '"';
     const stale = await Promise.all(urls.map(async (url) => {

@@ -413,8 +413,10 @@ def test_a_threechu_hand_entered_while_another_waits_shows_its_own_seating(live_
     waiting_without_signal(page, match_url, ".out-btn[data-seat='1']",
                            ".quick button[data-set='50']")  # hand 1: Tom shuffles, A 50
     page.goto(match_url + "/hands/new")  # the copy for hand 1, then the one for hand 2
+    # (the copy for hand 1 says "Hand 2" too, a moment, once numbered after the waiting hand)
+    page.wait_for_url("**/hands/new?number=2")
+    page.wait_for_selector(".out-buttons:not([hidden])")
     expect(page.locator("form.hand-form h1")).to_have_text("Hand 2")
-    assert page.url.endswith("/hands/new?number=2")
     assert "Uma shuffles and plays the dummy" in page.text_content("form.hand-form")
     assert "Uma" in page.locator("label[data-team='0']").get_attribute("title")
     page.tap(".out-btn[data-seat='0']")

@@ -43,7 +43,7 @@ def next_shuffler(match: Match, ahead: int = 0) -> int | None:
 
 # [T3.1]: Threechu's seating follows the shuffler, who changes every hand. A phone without
 # signal keeps the forms of the hands after the next too (the match page names them), and
-# opens the one for the hand it shows (live.js): a hand entered while up to six others wait
+# opens the one for the hand it shows (live.js): a hand entered while up to five others wait
 # on the phone shows its own seating, never the seating of the copy's hand (an evening
 # without signal may well hold more: docs/OFFLINE_CORE.md).
 AHEAD = 5
@@ -65,9 +65,8 @@ def ahead_of(match: Match, asked: str | None) -> int:
     """How many hands after the next one the new-hand form is asked for (`?number=`, a
     number of `numbers_ahead`, in ASCII digits); 0, the next hand, for any other."""
     ahead = numbers_ahead(match)
-    if not asked or not asked.isascii() or not asked.isdigit() or len(asked) > 6:
-        return 0
-    return int(asked) - ahead.start + 1 if int(asked) in ahead else 0
+    number = int(asked) if asked and asked.isascii() and asked.isdigit() and len(asked) < 7 else 0
+    return number - ahead.start + 1 if number in ahead else 0
 
 
 def layout_for(match: Match, shuffler: int | None = None) -> Layout | None:
