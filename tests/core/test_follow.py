@@ -156,6 +156,9 @@ def test_the_form_is_filled_from_the_events():
     ({"kind": "wish", "rank": "1"}, "rank"),
     ({"kind": "wish", "rank": "PH"}, "rank"),
     ({"kind": "wish"}, "rank"),
+    ({"kind": "wish", "rank": True}, "rank"),
+    ({"kind": "start", "rank": True}, "rank"),  # the API's schema: text or a number
+    ({"kind": "out", "seat": 1, "rank": [8]}, "rank"),
     ({"kind": ["tichu"]}, "kind"),
 ])
 def test_an_event_that_is_not_one_names_its_field(data, field):

@@ -77,10 +77,12 @@ class Event:
             raise BadEvent("kind", _("Unknown event %(given)s: use one of %(known)s.") % {
                 "given": repr(str(kind))[:30], "known": ", ".join(KINDS)})
         seat = _seat(data.get("seat"), seats, required=kind in SEATED)
+        raw = data.get("rank")  # text or a number whatever the kind (the API's FollowEvent)
+        if isinstance(raw, bool) or not isinstance(raw, str | int | None):
+            raise BadEvent("rank", _("A rank is text or a number, as Q or 8 (S1)."))
         rank = None
         if kind == "wish":
-            raw = data.get("rank")
-            rank = str(raw).strip().upper() if isinstance(raw, str | int) else ""
+            rank = str(raw).strip().upper() if raw is not None else ""
             rank = "10" if rank == "T" else rank
             if rank not in RANKS:
                 raise BadEvent("rank", _("The wish is one rank from 2 to A (S1)."))
