@@ -74,6 +74,7 @@ def test_the_apis_that_keep_nothing_ask_no_database(app, client):
 
 
 @pytest.mark.one_database
+@pytest.mark.no_cover  # not traced: docs/TESTING.md, "What CI runs"
 @SETTINGS
 @given(SCORE_BODIES | JSONISH)
 def test_score_api_never_500(client, body):
@@ -84,6 +85,7 @@ def test_score_api_never_500(client, body):
 
 
 @pytest.mark.one_database
+@pytest.mark.no_cover
 @SETTINGS
 @given(REFEREE_BODIES | JSONISH)
 def test_referee_api_never_500(client, body):
@@ -94,6 +96,7 @@ def test_referee_api_never_500(client, body):
     assert payload.get("error") or payload.get("reason")
 
 
+@pytest.mark.no_cover
 @settings(max_examples=1000, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(st.dictionaries(st.sampled_from(["place_1", "place_2", "place_3", "place_4", "call_0",

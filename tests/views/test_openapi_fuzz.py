@@ -47,12 +47,14 @@ def _call(app, case) -> None:
 
 
 @pytest.mark.one_database
+@pytest.mark.no_cover  # not traced: docs/TESTING.md, "What CI runs"
 @SCHEMA.include(path_regex=ONLY_STATELESS).parametrize()
 @FUZZ
 def test_every_answer_of_the_apis_that_keep_nothing_is_as_specified(app, case):
     _call(app, case)
 
 
+@pytest.mark.no_cover
 @SCHEMA.exclude(path_regex=ONLY_STATELESS).parametrize()
 @FUZZ
 def test_every_answer_is_as_specified(app, case):
