@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tichu_scorer.core import answers, follow, follow_panel
+from tichu_scorer.core import answers, follow, follow_api, follow_panel
 from tichu_scorer.core.follow import Event, Table, in_play, refusal
 from tichu_scorer.game.house import read_house_rules
 from tichu_scorer.game.variants import NANKING, SEIGNEUR, THREECHU, TIENTSIN
@@ -244,3 +244,15 @@ def test_taps_the_rules_take_always_leave_a_hand_that_adds_up(taps, table):
         ("A", "B", "C", "D", "E", "F")[:table.seats], 1 if table.dummy is not None else None)
     # a hand followed to its end fills a form that scores, but for the card points' own
     assert {p.rule for p in problems} <= {"P1", "P2", "T6.6"}, problems
+
+
+def test_a_threechu_hand_asked_without_its_shuffler_is_seat_0s():
+    """POST /api/v1/follow/check's table (`follow_api.table_of`): the shuffler defaults to
+    seat 0, who (with the dummy, seat 3) calls no Grand Tichu [T3.3]."""
+    body = {"variant": "threechu", "events": [{"kind": "start"}],
+            "event": {"kind": "grand", "seat": 0}}
+    assert follow_api.table_of(body) == follow_api.table_of(body | {"shuffler": 0})
+    answer, status = follow_api.check(body)
+    assert status == 422 and [(e["field"], e["rule"]) for e in answer["errors"]] == [
+        ("event", "L1")], answer
+    assert follow_api.check(body | {"event": {"kind": "grand", "seat": 1}})[1] == 200

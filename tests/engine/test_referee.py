@@ -4,7 +4,7 @@ from dataclasses import replace
 
 import pytest
 
-from tichu_scorer.engine import QuestionError, judge, question
+from tichu_scorer.engine import QuestionError, judge, parse_question, question
 from tichu_scorer.engine.cards import parse_cards
 from tichu_scorer.engine.referee import TrickPlay
 
@@ -201,3 +201,21 @@ def test_c9_the_reading_the_player_names(named, legal, rank):
         assert v.combination.rank == rank
     else:
         assert v.rule == "C9"
+
+
+# --- the API's body read (`parse_question`; through HTTP: tests/views/test_api_referee.py) ---
+
+@pytest.mark.parametrize("trick", [{"cards": []}, [{"cards": []}] * 201])
+def test_a_trick_that_is_no_list_of_plays_is_refused_naming_it(trick):
+    with pytest.raises(QuestionError) as exc:
+        parse_question({"play": ["6j"], "trick": trick})
+    assert exc.value.field == "trick"
+
+
+def test_a_flag_sent_as_null_is_false():
+    asked = parse_question({"play": ["6j"], "out_of_turn": None, "strict_wish": None,
+                            "dummy": None})
+    assert (asked.out_of_turn, asked.strict_wish, asked.dummy) == (False, False, False)
+    with pytest.raises(QuestionError) as exc:
+        parse_question({"play": ["6j"], "out_of_turn": 0})
+    assert exc.value.field == "out_of_turn"

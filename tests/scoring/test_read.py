@@ -152,3 +152,12 @@ def test_huge_numbers_get_a_short_message(raw, field):
 def test_the_hand_forms_hands_are_refused_with_the_rule(data, found):
     form = {"out_order": [0, 1], "calls": {}, "wish_penalty": None} | data
     assert [(p.field, p.rule) for p in read_hand(form)[1]] == found
+
+
+def test_calls_and_card_points_sent_as_null_are_none_given():
+    """null is as if the field were left out: no calls, and card points not given (then
+    the rule of one team's points [P1] says what is missing, not the field's shape)."""
+    hand, problems = read_hand({"out_order": [0, 1], "calls": None, "card_points": None})
+    assert [(p.field, p.rule) for p in problems] == [("card_points", "P1")]
+    assert read_hand({"out_order": [0, 1], "card_points": [None, None]})[1] == problems
+    assert hand.calls == {}

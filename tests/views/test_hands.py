@@ -98,6 +98,9 @@ def test_malformed_form_bodies_never_500(client, app, url):
     r = client.post(url + "/hands/new", data=b"\xff" * 100,
                     content_type="application/x-www-form-urlencoded")
     assert r.status_code == 400 and "not valid UTF-8" in r.get_data(as_text=True)
+    # a JSON body is no form: read as the form reads it, it lacks the hand's number
+    r = client.post(url + "/hands/new", json=hand_form(out=[0, 1], a=50) | {"number": "1"})
+    assert r.status_code == 400 and "“number” is missing" in r.get_data(as_text=True)
     with app.app_context():
         assert db.session.scalar(db.select(func.count()).select_from(Hand)) == 0
 
