@@ -2,7 +2,10 @@
 boundary cases and random requests, valid and invalid): no answer is a server error, every
 answer is one the document describes (status, headers, body), a request the document rules
 out is refused with a 4xx, and a method it does not list is a 405 naming the allowed ones.
-Locally a run explores new cases; CI replays the same ones (tests/conftest.py)."""
+Locally a run explores new cases; CI derandomizes (tests/conftest.py), but the cases drawn
+for an operation still depend on which of these tests ran before it in the same process
+(Schemathesis keeps its strategies per process): alone, `POST /api/v1/follow/check` drew an
+event a 200 wrongly took that CI's workers had not drawn (docs/TESTING.md, flakes)."""
 
 from __future__ import annotations
 
