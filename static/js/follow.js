@@ -47,11 +47,16 @@
     const said = errors.map((e) => e.message + " (" + e.rule + ")").join(" ") || (answer && answer.error) || "";
     return f ? f.dataset.refused + " " + said : said;
   }
+  // Taps of this page on their way: while any is, the page says so (data-tapping), and
+  // live.js takes a change it hears meanwhile for perhaps its own, not another phone's.
+  let sending = 0;
   async function send(item, fresh) {
     const fields = new URLSearchParams(item.fields);
     if (fresh) fields.set("csrf_token", fresh);
     const abort = new AbortController();
     const timer = setTimeout(() => abort.abort(), TIMEOUT);
+    sending += 1;
+    document.documentElement.setAttribute("data-tapping", "");
     try {
       const response = await fetch(item.action, {
         method: "POST", body: fields, credentials: "same-origin", signal: abort.signal,
@@ -62,6 +67,8 @@
       return null; // no signal, or no answer in time: the tap waits
     } finally {
       clearTimeout(timer);
+      sending -= 1;
+      if (!sending) document.documentElement.removeAttribute("data-tapping");
     }
   }
   // The taps waiting on this phone, oldest first; each leaves once the server answered it.

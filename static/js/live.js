@@ -149,6 +149,9 @@
   async function changed(data) {
     const parts = document.querySelectorAll("[data-live-part]");
     const before = tag;
+    // a tap of the hand in play on its way from this page (follow.js, data-tapping): the
+    // change heard may be that tap, whose answer puts its panel and version in place
+    const tapping = document.documentElement.hasAttribute("data-tapping");
     if (parts.length) {
       const response = await fetch(window.location.pathname + window.location.search, {
         credentials: "same-origin", headers: { "X-Tichu-Prefetch": "1" } });
@@ -171,7 +174,7 @@
     } else {
       tag = data.tag;
     }
-    note(data, before);
+    note(data, before, tapping);
     taken(data);
     document.dispatchEvent(new CustomEvent("tichu:live", { detail: data }));
   }
@@ -189,11 +192,12 @@
   // other change gets the general note.
   // (The owner is put in by a function: a phone named "$`" or "$&" is said as typed, never
   // as a replacement pattern.)
-  function note(data, before) {
+  function note(data, before, tapping) {
     const element = live();
     if (!element || !element.dataset.liveOther) return;
     const last = data.last;
     const added = last && last.action === "added" && data.hands === Number(String(before).split(".")[1]) + 1;
+    if (tapping && !added) return; // perhaps this page's own tap: not said to be another phone's
     const here = added && ours.has(last.hand) && element.dataset.liveAddedHere;
     const named = added && typeof last.phone === "string" && last.phone && element.dataset.liveAddedOn;
     const text = here ? here.replace("{n}", String(last.hand))

@@ -98,6 +98,30 @@ def serving(app) -> Iterator[str]:
         server.server_close()
 
 
+@contextmanager
+def held_answers(tmp_path, ending: str) -> Iterator[tuple[str, threading.Event]]:
+    """The app on a slow network: a POST to a path ending in `ending` is stored at once,
+    and its answer waits until the test lets it go; yields the base URL and `release`."""
+    app = browser_app(tmp_path)
+    inner = app.wsgi_app
+    release = threading.Event()
+
+    def slow(environ, start_response):
+        answer = inner(environ, start_response)
+        if environ["REQUEST_METHOD"] == "POST" and environ["PATH_INFO"].endswith(ending):
+            release.wait(30)
+        return answer
+    app.wsgi_app = slow
+    try:
+        with serving(app) as base:
+            try:
+                yield base, release
+            finally:
+                release.set()  # before the server waits for its requests to end
+    finally:
+        release.set()
+
+
 @pytest.fixture()
 def live_server(tmp_path):
     with serving(browser_app(tmp_path)) as base:

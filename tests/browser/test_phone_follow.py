@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.conftest import shot, start_match
+from tests.browser.conftest import HEARD, held_answers, shot, start_match, until
 from tests.browser.test_phone_live import SOON, second_phone
 
 WORDS = {"en": {"in_play": "Hand 1 in play", "saved": "Hand 1 saved."},
@@ -142,3 +142,24 @@ def test_without_signal_taps_wait_and_the_phones_core_draws_them(live_server, ph
     assert answer["follow"]["calls"] == {"1": "tichu", "2": "grand"}
     # (without signal the browser says each request it could not send)
     assert [e for e in page.errors if "ERR_INTERNET_DISCONNECTED" not in e] == []
+
+
+def test_a_tap_heard_live_before_its_answer_is_not_another_phones(tmp_path, phone):
+    """The server stores the tap, and its answer is slow to come: the live channel tells the
+    page first. The page must not say the match changed on another phone (it was this
+    phone's own tap); the answer then puts the hand in play in place."""
+    with held_answers(tmp_path, "/follow") as (base, release):
+        page = phone
+        page.add_init_script(HEARD)
+        start_match(page, base)
+        page.tap("button[name=event][value='start']")
+        until(page, "() => (window.heard || 0) > 0", seconds=SOON / 1000,
+              what="the page heard of the tap while its answer was on its way")
+        note = page.locator("#live-note")
+        assert note.count() == 0 or note.is_hidden(), note.text_content()
+        assert page.evaluate("document.documentElement.hasAttribute('data-tapping')"), \
+            "the tap's answer came before the live channel"
+        release.set()
+        page.wait_for_selector("[data-seen][value='1']", state="attached", timeout=SOON)
+        assert note.count() == 0 or note.is_hidden(), note.text_content()
+        assert page.errors == []

@@ -11,7 +11,16 @@ import time
 
 import pytest
 
-from tests.browser.conftest import HEARD, PHONE, browser_app, serving, shot, start_match, until
+from tests.browser.conftest import (
+    HEARD,
+    PHONE,
+    browser_app,
+    held_answers,
+    serving,
+    shot,
+    start_match,
+    until,
+)
 from tests.browser.test_phone_companion import add, totals
 
 # ms: how long a test waits for another phone's change to show. The goal is 2 s at p95,
@@ -242,24 +251,8 @@ def test_a_stream_held_back_gives_way_to_questions(held_back_server, phone, new_
 def slow_save_server(tmp_path):
     """The app on a slow network: a hand's save is stored at once, and its answer waits
     until the test lets it go (`release`)."""
-    app = browser_app(tmp_path)
-    inner = app.wsgi_app
-    release = threading.Event()
-
-    def slow(environ, start_response):
-        answer = inner(environ, start_response)
-        if environ["REQUEST_METHOD"] == "POST" and environ["PATH_INFO"].endswith("/hands/new"):
-            release.wait(30)
-        return answer
-    app.wsgi_app = slow
-    try:
-        with serving(app) as base:
-            try:
-                yield base, release
-            finally:
-                release.set()  # before the server waits for its requests to end
-    finally:
-        release.set()
+    with held_answers(tmp_path, "/hands/new") as held:
+        yield held
 
 
 def test_a_save_heard_live_before_its_answer_is_not_another_phones(slow_save_server, phone):
