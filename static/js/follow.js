@@ -31,9 +31,18 @@
   function put(answer) {
     const f = form();
     if (!f || typeof answer.panel !== "string") return;
+    // an answer overtaken by a later one (answers that came out of order): the panel shown
+    // already holds more events
+    if (Number(answer.seen) < Number(f.querySelector("[data-seen]").value)) return;
     f.querySelector("[data-follow-panel]").innerHTML = answer.panel;
     f.querySelector("[data-seen]").value = String(answer.seen);
-    if (answer.tag) document.dispatchEvent(new CustomEvent("tichu:shown", { detail: { tag: answer.tag } }));
+    if (answer.tag) {
+      // the version the page now shows, in the page too: live.js, loaded a second after the
+      // page, starts from it (a tap before then is not taken for another phone's change)
+      const shown = document.querySelector("[data-live]");
+      if (shown) shown.dataset.liveTag = answer.tag;
+      document.dispatchEvent(new CustomEvent("tichu:shown", { detail: { tag: answer.tag } }));
+    }
     const facts = answer.follow && answer.follow.events;
     if (facts && f.dataset.followFacts) { // what the core draws from, as the server has it now
       const known = JSON.parse(f.dataset.followFacts);

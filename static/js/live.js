@@ -51,6 +51,14 @@
     }, true);
   }
 
+  // A change is a version newer than the page shows: an answer that comes late (asked
+  // before this page's own tap was answered, or a stream's event behind a question's
+  // answer) is older, and no change. A match's versions count up ("m<revision>.<hands>").
+  function fresher(other) {
+    const a = /^m(\d+)\.\d+$/.exec(other);
+    const b = /^m(\d+)\.\d+$/.exec(tag);
+    return a && b ? Number(a[1]) > Number(b[1]) : other !== tag;
+  }
   function later(ms) {
     clearTimeout(timer);
     if (!stopped) timer = setTimeout(ask, ms);
@@ -86,7 +94,7 @@
       // every phone watching hears of a change at the same moment: each fetches the page a
       // little apart; one change at a time; a change that could not be shown is asked again
       setTimeout(() => {
-        shown = shown.then(() => (data.tag !== tag ? changed(data) : null)).catch(() => later(EVERY));
+        shown = shown.then(() => (fresher(data.tag) ? changed(data) : null)).catch(() => later(EVERY));
       }, Math.random() * SPREAD);
     });
     opened.addEventListener("gone", () => { quit(false); stopped = true; });
@@ -117,7 +125,7 @@
       if (response.status === 404) { stopped = true; return; } // the match is gone
       if (response.status === 200) {
         const data = await response.json();
-        if (data.tag !== tag) await changed(data);
+        if (fresher(data.tag)) await changed(data);
       } else if (response.status !== 304) {
         throw new Error("live: " + response.status);
       }

@@ -6,9 +6,19 @@ dark one (test-artifacts/follow-*.png)."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
-from tests.browser.conftest import HEARD, held_answers, shot, start_match, until
+from tests.browser.conftest import (
+    HEARD,
+    PHONE,
+    held_answers,
+    shot,
+    start_match,
+    until,
+    watched,
+)
 from tests.browser.test_phone_live import SOON, second_phone
 
 WORDS = {"en": {"in_play": "Hand 1 in play", "saved": "Hand 1 saved."},
@@ -163,3 +173,57 @@ def test_a_tap_heard_live_before_its_answer_is_not_another_phones(tmp_path, phon
         page.wait_for_selector("[data-seen][value='1']", state="attached", timeout=SOON)
         assert note.count() == 0 or note.is_hidden(), note.text_content()
         assert page.errors == []
+
+
+def test_a_tap_before_the_live_channel_starts_is_not_another_phones(live_server, new_context):
+    """A player taps Start at once, before the page's live channel (live.js, loaded a second
+    after the page) has started: once it starts and asks, it must not take that tap for a
+    change made on another phone. (No service worker: it would serve live.js from its copy,
+    which the test could not hold back.)"""
+    page = watched(new_context(**PHONE, service_workers="block").new_page())
+    held = []
+    page.route("**/static/js/live.js*", lambda route: held.append(route))  # until answered
+    start_match(page, live_server)
+    page.tap("button[name=event][value='start']")
+    page.wait_for_selector("[data-seen][value='1']", state="attached", timeout=SOON)
+    deadline = time.monotonic() + SOON / 1000
+    while not held and time.monotonic() < deadline:  # app.js asks for it after a second
+        page.wait_for_timeout(50)
+    assert held, "the page never asked for live.js"
+    page.evaluate(HEARD)
+    with page.expect_request("**/live/m/**", timeout=SOON):
+        held[0].continue_()
+    with page.expect_request("**/live/m/**", timeout=SOON):
+        pass  # the next question: the answer to the first has been acted on
+    note = page.locator("#live-note")
+    assert note.count() == 0 or note.is_hidden(), note.text_content()
+    assert page.evaluate("window.heard || 0") == 0
+    assert page.errors == []
+
+
+def test_answers_that_come_out_of_order_leave_the_later_panel(live_server, phone):
+    """Two quick taps on a slow network, their answers back in the other order: the panel
+    shows the later one (both Grand Tichus), not the overtaken first answer, and says
+    nothing of another phone."""
+    page = phone
+    start_match(page, live_server)
+    tap(page, "start")
+    held = []
+    page.route("**/follow", lambda route: held.append((route, route.fetch())))
+    for event, n in (("grand:1", 1), ("grand:3", 2)):
+        page.tap(f"button[name=event][value='{event}']")
+        deadline = time.monotonic() + SOON / 1000
+        while len(held) < n and time.monotonic() < deadline:  # stored, its answer held
+            page.wait_for_timeout(50)
+        assert len(held) == n
+    for route, response in reversed(held):
+        route.fulfill(response=response)
+    until(page, "() => performance.getEntriesByType('resource').filter((e) =>"
+                " e.name.endsWith('/follow')).length === 3"
+                " && !document.documentElement.hasAttribute('data-tapping')",
+          what="both answers taken")
+    assert page.input_value("[data-seen]") == "3"
+    assert page.locator(".follow-seat .badge", has_text="Grand Tichu").count() == 2
+    note = page.locator("#live-note")
+    assert note.count() == 0 or note.is_hidden(), note.text_content()
+    assert page.errors == []

@@ -79,7 +79,7 @@ class Event:
         seat = _seat(data.get("seat"), seats, required=kind in SEATED)
         raw = data.get("rank")  # text or a number whatever the kind (the API's FollowEvent)
         if isinstance(raw, bool) or not isinstance(raw, str | int | None):
-            raise BadEvent("rank", _("A rank is text or a number, as Q or 8 (S1)."))
+            raise BadEvent("rank", _("A rank is text or a whole number, as Q or 8 (S1)."))
         rank = None
         if kind == "wish":
             rank = str(raw).strip().upper() if raw is not None else ""
