@@ -51,12 +51,15 @@
     }, true);
   }
 
+  // A match's version as its pages carry it, "m<revision>.<hands>" (live/poll.py,
+  // match_tag); its revision counts up.
+  const TAG = /^m(\d+)\.(\d+)$/;
   // A change is a version newer than the page shows: an answer that comes late (asked
   // before this page's own tap was answered, or a stream's event behind a question's
-  // answer) is older, and no change. A match's versions count up ("m<revision>.<hands>").
+  // answer) is older, and no change.
   function fresher(other) {
-    const a = /^m(\d+)\.\d+$/.exec(other);
-    const b = /^m(\d+)\.\d+$/.exec(tag);
+    const a = TAG.exec(other);
+    const b = TAG.exec(tag);
     return a && b ? Number(a[1]) > Number(b[1]) : other !== tag;
   }
   function later(ms) {
@@ -265,7 +268,6 @@
   // it. Never a form drawn for its hand alone (data-this-hand-only: a followed hand's taps,
   // Threechu's seating): that one is left for the copy drawn for the hand it is to be
   // (ownCopy), else its Save meets the stored hand, and the player chooses.
-  const TAG = /^m(\d+)\.(\d+)$/;
   async function adopt() {
     const form = document.querySelector("form.hand-form[data-offline]");
     const drawn = form && form.querySelector("[data-live-tag]");
