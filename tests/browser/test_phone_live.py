@@ -6,6 +6,7 @@ no live process answers (the development server alone, `make run`)."""
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 
@@ -320,3 +321,39 @@ def test_a_hidden_page_gives_its_stream_back_and_catches_up_when_shown(
     assert totals(other) == [75, 25]
     assert other.evaluate("() => streams.length === 2 && streams[1].readyState === 1")
     assert other.errors == [] and page.errors == []
+
+
+def test_an_answer_older_than_the_page_is_no_change(live_server, phone):
+    """A live answer that left the server before the version the page shows (a question
+    overtaken by this page's own tap's answer, or a stream's event behind a question's)
+    changes nothing and says nothing; a newer one is a change. Here every question is
+    answered by the test: first with the version before the page's, as a hand more."""
+    page = phone
+    match_url = start_match(page, live_server)
+    add(page, 0, 1, "75")
+    tag = page.get_attribute("[data-live-match]", "data-live-tag")
+    revision, hands = (int(n) for n in tag[1:].split("."))
+    older = {"tag": f"m{revision - 1}.{hands + 1}", "revision": revision - 1,
+             "hands": hands + 1, "last": {"action": "added", "hand": hands + 1}}
+    answers = [older]  # the answer to every question, the last put here
+    asked = []
+
+    def answer(route):
+        asked.append(answers[-1]["tag"])
+        route.fulfill(status=200, content_type="application/json",
+                      body=json.dumps(answers[-1]))
+    page.route("**/live/m/**", answer)
+    page.goto(match_url)
+    # three questions answered "older": the page took each and asked again
+    deadline = time.monotonic() + SOON / 1000
+    while len(asked) < 3 and time.monotonic() < deadline:
+        page.wait_for_timeout(100)
+    assert len(asked) >= 3, asked
+    assert page.locator("#live-note").count() == 0
+    assert page.get_attribute("[data-live-match]", "data-live-tag") == tag
+    # the control: a newer version is a change, and is said
+    answers.append(older | {"tag": f"m{revision + 1}.{hands}", "revision": revision + 1,
+                            "hands": hands, "last": {"action": "edited", "hand": 1}})
+    page.wait_for_selector("#live-note:has-text('The match changed on another phone.')",
+                           timeout=SOON)
+    assert page.errors == []
