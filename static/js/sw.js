@@ -176,9 +176,17 @@ function served(request, copy) {
   return copy;
 }
 
+// A network answer that came after the page was shown from its copy, kept for the reload it
+// asks (offline.js): the reload is that answer, not a second request over the slow network,
+// and a one-time message the server put in it ("Hand 3 saved.") is shown, not lost.
+const arrived = new Map();
+
 async function page(event) {
   const request = event.request;
   const url = new URL(request.url);
+  const came = arrived.get(request.url);
+  arrived.delete(request.url);
+  if (came && Date.now() - came.at < 2 * PAGE_TIMEOUT) return came.response;
   if (url.searchParams.has("queued")) {
     // offline.js just queued a hand the network did not take: the copy, at once
     const copy = await caches.match(request, { ignoreSearch: true });
@@ -195,14 +203,19 @@ async function page(event) {
     return Promise.race([network.catch(offline), late]);
   }
   // Lie-fi: whichever comes first, a network answer or the timeout with the copy. When the
-  // network answers after all, the page is told, and reloads with the fresh copy.
+  // network answers after all, the page is told, and reloads with that answer (arrived).
   let late = false;
   const timeout = new Promise((resolve) => setTimeout(() => { late = true; resolve(cached); }, PAGE_TIMEOUT));
-  network.then(async (response) => {
-    if (!late || !response.ok) return;
+  event.waitUntil(network.then(async (response) => {
+    if (!late || !response.ok || response.redirected) return;
+    // read whole now: the navigation it was asked for has moved on without it
+    const answer = new Response(await response.blob(), {
+      status: response.status, statusText: response.statusText, headers: response.headers });
     const client = await self.clients.get(event.resultingClientId);
-    if (client) client.postMessage({ fresh: url.pathname });
-  }).catch(() => undefined);
+    if (!client) return;
+    arrived.set(request.url, { response: answer, at: Date.now() });
+    client.postMessage({ fresh: url.pathname });
+  }).catch(() => undefined));
   const shown = await Promise.race([network.catch(() => cached), timeout]);
   // only a copy shown is used (the timer also ends after a network answer already came);
   // the referee's page shown for another address is not kept under that address
