@@ -184,8 +184,10 @@ const arrived = new Map();
 async function page(event) {
   const request = event.request;
   const url = new URL(request.url);
-  const came = arrived.get(request.url);
-  arrived.delete(request.url);
+  // a reload (Chrome marks it "no-cache"): another tab's visit, or a save's page, is its own
+  const reload = request.cache === "no-cache" || request.cache === "reload";
+  const came = reload && arrived.get(request.url);
+  if (came) arrived.delete(request.url);
   if (came && Date.now() - came.at < 2 * PAGE_TIMEOUT) return came.response;
   if (url.searchParams.has("queued")) {
     // offline.js just queued a hand the network did not take: the copy, at once
