@@ -180,6 +180,7 @@ function served(request, copy) {
 // asks (offline.js): the reload is that answer, not a second request over the slow network,
 // and a one-time message the server put in it ("Hand 3 saved.") is shown, not lost.
 const arrived = new Map();
+const ARRIVED_KEPT = 2 * PAGE_TIMEOUT; // ms: a reload comes at once, or not at all
 
 async function page(event) {
   const request = event.request;
@@ -188,7 +189,7 @@ async function page(event) {
   const reload = request.cache === "no-cache" || request.cache === "reload";
   const came = reload && arrived.get(request.url);
   if (came) arrived.delete(request.url);
-  if (came && Date.now() - came.at < 2 * PAGE_TIMEOUT) return came.response;
+  if (came && Date.now() - came.at < ARRIVED_KEPT) return came.response;
   if (url.searchParams.has("queued")) {
     // offline.js just queued a hand the network did not take: the copy, at once
     const copy = await caches.match(request, { ignoreSearch: true });
@@ -215,6 +216,7 @@ async function page(event) {
       status: response.status, statusText: response.statusText, headers: response.headers });
     const client = await self.clients.get(event.resultingClientId);
     if (!client) return;
+    for (const [key, kept] of arrived) if (Date.now() - kept.at >= ARRIVED_KEPT) arrived.delete(key);
     arrived.set(request.url, { response: answer, at: Date.now() });
     client.postMessage({ fresh: url.pathname });
   }).catch(() => undefined));

@@ -99,27 +99,29 @@ def serving(app) -> Iterator[str]:
 
 
 @contextmanager
-def held_answers(tmp_path, ending: str) -> Iterator[tuple[str, threading.Event]]:
-    """The app on a slow network: a POST to a path ending in `ending` is stored at once,
-    and its answer waits until the test lets it go; yields the base URL and `release`."""
+def held_answers(tmp_path, held) -> Iterator[tuple[str, threading.Event]]:
+    """The app on a slow network: a request that `held` picks (text: a POST to a path ending
+    in it; else a function of the request's WSGI environ) is answered by the app at once
+    (a save stored, a page drawn), and its answer waits until the test lets it go; yields
+    the base URL and `release`."""
     app = browser_app(tmp_path)
     inner = app.wsgi_app
     release = threading.Event()
+    picks = held if callable(held) else (
+        lambda environ: environ["REQUEST_METHOD"] == "POST"
+        and environ["PATH_INFO"].endswith(held))
 
     def slow(environ, start_response):
         answer = inner(environ, start_response)
-        if environ["REQUEST_METHOD"] == "POST" and environ["PATH_INFO"].endswith(ending):
+        if picks(environ):
             release.wait(30)
         return answer
     app.wsgi_app = slow
-    try:
-        with serving(app) as base:
-            try:
-                yield base, release
-            finally:
-                release.set()  # before the server waits for its requests to end
-    finally:
-        release.set()
+    with serving(app) as base:
+        try:
+            yield base, release
+        finally:
+            release.set()  # before the server waits for its requests to end
 
 
 @pytest.fixture()

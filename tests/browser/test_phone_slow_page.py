@@ -8,11 +8,10 @@ answer is for that reload only: another tab's page, or a save's, is its own."""
 from __future__ import annotations
 
 import re
-import threading
 from contextlib import contextmanager
 
 from benchmarks.harness import controlled
-from tests.browser.conftest import browser_app, serving, start_match, until, watched
+from tests.browser.conftest import held_answers, start_match, until, watched
 from tests.browser.test_phone_companion import totals
 
 MATCH_PAGE = re.compile(r"/matches/[\w-]+")  # a key has - and _
@@ -22,23 +21,17 @@ MATCH_PAGE = re.compile(r"/matches/[\w-]+")  # a key has - and _
 def held_match_page(tmp_path):
     """The app, whose next match page asked for by a page (not a background copy) once
     `held` is armed waits until `release`; yields the base URL, `held` and `release`."""
-    app = browser_app(tmp_path)
-    inner = app.wsgi_app
-    held, release = [], threading.Event()
+    held: list[str] = []
 
-    def slow(environ, start_response):
-        if (environ["REQUEST_METHOD"] == "GET" and MATCH_PAGE.fullmatch(environ["PATH_INFO"])
-                and not environ.get("HTTP_X_TICHU_PREFETCH")):  # not a background copy
-            if held == ["armed"]:
-                held[0] = "held"
-                release.wait(30)  # until the phone shows its copy
-        return inner(environ, start_response)
-    app.wsgi_app = slow
-    try:
-        with serving(app) as base:
-            yield base, held, release
-    finally:
-        release.set()
+    def armed(environ) -> bool:
+        if (environ["REQUEST_METHOD"] != "GET" or held != ["armed"]
+                or not MATCH_PAGE.fullmatch(environ["PATH_INFO"])
+                or environ.get("HTTP_X_TICHU_PREFETCH")):  # not a background copy
+            return False
+        held[0] = "held"
+        return True
+    with held_answers(tmp_path, armed) as (base, release):
+        yield base, held, release
 
 
 def kept(page, match_url: str) -> None:
