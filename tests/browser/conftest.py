@@ -23,13 +23,8 @@ from tests.conftest import make_app
 CHROMIUM = os.environ.get("CHROMIUM") or next(
     (found for name in ("chromium-headless-shell", "chromium", "chromium-browser")
      if (found := shutil.which(name))), None)
-# V8 runs WebAssembly as its baseline compiler (Liftoff) makes it, never optimising hot
-# functions again in the background (TurboFan): the same semantics, 25 % less of Chromium's
-# CPU to start the phone's core under Pyodide (3.9 s to 2.9 s a start, as long in wall time),
-# which each of the 53 tests marked `core` does at least once (docs/TESTING.md).
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync",
-        "--js-flags=--liftoff-only"]
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 PHONE = {"viewport": {"width": 360, "height": 640}, "is_mobile": True, "has_touch": True}
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 HERE = Path(__file__).resolve().parent

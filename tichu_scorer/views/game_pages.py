@@ -3,6 +3,7 @@ form's template and form class. The one place the pages are chosen by the game (
 so that the views ask for a match's pages instead of branching on its variant's flags.
 
 >>> from tichu_scorer.game import variants
+>>> from tichu_scorer.scoring.games import game_of
 >>> pages_of_game(game_of(variants.SEIGNEUR)).hand_template
 'hands/ranking.html'
 >>> pages_of_game(game_of(variants.THREECHU)).hands_table
