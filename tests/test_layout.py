@@ -1,10 +1,12 @@
 """The shape of the house (docs/ARCHITECTURE.md): the package's modules import one another
 without a circle, read from their imports at module level with `ast`; an import inside a
-function holds none open but the one named; and no module is over 400 lines."""
+function holds none open but the one named; no module is over 400 lines; and every module's
+examples in its docstrings run as tests."""
 
 from __future__ import annotations
 
 import ast
+import tomllib
 from graphlib import CycleError, TopologicalSorter
 from pathlib import Path
 
@@ -117,3 +119,19 @@ def test_no_module_is_over_400_lines():
     long = {module: lines for module, path in MODULES.items()
             if (lines := len(path.read_text(encoding="utf-8").splitlines())) > MOST_LINES}
     assert not long
+
+
+def test_every_module_with_examples_is_where_pytest_looks_for_them():
+    """A docstring's `>>>` example is a test only where pytest collects it: under one of the
+    configured `testpaths`, with `--doctest-modules` on. A module left outside them kept a
+    broken example (views/game_pages.py named a function it never imported)."""
+    pytest_options = tomllib.loads((PACKAGE.parent / "pyproject.toml").read_text(
+        encoding="utf-8"))["tool"]["pytest"]["ini_options"]
+    assert "--doctest-modules" in pytest_options["addopts"].split()
+    looked_in = [PACKAGE.parent / path for path in pytest_options["testpaths"]]
+    with_examples = [path for path in MODULES.values() if any(
+        line.lstrip().startswith(">>> ") for line in path.read_text(encoding="utf-8").splitlines())]
+    assert len(with_examples) > 30
+    unseen = [str(path.relative_to(PACKAGE.parent)) for path in with_examples
+              if not any(place == path or place in path.parents for place in looked_in)]
+    assert unseen == []
