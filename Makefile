@@ -30,11 +30,13 @@ PIP := $(BIN)/pip --quiet --quiet --disable-pip-version-check --no-input
 # setuptools warns on every editable install; the warning is about other set-ups than this one
 QUIET_BUILD := PYTHONWARNINGS="ignore:Editable installation"
 
+# --no-compile: Python compiles a module when it is first imported, and only those imported
+# (pip's compiling of every file was 7 of the install's 18 s, docs/TESTING.md)
 $(STAMP): pyproject.toml constraints.txt
 	@echo "Installing the pinned dependencies into $(VENV) (once)"
 	@$(PYTHON) -m venv $(VENV)
 	@$(PIP) install "pip==$(PIP_VERSION)"
-	@$(QUIET_BUILD) $(PIP) install -c constraints.txt -e ".[test]"
+	@$(QUIET_BUILD) $(PIP) install --no-compile -c constraints.txt -e ".[test]"
 	@touch $(STAMP)
 
 db: $(STAMP)
