@@ -108,7 +108,7 @@ def one_database(item) -> bool:
 def pytest_collection_finish(session) -> None:
     """What a test process holds before its first test (the modules, the collected tests,
     the property tests' strategies) is kept out of the garbage collector's sweeps, and a
-    young generation is swept every 10,000 allocations, not 700: the collector was 15 % of
+    young generation is swept every 10,000 allocations, not 700: the collector was 10-15 % of
     the view tests' CPU, and this takes 2-6 % off the in-process tests' CPU with coverage
     on (docs/TESTING.md). Garbage in a cycle is still collected, a little later."""
     gc.collect()

@@ -6,7 +6,6 @@ examples in its docstrings run as tests."""
 from __future__ import annotations
 
 import ast
-import tomllib
 from graphlib import CycleError, TopologicalSorter
 from pathlib import Path
 
@@ -121,14 +120,12 @@ def test_no_module_is_over_400_lines():
     assert not long
 
 
-def test_every_module_with_examples_is_where_pytest_looks_for_them():
+def test_every_module_with_examples_is_where_pytest_looks_for_them(pytestconfig):
     """A docstring's `>>>` example is a test only where pytest collects it: under one of the
     configured `testpaths`, with `--doctest-modules` on. A module left outside them kept a
     broken example (views/game_pages.py named a function it never imported)."""
-    pytest_options = tomllib.loads((PACKAGE.parent / "pyproject.toml").read_text(
-        encoding="utf-8"))["tool"]["pytest"]["ini_options"]
-    assert "--doctest-modules" in pytest_options["addopts"].split()
-    looked_in = [PACKAGE.parent / path for path in pytest_options["testpaths"]]
+    assert pytestconfig.getoption("doctestmodules")
+    looked_in = [pytestconfig.rootpath / path for path in pytestconfig.getini("testpaths")]
     with_examples = [path for path in MODULES.values() if any(
         line.lstrip().startswith(">>> ") for line in path.read_text(encoding="utf-8").splitlines())]
     assert len(with_examples) > 30
